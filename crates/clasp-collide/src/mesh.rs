@@ -1,0 +1,164 @@
+use nalgebra::{Point3, Vector3};
+
+/// Why a mesh was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    #[error("vertex {index} has a coordinate that is not a finite number")]
+    NonFiniteVertex { index: usize },
+    #[error(
+        "triangle {triangle} refers to vertex {vertex}, but there are only {vertex_count} vertices"
+    )]
+    IndexOutOfRange {
+        triangle: usize,
+        vertex: u32,
+        vertex_count: usize,
+    },
+    #[error("the mesh has no triangles with area")]
+    Empty,
+}
+
+/// A triangle mesh in a body's local frame, in millimetres.
+///
+/// Built once through [`TriMesh::new`], which validates it: every coordinate is finite, every
+/// index is in range, and triangles without area (repeated or collinear vertices) are dropped
+/// and counted, since they can neither be drawn nor touched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriMesh {
+    vertices: Vec<Point3<f64>>,
+    triangles: Vec<[u32; 3]>,
+    dropped_degenerate: usize,
+}
+
+impl TriMesh {
+    pub fn new(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> Result<Self, MeshError> {
+        if let Some(index) = vertices
+            .iter()
+            .position(|v| !v.coords.iter().all(|c| c.is_finite()))
+        {
+            return Err(MeshError::NonFiniteVertex { index });
+        }
+        for (t, tri) in triangles.iter().enumerate() {
+            if let Some(&vertex) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(MeshError::IndexOutOfRange {
+                    triangle: t,
+                    vertex,
+                    vertex_count: vertices.len(),
+                });
+            }
+        }
+        let total = triangles.len();
+        let triangles: Vec<[u32; 3]> = triangles
+            .into_iter()
+            .filter(|tri| triangle_area_vector(&vertices, tri).norm_squared() > 0.0)
+            .collect();
+        if triangles.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        let dropped_degenerate = total - triangles.len();
+        Ok(Self {
+            vertices,
+            triangles,
+            dropped_degenerate,
+        })
+    }
+
+    pub fn vertices(&self) -> &[Point3<f64>] {
+        &self.vertices
+    }
+
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// How many triangles without area were dropped when the mesh was built.
+    pub fn dropped_degenerate(&self) -> usize {
+        self.dropped_degenerate
+    }
+
+    /// The corners of one triangle.
+    pub fn triangle_points(&self, triangle: usize) -> [Point3<f64>; 3] {
+        self.triangles[triangle].map(|i| self.vertices[i as usize])
+    }
+
+    /// The unit normal of one triangle, from its counter-clockwise winding.
+    pub fn triangle_normal(&self, triangle: usize) -> Vector3<f64> {
+        triangle_area_vector(&self.vertices, &self.triangles[triangle]).normalize()
+    }
+
+    /// The axis-aligned bounding box of the vertices, as (minimum, maximum) corners.
+    pub fn bounding_box(&self) -> (Point3<f64>, Point3<f64>) {
+        let mut lo = self.vertices[0];
+        let mut hi = self.vertices[0];
+        for v in &self.vertices {
+            lo = lo.inf(v);
+            hi = hi.sup(v);
+        }
+        (lo, hi)
+    }
+}
+
+/// Twice the triangle's area, along its normal.
+fn triangle_area_vector(vertices: &[Point3<f64>], tri: &[u32; 3]) -> Vector3<f64> {
+    let [a, b, c] = tri.map(|i| vertices[i as usize]);
+    (b - a).cross(&(c - a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square() -> Vec<Point3<f64>> {
+        vec![
+            Point3::new(0.0, 0.0, 0.0),
+            Point3::new(1.0, 0.0, 0.0),
+            Point3::new(1.0, 1.0, 0.0),
+            Point3::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    #[test]
+    fn keeps_good_triangles_and_reports_the_box() {
+        let mesh = TriMesh::new(square(), vec![[0, 1, 2], [0, 2, 3]]).unwrap();
+        assert_eq!(mesh.triangles().len(), 2);
+        assert_eq!(mesh.dropped_degenerate(), 0);
+        assert_eq!(mesh.triangle_normal(0), Vector3::z());
+        let (lo, hi) = mesh.bounding_box();
+        assert_eq!((lo, hi), (Point3::origin(), Point3::new(1.0, 1.0, 0.0)));
+    }
+
+    #[test]
+    fn drops_and_counts_degenerate_triangles() {
+        let mut vertices = square();
+        vertices.push(Point3::new(2.0, 0.0, 0.0)); // collinear with 0 and 1
+        let mesh = TriMesh::new(vertices, vec![[0, 1, 2], [0, 0, 3], [0, 1, 4]]).unwrap();
+        assert_eq!(mesh.triangles(), &[[0, 1, 2]]);
+        assert_eq!(mesh.dropped_degenerate(), 2);
+    }
+
+    #[test]
+    fn refuses_nan_coordinates() {
+        let mut vertices = square();
+        vertices[2].y = f64::NAN;
+        let err = TriMesh::new(vertices, vec![[0, 1, 2]]).unwrap_err();
+        assert_eq!(err, MeshError::NonFiniteVertex { index: 2 });
+    }
+
+    #[test]
+    fn refuses_indices_out_of_range() {
+        let err = TriMesh::new(square(), vec![[0, 1, 2], [0, 2, 9]]).unwrap_err();
+        assert_eq!(
+            err,
+            MeshError::IndexOutOfRange {
+                triangle: 1,
+                vertex: 9,
+                vertex_count: 4
+            }
+        );
+    }
+
+    #[test]
+    fn refuses_a_mesh_without_area() {
+        let err = TriMesh::new(square(), vec![[0, 0, 1]]).unwrap_err();
+        assert_eq!(err, MeshError::Empty);
+    }
+}

@@ -1,0 +1,15 @@
+//! Clasp's simulated world: bodies, materials and robots with their kinematics.
+//!
+//! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
+
+mod body;
+mod robot;
+mod world;
+
+pub use body::{Body, BodyKind, Material, UnknownMaterial};
+pub use clasp_collide::TriMesh;
+pub use robot::{Approach, Chain, Coupling, Dof, DofError, DofKind, Joint, JointKind, Link, Robot};
+pub use world::{BodyId, World};
+
+/// A rigid placement: rotation then translation. The one pose type of the whole core.
+pub type Pose = nalgebra::Isometry3<f64>;

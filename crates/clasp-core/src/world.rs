@@ -1,0 +1,125 @@
+use crate::{Body, Robot};
+
+/// Names one body of a world: a free body, or a robot's palm or link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BodyId {
+    /// A free body (obstacle or graspable), by index.
+    Free(usize),
+    /// A robot's palm.
+    Palm { robot: usize },
+    /// A link of a robot's chain.
+    Link {
+        robot: usize,
+        chain: usize,
+        link: usize,
+    },
+}
+
+impl BodyId {
+    /// The robot this body belongs to, if any.
+    pub fn robot(self) -> Option<usize> {
+        match self {
+            BodyId::Free(_) => None,
+            BodyId::Palm { robot } | BodyId::Link { robot, .. } => Some(robot),
+        }
+    }
+}
+
+/// The simulated world: free bodies and robots. The single source of truth for poses.
+#[derive(Debug, Clone, Default)]
+pub struct World {
+    pub bodies: Vec<Body>,
+    pub robots: Vec<Robot>,
+}
+
+impl World {
+    /// Every body in a stable order: free bodies, then each robot's palm and links.
+    pub fn body_ids(&self) -> Vec<BodyId> {
+        let free = (0..self.bodies.len()).map(BodyId::Free);
+        let robots = self.robots.iter().enumerate().flat_map(|(r, robot)| {
+            let links = robot.chains.iter().enumerate().flat_map(move |(c, chain)| {
+                (0..chain.links.len()).map(move |l| BodyId::Link {
+                    robot: r,
+                    chain: c,
+                    link: l,
+                })
+            });
+            std::iter::once(BodyId::Palm { robot: r }).chain(links)
+        });
+        free.chain(robots).collect()
+    }
+
+    /// The body an id names, if it exists.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        match id {
+            BodyId::Free(i) => self.bodies.get(i),
+            BodyId::Palm { robot } => self.robots.get(robot).map(|r| &r.palm),
+            BodyId::Link { robot, chain, link } => self
+                .robots
+                .get(robot)?
+                .chains
+                .get(chain)?
+                .links
+                .get(link)
+                .map(|l| &l.body),
+        }
+    }
+
+    /// The corners of the world-space box around every body, or `None` for an empty world.
+    pub fn bounding_box(&self) -> Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)> {
+        self.body_ids()
+            .into_iter()
+            .filter_map(|id| self.body(id))
+            .flat_map(|body| body.mesh.vertices().iter().map(move |v| body.pose * v))
+            .fold(None, |acc, p| match acc {
+                None => Some((p, p)),
+                Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use nalgebra::Point3;
+
+    use super::*;
+    use crate::{BodyKind, Material, Pose, TriMesh};
+
+    fn triangle_body(name: &str, at: f64) -> Body {
+        let mesh = TriMesh::new(
+            vec![
+                Point3::origin(),
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 1.0, 0.0),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap();
+        Body {
+            name: name.into(),
+            kind: BodyKind::Graspable,
+            pose: Pose::translation(at, 0.0, 0.0),
+            mesh: Arc::new(mesh),
+            material: Material::Plastic,
+            mass: None,
+            color: None,
+        }
+    }
+
+    #[test]
+    fn ids_name_every_body_and_the_box_spans_them() {
+        let world = World {
+            bodies: vec![triangle_body("a", 0.0), triangle_body("b", 10.0)],
+            robots: vec![],
+        };
+        assert_eq!(world.body_ids(), vec![BodyId::Free(0), BodyId::Free(1)]);
+        assert_eq!(world.body(BodyId::Free(1)).unwrap().name, "b");
+        assert!(world.body(BodyId::Free(2)).is_none());
+        assert!(world.body(BodyId::Palm { robot: 0 }).is_none());
+        let (lo, hi) = world.bounding_box().unwrap();
+        assert_eq!((lo, hi), (Point3::origin(), Point3::new(11.0, 1.0, 0.0)));
+        assert!(World::default().bounding_box().is_none());
+    }
+}

@@ -1,0 +1,168 @@
+//! Clasp's own models in `models/` load from disk, are closed meshes, and the hand is built right.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
+
+use clasp_core::{BodyId, BodyKind, Material, TriMesh};
+use clasp_io::{Disk, load_body, load_robot, load_world};
+use nalgebra::Point3;
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
+}
+
+/// Every edge of a closed, consistently wound mesh is used once in each direction.
+fn assert_closed(mesh: &TriMesh, what: &str) {
+    let mut edges: HashMap<(u32, u32), i32> = HashMap::new();
+    for t in mesh.triangles() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_default() += if a < b { 1 } else { -1 };
+        }
+    }
+    assert!(
+        edges.values().all(|&n| n == 0),
+        "{what} has open or inconsistently wound edges"
+    );
+    assert_eq!(
+        mesh.dropped_degenerate(),
+        0,
+        "{what} has degenerate triangles"
+    );
+}
+
+#[test]
+fn objects_are_closed_meshes_with_their_materials() {
+    for (name, material) in [
+        ("clasp_mug", Material::Glass),
+        ("clasp_sphere", Material::Rubber),
+        ("clasp_box", Material::Wood),
+    ] {
+        let path = models().join(format!("objects/{name}.xml"));
+        let body = load_body(&Disk, &path, BodyKind::Graspable).unwrap();
+        assert_eq!(body.material, material, "{name}");
+        assert!(body.mass.is_some_and(|m| m > 0.0), "{name}");
+        assert_closed(&body.mesh, name);
+        let (lo, _) = body.mesh.bounding_box();
+        assert!(
+            lo.z.abs() < 1e-9 || name == "clasp_sphere",
+            "{name} stands on z = 0"
+        );
+    }
+}
+
+#[test]
+fn the_hand_has_four_dofs_three_chains_and_closed_links() {
+    let robot = load_robot(&Disk, &models().join("robots/ClaspHand/ClaspHand.xml")).unwrap();
+    assert_eq!(robot.name, "ClaspHand");
+    assert_eq!(robot.dofs.len(), 4);
+    assert_eq!(
+        robot
+            .chains
+            .iter()
+            .map(|c| c.links.len())
+            .collect::<Vec<_>>(),
+        vec![3, 3, 2]
+    );
+    for body in robot.bodies() {
+        assert_closed(&body.mesh, &body.name);
+    }
+    assert_eq!(robot.chains[2].links[1].body.name, "ClaspHand_chain2_link1");
+    let approach = robot.approach.as_ref().unwrap();
+    assert_eq!(approach.direction.into_inner(), nalgebra::Vector3::z());
+    // Spread 0..90 degrees, flexion 0..100 degrees (the distal joint allows 2 x 50).
+    let (lo, hi) = robot.dof_limits(0);
+    assert!(lo.abs() < 1e-12 && (hi - 90f64.to_radians()).abs() < 1e-12);
+    let (lo, hi) = robot.dof_limits(1);
+    assert!(lo.abs() < 1e-12 && (hi - 100f64.to_radians()).abs() < 1e-12);
+}
+
+fn fingertip(robot: &clasp_core::Robot, chain: usize) -> Point3<f64> {
+    let link = robot.chains[chain].links.last().unwrap();
+    link.body.pose * Point3::origin()
+}
+
+#[test]
+fn the_two_fingers_mirror_each_other_and_close_toward_the_thumb() {
+    let mut robot = load_robot(&Disk, &models().join("robots/ClaspHand/ClaspHand.xml")).unwrap();
+    for spread in [0.0, 0.5, 1.2] {
+        robot.set_dof_values(&[spread, 0.4, 0.4, 0.4]).unwrap();
+        let (a, b) = (fingertip(&robot, 0), fingertip(&robot, 1));
+        assert!(
+            (a.x + b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9 && (a.z - b.z).abs() < 1e-9,
+            "{a} vs {b}"
+        );
+    }
+    // Open, the fingertips stand above the palm; closing moves each toward the other side.
+    robot.set_dof_values(&[0.0, 0.0, 0.0, 0.0]).unwrap();
+    let (finger_open, thumb_open) = (fingertip(&robot, 0), fingertip(&robot, 2));
+    assert!(
+        finger_open.z > 50.0 && thumb_open.z > 50.0,
+        "{finger_open} {thumb_open}"
+    );
+    robot.set_dof_values(&[0.0, 1.5, 1.5, 1.5]).unwrap();
+    let (finger_closed, thumb_closed) = (fingertip(&robot, 0), fingertip(&robot, 2));
+    assert!(
+        finger_closed.y < finger_open.y - 30.0,
+        "{finger_open} -> {finger_closed}"
+    );
+    assert!(
+        thumb_closed.y > thumb_open.y + 30.0,
+        "{thumb_open} -> {thumb_closed}"
+    );
+}
+
+#[test]
+fn the_default_world_places_the_hand_beside_the_mug() {
+    let world = load_world(&Disk, &models().join("worlds/default.xml"), None).unwrap();
+    assert_eq!(world.bodies.len(), 1);
+    let robot = &world.robots[0];
+    assert_eq!(robot.dof_values(), &[0.0, 0.2, 0.2, 0.2]);
+    // The palm faces the mug: its approach direction (+z) points along world +x.
+    let approach = robot.pose() * nalgebra::Vector3::z();
+    assert!(
+        (approach - nalgebra::Vector3::x()).norm() < 1e-9,
+        "{approach}"
+    );
+    // The palm's box ends before the mug's does: they do not overlap along the approach.
+    let palm_max_x = robot
+        .palm
+        .mesh
+        .vertices()
+        .iter()
+        .map(|v| (robot.palm.pose * v).x)
+        .fold(f64::MIN, f64::max);
+    let mug = world.body(BodyId::Free(0)).unwrap();
+    let mug_min_x = mug
+        .mesh
+        .vertices()
+        .iter()
+        .map(|v| (mug.pose * v).x)
+        .fold(f64::MAX, f64::min);
+    assert!(
+        palm_max_x < mug_min_x,
+        "palm reaches x = {palm_max_x}, mug starts at {mug_min_x}"
+    );
+}
+
+#[test]
+fn a_missing_file_in_a_world_lists_the_places_tried() {
+    let dir = std::env::temp_dir().join(format!("clasp-io-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let world = dir.join("w.xml");
+    std::fs::write(&world, "<world>\n<graspableBody><filename>models/objects/nothing.xml</filename></graspableBody>\n</world>\n").unwrap();
+    let err = load_world(&Disk, &world, Some(Path::new("/graspit-root"))).unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(
+        err.message
+            .contains("/graspit-root/models/objects/nothing.xml"),
+        "{err}"
+    );
+    assert!(
+        err.message
+            .contains(&dir.join("models/objects/nothing.xml").display().to_string()),
+        "{err}"
+    );
+}
