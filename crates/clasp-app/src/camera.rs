@@ -1,0 +1,203 @@
+//! An orbit camera around a focus point, Z up: left drag orbits, middle drag or Shift+left drag
+//! pans, the wheel zooms.
+
+use std::f32::consts::FRAC_PI_2;
+
+use bevy::{
+    input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit},
+    prelude::*,
+};
+use bevy_egui::input::EguiWantsInput;
+
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    pub focus: Vec3,
+    pub distance: f32,
+    /// Angle about +z from +x, radians.
+    pub yaw: f32,
+    /// Angle above the ground plane, radians.
+    pub pitch: f32,
+}
+
+/// Pixels the pointer must travel with a button held before it counts as a drag, not a click.
+pub const DRAG_THRESHOLD_PX: f32 = 4.0;
+const ORBIT_RADIANS_PER_PX: f32 = 0.008;
+const MIN_DISTANCE: f32 = 5.0;
+const MAX_DISTANCE: f32 = 50_000.0;
+
+impl OrbitCamera {
+    /// A view from the front left and above that shows the whole box.
+    pub fn framing(bounds: Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)>) -> Self {
+        let (lo, hi) = bounds.map_or((Vec3::splat(-100.0), Vec3::splat(100.0)), |(lo, hi)| {
+            (crate::convert::point(&lo), crate::convert::point(&hi))
+        });
+        let radius = ((hi - lo).length() / 2.0).max(10.0);
+        // The default vertical field of view is 45 degrees; leave a margin round the scene.
+        let distance = radius / (22.5f32.to_radians()).sin() * 1.05;
+        OrbitCamera {
+            focus: (lo + hi) / 2.0,
+            distance,
+            yaw: -100f32.to_radians(),
+            pitch: 25f32.to_radians(),
+        }
+    }
+
+    pub fn transform(&self) -> Transform {
+        let direction = Vec3::new(
+            self.pitch.cos() * self.yaw.cos(),
+            self.pitch.cos() * self.yaw.sin(),
+            self.pitch.sin(),
+        );
+        Transform::from_translation(self.focus + direction * self.distance)
+            .looking_at(self.focus, Vec3::Z)
+    }
+
+    pub fn orbit(&mut self, delta_px: Vec2) {
+        self.yaw -= delta_px.x * ORBIT_RADIANS_PER_PX;
+        // Stop just short of the poles, where "up" would flip.
+        self.pitch = (self.pitch + delta_px.y * ORBIT_RADIANS_PER_PX)
+            .clamp(-FRAC_PI_2 + 0.01, FRAC_PI_2 - 0.01);
+    }
+
+    /// Moves the focus so that the scene follows the pointer; `view_height_px` scales pixels to mm.
+    pub fn pan(&mut self, delta_px: Vec2, view_height_px: f32) {
+        let transform = self.transform();
+        let mm_per_px =
+            2.0 * self.distance * (22.5f32.to_radians()).tan() / view_height_px.max(1.0);
+        self.focus += (-transform.right() * delta_px.x + transform.up() * delta_px.y) * mm_per_px;
+    }
+
+    /// Positive steps zoom in.
+    pub fn zoom(&mut self, steps: f32) {
+        self.distance = (self.distance * (-0.12 * steps).exp()).clamp(MIN_DISTANCE, MAX_DISTANCE);
+    }
+}
+
+/// Where the current press began and whether it has turned into a drag.
+#[derive(Resource, Default, Debug)]
+pub struct PointerGesture {
+    pub press_position: Option<Vec2>,
+    pub dragging: bool,
+    /// A press on a panel belongs to the panel, even when the pointer then leaves it.
+    pub began_on_ui: bool,
+}
+
+pub struct OrbitCameraPlugin;
+
+impl Plugin for OrbitCameraPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PointerGesture>().add_systems(
+            Update,
+            (
+                track_gesture,
+                camera_gestures.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
+                apply_orbit,
+            )
+                .chain(),
+        );
+    }
+}
+
+fn track_gesture(
+    buttons: Res<ButtonInput<MouseButton>>,
+    windows: Query<&Window>,
+    egui: Res<EguiWantsInput>,
+    mut gesture: ResMut<PointerGesture>,
+) {
+    let cursor = windows.iter().find_map(Window::cursor_position);
+    let any_pressed = buttons.any_pressed([MouseButton::Left, MouseButton::Middle]);
+    if buttons.any_just_pressed([MouseButton::Left, MouseButton::Middle]) {
+        *gesture = PointerGesture {
+            press_position: cursor,
+            dragging: false,
+            began_on_ui: egui.wants_any_pointer_input(),
+        };
+    } else if any_pressed
+        && let (Some(start), Some(now)) = (gesture.press_position, cursor)
+        && start.distance(now) > DRAG_THRESHOLD_PX
+    {
+        gesture.dragging = true;
+    } else if !any_pressed {
+        gesture.press_position = None;
+    }
+}
+
+fn camera_gestures(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    gesture: Res<PointerGesture>,
+    mut cameras: Query<(&mut OrbitCamera, &Camera)>,
+) {
+    let Ok((mut orbit, camera)) = cameras.single_mut() else {
+        return;
+    };
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let view_height = camera.logical_viewport_size().map_or(720.0, |s| s.y);
+    if gesture.dragging && !gesture.began_on_ui && motion.delta != Vec2::ZERO {
+        if buttons.pressed(MouseButton::Middle) || (buttons.pressed(MouseButton::Left) && shift) {
+            orbit.pan(motion.delta, view_height);
+        } else if buttons.pressed(MouseButton::Left) {
+            orbit.orbit(motion.delta);
+        }
+    }
+    if scroll.delta.y != 0.0 {
+        let steps = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        };
+        orbit.zoom(steps);
+    }
+}
+
+fn apply_orbit(mut cameras: Query<(&OrbitCamera, &mut Transform), Changed<OrbitCamera>>) {
+    for (orbit, mut transform) in &mut cameras {
+        *transform = orbit.transform();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_looks_at_the_centre_from_far_enough() {
+        let lo = nalgebra::Point3::new(-100.0, -50.0, 0.0);
+        let hi = nalgebra::Point3::new(100.0, 50.0, 100.0);
+        let orbit = OrbitCamera::framing(Some((lo, hi)));
+        assert_eq!(orbit.focus, Vec3::new(0.0, 0.0, 50.0));
+        let radius = Vec3::new(200.0, 100.0, 100.0).length() / 2.0;
+        assert!(orbit.distance > radius * 2.0, "{}", orbit.distance);
+        let t = orbit.transform();
+        assert!((t.forward().dot((orbit.focus - t.translation).normalize()) - 1.0).abs() < 1e-5);
+        assert!(
+            t.translation.z > orbit.focus.z,
+            "the default view is from above"
+        );
+    }
+
+    #[test]
+    fn orbit_keeps_distance_and_stops_short_of_the_pole() {
+        let mut orbit = OrbitCamera::framing(None);
+        orbit.orbit(Vec2::new(50.0, 10_000.0));
+        assert!(orbit.pitch < FRAC_PI_2);
+        let t = orbit.transform();
+        assert!((t.translation.distance(orbit.focus) - orbit.distance).abs() < 1e-2);
+    }
+
+    #[test]
+    fn zoom_and_pan_move_as_the_gesture_says() {
+        let mut orbit = OrbitCamera::framing(None);
+        let before = orbit;
+        orbit.zoom(1.0);
+        assert!(orbit.distance < before.distance);
+        orbit.zoom(-1000.0);
+        assert_eq!(orbit.distance, MAX_DISTANCE);
+        let mut panned = before;
+        panned.pan(Vec2::new(100.0, 0.0), 720.0);
+        // Dragging right moves the focus left in the view, so the scene follows the pointer.
+        let right = before.transform().right();
+        assert!((panned.focus - before.focus).dot(*right) < 0.0);
+    }
+}

@@ -1,0 +1,210 @@
+//! What the command-line flags ask of a run: a screenshot once the scene has rendered, a clean
+//! exit after a time, and the world's state written as JSON on exit.
+
+use std::path::{Path, PathBuf};
+
+use bevy::{
+    diagnostic::FrameCount,
+    prelude::*,
+    render::view::screenshot::{Capturing, Screenshot, ScreenshotCaptured},
+};
+use serde::Serialize;
+
+use crate::{scene::SceneWorld, selection::Selection};
+
+/// Frames to render before the screenshot: meshes and egui need a few to appear.
+const FRAMES_BEFORE_SCREENSHOT: u32 = 20;
+/// How long past `--exit-after` to wait for a screenshot that never comes before failing.
+const SCREENSHOT_GRACE_SECONDS: f64 = 60.0;
+
+#[derive(Resource, Debug, Clone, Default)]
+pub struct RunOptions {
+    pub screenshot: Option<PathBuf>,
+    pub exit_after: Option<f64>,
+    pub state_out: Option<PathBuf>,
+}
+
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+enum ScreenshotState {
+    #[default]
+    NotTaken,
+    Requested,
+    Saved,
+    Failed(String),
+}
+
+pub struct CapturePlugin;
+
+impl Plugin for CapturePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ScreenshotState>()
+            .add_systems(Update, (request_screenshot, exit_when_done).chain())
+            .add_systems(Last, write_state_on_exit);
+    }
+}
+
+fn request_screenshot(
+    mut commands: Commands,
+    options: Res<RunOptions>,
+    frames: Res<FrameCount>,
+    mut state: ResMut<ScreenshotState>,
+) {
+    let Some(path) = options.screenshot.clone() else {
+        return;
+    };
+    if *state != ScreenshotState::NotTaken || frames.0 < FRAMES_BEFORE_SCREENSHOT {
+        return;
+    }
+    *state = ScreenshotState::Requested;
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut state: ResMut<ScreenshotState>| {
+            *state = match save_png(&captured.image, &path) {
+                Ok(()) => {
+                    info!("screenshot saved to {}", path.display());
+                    ScreenshotState::Saved
+                }
+                Err(e) => {
+                    error!("{e}");
+                    ScreenshotState::Failed(e)
+                }
+            };
+        },
+    );
+}
+
+fn save_png(image: &Image, path: &Path) -> Result<(), String> {
+    let pixels = image
+        .clone()
+        .try_into_dynamic()
+        .map_err(|e| format!("cannot convert the screenshot: {e}"))?;
+    // The alpha channel holds no coverage information for a window; drop it.
+    pixels
+        .to_rgb8()
+        .save(path)
+        .map_err(|e| format!("cannot save the screenshot to {}: {e}", path.display()))
+}
+
+fn exit_when_done(
+    options: Res<RunOptions>,
+    time: Res<Time<Real>>,
+    state: Res<ScreenshotState>,
+    capturing: Query<(), With<Capturing>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(after) = options.exit_after else {
+        return;
+    };
+    let elapsed = time.elapsed_secs_f64();
+    if elapsed < after {
+        return;
+    }
+    let screenshot_pending = options.screenshot.is_some()
+        && matches!(
+            *state,
+            ScreenshotState::NotTaken | ScreenshotState::Requested
+        );
+    match &*state {
+        ScreenshotState::Failed(_) => {
+            exit.write(AppExit::error());
+        }
+        _ if screenshot_pending || !capturing.is_empty() => {
+            if elapsed > after + SCREENSHOT_GRACE_SECONDS {
+                error!("the screenshot was never captured");
+                exit.write(AppExit::error());
+            }
+        }
+        _ => {
+            exit.write(AppExit::Success);
+        }
+    }
+}
+
+/// The state file: enough to check what a run showed and where everything ended up.
+#[derive(Serialize, Debug)]
+pub struct StateDump {
+    pub source: String,
+    pub bodies: Vec<BodyState>,
+    pub robots: Vec<RobotState>,
+    pub selection: Vec<String>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct BodyState {
+    pub name: String,
+    pub kind: &'static str,
+    pub robot: Option<String>,
+    /// Millimetres, world frame.
+    pub position: [f64; 3],
+    /// Unit quaternion, w first as in GraspIt's files.
+    pub orientation_wxyz: [f64; 4],
+}
+
+#[derive(Serialize, Debug)]
+pub struct RobotState {
+    pub name: String,
+    /// Radians for revolute DOFs, millimetres for prismatic ones.
+    pub dof_values: Vec<f64>,
+}
+
+pub fn state_dump(scene: &SceneWorld, selection: &Selection) -> StateDump {
+    let world = &scene.world;
+    let bodies = world
+        .body_ids()
+        .into_iter()
+        .filter_map(|id| Some((id, world.body(id)?)))
+        .map(|(id, body)| {
+            let t = body.pose.translation.vector;
+            let q = body.pose.rotation.quaternion();
+            BodyState {
+                name: body.name.clone(),
+                kind: body.kind.name(),
+                robot: id.robot().map(|r| world.robots[r].name.clone()),
+                position: [t.x, t.y, t.z],
+                orientation_wxyz: [q.w, q.i, q.j, q.k],
+            }
+        })
+        .collect();
+    let robots = world
+        .robots
+        .iter()
+        .map(|r| RobotState {
+            name: r.name.clone(),
+            dof_values: r.dof_values().to_vec(),
+        })
+        .collect();
+    let selection = selection
+        .0
+        .iter()
+        .filter_map(|&id| world.body(id))
+        .map(|b| b.name.clone())
+        .collect();
+    StateDump {
+        source: scene.source.clone(),
+        bodies,
+        robots,
+        selection,
+    }
+}
+
+fn write_state_on_exit(
+    mut exits: MessageReader<AppExit>,
+    options: Res<RunOptions>,
+    scene: Res<SceneWorld>,
+    selection: Res<Selection>,
+    mut written: Local<bool>,
+) {
+    if exits.read().count() == 0 || *written {
+        return;
+    }
+    *written = true;
+    let Some(path) = &options.state_out else {
+        return;
+    };
+    let result = serde_json::to_string_pretty(&state_dump(&scene, &selection))
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+    match result {
+        Ok(()) => info!("state written to {}", path.display()),
+        Err(e) => error!("cannot write the state to {}: {e}", path.display()),
+    }
+}
