@@ -1,5 +1,11 @@
-//! App logic without GPU or window: clicks on the default scene select and clear.
+//! App logic without GPU or window: clicks on the default scene select and clear, and mouse
+//! gestures move the camera.
 
+use bevy::input::{
+    ButtonState,
+    mouse::{MouseButtonInput, MouseMotion, MouseScrollUnit, MouseWheel},
+    touch::TouchPhase,
+};
 use bevy::{
     camera::NormalizedRenderTarget,
     picking::{
@@ -156,5 +162,88 @@ fn a_drag_is_not_a_click() {
         moved,
         PointerAction::Release(PointerButton::Primary),
     );
+    assert_eq!(selection(&app), Vec::<BodyId>::new());
+}
+
+fn primary_window(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(app.world())
+        .unwrap()
+}
+
+/// Raw mouse input, as the OS window would deliver it: the camera reads these, not picking.
+fn mouse_button(app: &mut App, button: MouseButton, state: ButtonState) {
+    let window = primary_window(app);
+    app.world_mut().write_message(MouseButtonInput {
+        button,
+        state,
+        window,
+    });
+    app.update();
+}
+
+fn mouse_move(app: &mut App, to: Vec2, delta: Vec2) {
+    let window = primary_window(app);
+    app.world_mut()
+        .get_mut::<Window>(window)
+        .unwrap()
+        .set_cursor_position(Some(to));
+    app.world_mut().write_message(MouseMotion { delta });
+    app.update();
+}
+
+fn orbit(app: &mut App) -> OrbitCamera {
+    let world = app.world_mut();
+    *world.query::<&OrbitCamera>().single(world).unwrap()
+}
+
+#[test]
+fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
+    let mut app = headless_app();
+    let start = Vec2::new(1000.0, 600.0);
+    let before = orbit(&mut app);
+
+    mouse_move(&mut app, start, Vec2::ZERO);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    mouse_move(&mut app, start + Vec2::new(40.0, 0.0), Vec2::new(40.0, 0.0));
+    mouse_move(&mut app, start + Vec2::new(80.0, 0.0), Vec2::new(40.0, 0.0));
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    let orbited = orbit(&mut app);
+    assert!(
+        orbited.yaw < before.yaw,
+        "dragging right turns the view: {before:?} -> {orbited:?}"
+    );
+    assert_eq!(
+        (orbited.focus, orbited.distance),
+        (before.focus, before.distance)
+    );
+
+    mouse_button(&mut app, MouseButton::Middle, ButtonState::Pressed);
+    mouse_move(
+        &mut app,
+        start + Vec2::new(80.0, 40.0),
+        Vec2::new(0.0, 40.0),
+    );
+    mouse_button(&mut app, MouseButton::Middle, ButtonState::Released);
+    let panned = orbit(&mut app);
+    assert_ne!(panned.focus, orbited.focus, "a middle drag pans");
+    assert_eq!(panned.yaw, orbited.yaw);
+
+    let window = primary_window(&mut app);
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: 2.0,
+        window,
+        phase: TouchPhase::Moved,
+    });
+    app.update();
+    assert!(
+        orbit(&mut app).distance < panned.distance,
+        "the wheel zooms in"
+    );
+
+    // The camera moved, so nothing was selected by the drags.
     assert_eq!(selection(&app), Vec::<BodyId>::new());
 }
