@@ -23,6 +23,8 @@ pub struct OrbitCamera {
 pub const DRAG_THRESHOLD_PX: f32 = 4.0;
 const ORBIT_RADIANS_PER_PX: f32 = 0.008;
 const MIN_DISTANCE: f32 = 5.0;
+/// Half of Bevy's default vertical field of view (45 degrees), which the camera keeps.
+const HALF_FOV: f32 = std::f32::consts::FRAC_PI_8;
 const MAX_DISTANCE: f32 = 50_000.0;
 
 impl OrbitCamera {
@@ -32,8 +34,8 @@ impl OrbitCamera {
             (crate::convert::point(&lo), crate::convert::point(&hi))
         });
         let radius = ((hi - lo).length() / 2.0).max(10.0);
-        // The default vertical field of view is 45 degrees; leave a margin round the scene.
-        let distance = radius / (22.5f32.to_radians()).sin() * 1.05;
+        // Far enough that the bounding sphere fits the view, with a margin.
+        let distance = radius / HALF_FOV.sin() * 1.05;
         OrbitCamera {
             focus: (lo + hi) / 2.0,
             distance,
@@ -62,8 +64,7 @@ impl OrbitCamera {
     /// Moves the focus so that the scene follows the pointer; `view_height_px` scales pixels to mm.
     pub fn pan(&mut self, delta_px: Vec2, view_height_px: f32) {
         let transform = self.transform();
-        let mm_per_px =
-            2.0 * self.distance * (22.5f32.to_radians()).tan() / view_height_px.max(1.0);
+        let mm_per_px = 2.0 * self.distance * HALF_FOV.tan() / view_height_px.max(1.0);
         self.focus += (-transform.right() * delta_px.x + transform.up() * delta_px.y) * mm_per_px;
     }
 

@@ -136,7 +136,7 @@ fn lathe(profile: &[(f64, f64)], sides: usize) -> Mesh {
     mesh.outward()
 }
 
-/// The profile of a quarter circle from angle `from` to `to` (radians) about a centre.
+/// Points along a circular arc from angle `from` to `to` (radians), as (radius, height) pairs.
 fn arc(centre: (f64, f64), radius: f64, from: f64, to: f64, steps: usize) -> Vec<(f64, f64)> {
     (0..=steps)
         .map(|i| {
