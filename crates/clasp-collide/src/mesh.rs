@@ -27,6 +27,7 @@ pub struct TriMesh {
     vertices: Vec<Point3<f64>>,
     triangles: Vec<[u32; 3]>,
     dropped_degenerate: usize,
+    closed: bool,
 }
 
 impl TriMesh {
@@ -55,10 +56,12 @@ impl TriMesh {
             return Err(MeshError::Empty);
         }
         let dropped_degenerate = total - triangles.len();
+        let closed = is_closed(&triangles);
         Ok(Self {
             vertices,
             triangles,
             dropped_degenerate,
+            closed,
         })
     }
 
@@ -73,6 +76,12 @@ impl TriMesh {
     /// How many triangles without area were dropped when the mesh was built.
     pub fn dropped_degenerate(&self) -> usize {
         self.dropped_degenerate
+    }
+
+    /// Whether the surface is closed and consistently wound: every edge is used once in each
+    /// direction. Only a closed mesh has an inside.
+    pub fn is_closed(&self) -> bool {
+        self.closed
     }
 
     /// The corners of one triangle.
@@ -95,6 +104,17 @@ impl TriMesh {
         }
         (lo, hi)
     }
+}
+
+fn is_closed(triangles: &[[u32; 3]]) -> bool {
+    let mut balance: std::collections::HashMap<(u32, u32), i32> = std::collections::HashMap::new();
+    for t in triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *balance.entry((a.min(b), a.max(b))).or_default() += if a < b { 1 } else { -1 };
+        }
+    }
+    balance.values().all(|&n| n == 0)
 }
 
 /// Twice the triangle's area, along its normal.
@@ -121,9 +141,24 @@ mod tests {
         let mesh = TriMesh::new(square(), vec![[0, 1, 2], [0, 2, 3]]).unwrap();
         assert_eq!(mesh.triangles().len(), 2);
         assert_eq!(mesh.dropped_degenerate(), 0);
+        assert!(!mesh.is_closed(), "a square has a border");
         assert_eq!(mesh.triangle_normal(0), Vector3::z());
         let (lo, hi) = mesh.bounding_box();
         assert_eq!((lo, hi), (Point3::origin(), Point3::new(1.0, 1.0, 0.0)));
+    }
+
+    #[test]
+    fn a_tetrahedron_is_closed() {
+        let mut vertices = square();
+        vertices[2] = Point3::new(0.0, 0.0, 1.0);
+        let tet = TriMesh::new(vertices, vec![[0, 3, 1], [0, 1, 2], [0, 2, 3], [1, 3, 2]]).unwrap();
+        assert!(tet.is_closed());
+        let flipped = TriMesh::new(
+            tet.vertices().to_vec(),
+            vec![[0, 3, 1], [0, 1, 2], [0, 2, 3], [1, 2, 3]],
+        )
+        .unwrap();
+        assert!(!flipped.is_closed(), "one face wound the wrong way");
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! Exact-arithmetic-free but careful f64 routines on single triangles: closest points,
+//! intersection by separating axes, distance, and the contact points of a close pair.
+
+use nalgebra::{Point3, Vector3};
+
+pub type Point = Point3<f64>;
+
+/// A triangle by its three corners.
+pub type Triangle = [Point; 3];
+
+/// The point of a triangle closest to `p`, found by the Voronoi region `p` lies in.
+pub fn closest_point_on_triangle(p: &Point, [a, b, c]: &Triangle) -> Point {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return *a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return *b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return *c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
+}
+
+/// The closest points of segments `p1q1` and `p2q2`.
+pub fn closest_points_on_segments(
+    p1: &Point,
+    q1: &Point,
+    p2: &Point,
+    q2: &Point,
+) -> (Point, Point) {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    // Our meshes have no zero-length edges, but a guard keeps the arithmetic finite anyway.
+    if a <= f64::MIN_POSITIVE && e <= f64::MIN_POSITIVE {
+        return (*p1, *p2);
+    }
+    let (s, t) = if a <= f64::MIN_POSITIVE {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(&r);
+        if e <= f64::MIN_POSITIVE {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            // Parallel segments: any s works; take the start and let t and the clamps settle it.
+            let mut s = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) / e;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        }
+    };
+    (p1 + d1 * s, p2 + d2 * t)
+}
+
+fn interval(t: &Triangle, axis: &Vector3<f64>) -> (f64, f64) {
+    let d = t.map(|p| p.coords.dot(axis));
+    (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
+}
+
+/// Whether two triangles share at least one point (touching counts), by the 17 candidate
+/// separating axes: both normals, the 9 edge–edge cross products, and the 6 in-plane edge
+/// normals that separate coplanar triangles.
+pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
+    let edges = |t: &Triangle| [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let (e1, e2) = (edges(t1), edges(t2));
+    let (n1, n2) = (e1[0].cross(&e1[1]), e2[0].cross(&e2[1]));
+    let mut axes = vec![n1, n2];
+    for a in &e1 {
+        for b in &e2 {
+            axes.push(a.cross(b));
+        }
+    }
+    axes.extend(e1.iter().map(|e| e.cross(&n1)));
+    axes.extend(e2.iter().map(|e| e.cross(&n2)));
+    !axes.iter().any(|axis| {
+        let (lo1, hi1) = interval(t1, axis);
+        let (lo2, hi2) = interval(t2, axis);
+        hi1 < lo2 || hi2 < lo1
+    })
+}
+
+/// The closest points of two triangles that do not intersect, or `None` where they do.
+pub fn triangle_closest_points(t1: &Triangle, t2: &Triangle) -> Option<(Point, Point)> {
+    if triangles_intersect(t1, t2) {
+        return None;
+    }
+    let vertex_face = t1
+        .iter()
+        .map(|p| (*p, closest_point_on_triangle(p, t2)))
+        .chain(t2.iter().map(|p| (closest_point_on_triangle(p, t1), *p)));
+    let edge_edge = (0..3).flat_map(|i| {
+        (0..3).map(move |j| {
+            closest_points_on_segments(&t1[i], &t1[(i + 1) % 3], &t2[j], &t2[(j + 1) % 3])
+        })
+    });
+    vertex_face.chain(edge_edge).min_by(|(a1, b1), (a2, b2)| {
+        (a1 - b1)
+            .norm_squared()
+            .total_cmp(&(a2 - b2).norm_squared())
+    })
+}
+
+/// Every point pair of two non-intersecting triangles closer than `threshold`, as GraspIt finds
+/// them: vertices of `t2` against the face of `t1`; vertices of `t1` against the face of `t2`
+/// unless the closest point is a vertex of `t2` (already found); edge pairs unless a closest
+/// point is an edge's end (already found). `None` where the triangles intersect.
+pub fn triangle_contacts(
+    t1: &Triangle,
+    t2: &Triangle,
+    threshold: f64,
+) -> Option<Vec<(Point, Point)>> {
+    if triangles_intersect(t1, t2) {
+        return None;
+    }
+    let limit = threshold * threshold;
+    let close = |a: &Point, b: &Point| (a - b).norm_squared() < limit;
+    let mut out = Vec::new();
+    for p in t2 {
+        let q = closest_point_on_triangle(p, t1);
+        if close(&q, p) {
+            out.push((q, *p));
+        }
+    }
+    for p in t1 {
+        let q = closest_point_on_triangle(p, t2);
+        if close(p, &q) && !t2.contains(&q) {
+            out.push((*p, q));
+        }
+    }
+    for i in 0..3 {
+        let (a0, a1) = (t1[i], t1[(i + 1) % 3]);
+        for j in 0..3 {
+            let (b0, b1) = (t2[j], t2[(j + 1) % 3]);
+            let (p, q) = closest_points_on_segments(&a0, &a1, &b0, &b1);
+            if close(&p, &q) && p != a0 && p != a1 && q != b0 && q != b1 {
+                out.push((p, q));
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64, z: f64) -> Point {
+        Point::new(x, y, z)
+    }
+
+    fn unit() -> Triangle {
+        [p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)]
+    }
+
+    fn assert_near(got: Point, want: Point) {
+        assert!((got - want).norm() < 1e-12, "got {got}, want {want}");
+    }
+
+    #[test]
+    fn closest_point_in_each_voronoi_region() {
+        let t = unit();
+        assert_near(
+            closest_point_on_triangle(&p(0.2, 0.2, 5.0), &t),
+            p(0.2, 0.2, 0.0),
+        );
+        assert_near(
+            closest_point_on_triangle(&p(-1.0, -1.0, 0.0), &t),
+            p(0.0, 0.0, 0.0),
+        );
+        assert_near(
+            closest_point_on_triangle(&p(0.5, -2.0, 1.0), &t),
+            p(0.5, 0.0, 0.0),
+        );
+        assert_near(
+            closest_point_on_triangle(&p(2.0, 2.0, 0.0), &t),
+            p(0.5, 0.5, 0.0),
+        );
+        assert_near(
+            closest_point_on_triangle(&p(3.0, -1.0, 0.0), &t),
+            p(1.0, 0.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn closest_points_of_crossing_and_parallel_segments() {
+        let (a, b) = closest_points_on_segments(
+            &p(-1.0, 0.0, 0.0),
+            &p(1.0, 0.0, 0.0),
+            &p(0.0, -1.0, 2.0),
+            &p(0.0, 1.0, 2.0),
+        );
+        assert_eq!((a, b), (p(0.0, 0.0, 0.0), p(0.0, 0.0, 2.0)));
+        let (a, b) = closest_points_on_segments(
+            &p(0.0, 0.0, 0.0),
+            &p(1.0, 0.0, 0.0),
+            &p(2.0, 1.0, 0.0),
+            &p(3.0, 1.0, 0.0),
+        );
+        assert_eq!((a, b), (p(1.0, 0.0, 0.0), p(2.0, 1.0, 0.0)));
+    }
+
+    #[test]
+    fn intersection_cases() {
+        let t = unit();
+        let shifted = |dz: f64| t.map(|q| q + Vector3::new(0.1, 0.1, dz));
+        assert!(!triangles_intersect(&t, &shifted(0.01)), "parallel, apart");
+        assert!(
+            triangles_intersect(&t, &shifted(0.0)),
+            "coplanar, overlapping"
+        );
+        let far_in_plane = t.map(|q| q + Vector3::new(5.0, 0.0, 0.0));
+        assert!(!triangles_intersect(&t, &far_in_plane), "coplanar, apart");
+        let piercing = [p(0.2, 0.2, -1.0), p(0.3, 0.2, 1.0), p(0.2, 0.3, 1.0)];
+        assert!(triangles_intersect(&t, &piercing));
+        let touching_at_a_vertex = [p(1.0, 0.0, 0.0), p(2.0, 0.0, 1.0), p(2.0, 1.0, 1.0)];
+        assert!(
+            triangles_intersect(&t, &touching_at_a_vertex),
+            "touching counts"
+        );
+    }
+
+    #[test]
+    fn distance_and_contacts_of_a_close_parallel_pair() {
+        let t = unit();
+        let above = t.map(|q| q + Vector3::new(0.0, 0.0, 0.05));
+        let (a, b) = triangle_closest_points(&t, &above).unwrap();
+        assert!(((a - b).norm() - 0.05).abs() < 1e-12);
+        // Face to face: each corner of the upper triangle lies over the lower one.
+        let contacts = triangle_contacts(&t, &above, 0.1).unwrap();
+        assert_eq!(contacts.len(), 3, "{contacts:?}");
+        assert!(triangle_contacts(&t, &above, 0.04).unwrap().is_empty());
+        assert!(
+            triangle_contacts(&t, &t, 0.1).is_none(),
+            "intersecting pairs have no contacts"
+        );
+        assert!(triangle_closest_points(&t, &t).is_none());
+    }
+}
