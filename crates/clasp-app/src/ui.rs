@@ -105,16 +105,13 @@ fn body_list(ui: &mut egui::Ui, scene: &SceneWorld, selection: &mut Selection) {
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
         let world = &scene.world;
+        let ids = world.body_ids();
         for (r, robot) in world.robots.iter().enumerate() {
             egui::CollapsingHeader::new(robot.name.as_str())
                 .id_salt(("robot", r))
                 .default_open(true)
                 .show(ui, |ui| {
-                    for id in world
-                        .body_ids()
-                        .into_iter()
-                        .filter(|id| id.robot() == Some(r))
-                    {
+                    for &id in ids.iter().filter(|id| id.robot() == Some(r)) {
                         body_row(ui, scene, id, selection);
                     }
                 });
