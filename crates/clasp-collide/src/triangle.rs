@@ -8,7 +8,8 @@ pub type Point = Point3<f64>;
 /// A triangle by its three corners.
 pub type Triangle = [Point; 3];
 
-/// The point of a triangle closest to `p`, found by the Voronoi region `p` lies in.
+/// The point of a triangle closest to `p`, found by the Voronoi region `p` lies in (Ericson,
+/// Real-Time Collision Detection, 5.1.5).
 pub fn closest_point_on_triangle(p: &Point, [a, b, c]: &Triangle) -> Point {
     let (ab, ac, ap) = (b - a, c - a, p - a);
     let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
@@ -95,19 +96,23 @@ pub fn triangles_intersect(t1: &Triangle, t2: &Triangle) -> bool {
     let edges = |t: &Triangle| [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
     let (e1, e2) = (edges(t1), edges(t2));
     let (n1, n2) = (e1[0].cross(&e1[1]), e2[0].cross(&e2[1]));
-    let mut axes = vec![n1, n2];
-    for a in &e1 {
-        for b in &e2 {
-            axes.push(a.cross(b));
-        }
-    }
-    axes.extend(e1.iter().map(|e| e.cross(&n1)));
-    axes.extend(e2.iter().map(|e| e.cross(&n2)));
-    !axes.iter().any(|axis| {
+    let separates = |axis: &Vector3<f64>| {
         let (lo1, hi1) = interval(t1, axis);
         let (lo2, hi2) = interval(t2, axis);
         hi1 < lo2 || hi2 < lo1
-    })
+    };
+    // The normals first: most pairs that meet in a tree traversal are parted by a plane.
+    if separates(&n1) || separates(&n2) {
+        return false;
+    }
+    for a in &e1 {
+        for b in &e2 {
+            if separates(&a.cross(b)) {
+                return false;
+            }
+        }
+    }
+    !(e1.iter().any(|e| separates(&e.cross(&n1))) || e2.iter().any(|e| separates(&e.cross(&n2))))
 }
 
 /// The closest points of two triangles that do not intersect, or `None` where they do.
@@ -140,12 +145,23 @@ pub fn triangle_contacts(
     t2: &Triangle,
     threshold: f64,
 ) -> Option<Vec<(Point, Point)>> {
+    let mut out = Vec::new();
+    push_triangle_contacts(t1, t2, threshold, &mut out).then_some(out)
+}
+
+/// [`triangle_contacts`] appending to `out`, without allocating; false where the triangles
+/// intersect (then nothing is appended).
+pub fn push_triangle_contacts(
+    t1: &Triangle,
+    t2: &Triangle,
+    threshold: f64,
+    out: &mut Vec<(Point, Point)>,
+) -> bool {
     if triangles_intersect(t1, t2) {
-        return None;
+        return false;
     }
     let limit = threshold * threshold;
     let close = |a: &Point, b: &Point| (a - b).norm_squared() < limit;
-    let mut out = Vec::new();
     for p in t2 {
         let q = closest_point_on_triangle(p, t1);
         if close(&q, p) {
@@ -168,7 +184,20 @@ pub fn triangle_contacts(
             }
         }
     }
-    Some(out)
+    true
+}
+
+/// A lower bound on the distance between two triangles from their two planes: how far the
+/// other triangle lies wholly on one side of each. Cheap, and it settles most far pairs.
+pub fn plane_gap(t1: &Triangle, t2: &Triangle) -> f64 {
+    let one_side = |t: &Triangle, other: &Triangle| {
+        let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+        let d = other.map(|p| (p - t[0]).dot(&n));
+        let below = -d[0].max(d[1]).max(d[2]);
+        let above = d[0].min(d[1]).min(d[2]);
+        above.max(below).max(0.0) / n.norm()
+    };
+    one_side(t1, t2).max(one_side(t2, t1))
 }
 
 #[cfg(test)]

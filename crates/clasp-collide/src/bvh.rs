@@ -1,0 +1,502 @@
+//! The bounding-volume tree: a binary tree of oriented boxes over a mesh's triangles, built
+//! once per mesh. Leaves are single triangles and are not boxed themselves: a triangle is
+//! tested against the other side's box directly, which halves the node count.
+
+use nalgebra::{Matrix3, Point3, SymmetricEigen, Vector3};
+
+use crate::TriMesh;
+
+/// How node boxes are oriented. Both are stored and tested as oriented boxes; `Aabb` keeps the
+/// mesh's own axes, `Obb` fits each box to its triangles (principal axes of the area-weighted
+/// covariance, as GraspIt does), which is tighter on tilted and curved surfaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoundingVolume {
+    #[default]
+    Obb,
+    Aabb,
+}
+
+/// The points `x` with `|axesᵀ·(x − center)| ≤ half` on each axis. The axes are the columns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct OrientedBox {
+    pub axes: Matrix3<f64>,
+    pub center: Vector3<f64>,
+    pub half: Vector3<f64>,
+}
+
+/// A child of a node: another node or one triangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Child {
+    Node(u32),
+    Triangle(u32),
+}
+
+const TRIANGLE_BIT: u32 = 1 << 31;
+
+impl Child {
+    fn encode(self) -> u32 {
+        match self {
+            Child::Node(i) => i,
+            Child::Triangle(i) => i | TRIANGLE_BIT,
+        }
+    }
+
+    fn decode(bits: u32) -> Self {
+        if bits & TRIANGLE_BIT != 0 {
+            Child::Triangle(bits & !TRIANGLE_BIT)
+        } else {
+            Child::Node(bits)
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Node {
+    pub bv: OrientedBox,
+    children: [u32; 2],
+}
+
+impl Node {
+    pub fn children(&self) -> [Child; 2] {
+        self.children.map(Child::decode)
+    }
+}
+
+/// The tree of one mesh; nodes in depth-first order, the root first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BvTree {
+    nodes: Vec<Node>,
+    root: Child,
+    kind: BoundingVolume,
+}
+
+impl BvTree {
+    pub(crate) fn build(mesh: &TriMesh, kind: BoundingVolume) -> Self {
+        let builder = Builder::new(mesh, kind);
+        let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
+        let mut nodes = Vec::with_capacity(order.len().saturating_sub(1));
+        let root = builder.build(&mut order, &mut nodes);
+        Self { nodes, root, kind }
+    }
+
+    pub(crate) fn root(&self) -> Child {
+        self.root
+    }
+
+    pub(crate) fn node(&self, index: u32) -> &Node {
+        &self.nodes[index as usize]
+    }
+
+    pub fn bounding_volume(&self) -> BoundingVolume {
+        self.kind
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Bytes the tree takes on the heap.
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    /// The boxes `depth` levels below the root (or leaves' parents above it), for display:
+    /// (centre, axes as columns, half sizes), in the mesh's frame.
+    pub fn boxes_at_depth(&self, depth: usize) -> Vec<(Vector3<f64>, Matrix3<f64>, Vector3<f64>)> {
+        let mut out = Vec::new();
+        let mut level = match self.root {
+            Child::Node(i) => vec![i],
+            Child::Triangle(_) => vec![],
+        };
+        for _ in 0..depth {
+            let next: Vec<u32> = level
+                .iter()
+                .flat_map(|&i| self.node(i).children())
+                .filter_map(|c| match c {
+                    Child::Node(i) => Some(i),
+                    Child::Triangle(_) => None,
+                })
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        for i in level {
+            let bv = &self.node(i).bv;
+            out.push((bv.center, bv.axes, bv.half));
+        }
+        out
+    }
+}
+
+/// What the builder knows of each triangle, computed once.
+struct Builder<'a> {
+    mesh: &'a TriMesh,
+    kind: BoundingVolume,
+    centroids: Vec<Vector3<f64>>,
+    /// Area and area-weighted first and second moments (GraspIt's covariance terms).
+    moments: Vec<Moments>,
+    /// Padding on every side of every box, so rounding never lets a triangle poke out.
+    pad: f64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Moments {
+    area: f64,
+    first: Vector3<f64>,
+    second: Matrix3<f64>,
+}
+
+impl std::ops::AddAssign for Moments {
+    fn add_assign(&mut self, other: Self) {
+        self.area += other.area;
+        self.first += other.first;
+        self.second += other.second;
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(mesh: &'a TriMesh, kind: BoundingVolume) -> Self {
+        let (lo, hi) = mesh.bounding_box();
+        let scale = lo.coords.amax().max(hi.coords.amax());
+        let mut centroids = Vec::with_capacity(mesh.triangles().len());
+        let mut moments = Vec::with_capacity(mesh.triangles().len());
+        for t in 0..mesh.triangles().len() {
+            let [a, b, c] = mesh.triangle_points(t).map(|p| p.coords);
+            let m = (a + b + c) / 3.0;
+            let area = 0.5 * (b - a).cross(&(c - a)).norm();
+            // Ericson's area-weighted covariance of a triangle, before centring.
+            let second = (m * m.transpose() * 9.0
+                + a * a.transpose()
+                + b * b.transpose()
+                + c * c.transpose())
+                * (area / 12.0);
+            centroids.push(m);
+            moments.push(Moments {
+                area,
+                first: m * area,
+                second,
+            });
+        }
+        Self {
+            mesh,
+            kind,
+            centroids,
+            moments,
+            pad: 1e-9 * (1.0 + scale),
+        }
+    }
+
+    fn build(&self, ids: &mut [u32], nodes: &mut Vec<Node>) -> Child {
+        if let [single] = ids {
+            return Child::Triangle(*single);
+        }
+        let bv = self.fit(ids);
+        let index = nodes.len();
+        nodes.push(Node {
+            bv,
+            children: [0, 0],
+        });
+        // Split at the median centroid along the longest side: a balanced tree, built in
+        // O(n log n) whatever the mesh.
+        let axis = bv.axes.column(bv.half.imax()).into_owned();
+        let key = |t: &u32| self.centroids[*t as usize].dot(&axis);
+        let middle = ids.len() / 2;
+        ids.select_nth_unstable_by(middle, |x, y| key(x).total_cmp(&key(y)));
+        let (left, right) = ids.split_at_mut(middle);
+        let left = self.build(left, nodes);
+        let right = self.build(right, nodes);
+        nodes[index].children = [left.encode(), right.encode()];
+        Child::Node(index as u32)
+    }
+
+    fn fit(&self, ids: &[u32]) -> OrientedBox {
+        let axes = match self.kind {
+            BoundingVolume::Aabb => Matrix3::identity(),
+            BoundingVolume::Obb => self.principal_axes(ids),
+        };
+        let mut lo = Vector3::repeat(f64::INFINITY);
+        let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+        let transposed = axes.transpose();
+        for &t in ids {
+            for &v in &self.mesh.triangles()[t as usize] {
+                let q = transposed * self.mesh.vertices()[v as usize].coords;
+                lo = lo.inf(&q);
+                hi = hi.sup(&q);
+            }
+        }
+        let pad = Vector3::repeat(self.pad);
+        OrientedBox {
+            axes,
+            center: axes * ((lo + hi) * 0.5),
+            half: (hi - lo) * 0.5 + pad,
+        }
+    }
+
+    /// The eigenvectors of the area-weighted covariance, as a right-handed rotation.
+    fn principal_axes(&self, ids: &[u32]) -> Matrix3<f64> {
+        let mut sum = Moments::default();
+        for &t in ids {
+            sum += self.moments[t as usize];
+        }
+        if sum.area <= 0.0 {
+            return Matrix3::identity();
+        }
+        let mean = sum.first / sum.area;
+        let covariance = sum.second / sum.area - mean * mean.transpose();
+        let eigen = SymmetricEigen::new(covariance);
+        let x = eigen.eigenvectors.column(0).into_owned();
+        let y = eigen.eigenvectors.column(1).into_owned();
+        let z = x.cross(&y);
+        if z.norm_squared() <= 0.5 || z.iter().any(|c| c.is_nan()) {
+            return Matrix3::identity();
+        }
+        Matrix3::from_columns(&[x, z.cross(&x).normalize(), z.normalize()])
+    }
+}
+
+/// A small margin on rotation entries, so boxes with parallel edges never look separated on an
+/// edge–edge axis that is really zero (Gottschalk's RAPID uses the same trick).
+const PARALLEL_EPSILON: f64 = 1e-9;
+
+/// Box `b` as seen from box `a`: `b`'s axes in `a`'s axes, and `b`'s centre in `a`'s box
+/// frame. `rotation` and `translation` take `b`'s mesh frame to `a`'s.
+pub(crate) fn relative(
+    a: &OrientedBox,
+    b: &OrientedBox,
+    rotation: &Matrix3<f64>,
+    translation: &Vector3<f64>,
+) -> (Matrix3<f64>, Vector3<f64>) {
+    let at = a.axes.transpose();
+    let r = at * (rotation * b.axes);
+    let t = at * (rotation * b.center + translation - a.center);
+    (r, t)
+}
+
+/// Whether two boxes overlap, by the 15 separating axes; `r`, `t` from [`relative`].
+pub(crate) fn boxes_overlap(
+    a: &Vector3<f64>,
+    b: &Vector3<f64>,
+    r: &Matrix3<f64>,
+    t: &Vector3<f64>,
+) -> bool {
+    let abs = r.abs().add_scalar(PARALLEL_EPSILON);
+    for i in 0..3 {
+        let rb = b.dot(&abs.row(i).transpose());
+        if t[i].abs() > a[i] + rb {
+            return false;
+        }
+    }
+    for j in 0..3 {
+        let ra = a.dot(&abs.column(j).into_owned());
+        if t.dot(&r.column(j).into_owned()).abs() > ra + b[j] {
+            return false;
+        }
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // Axis: a's axis i crossed with b's axis j.
+            let distance = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
+            let ra = a[i1] * abs[(i2, j)] + a[i2] * abs[(i1, j)];
+            let rb = b[j1] * abs[(i, j2)] + b[j2] * abs[(i, j1)];
+            if distance > ra + rb {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A lower bound on the squared distance between two boxes: the gaps along either box's three
+/// axes, which are orthonormal, so their squares add up. Zero when the boxes may touch.
+pub(crate) fn boxes_distance_squared(
+    a: &Vector3<f64>,
+    b: &Vector3<f64>,
+    r: &Matrix3<f64>,
+    t: &Vector3<f64>,
+) -> f64 {
+    let abs = r.abs();
+    let mut along_a = 0.0;
+    let mut along_b = 0.0;
+    for i in 0..3 {
+        let gap = t[i].abs() - a[i] - b.dot(&abs.row(i).transpose());
+        if gap > 0.0 {
+            along_a += gap * gap;
+        }
+    }
+    let tb = r.transpose() * t;
+    for j in 0..3 {
+        let gap = tb[j].abs() - b[j] - a.dot(&abs.column(j).into_owned());
+        if gap > 0.0 {
+            along_b += gap * gap;
+        }
+    }
+    f64::max(along_a, along_b)
+}
+
+/// A lower bound on the squared distance between a box and a triangle in the same frame: the
+/// gaps along the box's axes, or along the triangle's normal. Zero when they may touch.
+pub(crate) fn box_triangle_distance_squared(bv: &OrientedBox, triangle: &[Point3<f64>; 3]) -> f64 {
+    let at = bv.axes.transpose();
+    let q = triangle.map(|p| at * (p.coords - bv.center));
+    let lo = q[0].inf(&q[1]).inf(&q[2]);
+    let hi = q[0].sup(&q[1]).sup(&q[2]);
+    let gaps = (lo - bv.half).sup(&(-bv.half - hi)).sup(&Vector3::zeros());
+    let along_box = gaps.norm_squared();
+    let normal = (q[1] - q[0]).cross(&(q[2] - q[0]));
+    let length = normal.norm();
+    let radius = normal.abs().dot(&bv.half);
+    let gap = (normal.dot(&q[0]).abs() - radius) / length;
+    let along_normal = if gap > 0.0 { gap * gap } else { 0.0 };
+    f64::max(along_box, along_normal)
+}
+
+/// The squared distance from a point to a box (exact, zero inside).
+pub(crate) fn point_box_distance_squared(bv: &OrientedBox, p: &Point3<f64>) -> f64 {
+    let q = bv.axes.transpose() * (p.coords - bv.center);
+    (0..3)
+        .map(|i| (q[i].abs() - bv.half[i]).max(0.0).powi(2))
+        .sum()
+}
+
+/// Whether the ray `origin + s·direction`, `s ≥ 0`, meets a box.
+pub(crate) fn ray_meets_box(
+    bv: &OrientedBox,
+    origin: &Point3<f64>,
+    direction: &Vector3<f64>,
+) -> bool {
+    let at = bv.axes.transpose();
+    let o = at * (origin.coords - bv.center);
+    let d = at * direction;
+    let (mut enter, mut leave) = (0.0_f64, f64::INFINITY);
+    for i in 0..3 {
+        if d[i].abs() < 1e-300 {
+            if o[i].abs() > bv.half[i] {
+                return false;
+            }
+            continue;
+        }
+        let s1 = (-bv.half[i] - o[i]) / d[i];
+        let s2 = (bv.half[i] - o[i]) / d[i];
+        enter = enter.max(s1.min(s2));
+        leave = leave.min(s1.max(s2));
+    }
+    enter <= leave
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(n: usize) -> TriMesh {
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            for j in 0..=n {
+                let (x, y) = (i as f64, j as f64);
+                vertices.push(Point3::new(x, y, (x * 0.7).sin() + (y * 0.3).cos()));
+            }
+        }
+        let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+        let mut triangles = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+                triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+            }
+        }
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    /// Every triangle lies inside every box above it, and every triangle is a leaf once.
+    fn check(
+        tree: &BvTree,
+        mesh: &TriMesh,
+        child: Child,
+        ancestors: &mut Vec<OrientedBox>,
+        seen: &mut Vec<u32>,
+    ) {
+        match child {
+            Child::Triangle(t) => {
+                seen.push(t);
+                for bv in ancestors.iter() {
+                    for p in mesh.triangle_points(t as usize) {
+                        let q = bv.axes.transpose() * (p.coords - bv.center);
+                        assert!((0..3).all(|i| q[i].abs() <= bv.half[i]), "{p} pokes out");
+                    }
+                }
+            }
+            Child::Node(i) => {
+                let node = tree.node(i);
+                ancestors.push(node.bv);
+                for c in node.children() {
+                    check(tree, mesh, c, ancestors, seen);
+                }
+                ancestors.pop();
+            }
+        }
+    }
+
+    #[test]
+    fn boxes_hold_their_triangles_and_every_triangle_is_a_leaf() {
+        let mesh = grid(12);
+        for kind in [BoundingVolume::Obb, BoundingVolume::Aabb] {
+            let tree = BvTree::build(&mesh, kind);
+            assert_eq!(tree.node_count(), mesh.triangles().len() - 1);
+            let mut seen = Vec::new();
+            check(&tree, &mesh, tree.root(), &mut Vec::new(), &mut seen);
+            seen.sort();
+            assert_eq!(seen, (0..mesh.triangles().len() as u32).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn box_tests_agree_on_simple_cases() {
+        let unit = OrientedBox {
+            axes: Matrix3::identity(),
+            center: Vector3::zeros(),
+            half: Vector3::repeat(1.0),
+        };
+        let shifted = |x: f64| OrientedBox {
+            center: Vector3::new(x, 0.0, 0.0),
+            ..unit
+        };
+        let (r, t) = relative(
+            &unit,
+            &shifted(2.5),
+            &Matrix3::identity(),
+            &Vector3::zeros(),
+        );
+        assert!(!boxes_overlap(&unit.half, &unit.half, &r, &t));
+        assert!((boxes_distance_squared(&unit.half, &unit.half, &r, &t) - 0.25).abs() < 1e-12);
+        let (r, t) = relative(
+            &unit,
+            &shifted(1.5),
+            &Matrix3::identity(),
+            &Vector3::zeros(),
+        );
+        assert!(boxes_overlap(&unit.half, &unit.half, &r, &t));
+        assert_eq!(boxes_distance_squared(&unit.half, &unit.half, &r, &t), 0.0);
+        assert!(
+            (point_box_distance_squared(&unit, &Point3::new(2.0, 2.0, 0.0)) - 2.0).abs() < 1e-12
+        );
+        assert!(ray_meets_box(
+            &unit,
+            &Point3::new(-5.0, 0.5, 0.5),
+            &Vector3::x()
+        ));
+        assert!(!ray_meets_box(
+            &unit,
+            &Point3::new(-5.0, 0.5, 0.5),
+            &-Vector3::x()
+        ));
+        let triangle = [
+            Point3::new(3.0, 0.0, 0.0),
+            Point3::new(3.0, 1.0, 0.0),
+            Point3::new(3.0, 0.0, 1.0),
+        ];
+        assert!((box_triangle_distance_squared(&unit, &triangle) - 4.0).abs() < 1e-12);
+    }
+}

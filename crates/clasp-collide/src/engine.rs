@@ -1,0 +1,80 @@
+//! The replaceable collision API, after GraspIt's `CollisionInterface`: the queries on one pair
+//! of bodies, or on one body, that every engine answers the same way. Registering bodies,
+//! switches and running many pairs at once live in [`crate::CollisionScene`], on top of any
+//! engine.
+
+use nalgebra::Vector3;
+
+use crate::{Placed, triangle::Point};
+
+/// The contact threshold Clasp uses unless told otherwise, in millimetres.
+pub const DEFAULT_CONTACT_THRESHOLD: f64 = 0.1;
+
+/// Two bodies interpenetrate: their surfaces cross, or a closed one holds the other inside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the bodies interpenetrate")]
+pub struct Interpenetrating;
+
+/// The closest points of two separate bodies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Separation {
+    pub distance: f64,
+    /// The closest point of the first body, in its own frame.
+    pub point_a: Point,
+    /// The closest point of the second body, in its own frame.
+    pub point_b: Point,
+}
+
+/// A point pair of two bodies closer than the contact threshold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    pub triangle_a: usize,
+    pub triangle_b: usize,
+    /// The point on the first body, in its own frame.
+    pub point_a: Point,
+    /// The point on the second body, in its own frame.
+    pub point_b: Point,
+    /// Unit vector from the second body's point to the first's, in the first body's frame:
+    /// GraspIt's `b1_normal`, pointing into the first body. The second body's is its opposite.
+    pub normal_a: Vector3<f64>,
+    /// Distance between the two points, in millimetres.
+    pub separation: f64,
+}
+
+/// The point of a body's surface closest to a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointDistance {
+    pub distance: f64,
+    /// The closest point of the surface, in the world.
+    pub closest: Point,
+    pub triangle: usize,
+}
+
+/// The queries every collision engine answers. Points and normals given to and returned by a
+/// query on one body are in that body's frame unless a method says otherwise.
+pub trait CollisionEngine: Send + Sync {
+    /// Whether the bodies interpenetrate: the surfaces cross or touch, or one closed body holds
+    /// the other inside.
+    fn collide(&self, a: Placed, b: Placed) -> bool;
+
+    /// Every point pair closer than `threshold` (millimetres, strict), GraspIt's way: vertex–face
+    /// and edge–edge closest points of every close triangle pair.
+    fn contacts(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+    ) -> Result<Vec<Contact>, Interpenetrating>;
+
+    /// The minimum distance and the closest points.
+    fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating>;
+
+    /// The distance from a world point to the body's surface, with the closest point (world).
+    fn point_distance(&self, body: Placed, point: &Point) -> PointDistance;
+
+    /// The vertices of the triangles that come within `radius` of `point` and do not face along
+    /// `normal` (normal · triangle normal ≤ 0), in the body's frame, each once, by index; what a
+    /// soft contact fits its patch to. `point` and `normal` are in the body's frame.
+    fn region(&self, body: Placed, point: &Point, normal: &Vector3<f64>, radius: f64)
+    -> Vec<Point>;
+}

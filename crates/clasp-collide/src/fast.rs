@@ -1,0 +1,433 @@
+//! The fast engine: both bodies' trees walked together (a dual-tree traversal), the pair of
+//! nodes with the larger box split first, boxes pruned by the separating-axis test (collide) or
+//! a lower bound on their distance (contacts, distance), and triangle pairs settled by the same
+//! f64 routines as the reference engine.
+
+use std::collections::BTreeSet;
+
+use nalgebra::{Isometry3, Matrix3, Vector3};
+
+use crate::{
+    CollisionEngine, Contact, Geometry, Interpenetrating, Placed, PointDistance, Separation,
+    bvh::{
+        Child, OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
+        point_box_distance_squared, relative,
+    },
+    geometry::{b_in_a, first_corner_inside},
+    reference::contact_in_a,
+    triangle::{
+        Point, Triangle, closest_point_on_triangle, plane_gap, push_triangle_contacts,
+        triangle_closest_points, triangles_intersect,
+    },
+};
+
+/// The tree-based engine Clasp runs on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FastEngine;
+
+/// Lower bounds computed another way than the exact triangle routines are trusted only with this
+/// much slack, so that pruning never drops a pair the exact routines would keep.
+fn with_slack(threshold: f64) -> f64 {
+    threshold * (1.0 + 1e-9) + 1e-12
+}
+
+/// One side of a pair under test: a node, or a triangle already in the first body's frame.
+#[derive(Clone, Copy)]
+enum Side {
+    Node(u32),
+    Triangle(u32, Triangle),
+}
+
+/// Two placed geometries, the second's frame mapped into the first's.
+struct Pair<'a> {
+    a: &'a Geometry,
+    b: &'a Geometry,
+    moved: Isometry3<f64>,
+    rotation: Matrix3<f64>,
+    translation: Vector3<f64>,
+}
+
+impl<'a> Pair<'a> {
+    fn new(a: &Placed<'a>, b: &Placed<'a>) -> Self {
+        let moved = b_in_a(a, b);
+        Self {
+            a: a.geometry,
+            b: b.geometry,
+            rotation: moved.rotation.to_rotation_matrix().into_inner(),
+            translation: moved.translation.vector,
+            moved,
+        }
+    }
+
+    fn side_a(&self, child: Child) -> Side {
+        match child {
+            Child::Node(i) => Side::Node(i),
+            Child::Triangle(t) => Side::Triangle(t, self.a.triangle(t)),
+        }
+    }
+
+    fn side_b(&self, child: Child) -> Side {
+        match child {
+            Child::Node(i) => Side::Node(i),
+            Child::Triangle(t) => Side::Triangle(t, self.b.triangle(t).map(|p| self.moved * p)),
+        }
+    }
+
+    fn box_b_in_a(&self, node: u32) -> OrientedBox {
+        let bv = &self.b.tree().node(node).bv;
+        OrientedBox {
+            axes: self.rotation * bv.axes,
+            center: self.rotation * bv.center + self.translation,
+            half: bv.half,
+        }
+    }
+}
+
+/// What a query does at each step of the dual traversal.
+trait Visitor {
+    /// Whether a pair of nodes is worth opening, and how urgently (smaller first).
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64>;
+    /// The same for a box against a triangle, both in the first body's frame.
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64>;
+    /// Whether a pair found worth opening earlier still is (the query may have learnt more).
+    fn still_worth(&self, priority: f64) -> bool;
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle);
+    fn finished(&self) -> bool;
+}
+
+fn priority<V: Visitor>(pair: &Pair, v: &V, a: &Side, b: &Side) -> Option<f64> {
+    match (a, b) {
+        (Side::Triangle(..), Side::Triangle(..)) => Some(0.0),
+        (Side::Node(n), Side::Triangle(_, tb)) => v.box_triangle(&pair.a.tree().node(*n).bv, tb),
+        (Side::Triangle(_, ta), Side::Node(m)) => v.box_triangle(&pair.box_b_in_a(*m), ta),
+        (Side::Node(n), Side::Node(m)) => {
+            let (ba, bb) = (&pair.a.tree().node(*n).bv, &pair.b.tree().node(*m).bv);
+            let (r, t) = relative(ba, bb, &pair.rotation, &pair.translation);
+            v.boxes(ba, bb, &r, &t)
+        }
+    }
+}
+
+fn start<V: Visitor>(pair: &Pair, v: &mut V) {
+    let (a, b) = (
+        pair.side_a(pair.a.tree().root()),
+        pair.side_b(pair.b.tree().root()),
+    );
+    if let Some(p) = priority(pair, v, &a, &b) {
+        visit(pair, v, a, b, p);
+    }
+}
+
+fn visit<V: Visitor>(pair: &Pair, v: &mut V, a: Side, b: Side, urgency: f64) {
+    if v.finished() || !v.still_worth(urgency) {
+        return;
+    }
+    let split_a = match (&a, &b) {
+        (Side::Triangle(i, ta), Side::Triangle(j, tb)) => return v.triangles(*i, *j, ta, tb),
+        (Side::Node(_), Side::Triangle(..)) => true,
+        (Side::Triangle(..), Side::Node(_)) => false,
+        (Side::Node(n), Side::Node(m)) => {
+            let size = |bv: &OrientedBox| bv.half.norm_squared();
+            size(&pair.a.tree().node(*n).bv) >= size(&pair.b.tree().node(*m).bv)
+        }
+    };
+    let children: [(Side, Side); 2] = if split_a {
+        let Side::Node(n) = a else { unreachable!() };
+        pair.a
+            .tree()
+            .node(n)
+            .children()
+            .map(|c| (pair.side_a(c), b))
+    } else {
+        let Side::Node(m) = b else { unreachable!() };
+        pair.b
+            .tree()
+            .node(m)
+            .children()
+            .map(|c| (a, pair.side_b(c)))
+    };
+    let [(a0, b0), (a1, b1)] = children;
+    let p0 = priority(pair, v, &a0, &b0);
+    let p1 = priority(pair, v, &a1, &b1);
+    match (p0, p1) {
+        (Some(x), Some(y)) if y < x => {
+            visit(pair, v, a1, b1, y);
+            visit(pair, v, a0, b0, x);
+        }
+        (p0, p1) => {
+            if let Some(x) = p0 {
+                visit(pair, v, a0, b0, x);
+            }
+            if let Some(y) = p1 {
+                visit(pair, v, a1, b1, y);
+            }
+        }
+    }
+}
+
+/// Stops at the first pair of triangles that cross or touch.
+#[derive(Default)]
+struct Crossing {
+    found: bool,
+}
+
+impl Visitor for Crossing {
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        boxes_overlap(&a.half, &b.half, r, t).then_some(0.0)
+    }
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        (box_triangle_distance_squared(bv, triangle) == 0.0).then_some(0.0)
+    }
+    fn still_worth(&self, _: f64) -> bool {
+        true
+    }
+    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
+        self.found = triangles_intersect(ta, tb);
+    }
+    fn finished(&self) -> bool {
+        self.found
+    }
+}
+
+/// Collects the point pairs of every triangle pair closer than the threshold.
+struct Contacts<'a> {
+    threshold: f64,
+    /// Squared threshold with slack, for the box bounds.
+    reach: f64,
+    moved: &'a Isometry3<f64>,
+    found: Vec<Contact>,
+    points: Vec<(Point, Point)>,
+    crossing: bool,
+}
+
+impl Visitor for Contacts<'_> {
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        let bound = boxes_distance_squared(&a.half, &b.half, r, t);
+        (bound < self.reach).then_some(bound)
+    }
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        let bound = box_triangle_distance_squared(bv, triangle);
+        (bound < self.reach).then_some(bound)
+    }
+    fn still_worth(&self, _: f64) -> bool {
+        true
+    }
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
+        if plane_gap(ta, tb) >= with_slack(self.threshold) {
+            return;
+        }
+        self.points.clear();
+        if !push_triangle_contacts(ta, tb, self.threshold, &mut self.points) {
+            self.crossing = true;
+            return;
+        }
+        for (pa, pb) in &self.points {
+            self.found
+                .extend(contact_in_a(i as usize, j as usize, pa, pb, self.moved));
+        }
+    }
+    fn finished(&self) -> bool {
+        self.crossing
+    }
+}
+
+/// Keeps the closest pair of points found so far; stops at a crossing.
+struct Closest {
+    best_squared: f64,
+    best: Option<(Point, Point)>,
+    crossing: bool,
+}
+
+impl Closest {
+    fn bound(&self, squared: f64) -> Option<f64> {
+        self.still_worth(squared).then_some(squared)
+    }
+}
+
+impl Visitor for Closest {
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        self.bound(boxes_distance_squared(&a.half, &b.half, r, t))
+    }
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        self.bound(box_triangle_distance_squared(bv, triangle))
+    }
+    fn still_worth(&self, squared: f64) -> bool {
+        squared < with_slack(self.best_squared) || squared == 0.0
+    }
+    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
+        let gap = plane_gap(ta, tb);
+        if gap * gap >= with_slack(self.best_squared) {
+            return;
+        }
+        match triangle_closest_points(ta, tb) {
+            None => self.crossing = true,
+            Some((pa, pb)) => {
+                let squared = (pa - pb).norm_squared();
+                if squared < self.best_squared {
+                    self.best_squared = squared;
+                    self.best = Some((pa, pb));
+                }
+            }
+        }
+    }
+    fn finished(&self) -> bool {
+        self.crossing
+    }
+}
+
+fn nested(a: &Placed, b: &Placed) -> bool {
+    first_corner_inside(a, b) || first_corner_inside(b, a)
+}
+
+impl CollisionEngine for FastEngine {
+    fn collide(&self, a: Placed, b: Placed) -> bool {
+        let mut crossing = Crossing::default();
+        start(&Pair::new(&a, &b), &mut crossing);
+        crossing.found || nested(&a, &b)
+    }
+
+    fn contacts(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+    ) -> Result<Vec<Contact>, Interpenetrating> {
+        let pair = Pair::new(&a, &b);
+        let mut contacts = Contacts {
+            threshold,
+            reach: with_slack(threshold).powi(2),
+            moved: &pair.moved,
+            found: Vec::new(),
+            points: Vec::new(),
+            crossing: false,
+        };
+        start(&pair, &mut contacts);
+        if contacts.crossing || nested(&a, &b) {
+            return Err(Interpenetrating);
+        }
+        contacts.found.sort_by_key(|c| (c.triangle_a, c.triangle_b));
+        Ok(contacts.found)
+    }
+
+    fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
+        let pair = Pair::new(&a, &b);
+        let mut closest = Closest {
+            best_squared: f64::INFINITY,
+            best: None,
+            crossing: false,
+        };
+        start(&pair, &mut closest);
+        match closest.best {
+            Some((pa, pb)) if !closest.crossing && !nested(&a, &b) => Ok(Separation {
+                distance: (pa - pb).norm(),
+                point_a: pa,
+                point_b: pair.moved.inverse_transform_point(&pb),
+            }),
+            _ => Err(Interpenetrating),
+        }
+    }
+
+    fn point_distance(&self, body: Placed, point: &Point) -> PointDistance {
+        let p = body.pose.inverse_transform_point(point);
+        let geometry = body.geometry;
+        let mut best = (f64::INFINITY, p, 0);
+        let mut stack = vec![(geometry.tree().root(), 0.0)];
+        while let Some((child, bound)) = stack.pop() {
+            if bound >= best.0 {
+                continue;
+            }
+            match child {
+                Child::Triangle(t) => {
+                    let q = closest_point_on_triangle(&p, &geometry.triangle(t));
+                    let squared = (q - p).norm_squared();
+                    if squared < best.0 {
+                        best = (squared, q, t as usize);
+                    }
+                }
+                Child::Node(n) => {
+                    let mut next = geometry
+                        .tree()
+                        .node(n)
+                        .children()
+                        .map(|c| (c, child_bound(geometry, c, &p)));
+                    // The nearer child goes on the stack last, so it is opened first.
+                    if next[0].1 < next[1].1 {
+                        next.swap(0, 1);
+                    }
+                    stack.extend(next);
+                }
+            }
+        }
+        PointDistance {
+            distance: best.0.sqrt(),
+            closest: body.pose * best.1,
+            triangle: best.2,
+        }
+    }
+
+    fn region(
+        &self,
+        body: Placed,
+        point: &Point,
+        normal: &Vector3<f64>,
+        radius: f64,
+    ) -> Vec<Point> {
+        let (geometry, mesh) = (body.geometry, body.mesh());
+        let reach = with_slack(radius).powi(2);
+        let mut vertices = BTreeSet::new();
+        let mut stack = vec![geometry.tree().root()];
+        while let Some(child) = stack.pop() {
+            match child {
+                Child::Triangle(t) => {
+                    let corners = geometry.triangle(t);
+                    let near =
+                        (closest_point_on_triangle(point, &corners) - point).norm() <= radius;
+                    if near && mesh.triangle_normal(t as usize).dot(normal) <= 0.0 {
+                        vertices.extend(mesh.triangles()[t as usize]);
+                    }
+                }
+                Child::Node(n) => {
+                    let node = geometry.tree().node(n);
+                    if point_box_distance_squared(&node.bv, point) < reach {
+                        stack.extend(node.children());
+                    }
+                }
+            }
+        }
+        vertices
+            .into_iter()
+            .map(|v| mesh.vertices()[v as usize])
+            .collect()
+    }
+}
+
+fn child_bound(geometry: &Geometry, child: Child, p: &Point) -> f64 {
+    match child {
+        Child::Node(n) => point_box_distance_squared(&geometry.tree().node(n).bv, p),
+        Child::Triangle(_) => 0.0,
+    }
+}

@@ -1,0 +1,152 @@
+//! A mesh with its tree: what every query runs on. Built once, then shared behind an `Arc` by
+//! every body, clone and thread that uses the shape.
+
+use nalgebra::{Isometry3, Vector3};
+
+use crate::{
+    TriMesh,
+    bvh::{BoundingVolume, BvTree, Child, ray_meets_box},
+    triangle::{Point, Triangle},
+};
+
+/// A validated mesh and the bounding-volume tree over its triangles.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geometry {
+    mesh: TriMesh,
+    tree: BvTree,
+}
+
+impl Geometry {
+    /// Builds the tree of oriented boxes.
+    pub fn new(mesh: TriMesh) -> Self {
+        Self::with_bounding_volume(mesh, BoundingVolume::Obb)
+    }
+
+    pub fn with_bounding_volume(mesh: TriMesh, kind: BoundingVolume) -> Self {
+        let tree = BvTree::build(&mesh, kind);
+        Self { mesh, tree }
+    }
+
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    pub fn tree(&self) -> &BvTree {
+        &self.tree
+    }
+
+    pub(crate) fn triangle(&self, index: u32) -> Triangle {
+        self.mesh.triangle_points(index as usize)
+    }
+
+    /// How many times the surface winds round `p` (mesh frame): ±1 inside a closed mesh, 0
+    /// outside. Counted as signed crossings of a ray; a ray that grazes an edge, a corner or a
+    /// face's plane is ambiguous, and another direction is tried. `None` if every one is.
+    pub(crate) fn winding_number(&self, p: &Point) -> Option<i32> {
+        RAY_DIRECTIONS
+            .iter()
+            .find_map(|d| self.signed_crossings(p, &Vector3::from(*d).normalize()))
+    }
+
+    fn signed_crossings(&self, origin: &Point, direction: &Vector3<f64>) -> Option<i32> {
+        let mut total = 0;
+        let mut stack = vec![self.tree.root()];
+        while let Some(child) = stack.pop() {
+            match child {
+                Child::Triangle(t) => total += ray_crossing(&self.triangle(t), origin, direction)?,
+                Child::Node(i) => {
+                    let node = self.tree.node(i);
+                    if ray_meets_box(&node.bv, origin, direction) {
+                        stack.extend(node.children());
+                    }
+                }
+            }
+        }
+        Some(total)
+    }
+}
+
+/// Directions with no simple ratios between their components, so that a ray along one rarely
+/// meets an edge of a mesh built on a grid.
+const RAY_DIRECTIONS: [[f64; 3]; 6] = [
+    [0.5773, 0.6123, 0.5401],
+    [-0.3111, 0.8412, -0.4423],
+    [0.7011, -0.3333, 0.6234],
+    [-0.6661, -0.5557, 0.4971],
+    [0.1234, -0.9123, -0.3896],
+    [0.9411, 0.2718, -0.2011],
+];
+
+/// +1 or −1 if the ray crosses the triangle (by the side it leaves through), 0 if it misses,
+/// `None` if it comes too close to an edge or runs along the plane to decide.
+fn ray_crossing([a, b, c]: &Triangle, origin: &Point, direction: &Vector3<f64>) -> Option<i32> {
+    const EPS: f64 = 1e-9;
+    let (e1, e2) = (b - a, c - a);
+    let h = direction.cross(&e2);
+    let det = e1.dot(&h);
+    let scale = e1.norm() * e2.norm();
+    let normal = e1.cross(&e2);
+    if det.abs() <= EPS * scale {
+        // Parallel: a miss unless the ray runs in the plane.
+        let off_plane = (origin - a).dot(&normal).abs() / normal.norm();
+        return if off_plane > EPS * (1.0 + e1.norm()) {
+            Some(0)
+        } else {
+            None
+        };
+    }
+    let s = origin - a;
+    let u = s.dot(&h) / det;
+    let q = s.cross(&e1);
+    let v = direction.dot(&q) / det;
+    let t = e2.dot(&q) / det;
+    let w = 1.0 - u - v;
+    let length = e1.norm().max(e2.norm());
+    if t < -EPS * length || u < -EPS || v < -EPS || w < -EPS {
+        return Some(0);
+    }
+    if t <= EPS * length || u <= EPS || v <= EPS || w <= EPS {
+        return None;
+    }
+    Some(if direction.dot(&normal) > 0.0 { 1 } else { -1 })
+}
+
+/// A geometry at a pose in the world.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed<'a> {
+    pub geometry: &'a Geometry,
+    pub pose: Isometry3<f64>,
+}
+
+impl<'a> Placed<'a> {
+    pub fn new(geometry: &'a Geometry, pose: Isometry3<f64>) -> Self {
+        Self { geometry, pose }
+    }
+
+    pub fn mesh(&self) -> &'a TriMesh {
+        self.geometry.mesh()
+    }
+}
+
+/// The pose taking `b`'s frame to `a`'s. Every query on a pair works in `a`'s frame and moves
+/// `b`'s triangles there with this one transform, so the engines agree to the last bit.
+pub(crate) fn b_in_a(a: &Placed, b: &Placed) -> Isometry3<f64> {
+    a.pose.inv_mul(&b.pose)
+}
+
+/// Whether the first corner of `inner` lies inside the closed mesh `outer`. Given that the
+/// surfaces do not cross, one corner decides for the whole of `inner`.
+pub(crate) fn first_corner_inside(outer: &Placed, inner: &Placed) -> bool {
+    if !outer.mesh().is_closed() {
+        return false;
+    }
+    let corner = inner.geometry.triangle(0)[0];
+    let p = b_in_a(outer, inner) * corner;
+    // Outside the root box is outside the mesh: the common case, and cheap.
+    if let Child::Node(root) = outer.geometry.tree().root()
+        && crate::bvh::point_box_distance_squared(&outer.geometry.tree().node(root).bv, &p) > 0.0
+    {
+        return false;
+    }
+    outer.geometry.winding_number(&p).is_some_and(|w| w != 0)
+}
