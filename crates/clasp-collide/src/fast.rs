@@ -95,6 +95,8 @@ trait Visitor {
     ) -> Option<f64>;
     /// The same for a box against a triangle, both in the first body's frame.
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64>;
+    /// The same for two triangles, before the exact test.
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64>;
     /// Whether a pair found worth opening earlier still is (the query may have learnt more).
     fn still_worth(&self, priority: f64) -> bool;
     fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle);
@@ -103,7 +105,7 @@ trait Visitor {
 
 fn priority<V: Visitor>(pair: &Pair, v: &V, a: &Side, b: &Side) -> Option<f64> {
     match (a, b) {
-        (Side::Triangle(..), Side::Triangle(..)) => Some(0.0),
+        (Side::Triangle(_, ta), Side::Triangle(_, tb)) => v.triangle_pair(ta, tb),
         (Side::Node(n), Side::Triangle(_, tb)) => v.box_triangle(&pair.a.tree().node(*n).bv, tb),
         (Side::Triangle(_, ta), Side::Node(m)) => v.box_triangle(&pair.box_b_in_a(*m), ta),
         (Side::Node(n), Side::Node(m)) => {
@@ -190,6 +192,9 @@ impl Visitor for Crossing {
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
         (box_triangle_distance_squared(bv, triangle) == 0.0).then_some(0.0)
     }
+    fn triangle_pair(&self, _: &Triangle, _: &Triangle) -> Option<f64> {
+        Some(0.0)
+    }
     fn still_worth(&self, _: f64) -> bool {
         true
     }
@@ -227,13 +232,14 @@ impl Visitor for Contacts<'_> {
         let bound = box_triangle_distance_squared(bv, triangle);
         (bound < self.reach).then_some(bound)
     }
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
+        let gap = plane_gap(ta, tb);
+        (gap < with_slack(self.threshold)).then_some(gap * gap)
+    }
     fn still_worth(&self, _: f64) -> bool {
         true
     }
     fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
-        if plane_gap(ta, tb) >= with_slack(self.threshold) {
-            return;
-        }
         self.points.clear();
         if !push_triangle_contacts(ta, tb, self.threshold, &mut self.points) {
             self.crossing = true;
@@ -275,14 +281,15 @@ impl Visitor for Closest {
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
         self.bound(box_triangle_distance_squared(bv, triangle))
     }
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
+        let gap = plane_gap(ta, tb);
+        self.bound(gap * gap)
+    }
     fn still_worth(&self, squared: f64) -> bool {
-        squared < with_slack(self.best_squared) || squared == 0.0
+        // With slack, so a best of exactly zero still lets touching pairs through.
+        squared < with_slack(self.best_squared)
     }
     fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
-        let gap = plane_gap(ta, tb);
-        if gap * gap >= with_slack(self.best_squared) {
-            return;
-        }
         match triangle_closest_points(ta, tb) {
             None => self.crossing = true,
             Some((pa, pb)) => {
