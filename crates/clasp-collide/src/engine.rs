@@ -3,9 +3,14 @@
 //! switches and running many pairs at once live in [`crate::CollisionScene`], on top of any
 //! engine.
 
-use nalgebra::Vector3;
+use std::collections::BTreeSet;
 
-use crate::{Placed, triangle::Point};
+use nalgebra::{Isometry3, Vector3};
+
+use crate::{
+    Placed, TriMesh,
+    triangle::{Point, closest_point_on_triangle},
+};
 
 /// The contact threshold Clasp uses unless told otherwise, in millimetres.
 pub const DEFAULT_CONTACT_THRESHOLD: f64 = 0.1;
@@ -77,4 +82,50 @@ pub trait CollisionEngine: Send + Sync {
     /// soft contact fits its patch to. `point` and `normal` are in the body's frame.
     fn region(&self, body: Placed, point: &Point, normal: &Vector3<f64>, radius: f64)
     -> Vec<Point>;
+}
+
+impl Contact {
+    /// A contact from a point pair found in the first body's frame, `b_in_a` taking the second
+    /// body's frame there; `None` for a pair at zero distance, which has no direction (it cannot
+    /// occur between triangles that do not touch).
+    pub(crate) fn from_points_in_a(
+        triangle_a: usize,
+        triangle_b: usize,
+        pa: &Point,
+        pb: &Point,
+        b_in_a: &Isometry3<f64>,
+    ) -> Option<Contact> {
+        let offset = pa - pb;
+        let normal_a = offset.try_normalize(0.0)?;
+        Some(Contact {
+            triangle_a,
+            triangle_b,
+            point_a: *pa,
+            point_b: b_in_a.inverse_transform_point(pb),
+            normal_a,
+            separation: offset.norm(),
+        })
+    }
+}
+
+/// The region query's rule for one triangle: it comes within `radius` of `point` and does not
+/// face along `normal`. Both engines apply it; they differ only in which triangles they ask.
+pub(crate) fn in_region(
+    mesh: &TriMesh,
+    triangle: usize,
+    point: &Point,
+    normal: &Vector3<f64>,
+    radius: f64,
+) -> bool {
+    let corners = mesh.triangle_points(triangle);
+    (closest_point_on_triangle(point, &corners) - point).norm() <= radius
+        && mesh.triangle_normal(triangle).dot(normal) <= 0.0
+}
+
+/// The points of a set of vertex indices, in index order.
+pub(crate) fn region_points(mesh: &TriMesh, vertices: BTreeSet<u32>) -> Vec<Point> {
+    vertices
+        .into_iter()
+        .map(|v| mesh.vertices()[v as usize])
+        .collect()
 }

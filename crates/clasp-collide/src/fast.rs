@@ -13,8 +13,8 @@ use crate::{
         Child, OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
         point_box_distance_squared, relative,
     },
+    engine::{in_region, region_points},
     geometry::{b_in_a, first_corner_inside},
-    reference::contact_in_a,
     triangle::{
         Point, Triangle, closest_point_on_triangle, plane_gap, push_triangle_contacts,
         triangle_closest_points, triangles_intersect,
@@ -246,8 +246,9 @@ impl Visitor for Contacts<'_> {
             return;
         }
         for (pa, pb) in &self.points {
-            self.found
-                .extend(contact_in_a(i as usize, j as usize, pa, pb, self.moved));
+            self.found.extend(Contact::from_points_in_a(
+                i as usize, j as usize, pa, pb, self.moved,
+            ));
         }
     }
     fn finished(&self) -> bool {
@@ -410,10 +411,7 @@ impl CollisionEngine for FastEngine {
         while let Some(child) = stack.pop() {
             match child {
                 Child::Triangle(t) => {
-                    let corners = geometry.triangle(t);
-                    let near =
-                        (closest_point_on_triangle(point, &corners) - point).norm() <= radius;
-                    if near && mesh.triangle_normal(t as usize).dot(normal) <= 0.0 {
+                    if in_region(mesh, t as usize, point, normal, radius) {
                         vertices.extend(mesh.triangles()[t as usize]);
                     }
                 }
@@ -425,10 +423,7 @@ impl CollisionEngine for FastEngine {
                 }
             }
         }
-        vertices
-            .into_iter()
-            .map(|v| mesh.vertices()[v as usize])
-            .collect()
+        region_points(mesh, vertices)
     }
 }
 

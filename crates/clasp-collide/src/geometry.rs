@@ -5,7 +5,7 @@ use nalgebra::{Isometry3, Vector3};
 
 use crate::{
     TriMesh,
-    bvh::{BoundingVolume, BvTree, Child, ray_meets_box},
+    bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
     triangle::{Point, Triangle},
 };
 
@@ -144,7 +144,7 @@ pub(crate) fn first_corner_inside(outer: &Placed, inner: &Placed) -> bool {
     let p = b_in_a(outer, inner) * corner;
     // Outside the root box is outside the mesh: the common case, and cheap.
     if let Child::Node(root) = outer.geometry.tree().root()
-        && crate::bvh::point_box_distance_squared(&outer.geometry.tree().node(root).bv, &p) > 0.0
+        && point_box_distance_squared(&outer.geometry.tree().node(root).bv, &p) > 0.0
     {
         return false;
     }

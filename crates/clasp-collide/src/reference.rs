@@ -4,10 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Vector3};
 
 use crate::{
     CollisionEngine, Contact, Interpenetrating, Placed, PointDistance, Separation,
+    engine::{in_region, region_points},
     geometry::b_in_a,
     triangle::{
         Point, Triangle, closest_point_on_triangle, push_triangle_contacts,
@@ -19,8 +20,9 @@ use crate::{
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReferenceEngine;
 
-/// Both bodies' triangles in the first body's frame.
-fn triangles_in_a(a: &Placed, b: &Placed) -> (Vec<Triangle>, Vec<Triangle>) {
+/// Both bodies' triangles in the first body's frame, and the transform taking the second
+/// body's frame there.
+fn triangles_in_a(a: &Placed, b: &Placed) -> (Vec<Triangle>, Vec<Triangle>, Isometry3<f64>) {
     let local = |p: &Placed| -> Vec<Triangle> {
         (0..p.mesh().triangles().len())
             .map(|t| p.mesh().triangle_points(t))
@@ -28,7 +30,7 @@ fn triangles_in_a(a: &Placed, b: &Placed) -> (Vec<Triangle>, Vec<Triangle>) {
     };
     let moved = b_in_a(a, b);
     let tb = local(b).into_iter().map(|t| t.map(|p| moved * p)).collect();
-    (local(a), tb)
+    (local(a), tb, moved)
 }
 
 fn surfaces_cross(ta: &[Triangle], tb: &[Triangle]) -> bool {
@@ -69,7 +71,7 @@ fn interpenetrate(a: &Placed, b: &Placed, ta: &[Triangle], tb: &[Triangle]) -> b
 
 impl CollisionEngine for ReferenceEngine {
     fn collide(&self, a: Placed, b: Placed) -> bool {
-        let (ta, tb) = triangles_in_a(&a, &b);
+        let (ta, tb, _) = triangles_in_a(&a, &b);
         interpenetrate(&a, &b, &ta, &tb)
     }
 
@@ -79,11 +81,10 @@ impl CollisionEngine for ReferenceEngine {
         b: Placed,
         threshold: f64,
     ) -> Result<Vec<Contact>, Interpenetrating> {
-        let (ta, tb) = triangles_in_a(&a, &b);
+        let (ta, tb, moved) = triangles_in_a(&a, &b);
         if interpenetrate(&a, &b, &ta, &tb) {
             return Err(Interpenetrating);
         }
-        let moved = b_in_a(&a, &b);
         let mut out = Vec::new();
         let mut pairs = Vec::new();
         for (i, t1) in ta.iter().enumerate() {
@@ -93,7 +94,7 @@ impl CollisionEngine for ReferenceEngine {
                 out.extend(
                     pairs
                         .iter()
-                        .filter_map(|(pa, pb)| contact_in_a(i, j, pa, pb, &moved)),
+                        .filter_map(|(pa, pb)| Contact::from_points_in_a(i, j, pa, pb, &moved)),
                 );
             }
         }
@@ -101,7 +102,7 @@ impl CollisionEngine for ReferenceEngine {
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
-        let (ta, tb) = triangles_in_a(&a, &b);
+        let (ta, tb, moved) = triangles_in_a(&a, &b);
         if interpenetrate(&a, &b, &ta, &tb) {
             return Err(Interpenetrating);
         }
@@ -120,7 +121,7 @@ impl CollisionEngine for ReferenceEngine {
         Ok(Separation {
             distance: (pa - pb).norm(),
             point_a: pa,
-            point_b: b_in_a(&a, &b).inverse_transform_point(&pb),
+            point_b: moved.inverse_transform_point(&pb),
         })
     }
 
@@ -152,36 +153,10 @@ impl CollisionEngine for ReferenceEngine {
         let mesh = body.mesh();
         let mut vertices = BTreeSet::new();
         for (t, corners) in mesh.triangles().iter().enumerate() {
-            let points = mesh.triangle_points(t);
-            let near = (closest_point_on_triangle(point, &points) - point).norm() <= radius;
-            if near && mesh.triangle_normal(t).dot(normal) <= 0.0 {
-                vertices.extend(corners.iter().copied());
+            if in_region(mesh, t, point, normal, radius) {
+                vertices.extend(corners);
             }
         }
-        vertices
-            .into_iter()
-            .map(|v| mesh.vertices()[v as usize])
-            .collect()
+        region_points(mesh, vertices)
     }
-}
-
-/// A contact from a point pair found in the first body's frame; `None` for a pair at zero
-/// distance, which has no direction (it cannot occur between triangles that do not touch).
-pub(crate) fn contact_in_a(
-    triangle_a: usize,
-    triangle_b: usize,
-    pa: &Point,
-    pb: &Point,
-    b_in_a: &nalgebra::Isometry3<f64>,
-) -> Option<Contact> {
-    let offset = pa - pb;
-    let normal_a = offset.try_normalize(0.0)?;
-    Some(Contact {
-        triangle_a,
-        triangle_b,
-        point_a: *pa,
-        point_b: b_in_a.inverse_transform_point(pb),
-        normal_a,
-        separation: offset.norm(),
-    })
 }
