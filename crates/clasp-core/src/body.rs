@@ -1,8 +1,8 @@
-use std::{fmt, str::FromStr, sync::Arc};
+use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
 use clasp_collide::TriMesh;
 
-use crate::Pose;
+use crate::{MassProperties, Pose};
 
 /// What part a body plays in the world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,9 +28,12 @@ impl BodyKind {
     }
 }
 
-/// GraspIt's surface materials; friction between two bodies depends on the pair.
+/// GraspIt's surface materials, plus `Generic` for bodies whose file names none; friction
+/// between two bodies depends on the pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Material {
+    /// Mid-range friction with everything (static 0.5, kinetic 0.4) except frictionless.
+    Generic,
     Frictionless,
     Glass,
     Metal,
@@ -41,7 +44,8 @@ pub enum Material {
 }
 
 impl Material {
-    pub const ALL: [Material; 7] = [
+    pub const ALL: [Material; 8] = [
+        Material::Generic,
         Material::Frictionless,
         Material::Glass,
         Material::Metal,
@@ -53,6 +57,7 @@ impl Material {
 
     pub fn name(self) -> &'static str {
         match self {
+            Material::Generic => "generic",
             Material::Frictionless => "frictionless",
             Material::Glass => "glass",
             Material::Metal => "metal",
@@ -61,6 +66,57 @@ impl Material {
             Material::Rubber => "rubber",
             Material::Stone => "stone",
         }
+    }
+
+    /// GraspIt's static friction coefficient between two materials (`World::setDefaults`).
+    pub fn static_friction(self, other: Material) -> f64 {
+        friction_entry(self, other, &STATIC_FRICTION, 0.5)
+    }
+
+    /// GraspIt's kinetic friction coefficient between two materials.
+    pub fn kinetic_friction(self, other: Material) -> f64 {
+        friction_entry(self, other, &KINETIC_FRICTION, 0.4)
+    }
+
+    /// Row in GraspIt's tables: glass, metal, plastic, wood, rubber, stone.
+    fn table_index(self) -> Option<usize> {
+        match self {
+            Material::Generic | Material::Frictionless => None,
+            Material::Glass => Some(0),
+            Material::Metal => Some(1),
+            Material::Plastic => Some(2),
+            Material::Wood => Some(3),
+            Material::Rubber => Some(4),
+            Material::Stone => Some(5),
+        }
+    }
+}
+
+/// GraspIt's symmetric tables over glass, metal, plastic, wood, rubber, stone.
+const STATIC_FRICTION: [[f64; 6]; 6] = [
+    [0.2, 0.2, 0.2, 0.3, 1.0, 0.3],
+    [0.2, 0.2, 0.2, 0.3, 1.0, 0.4],
+    [0.2, 0.2, 0.3, 0.4, 1.0, 0.4],
+    [0.3, 0.3, 0.4, 0.4, 1.0, 0.6],
+    [1.0, 1.0, 1.0, 1.0, 2.0, 1.5],
+    [0.3, 0.4, 0.4, 0.6, 1.5, 0.7],
+];
+const KINETIC_FRICTION: [[f64; 6]; 6] = [
+    [0.1, 0.1, 0.1, 0.2, 0.9, 0.2],
+    [0.1, 0.1, 0.1, 0.2, 0.9, 0.3],
+    [0.1, 0.1, 0.2, 0.3, 0.9, 0.3],
+    [0.2, 0.2, 0.3, 0.3, 0.9, 0.5],
+    [0.9, 0.9, 0.9, 0.9, 1.9, 1.4],
+    [0.2, 0.3, 0.3, 0.5, 1.4, 0.6],
+];
+
+fn friction_entry(a: Material, b: Material, table: &[[f64; 6]; 6], generic: f64) -> f64 {
+    if a == Material::Frictionless || b == Material::Frictionless {
+        return 0.0;
+    }
+    match (a.table_index(), b.table_index()) {
+        (Some(i), Some(j)) => table[i][j],
+        _ => generic,
     }
 }
 
@@ -73,7 +129,7 @@ impl fmt::Display for Material {
 /// The name was not one of the seven materials.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown material \"{0}\" (known: frictionless, glass, metal, plastic, wood, rubber, stone)"
+    "unknown material \"{0}\" (known: generic, frictionless, glass, metal, plastic, wood, rubber, stone)"
 )]
 pub struct UnknownMaterial(pub String);
 
@@ -89,6 +145,13 @@ impl FromStr for Material {
     }
 }
 
+/// Soft-contact compliances from a body file (both are given, or neither).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compliance {
+    pub normal: f64,
+    pub shear: f64,
+}
+
 /// A rigid body: a shared triangle mesh placed in the world.
 #[derive(Debug, Clone)]
 pub struct Body {
@@ -99,10 +162,34 @@ pub struct Body {
     /// Geometry in the body's frame, shared by every clone of the body.
     pub mesh: Arc<TriMesh>,
     pub material: Material,
-    /// Mass in grams, where the file gives one.
-    pub mass: Option<f64>,
+    /// Mass, centre of gravity and inertia (from the file, else from the mesh).
+    pub mass: MassProperties,
+    /// Young's modulus in Pa, as GraspIt's code reads `<youngs>`; a body with one is soft.
+    pub youngs: Option<f64>,
+    pub compliance: Option<Compliance>,
     /// Display colour (linear RGB in 0..1), where the geometry file gives one.
     pub color: Option<[f32; 3]>,
+    /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
+    pub source: Option<PathBuf>,
+}
+
+impl Body {
+    /// A body of a mesh with its mass properties computed from it, at the origin.
+    pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: Arc<TriMesh>) -> Self {
+        let mass = MassProperties::complete(&mesh, Default::default());
+        Self {
+            name: name.into(),
+            kind,
+            pose: Pose::identity(),
+            mesh,
+            material: Material::Generic,
+            mass,
+            youngs: None,
+            compliance: None,
+            color: None,
+            source: None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -119,5 +206,23 @@ mod tests {
             "ceramic".parse::<Material>(),
             Err(UnknownMaterial("ceramic".into()))
         );
+    }
+
+    #[test]
+    fn friction_follows_graspits_tables_and_generic_is_mid_range() {
+        use Material::*;
+        assert_eq!(Wood.static_friction(Stone), 0.6);
+        assert_eq!(Stone.static_friction(Wood), 0.6);
+        assert_eq!(Rubber.kinetic_friction(Rubber), 1.9);
+        assert_eq!(Glass.static_friction(Frictionless), 0.0);
+        assert_eq!(Generic.static_friction(Metal), 0.5);
+        assert_eq!(Generic.kinetic_friction(Generic), 0.4);
+        assert_eq!(Generic.static_friction(Frictionless), 0.0);
+        for a in Material::ALL {
+            for b in Material::ALL {
+                assert_eq!(a.static_friction(b), b.static_friction(a));
+                assert!(a.kinetic_friction(b) <= a.static_friction(b));
+            }
+        }
     }
 }

@@ -3,10 +3,12 @@
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 
 mod body;
+mod mass;
 mod robot;
 mod world;
 
-pub use body::{Body, BodyKind, Material, UnknownMaterial};
+pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial};
+pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use clasp_collide::TriMesh;
 pub use robot::{Approach, Chain, Coupling, Dof, DofError, DofKind, Joint, JointKind, Link, Robot};
 pub use world::{BodyId, World};

@@ -263,7 +263,7 @@ mod tests {
     use nalgebra::Point3;
 
     use super::*;
-    use crate::{BodyKind, Material, TriMesh};
+    use crate::{BodyKind, TriMesh};
 
     fn body(name: &str, kind: BodyKind) -> Body {
         let mesh = TriMesh::new(
@@ -275,15 +275,7 @@ mod tests {
             vec![[0, 1, 2]],
         )
         .unwrap();
-        Body {
-            name: name.into(),
-            kind,
-            pose: Pose::identity(),
-            mesh: Arc::new(mesh),
-            material: Material::Wood,
-            mass: None,
-            color: None,
-        }
+        Body::from_mesh(name, kind, Arc::new(mesh))
     }
 
     fn revolute(

@@ -85,7 +85,7 @@ mod tests {
     use nalgebra::Point3;
 
     use super::*;
-    use crate::{BodyKind, Material, Pose, TriMesh};
+    use crate::{BodyKind, Pose, TriMesh};
 
     fn triangle_body(name: &str, at: f64) -> Body {
         let mesh = TriMesh::new(
@@ -97,15 +97,9 @@ mod tests {
             vec![[0, 1, 2]],
         )
         .unwrap();
-        Body {
-            name: name.into(),
-            kind: BodyKind::Graspable,
-            pose: Pose::translation(at, 0.0, 0.0),
-            mesh: Arc::new(mesh),
-            material: Material::Plastic,
-            mass: None,
-            color: None,
-        }
+        let mut body = Body::from_mesh(name, BodyKind::Graspable, Arc::new(mesh));
+        body.pose = Pose::translation(at, 0.0, 0.0);
+        body
     }
 
     #[test]

@@ -3,17 +3,21 @@
 use std::{path::Path, sync::Arc};
 
 use clasp_collide::TriMesh;
-use clasp_core::{Body, BodyKind, Material, Pose};
-use nalgebra::{Point3, Vector3};
+use clasp_core::{Body, BodyKind, Compliance, GivenMass, MassProperties, Material, Pose};
+use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::{
     FileSource, LoadError,
-    off::parse_off,
+    geometry::{GeometryFormat, MeshFile, load_mesh_file},
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
 };
 
 /// Loads a body XML file; the body is named after the file and placed at the origin.
+///
+/// Units as GraspIt reads them: mass in grams, `cog` in mm, `inertia_matrix` per unit mass in
+/// mm², `youngs` in Pa (GraspIt's code uses the number as Pa; one manual page says MPa).
+/// Missing mass, centre of gravity or inertia come from the mesh ([`MassProperties::complete`]).
 pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result<Body, LoadError> {
     let text = read(source, path)?;
     let root = parse_document(&text, path)?;
@@ -21,26 +25,36 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let material = match root.child("material") {
-        // GraspIt's own default for a body without a material.
-        None => Material::Wood,
+    let material = match root.child("material").filter(|m| !m.text().is_empty()) {
+        // GraspIt falls back to wood; Clasp to a mid-range friction with everything.
+        None => Material::Generic,
         Some(m) => m.text().parse().map_err(|e: clasp_core::UnknownMaterial| {
             LoadError::new(path, Some(m.line), e.to_string())
         })?,
     };
-    let mass = match root.child("mass") {
-        None => None,
-        Some(m) => Some(positive(m, path)?),
+    let youngs = root.child("youngs").map(|y| positive(y, path)).transpose()?;
+    let compliance = compliance(&root, path)?;
+    let given = GivenMass {
+        mass: root.child("mass").map(|m| positive(m, path)).transpose()?,
+        cog: root.child("cog").map(|c| point(c, path)).transpose()?,
+        inertia: root
+            .child("inertia_matrix")
+            .map(|i| inertia(i, path))
+            .transpose()?,
     };
-    let mesh = load_geometry(source, path, &root)?;
+    let geometry = load_geometry(source, path, &root)?;
+    let mass = MassProperties::complete(&geometry.mesh, given);
     Ok(Body {
         name,
         kind,
         pose: Pose::identity(),
-        mesh: Arc::new(mesh),
+        mesh: Arc::new(geometry.mesh),
         material,
         mass,
-        color: None,
+        youngs,
+        compliance,
+        color: geometry.color,
+        source: Some(path.to_path_buf()),
     })
 }
 
@@ -62,52 +76,76 @@ fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {
     Ok(value)
 }
 
+/// Both compliances or neither.
+fn compliance(root: &Element, path: &Path) -> Result<Option<Compliance>, LoadError> {
+    match (root.child("normalCompliance"), root.child("shearCompliance")) {
+        (None, None) => Ok(None),
+        (Some(n), Some(s)) => Ok(Some(Compliance {
+            normal: positive(n, path)?,
+            shear: positive(s, path)?,
+        })),
+        (Some(one), None) | (None, Some(one)) => Err(LoadError::new(
+            path,
+            Some(one.line),
+            "<normalCompliance> and <shearCompliance> go together; only one is given",
+        )),
+    }
+}
+
+/// Nine numbers, per unit mass; the tensor must be symmetric.
+fn inertia(element: &Element, file: &Path) -> Result<Matrix3<f64>, LoadError> {
+    let matrix = Matrix3::from_row_slice(&fixed_numbers::<9>(element, file)?);
+    let scale = matrix.abs().max().max(1e-12);
+    if (matrix - matrix.transpose()).abs().max() > 1e-6 * scale {
+        return Err(LoadError::new(
+            file,
+            Some(element.line),
+            "<inertia_matrix> is not symmetric",
+        ));
+    }
+    Ok(matrix)
+}
+
 /// Reads the geometry file and applies scaling, then the offset transform, as GraspIt does.
 fn load_geometry(
     source: &dyn FileSource,
     path: &Path,
     root: &Element,
-) -> Result<TriMesh, LoadError> {
+) -> Result<MeshFile, LoadError> {
     let geometry = required(root, "geometryFile", path)?;
     let geometry_path = path.parent().unwrap_or(Path::new("")).join(geometry.text());
-    let kind = geometry.attribute("type").unwrap_or("Inventor");
-    let extension = geometry_path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if !kind.eq_ignore_ascii_case("off") && extension != "off" {
-        return Err(LoadError::new(
-            path,
-            Some(geometry.line),
-            format!(
-                "geometry \"{}\" of type \"{kind}\": only OFF geometry can be read so far",
-                geometry.text()
-            ),
-        ));
-    }
-    if !source.is_file(&geometry_path) {
-        return Err(LoadError::new(
-            path,
-            Some(geometry.line),
-            format!("geometry file {} does not exist", geometry_path.display()),
-        ));
-    }
-    let mesh = parse_off(&read(source, &geometry_path)?, &geometry_path)?;
+    let format = GeometryFormat::of(&geometry_path, geometry.attribute("type"));
+    let mut file = load_mesh_file(source, &geometry_path, format).map_err(|e| {
+        if source.is_file(&geometry_path) {
+            e
+        } else {
+            LoadError::new(
+                path,
+                Some(geometry.line),
+                format!(
+                    "missing geometry file {}: it does not exist",
+                    geometry_path.display()
+                ),
+            )
+        }
+    })?;
     let scale = scaling(root, path)?;
     let offset = match root.child("geometryOffset") {
         None => Pose::identity(),
         Some(o) => parse_transform(required(o, "transform", path)?, path)?,
     };
     if scale == Vector3::repeat(1.0) && offset == Pose::identity() {
-        return Ok(mesh);
+        return Ok(file);
     }
-    let vertices = mesh
+    let vertices = file
+        .mesh
         .vertices()
         .iter()
         .map(|v| offset * Point3::from(v.coords.component_mul(&scale)))
         .collect();
-    TriMesh::new(vertices, mesh.triangles().to_vec())
-        .map_err(|e| LoadError::new(path, Some(geometry.line), e.to_string()))
+    file.mesh = TriMesh::new(vertices, file.mesh.triangles().to_vec())
+        .map_err(|e| LoadError::new(path, Some(geometry.line), e.to_string()))?;
+    Ok(file)
 }
 
 fn scaling(root: &Element, path: &Path) -> Result<Vector3<f64>, LoadError> {
@@ -153,15 +191,44 @@ mod tests {
         .unwrap();
         assert_eq!(body.name, "body");
         assert_eq!(body.material, Material::Rubber);
-        assert_eq!(body.mass, Some(250.0));
+        assert_eq!(body.mass.mass, 250.0);
         assert_eq!(body.mesh.vertices()[1], Point3::new(10.0, 0.0, 5.0));
     }
 
     #[test]
-    fn a_missing_material_is_wood_as_in_graspit() {
+    fn a_missing_material_is_generic_and_missing_mass_is_computed() {
         let body = load("<root><geometryFile>tri.off</geometryFile></root>").unwrap();
-        assert_eq!(body.material, Material::Wood);
-        assert_eq!(body.mass, None);
+        assert_eq!(body.material, Material::Generic);
+        // One open triangle: a shell estimate, flagged.
+        assert!(body.mass.open_mesh_estimate);
+        assert_eq!(body.mass.mass, clasp_core::DEFAULT_MASS);
+        assert!((body.mass.cog - Point3::new(1.0 / 3.0, 1.0 / 3.0, 0.0)).norm() < 1e-12);
+    }
+
+    #[test]
+    fn reads_youngs_compliance_cog_and_inertia() {
+        let body = load(
+            "<root><youngs>1500000</youngs><normalCompliance>2</normalCompliance>\
+             <shearCompliance>3</shearCompliance><mass>10</mass><cog>1 2 3</cog>\
+             <inertia_matrix>4 0 0 0 5 0 0 0 6</inertia_matrix>\
+             <geometryFile>tri.off</geometryFile></root>",
+        )
+        .unwrap();
+        assert_eq!(body.youngs, Some(1.5e6));
+        assert_eq!(
+            body.compliance,
+            Some(Compliance {
+                normal: 2.0,
+                shear: 3.0
+            })
+        );
+        assert_eq!(body.mass.cog, Point3::new(1.0, 2.0, 3.0));
+        assert_eq!(body.mass.inertia[(2, 2)], 6.0);
+        assert!(!body.mass.open_mesh_estimate);
+        let err = load("<root><normalCompliance>2</normalCompliance><geometryFile>tri.off</geometryFile></root>").unwrap_err();
+        assert!(err.message.contains("go together"), "{err}");
+        let err = load("<root><inertia_matrix>1 2 0 0 1 0 0 0 1</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap_err();
+        assert!(err.message.contains("not symmetric"), "{err}");
     }
 
     #[test]
@@ -176,13 +243,12 @@ mod tests {
         );
         assert!(err.message.contains("cheese"), "{err}");
         let err = load("<root>\n<geometryFile>missing.off</geometryFile></root>").unwrap_err();
-        assert!(err.message.contains("does not exist"), "{err}");
+        assert!(err.message.contains("missing geometry file b/missing.off"), "{err}");
+        assert_eq!(err.line, Some(2));
         let err =
             load("<root><mass>-3</mass><geometryFile>tri.off</geometryFile></root>").unwrap_err();
         assert!(err.message.contains("must be positive"), "{err}");
         let err = load("<root><material>wood</material></root>").unwrap_err();
         assert!(err.message.contains("<geometryFile>"), "{err}");
-        let err = load("<root><geometryFile>cup.iv</geometryFile></root>").unwrap_err();
-        assert!(err.message.contains("only OFF"), "{err}");
     }
 }

@@ -6,6 +6,8 @@
 
 mod body;
 mod error;
+mod geometry;
+mod mesh_builder;
 mod off;
 mod robot;
 mod source;
@@ -15,6 +17,7 @@ mod xml;
 
 pub use body::load_body;
 pub use error::LoadError;
+pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
 pub use off::parse_off;
 pub use robot::{load_robot, parse_dof_expression};
 pub use source::{Disk, Embedded, FileSource};

@@ -7,6 +7,8 @@ use std::{
 /// Where loaders read files from.
 pub trait FileSource {
     fn read_to_string(&self, path: &Path) -> io::Result<String>;
+    /// The raw bytes, for binary formats (PLY, STL).
+    fn read_bytes(&self, path: &Path) -> io::Result<Vec<u8>>;
     fn is_file(&self, path: &Path) -> bool;
 }
 
@@ -17,6 +19,10 @@ pub struct Disk;
 impl FileSource for Disk {
     fn read_to_string(&self, path: &Path) -> io::Result<String> {
         std::fs::read_to_string(path)
+    }
+
+    fn read_bytes(&self, path: &Path) -> io::Result<Vec<u8>> {
+        std::fs::read(path)
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -47,6 +53,10 @@ impl FileSource for Embedded {
             .get(&normalize(path))
             .map(|text| text.to_string())
             .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not among the embedded files"))
+    }
+
+    fn read_bytes(&self, path: &Path) -> io::Result<Vec<u8>> {
+        self.read_to_string(path).map(String::into_bytes)
     }
 
     fn is_file(&self, path: &Path) -> bool {
