@@ -81,6 +81,7 @@ fn body_color(body: &Body) -> Color {
         (_, Material::Rubber) => Color::srgb(0.26, 0.27, 0.30),
         (_, Material::Stone) => Color::srgb(0.55, 0.54, 0.50),
         (_, Material::Frictionless) => Color::srgb(0.85, 0.85, 0.90),
+        (_, Material::Generic) => Color::srgb(0.66, 0.68, 0.62),
         (BodyKind::Palm | BodyKind::Link, Material::Plastic) => Color::srgb(0.80, 0.81, 0.84),
         (_, Material::Plastic) => Color::srgb(0.90, 0.45, 0.20),
     }

@@ -151,6 +151,8 @@ pub struct Robot {
     pub dofs: Vec<Dof>,
     pub chains: Vec<Chain>,
     pub approach: Option<Approach>,
+    /// The robot file it was loaded from, for saving worlds; `None` for robots built in code.
+    pub source: Option<std::path::PathBuf>,
     dof_values: Vec<f64>,
 }
 
@@ -170,6 +172,7 @@ impl Robot {
             dofs,
             chains,
             approach,
+            source: None,
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {

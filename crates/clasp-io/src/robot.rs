@@ -52,7 +52,9 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         .child("approachDirection")
         .map(|a| parse_approach(a, path))
         .transpose()?;
-    Ok(Robot::new(name, palm, dofs, chains, approach))
+    let mut robot = Robot::new(name, palm, dofs, chains, approach);
+    robot.source = Some(path.to_path_buf());
+    Ok(robot)
 }
 
 fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
