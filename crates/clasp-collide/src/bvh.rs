@@ -66,20 +66,22 @@ impl Node {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BvTree {
     nodes: Vec<Node>,
-    root: Child,
+    /// `None` for a mesh without triangles.
+    root: Option<Child>,
     kind: BoundingVolume,
 }
 
 impl BvTree {
     pub(crate) fn build(mesh: &TriMesh, kind: BoundingVolume) -> Self {
-        let builder = Builder::new(mesh, kind);
         let mut order: Vec<u32> = (0..mesh.triangles().len() as u32).collect();
         let mut nodes = Vec::with_capacity(order.len().saturating_sub(1));
-        let root = builder.build(&mut order, &mut nodes);
+        let root =
+            (!order.is_empty()).then(|| Builder::new(mesh, kind).build(&mut order, &mut nodes));
         Self { nodes, root, kind }
     }
 
-    pub(crate) fn root(&self) -> Child {
+    /// The root, or `None` when the mesh has no triangles (and nothing can be met).
+    pub(crate) fn root(&self) -> Option<Child> {
         self.root
     }
 
@@ -105,8 +107,8 @@ impl BvTree {
     pub fn boxes_at_depth(&self, depth: usize) -> Vec<(Vector3<f64>, Matrix3<f64>, Vector3<f64>)> {
         let mut out = Vec::new();
         let mut level = match self.root {
-            Child::Node(i) => vec![i],
-            Child::Triangle(_) => vec![],
+            Some(Child::Node(i)) => vec![i],
+            _ => vec![],
         };
         for _ in 0..depth {
             let next: Vec<u32> = level
@@ -446,7 +448,13 @@ mod tests {
             let tree = BvTree::build(&mesh, kind);
             assert_eq!(tree.node_count(), mesh.triangles().len() - 1);
             let mut seen = Vec::new();
-            check(&tree, &mesh, tree.root(), &mut Vec::new(), &mut seen);
+            check(
+                &tree,
+                &mesh,
+                tree.root().unwrap(),
+                &mut Vec::new(),
+                &mut seen,
+            );
             seen.sort();
             assert_eq!(seen, (0..mesh.triangles().len() as u32).collect::<Vec<_>>());
         }

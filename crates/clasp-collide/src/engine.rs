@@ -30,6 +30,17 @@ pub struct Separation {
     pub point_b: Point,
 }
 
+impl Separation {
+    /// Bodies without triangles are infinitely far from everything; `None` if both have some.
+    pub(crate) fn with_empty(a: &Placed, b: &Placed) -> Option<Separation> {
+        (a.mesh().is_empty() || b.mesh().is_empty()).then(|| Separation {
+            distance: f64::INFINITY,
+            point_a: Point::origin(),
+            point_b: Point::origin(),
+        })
+    }
+}
+
 /// A point pair of two bodies closer than the contact threshold.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {

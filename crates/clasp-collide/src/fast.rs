@@ -117,10 +117,11 @@ fn priority<V: Visitor>(pair: &Pair, v: &V, a: &Side, b: &Side) -> Option<f64> {
 }
 
 fn start<V: Visitor>(pair: &Pair, v: &mut V) {
-    let (a, b) = (
-        pair.side_a(pair.a.tree().root()),
-        pair.side_b(pair.b.tree().root()),
-    );
+    // A body without triangles meets nothing.
+    let (Some(root_a), Some(root_b)) = (pair.a.tree().root(), pair.b.tree().root()) else {
+        return;
+    };
+    let (a, b) = (pair.side_a(root_a), pair.side_b(root_b));
     if let Some(p) = priority(pair, v, &a, &b) {
         visit(pair, v, a, b, p);
     }
@@ -342,6 +343,9 @@ impl CollisionEngine for FastEngine {
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
+        if let Some(apart) = Separation::with_empty(&a, &b) {
+            return Ok(apart);
+        }
         let pair = Pair::new(&a, &b);
         let mut closest = Closest {
             best_squared: f64::INFINITY,
@@ -363,7 +367,12 @@ impl CollisionEngine for FastEngine {
         let p = body.pose.inverse_transform_point(point);
         let geometry = body.geometry;
         let mut best = (f64::INFINITY, p, 0);
-        let mut stack = vec![(geometry.tree().root(), 0.0)];
+        let mut stack: Vec<_> = geometry
+            .tree()
+            .root()
+            .map(|r| (r, 0.0))
+            .into_iter()
+            .collect();
         while let Some((child, bound)) = stack.pop() {
             if bound >= best.0 {
                 continue;
@@ -407,7 +416,7 @@ impl CollisionEngine for FastEngine {
         let (geometry, mesh) = (body.geometry, body.mesh());
         let reach = with_slack(radius).powi(2);
         let mut vertices = BTreeSet::new();
-        let mut stack = vec![geometry.tree().root()];
+        let mut stack: Vec<_> = geometry.tree().root().into_iter().collect();
         while let Some(child) = stack.pop() {
             match child {
                 Child::Triangle(t) => {

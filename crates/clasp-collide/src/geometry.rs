@@ -50,7 +50,7 @@ impl Geometry {
 
     fn signed_crossings(&self, origin: &Point, direction: &Vector3<f64>) -> Option<i32> {
         let mut total = 0;
-        let mut stack = vec![self.tree.root()];
+        let mut stack: Vec<Child> = self.tree.root().into_iter().collect();
         while let Some(child) = stack.pop() {
             match child {
                 Child::Triangle(t) => total += ray_crossing(&self.triangle(t), origin, direction)?,
@@ -137,13 +137,13 @@ pub(crate) fn b_in_a(a: &Placed, b: &Placed) -> Isometry3<f64> {
 /// Whether the first corner of `inner` lies inside the closed mesh `outer`. Given that the
 /// surfaces do not cross, one corner decides for the whole of `inner`.
 pub(crate) fn first_corner_inside(outer: &Placed, inner: &Placed) -> bool {
-    if !outer.mesh().is_closed() {
+    if !outer.mesh().is_closed() || inner.mesh().is_empty() {
         return false;
     }
     let corner = inner.geometry.triangle(0)[0];
     let p = b_in_a(outer, inner) * corner;
     // Outside the root box is outside the mesh: the common case, and cheap.
-    if let Child::Node(root) = outer.geometry.tree().root()
+    if let Some(Child::Node(root)) = outer.geometry.tree().root()
         && point_box_distance_squared(&outer.geometry.tree().node(root).bv, &p) > 0.0
     {
         return false;

@@ -65,6 +65,21 @@ impl TriMesh {
         })
     }
 
+    /// A mesh without triangles: the geometry of a body that has none (GraspIt's model library
+    /// has a few, e.g. placeholder links). It is never touched, drawn or met by a ray.
+    pub fn empty() -> Self {
+        Self {
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+            dropped_degenerate: 0,
+            closed: false,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
     pub fn vertices(&self) -> &[Point3<f64>] {
         &self.vertices
     }
@@ -95,9 +110,14 @@ impl TriMesh {
     }
 
     /// The axis-aligned bounding box of the vertices, as (minimum, maximum) corners.
+    /// The empty mesh's box is the origin.
     pub fn bounding_box(&self) -> (Point3<f64>, Point3<f64>) {
-        let mut lo = self.vertices[0];
-        let mut hi = self.vertices[0];
+        let first = self
+            .vertices
+            .first()
+            .copied()
+            .unwrap_or_else(Point3::origin);
+        let (mut lo, mut hi) = (first, first);
         for v in &self.vertices {
             lo = lo.inf(v);
             hi = hi.sup(v);

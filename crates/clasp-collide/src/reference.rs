@@ -102,6 +102,9 @@ impl CollisionEngine for ReferenceEngine {
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
+        if let Some(apart) = Separation::with_empty(&a, &b) {
+            return Ok(apart);
+        }
         let (ta, tb, moved) = triangles_in_a(&a, &b);
         if interpenetrate(&a, &b, &ta, &tb) {
             return Err(Interpenetrating);
@@ -135,7 +138,15 @@ impl CollisionEngine for ReferenceEngine {
                 )
             })
             .min_by(|(_, x), (_, y)| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
-            .expect("a mesh has at least one triangle");
+            .unwrap_or((0, p));
+        if body.mesh().is_empty() {
+            // Nothing is there: as the fast engine answers, infinitely far, at the point itself.
+            return PointDistance {
+                distance: f64::INFINITY,
+                closest: *point,
+                triangle: 0,
+            };
+        }
         PointDistance {
             distance: (closest - p).norm(),
             closest: body.pose * closest,

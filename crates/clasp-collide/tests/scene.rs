@@ -127,3 +127,32 @@ fn bad_poses_and_bodies_are_refused_and_change_nothing() {
         "the refused body was not added"
     );
 }
+
+#[test]
+fn a_body_without_triangles_meets_nothing_in_either_engine() {
+    use clasp_collide::{
+        CollisionEngine, FastEngine, Geometry, Placed, ReferenceEngine, TriMesh, shapes,
+    };
+    use nalgebra::{Isometry3, Point3, Vector3};
+    let empty = Geometry::new(TriMesh::empty());
+    let cube = Geometry::new(shapes::cuboid([-1.0; 3], [1.0; 3]));
+    let at = Isometry3::identity();
+    let engines: [&dyn CollisionEngine; 2] = [&FastEngine, &ReferenceEngine];
+    for engine in engines {
+        for (a, b) in [(&empty, &cube), (&cube, &empty), (&empty, &empty)] {
+            let (a, b) = (Placed::new(a, at), Placed::new(b, at));
+            assert!(!engine.collide(a, b));
+            assert!(engine.contacts(a, b, 1.0).unwrap().is_empty());
+            assert_eq!(engine.distance(a, b).unwrap().distance, f64::INFINITY);
+        }
+        let body = Placed::new(&empty, at);
+        let far = engine.point_distance(body, &Point3::new(1.0, 2.0, 3.0));
+        assert_eq!(far.distance, f64::INFINITY);
+        assert!(
+            engine
+                .region(body, &Point3::origin(), &Vector3::z(), 5.0)
+                .is_empty()
+        );
+    }
+    assert_eq!(TriMesh::empty().bounding_box().0, Point3::origin());
+}

@@ -57,6 +57,15 @@ impl MassProperties {
                 open_mesh_estimate: false,
             };
         }
+        if mesh.is_empty() {
+            // Nothing to integrate: GraspIt's defaults (unit inertia per unit mass).
+            return Self {
+                mass: given.mass.unwrap_or(DEFAULT_MASS),
+                cog: given.cog.unwrap_or_else(Point3::origin),
+                inertia: given.inertia.unwrap_or_else(Matrix3::identity),
+                open_mesh_estimate: true,
+            };
+        }
         let solid = if mesh.is_closed() {
             solid_moments(mesh)
         } else {
@@ -101,12 +110,13 @@ fn solid_moments(mesh: &TriMesh) -> Option<Moments> {
         volume += six_volume / 6.0;
         first += sum * (six_volume / 24.0);
         // ∫ x xᵀ over a tetrahedron with one corner at the origin.
-        second += (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose())
-            * (six_volume / 120.0);
+        second +=
+            (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose())
+                * (six_volume / 120.0);
     }
     let (lo, hi) = mesh.bounding_box();
     let size = (hi - lo).norm();
-    if !(volume.abs() > 1e-9 * size.powi(3)) {
+    if volume.abs() <= 1e-9 * size.powi(3) {
         return None;
     }
     let centroid = first / volume;
@@ -129,8 +139,9 @@ fn shell_moments(mesh: &TriMesh) -> Moments {
         area += triangle_area;
         first += sum * (triangle_area / 3.0);
         // ∫ x xᵀ over a triangle.
-        second += (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose())
-            * (triangle_area / 12.0);
+        second +=
+            (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose())
+                * (triangle_area / 12.0);
     }
     // A mesh always has a triangle with area (TriMesh::new refuses others).
     let centroid = first / area;
@@ -169,9 +180,17 @@ mod tests {
         assert!(close(props.mass, 2.0 * 4.0 * 6.0 * DEFAULT_DENSITY));
         assert!((props.cog - Point3::new(11.0, 22.0, 33.0)).norm() < 1e-9);
         let (x, y, z) = (2.0f64, 4.0f64, 6.0f64);
-        let expected = [(y * y + z * z) / 12.0, (x * x + z * z) / 12.0, (x * x + y * y) / 12.0];
+        let expected = [
+            (y * y + z * z) / 12.0,
+            (x * x + z * z) / 12.0,
+            (x * x + y * y) / 12.0,
+        ];
         for (axis, want) in expected.into_iter().enumerate() {
-            assert!(close(props.inertia[(axis, axis)], want), "{}", props.inertia);
+            assert!(
+                close(props.inertia[(axis, axis)], want),
+                "{}",
+                props.inertia
+            );
         }
         assert!(props.inertia[(0, 1)].abs() < 1e-9);
     }
@@ -194,12 +213,17 @@ mod tests {
     #[test]
     fn an_open_mesh_is_a_shell_and_says_so() {
         let closed = cuboid([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]);
-        let open = TriMesh::new(closed.vertices().to_vec(), closed.triangles()[2..].to_vec())
-            .unwrap();
+        let open =
+            TriMesh::new(closed.vertices().to_vec(), closed.triangles()[2..].to_vec()).unwrap();
         let props = MassProperties::complete(&open, GivenMass::default());
         assert!(props.open_mesh_estimate);
         assert_eq!(props.mass, DEFAULT_MASS);
         assert!(props.inertia.iter().all(|v| v.is_finite()));
         assert!(props.inertia[(0, 0)] > 0.0);
+        let none = MassProperties::complete(&TriMesh::empty(), GivenMass::default());
+        assert_eq!(
+            (none.mass, none.inertia),
+            (DEFAULT_MASS, Matrix3::identity())
+        );
     }
 }

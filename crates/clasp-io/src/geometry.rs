@@ -70,10 +70,22 @@ pub fn load_mesh_file(
     };
     match format {
         GeometryFormat::Off => parse_off(&text()?, path).map(plain),
-        other => Err(LoadError::new(
-            path,
-            None,
-            format!("{other:?} geometry cannot be read yet"),
-        )),
+        GeometryFormat::Inventor => {
+            let bytes = source
+                .read_bytes(path)
+                .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
+            crate::inventor::parse_inventor(&bytes, path, source)
+        }
+        GeometryFormat::Ply | GeometryFormat::Obj | GeometryFormat::Stl => {
+            let bytes = source
+                .read_bytes(path)
+                .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
+            let parse = match format {
+                GeometryFormat::Ply => crate::ply::parse_ply,
+                GeometryFormat::Obj => crate::obj::parse_obj,
+                _ => crate::stl::parse_stl,
+            };
+            parse(&bytes, path).map(plain)
+        }
     }
 }
