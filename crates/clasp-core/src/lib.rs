@@ -3,6 +3,7 @@
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 
 mod body;
+mod eigengrasp;
 mod mass;
 mod robot;
 mod world;
@@ -10,7 +11,11 @@ mod world;
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use clasp_collide::TriMesh;
-pub use robot::{Approach, Chain, Coupling, Dof, DofError, DofKind, Joint, JointKind, Link, Robot};
+pub use eigengrasp::{EigenGrasp, EigenGrasps};
+pub use robot::{
+    Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
+    JointFrame, JointKind, Link, Robot, RobotBody,
+};
 pub use world::{BodyId, World};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.

@@ -1,6 +1,6 @@
-use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
-use crate::{Body, Pose};
+use crate::{Body, EigenGrasps, Pose};
 
 /// How a DOF behaves when a hand closes (GraspIt's `r`, `b` and `c` DOF types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +11,8 @@ pub enum DofKind {
 }
 
 /// One degree of freedom: a value that drives one or more joints through couplings.
+///
+/// The dynamics fields keep GraspIt's file values and units; nothing uses them yet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dof {
     pub kind: DofKind,
@@ -18,6 +20,40 @@ pub struct Dof {
     pub default_velocity: f64,
     /// Value at load, in radians (revolute) or millimetres (prismatic).
     pub default_value: f64,
+    /// GraspIt's `maxEffort`: N·1e6·mm for torques, N·1e6 for forces.
+    pub max_effort: f64,
+    /// GraspIt's `Kp`, the proportional gain of its PD joint controller.
+    pub kp: f64,
+    /// GraspIt's `Kd`, the derivative gain of its PD joint controller.
+    pub kd: f64,
+    /// GraspIt's `draggerScale`: the size of the joint's drag handle in its GUI.
+    pub dragger_scale: f64,
+    /// GraspIt's `breakAwayTorque` as written in the file (GraspIt multiplies it by 1e3);
+    /// 0 when not given. Only breakaway DOFs use it.
+    pub breakaway_torque: f64,
+}
+
+impl Dof {
+    /// Default `maxEffort`, `Kp`, `Kd` and `draggerScale` for files that leave them out: the values
+    /// most of GraspIt's own hands give.
+    pub const DEFAULT_MAX_EFFORT: f64 = 5.0e9;
+    pub const DEFAULT_KP: f64 = 1.0e11;
+    pub const DEFAULT_KD: f64 = 1.0e7;
+    pub const DEFAULT_DRAGGER_SCALE: f64 = 20.0;
+
+    /// A DOF with the default dynamics parameters and no breakaway torque.
+    pub fn new(kind: DofKind, default_velocity: f64, default_value: f64) -> Self {
+        Self {
+            kind,
+            default_velocity,
+            default_value,
+            max_effort: Self::DEFAULT_MAX_EFFORT,
+            kp: Self::DEFAULT_KP,
+            kd: Self::DEFAULT_KD,
+            dragger_scale: Self::DEFAULT_DRAGGER_SCALE,
+            breakaway_torque: 0.0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,19 +72,51 @@ pub struct Coupling {
     pub offset: f64,
 }
 
-/// A Denavit–Hartenberg joint: its frame is `Rz(θ) Tz(d) Tx(a) Rx(α)` after the previous one.
+/// Where a joint sits and how it moves, relative to the previous joint's frame (or the chain base).
+#[derive(Debug, Clone, PartialEq)]
+pub enum JointFrame {
+    /// GraspIt's Denavit–Hartenberg parameters: the frame is `Rz(θ) Tz(d) Tx(a) Rx(α)`; the
+    /// parameter the joint drives (θ or d) is ignored and replaced by the driven value.
+    DenavitHartenberg {
+        theta: f64,
+        d: f64,
+        a: f64,
+        alpha: f64,
+    },
+    /// A URDF joint: the fixed `origin`, then a turn about (revolute) or a slide along
+    /// (prismatic) `axis` through that origin, then the fixed `tip` (identity unless fixed
+    /// joints after this one were folded in): `origin · motion · tip`.
+    Axis {
+        origin: Pose,
+        axis: Unit<Vector3<f64>>,
+        tip: Pose,
+    },
+}
+
+/// GraspIt's per-joint dynamics parameters, as the file gives them; nothing uses them yet.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct JointDynamics {
+    /// `viscousFriction` (GraspIt's f1).
+    pub viscous_friction: f64,
+    /// `CoulombFriction` (GraspIt's f0).
+    pub coulomb_friction: f64,
+    /// `springStiffness` as written (GraspIt multiplies it by 1e6); 0 for no spring.
+    pub spring_stiffness: f64,
+    /// `restValue`: the spring's rest joint value, radians (revolute) or millimetres (prismatic).
+    pub rest_value: f64,
+}
+
+/// One joint of a chain, driven by a DOF through its coupling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Joint {
     pub kind: JointKind,
     pub coupling: Coupling,
-    /// Fixed DH parameters; the one the joint drives (θ or d) is ignored.
-    pub theta: f64,
-    pub d: f64,
-    pub a: f64,
-    pub alpha: f64,
-    /// Limits on the joint value (ratio · DOF, without the offset).
+    pub frame: JointFrame,
+    /// Limits on the joint value (ratio · DOF, without the offset); infinite for a URDF
+    /// continuous joint.
     pub min: f64,
     pub max: f64,
+    pub dynamics: JointDynamics,
 }
 
 impl Joint {
@@ -59,14 +127,28 @@ impl Joint {
     /// The transform from the previous joint's frame to this joint's frame.
     pub fn transform(&self, dof_values: &[f64]) -> Pose {
         let driven = self.value(dof_values) + self.coupling.offset;
-        let (theta, d) = match self.kind {
-            JointKind::Revolute => (driven, self.d),
-            JointKind::Prismatic => (self.theta, driven),
-        };
-        rotation_about(Vector3::z_axis(), theta)
-            * Pose::translation(0.0, 0.0, d)
-            * Pose::translation(self.a, 0.0, 0.0)
-            * rotation_about(Vector3::x_axis(), self.alpha)
+        match &self.frame {
+            JointFrame::DenavitHartenberg { theta, d, a, alpha } => {
+                let (theta, d) = match self.kind {
+                    JointKind::Revolute => (driven, *d),
+                    JointKind::Prismatic => (*theta, driven),
+                };
+                rotation_about(Vector3::z_axis(), theta)
+                    * Pose::translation(0.0, 0.0, d)
+                    * Pose::translation(*a, 0.0, 0.0)
+                    * rotation_about(Vector3::x_axis(), *alpha)
+            }
+            JointFrame::Axis { origin, axis, tip } => {
+                let motion = match self.kind {
+                    JointKind::Revolute => rotation_about(*axis, driven),
+                    JointKind::Prismatic => Pose::from_parts(
+                        Translation3::from(axis.into_inner() * driven),
+                        UnitQuaternion::identity(),
+                    ),
+                };
+                origin * motion * tip
+            }
+        }
     }
 
     /// The DOF interval this joint allows, from its limits and coupling ratio.
@@ -79,7 +161,7 @@ impl Joint {
     }
 }
 
-fn rotation_about(axis: nalgebra::Unit<Vector3<f64>>, angle: f64) -> Pose {
+fn rotation_about(axis: Unit<Vector3<f64>>, angle: f64) -> Pose {
     Pose::from_parts(
         Translation3::identity(),
         UnitQuaternion::from_axis_angle(&axis, angle),
@@ -124,6 +206,24 @@ pub struct Approach {
     pub direction: nalgebra::Unit<Vector3<f64>>,
 }
 
+/// One body of a robot, by position: the palm or a chain's link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotBody {
+    Palm,
+    Link { chain: usize, link: usize },
+}
+
+/// A collision exception a robot file asks for (GraspIt's `collisionRule` link attribute and
+/// robot-level `<disableCollision>`). Data only for now: the collision filter applies them later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollisionRule {
+    /// The body collides with nothing (`collisionRule="Off"`).
+    Off(RobotBody),
+    /// The two bodies never collide with each other (`collisionRule="OverlappingPair"`,
+    /// `<disableCollision>`).
+    Pair(RobotBody, RobotBody),
+}
+
 /// Why a set of DOF values was refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DofError {
@@ -153,6 +253,15 @@ pub struct Robot {
     pub approach: Option<Approach>,
     /// The robot file it was loaded from, for saving worlds; `None` for robots built in code.
     pub source: Option<std::path::PathBuf>,
+    /// GraspIt's `type` attribute (the robot class it instantiates: Hand, Barrett, …).
+    pub robot_type: Option<String>,
+    /// GraspIt's `DBName` attribute (GraspIt defaults it to the type).
+    pub db_name: Option<String>,
+    /// The eigengrasps of the robot's `<eigenGrasps>` file; `None` when it names none (GraspIt
+    /// then uses [`EigenGrasps::identity`]).
+    pub eigen_grasps: Option<EigenGrasps>,
+    /// Collision exceptions the file asks for, beyond GraspIt's automatic ones.
+    pub collision_rules: Vec<CollisionRule>,
     dof_values: Vec<f64>,
 }
 
@@ -173,6 +282,10 @@ impl Robot {
             chains,
             approach,
             source: None,
+            robot_type: None,
+            db_name: None,
+            eigen_grasps: None,
+            collision_rules: Vec::new(),
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {
@@ -296,12 +409,15 @@ mod tests {
                 ratio,
                 offset: offset_deg.to_radians(),
             },
-            theta: 0.0,
-            d: 0.0,
-            a,
-            alpha: alpha_deg.to_radians(),
+            frame: JointFrame::DenavitHartenberg {
+                theta: 0.0,
+                d: 0.0,
+                a,
+                alpha: alpha_deg.to_radians(),
+            },
             min: 0.0,
             max: max_deg.to_radians(),
+            dynamics: JointDynamics::default(),
         }
     }
 
@@ -319,11 +435,7 @@ mod tests {
                 frame: Some(i),
             })
             .collect();
-        let dof = |v| Dof {
-            kind: DofKind::Rigid,
-            default_velocity: v,
-            default_value: 0.0,
-        };
+        let dof = |v| Dof::new(DofKind::Rigid, v, 0.0);
         Robot::new(
             "barrett".into(),
             body("palm", BodyKind::Palm),
@@ -380,6 +492,52 @@ mod tests {
                 [183.625, 0.0, 43.992],
             ],
         );
+    }
+
+    #[test]
+    fn an_axis_joint_with_origin_and_tip_equals_its_dh_form() {
+        let dh = revolute(0, 0.5, 25.0, 45.0, -90.0, 180.0);
+        let JointFrame::DenavitHartenberg { a, alpha, .. } = dh.frame else {
+            unreachable!("revolute() builds DH joints")
+        };
+        let axis = Joint {
+            frame: JointFrame::Axis {
+                origin: Pose::identity(),
+                axis: Vector3::z_axis(),
+                tip: Pose::translation(a, 0.0, 0.0) * rotation_about(Vector3::x_axis(), alpha),
+            },
+            ..dh.clone()
+        };
+        for q in [0.0, 0.3, 2.0] {
+            let (x, y) = (dh.transform(&[q]), axis.transform(&[q]));
+            assert!((x.to_homogeneous() - y.to_homogeneous()).abs().max() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_prismatic_axis_joint_slides_along_its_axis_from_its_origin() {
+        let joint = Joint {
+            kind: JointKind::Prismatic,
+            coupling: Coupling {
+                dof: 0,
+                ratio: 2.0,
+                offset: 1.0,
+            },
+            frame: JointFrame::Axis {
+                origin: Pose::translation(10.0, 0.0, 0.0),
+                axis: Vector3::y_axis(),
+                tip: Pose::identity(),
+            },
+            min: f64::NEG_INFINITY,
+            max: f64::INFINITY,
+            dynamics: JointDynamics::default(),
+        };
+        let moved = joint.transform(&[3.0]) * Point3::origin();
+        assert!(
+            (moved - Point3::new(10.0, 7.0, 0.0)).norm() < 1e-12,
+            "{moved}"
+        );
+        assert_eq!(joint.dof_interval(), (f64::NEG_INFINITY, f64::INFINITY));
     }
 
     #[test]

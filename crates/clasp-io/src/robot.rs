@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use clasp_core::{
-    Approach, BodyKind, Chain, Coupling, Dof, DofKind, Joint, JointKind, Link, Robot,
+    Approach, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, EigenGrasp, EigenGrasps,
+    Joint, JointDynamics, JointFrame, JointKind, Link, Robot, RobotBody,
 };
 use nalgebra::Unit;
 
@@ -21,7 +22,10 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let parts = path.parent().unwrap_or(Path::new("")).join("iv");
+    let robot_dir = path.parent().unwrap_or(Path::new(""));
+    // Link files may sit in subfolders of iv/ (`2008/wrist.xml`); their geometry is relative to
+    // the body file, so it follows them.
+    let parts = robot_dir.join("iv");
     let body_path = |element: &Element| -> PathBuf { parts.join(element.text()) };
 
     let palm_element = required(&root, "palm", path)?;
@@ -52,9 +56,254 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         .child("approachDirection")
         .map(|a| parse_approach(a, path))
         .transpose()?;
+    let collision_rules = parse_collision_rules(&root, &chains, path)?;
+    let eigen_grasps = match root.child("eigenGrasps") {
+        // Relative to the robot's folder, unlike the body files.
+        Some(e) => Some(load_eigen_grasps(
+            source,
+            &robot_dir.join(e.text()),
+            dofs.len(),
+        )?),
+        None => None,
+    };
     let mut robot = Robot::new(name, palm, dofs, chains, approach);
     robot.source = Some(path.to_path_buf());
+    robot.robot_type = root.attribute("type").map(str::to_owned);
+    robot.db_name = root.attribute("DBName").map(str::to_owned);
+    robot.eigen_grasps = eigen_grasps;
+    robot.collision_rules = collision_rules;
     Ok(robot)
+}
+
+/// The link attributes `collisionRule`/`targetChain`/`targetLink` and the robot-level
+/// `<disableCollision body1_chain body1_link body2_chain body2_link/>` (chain < 0: the palm).
+fn parse_collision_rules(
+    root: &Element,
+    chains: &[Chain],
+    file: &Path,
+) -> Result<Vec<CollisionRule>, LoadError> {
+    let mut rules = Vec::new();
+    for (c, chain) in root.children_named("chain").enumerate() {
+        for (l, link) in chain.children_named("link").enumerate() {
+            let this = RobotBody::Link { chain: c, link: l };
+            match link.attribute("collisionRule") {
+                None => {}
+                Some("Off") => rules.push(CollisionRule::Off(this)),
+                Some("OverlappingPair") => {
+                    let target_chain = match link.attribute("targetChain") {
+                        Some("base") => -1,
+                        Some(_) => integer_attribute(link, "targetChain", file)?,
+                        None => c as i64,
+                    };
+                    let target = robot_body(link, target_chain, "targetLink", chains, file)?;
+                    rules.push(CollisionRule::Pair(this, target));
+                }
+                Some(other) => {
+                    return Err(LoadError::new(
+                        file,
+                        Some(link.line),
+                        format!("collisionRule \"{other}\" is not Off or OverlappingPair"),
+                    ));
+                }
+            }
+        }
+    }
+    for rule in root.children_named("disableCollision") {
+        let body = |n: u8| -> Result<RobotBody, LoadError> {
+            let chain = integer_attribute(rule, &format!("body{n}_chain"), file)?;
+            robot_body(rule, chain, &format!("body{n}_link"), chains, file)
+        };
+        rules.push(CollisionRule::Pair(body(1)?, body(2)?));
+    }
+    Ok(rules)
+}
+
+/// The palm for a negative chain index, else the link named by the `link_attribute`, which
+/// must exist.
+fn robot_body(
+    element: &Element,
+    chain: i64,
+    link_attribute: &str,
+    chains: &[Chain],
+    file: &Path,
+) -> Result<RobotBody, LoadError> {
+    if chain < 0 {
+        return Ok(RobotBody::Palm);
+    }
+    let link = integer_attribute(element, link_attribute, file)?;
+    let exists = usize::try_from(chain)
+        .ok()
+        .and_then(|c| chains.get(c))
+        .is_some_and(|c| usize::try_from(link).is_ok_and(|l| l < c.links.len()));
+    if !exists {
+        return Err(LoadError::new(
+            file,
+            Some(element.line),
+            format!(
+                "<{}> names chain {chain} link {link}, which the robot does not have",
+                element.name
+            ),
+        ));
+    }
+    Ok(RobotBody::Link {
+        chain: chain as usize,
+        link: link as usize,
+    })
+}
+
+fn integer_attribute(element: &Element, name: &str, file: &Path) -> Result<i64, LoadError> {
+    let text = attribute(element, name, file)?;
+    text.trim().parse().map_err(|_| {
+        LoadError::new(
+            file,
+            Some(element.line),
+            format!("<{}> {name}=\"{text}\" is not a whole number", element.name),
+        )
+    })
+}
+
+pub(crate) fn attribute<'a>(
+    element: &'a Element,
+    name: &str,
+    file: &Path,
+) -> Result<&'a str, LoadError> {
+    element.attribute(name).ok_or_else(|| {
+        LoadError::new(
+            file,
+            Some(element.line),
+            format!(
+                "<{}> has no {name} attribute, which is required",
+                element.name
+            ),
+        )
+    })
+}
+
+/// A finite number from a required attribute.
+pub(crate) fn number_attribute(
+    element: &Element,
+    name: &str,
+    file: &Path,
+) -> Result<f64, LoadError> {
+    let text = attribute(element, name, file)?;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| {
+            LoadError::new(
+                file,
+                Some(element.line),
+                format!(
+                    "<{}> {name}=\"{text}\" is not a finite number",
+                    element.name
+                ),
+            )
+        })
+}
+
+/// An eigengrasp file: `<EigenGrasps dimensions="N">` with `<EG>` elements and optional
+/// `<ORIGIN>` and `<NORM>`, each holding `<EigenValue value/>`, `<DimVals d0=.. />` and
+/// optional `<Limits min max/>`. Its dimensions must match the robot's DOF count.
+fn load_eigen_grasps(
+    source: &dyn FileSource,
+    path: &Path,
+    dof_count: usize,
+) -> Result<EigenGrasps, LoadError> {
+    let root = parse_document(&read(source, path)?, path)?;
+    if root.name != "EigenGrasps" {
+        return Err(LoadError::new(
+            path,
+            Some(root.line),
+            format!("the root element is <{}>, not <EigenGrasps>", root.name),
+        ));
+    }
+    // The vectors have one value per robot DOF. The `dimensions` attribute must be a count, but
+    // GraspIt's own MicoGripper file says 1 for its 4-DOF hand, so it is not checked against
+    // the DOFs; `DimVals` naming a DOF the robot lacks is an error instead.
+    let dimensions = integer_attribute(&root, "dimensions", path)?;
+    if dimensions < 0 {
+        return Err(LoadError::new(
+            path,
+            Some(root.line),
+            format!("dimensions=\"{dimensions}\" is negative"),
+        ));
+    }
+    let grasps = root
+        .children_named("EG")
+        .map(|g| parse_eigen_grasp(g, dof_count, path))
+        .collect::<Result<Vec<_>, _>>()?;
+    if grasps.is_empty() {
+        return Err(LoadError::new(
+            path,
+            Some(root.line),
+            "the file has no <EG>",
+        ));
+    }
+    let optional = |tag: &str| {
+        root.child(tag)
+            .map(|e| parse_eigen_grasp(e, dof_count, path))
+            .transpose()
+    };
+    Ok(EigenGrasps {
+        dimensions: dof_count,
+        grasps,
+        origin: optional("ORIGIN")?,
+        norm: optional("NORM")?,
+    })
+}
+
+fn parse_eigen_grasp(
+    element: &Element,
+    dimensions: usize,
+    file: &Path,
+) -> Result<EigenGrasp, LoadError> {
+    let eigenvalue = match element.child("EigenValue") {
+        Some(e) => number_attribute(e, "value", file)?,
+        None => 0.0,
+    };
+    let mut values = vec![0.0; dimensions];
+    if let Some(dim_vals) = element.child("DimVals") {
+        for (key, _) in &dim_vals.attributes {
+            let dof = key
+                .strip_prefix('d')
+                .and_then(|d| d.parse::<usize>().ok())
+                .filter(|&d| d < dimensions)
+                .ok_or_else(|| {
+                    LoadError::new(
+                        file,
+                        Some(dim_vals.line),
+                        format!(
+                            "<DimVals> attribute {key} names no DOF of the robot (d0 to d{})",
+                            dimensions.saturating_sub(1)
+                        ),
+                    )
+                })?;
+            values[dof] = number_attribute(dim_vals, key, file)?;
+        }
+    }
+    let limits = match element.child("Limits") {
+        None => None,
+        Some(l) => {
+            let (min, max) = (
+                number_attribute(l, "min", file)?,
+                number_attribute(l, "max", file)?,
+            );
+            if min > max {
+                return Err(LoadError::new(
+                    file,
+                    Some(l.line),
+                    format!("<Limits> are reversed: min {min} > max {max}"),
+                ));
+            }
+            Some((min, max))
+        }
+    };
+    Ok(EigenGrasp {
+        eigenvalue,
+        values,
+        limits,
+    })
 }
 
 fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
@@ -75,10 +324,28 @@ fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
         Some(v) => number(v, file)?.to_radians(),
         None => 0.0,
     };
+    // GraspIt requires these four; Clasp reads a missing one as the common default.
+    let or_default = |name: &str, default: f64| match element.child(name) {
+        Some(v) => number(v, file),
+        None => Ok(default),
+    };
+    let breakaway_torque = or_default("breakAwayTorque", 0.0)?;
+    if breakaway_torque < 0.0 {
+        return Err(LoadError::new(
+            file,
+            element.child("breakAwayTorque").map(|e| e.line),
+            format!("<breakAwayTorque> must not be negative, found {breakaway_torque}"),
+        ));
+    }
     Ok(Dof {
         kind,
         default_velocity: number(required(element, "defaultVelocity", file)?, file)?,
         default_value,
+        max_effort: or_default("maxEffort", Dof::DEFAULT_MAX_EFFORT)?,
+        kp: or_default("Kp", Dof::DEFAULT_KP)?,
+        kd: or_default("Kd", Dof::DEFAULT_KD)?,
+        dragger_scale: or_default("draggerScale", Dof::DEFAULT_DRAGGER_SCALE)?,
+        breakaway_torque,
     })
 }
 
@@ -196,21 +463,45 @@ fn parse_joint(element: &Element, file: &Path, dof_count: usize) -> Result<Joint
         (min, max) = (min.to_radians(), max.to_radians());
     }
     if min > max {
-        return Err(LoadError::new(
-            file,
-            Some(element.line),
-            format!("joint limits are reversed: minValue {min} > maxValue {max}"),
-        ));
+        // GraspIt's own M7tool, baxter and fetch_gripper files write some limits high to low;
+        // GraspIt then computes an empty DOF range. Clasp reads them as the interval they span.
+        (min, max) = (max, min);
     }
     Ok(Joint {
         kind,
         coupling,
-        theta,
-        d,
-        a,
-        alpha,
+        frame: JointFrame::DenavitHartenberg { theta, d, a, alpha },
         min,
         max,
+        dynamics: parse_joint_dynamics(element, file, kind)?,
+    })
+}
+
+/// The optional friction and spring values; a negative stiffness is refused, as GraspIt does.
+fn parse_joint_dynamics(
+    element: &Element,
+    file: &Path,
+    kind: JointKind,
+) -> Result<JointDynamics, LoadError> {
+    let optional = |name: &str| element.child(name).map(|v| number(v, file)).transpose();
+    let spring_stiffness = optional("springStiffness")?.unwrap_or(0.0);
+    if spring_stiffness < 0.0 {
+        return Err(LoadError::new(
+            file,
+            element.child("springStiffness").map(|e| e.line),
+            format!("<springStiffness> must not be negative, found {spring_stiffness}"),
+        ));
+    }
+    let mut rest_value = optional("restValue")?.unwrap_or(0.0);
+    if kind == JointKind::Revolute {
+        // Degrees, like every angle in the file.
+        rest_value = rest_value.to_radians();
+    }
+    Ok(JointDynamics {
+        viscous_friction: optional("viscousFriction")?.unwrap_or(0.0),
+        coulomb_friction: optional("CoulombFriction")?.unwrap_or(0.0),
+        spring_stiffness,
+        rest_value,
     })
 }
 
@@ -272,6 +563,229 @@ fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Embedded;
+
+    const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    const BODY: &str = "<root><geometryFile>tri.off</geometryFile></root>";
+
+    /// A two-DOF, two-chain robot; `dof0`, `chain1` and `extra` splice in the parts under test.
+    fn robot_xml(dof0: &str, chain1: &str, extra: &str) -> String {
+        format!(
+            r#"<?xml version="1.0" ?>
+<!-- McHand-style comment -- with double dashes -->
+<robot type="Hand" DBName="Tiny">
+  <palm>palm.xml</palm>
+  <dof type="r"><defaultVelocity>0</defaultVelocity>{dof0}</dof>
+  <dof type="b"><defaultVelocity>1</defaultVelocity><maxEffort>2.5e+9</maxEffort>
+    <Kp>1.0e+9</Kp><Kd>1.0e+5</Kd><draggerScale>15</draggerScale>
+    <breakAwayTorque>0.5</breakAwayTorque></dof>
+  <chain>
+    <joint type="Revolute"><theta>d0</theta><d>0</d><a>10</a><alpha>0</alpha>
+      <minValue>0</minValue><maxValue>90</maxValue><viscousFriction>5.0e+7</viscousFriction>
+      <CoulombFriction>2</CoulombFriction><springStiffness>4</springStiffness>
+      <restValue>-30</restValue></joint>
+    <link dynamicJointType="Revolute">sub/link.xml</link>
+  </chain>
+  <chain>
+    <joint type="Revolute"><theta>d1-2.46</theta><d>0</d><a>10</a><alpha>0</alpha>
+      <minValue>0</minValue><maxValue>90</maxValue></joint>
+    <joint type="Revolute"><theta>d1</theta><d>0</d><a>10</a><alpha>0</alpha>
+      <minValue>0</minValue><maxValue>90</maxValue></joint>
+    {chain1}
+  </chain>
+  {extra}
+</robot>
+"#
+        )
+    }
+
+    const TWO_LINKS: &str = r#"<link dynamicJointType="Revolute">link.xml</link>
+    <link dynamicJointType="Revolute">link.xml</link>"#;
+
+    fn load_with(xml: String, eigen: &'static str) -> Result<Robot, LoadError> {
+        let xml: &'static str = Box::leak(xml.into_boxed_str());
+        let files = Embedded::new([
+            ("r/tiny.xml", xml),
+            ("r/iv/palm.xml", BODY),
+            ("r/iv/link.xml", BODY),
+            ("r/iv/tri.off", TRIANGLE),
+            ("r/iv/sub/link.xml", BODY),
+            ("r/iv/sub/tri.off", TRIANGLE),
+            ("r/eigen/tiny.xml", eigen),
+        ]);
+        load_robot(&files, Path::new("r/tiny.xml"))
+    }
+
+    fn load(xml: String) -> Result<Robot, LoadError> {
+        load_with(xml, "")
+    }
+
+    #[test]
+    fn keeps_every_dof_and_joint_field_with_defaults_for_missing_ones() {
+        let robot = load(robot_xml("", TWO_LINKS, "")).unwrap();
+        assert_eq!(robot.robot_type.as_deref(), Some("Hand"));
+        assert_eq!(robot.db_name.as_deref(), Some("Tiny"));
+        // DOF 0 gives none of the four GraspIt requires: the documented defaults.
+        assert_eq!(robot.dofs[0], Dof::new(DofKind::Rigid, 0.0, 0.0));
+        let d1 = &robot.dofs[1];
+        assert_eq!(d1.kind, DofKind::Breakaway);
+        assert_eq!(
+            (
+                d1.max_effort,
+                d1.kp,
+                d1.kd,
+                d1.dragger_scale,
+                d1.breakaway_torque
+            ),
+            (2.5e9, 1.0e9, 1.0e5, 15.0, 0.5)
+        );
+        let dynamics = robot.chains[0].joints[0].dynamics;
+        assert_eq!(dynamics.viscous_friction, 5.0e7);
+        assert_eq!(dynamics.coulomb_friction, 2.0);
+        assert_eq!(dynamics.spring_stiffness, 4.0);
+        assert!((dynamics.rest_value + 30f64.to_radians()).abs() < 1e-15);
+        assert_eq!(robot.chains[1].joints[1].dynamics, JointDynamics::default());
+        // `d1-2.46` is an offset of -2.46 degrees, not GraspIt's silent 0.
+        let offset = robot.chains[1].joints[0].coupling.offset;
+        assert!((offset + 2.46f64.to_radians()).abs() < 1e-15);
+        assert!(robot.eigen_grasps.is_none() && robot.collision_rules.is_empty());
+    }
+
+    #[test]
+    fn link_files_in_subfolders_find_their_geometry_beside_them() {
+        let robot = load(robot_xml("", TWO_LINKS, "")).unwrap();
+        let link = &robot.chains[0].links[0].body;
+        assert_eq!(link.source.as_deref(), Some(Path::new("r/iv/sub/link.xml")));
+        assert_eq!(link.mesh.triangles().len(), 1);
+    }
+
+    #[test]
+    fn reversed_joint_limits_read_as_the_interval_they_span() {
+        let xml = robot_xml("", TWO_LINKS, "").replacen(
+            "<minValue>0</minValue><maxValue>90</maxValue>",
+            "<minValue>30</minValue><maxValue>-4</maxValue>",
+            1,
+        );
+        let robot = load(xml).unwrap();
+        let (lo, hi) = robot.dof_limits(0);
+        assert!((lo + 4f64.to_radians()).abs() < 1e-15 && (hi - 30f64.to_radians()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_dof_value_that_is_not_a_number_names_its_line() {
+        let err = load(robot_xml("\n<Kp>lots</Kp>", TWO_LINKS, "")).unwrap_err();
+        assert_eq!(err.line, Some(6), "{err}");
+        assert!(err.message.contains("<Kp> holds \"lots\""), "{err}");
+        let err = load(robot_xml(
+            "<breakAwayTorque>-1</breakAwayTorque>",
+            TWO_LINKS,
+            "",
+        ))
+        .unwrap_err();
+        assert!(err.message.contains("must not be negative"), "{err}");
+        let xml = robot_xml("", TWO_LINKS, "").replace(">4<", ">-4<");
+        let err = load(xml).unwrap_err();
+        assert!(
+            err.message
+                .contains("<springStiffness> must not be negative"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn reads_collision_rules_from_links_and_disable_collision() {
+        let chain1 = r#"<link dynamicJointType="Revolute" collisionRule="Off">link.xml</link>
+    <link dynamicJointType="Revolute" collisionRule="OverlappingPair" targetLink="0">link.xml</link>"#;
+        let extra =
+            r#"<disableCollision body1_chain="-1" body1_link="0" body2_chain="1" body2_link="1"/>"#;
+        let xml = robot_xml("", chain1, extra).replace(
+            r#"<link dynamicJointType="Revolute">sub/link.xml</link>"#,
+            r#"<link dynamicJointType="Revolute" collisionRule="OverlappingPair" targetChain="base">sub/link.xml</link>"#,
+        );
+        let robot = load(xml).unwrap();
+        let link = |chain, link| RobotBody::Link { chain, link };
+        assert_eq!(
+            robot.collision_rules,
+            vec![
+                CollisionRule::Pair(link(0, 0), RobotBody::Palm),
+                CollisionRule::Off(link(1, 0)),
+                CollisionRule::Pair(link(1, 1), link(1, 0)),
+                CollisionRule::Pair(RobotBody::Palm, link(1, 1)),
+            ]
+        );
+    }
+
+    #[test]
+    fn collision_rules_must_name_existing_bodies() {
+        let extra =
+            r#"<disableCollision body1_chain="0" body1_link="3" body2_chain="1" body2_link="1"/>"#;
+        let err = load(robot_xml("", TWO_LINKS, extra)).unwrap_err();
+        assert!(err.message.contains("chain 0 link 3"), "{err}");
+        let extra = r#"<disableCollision body1_chain="0" body2_chain="1" body2_link="1"/>"#;
+        let err = load(robot_xml("", TWO_LINKS, extra)).unwrap_err();
+        assert!(err.message.contains("no body1_link attribute"), "{err}");
+        let chain1 = r#"<link collisionRule="Sometimes">link.xml</link><link>link.xml</link>"#;
+        let err = load(robot_xml("", chain1, "")).unwrap_err();
+        assert!(err.message.contains("\"Sometimes\""), "{err}");
+    }
+
+    const EIGEN: &str = r#"<?xml version="1.0" ?>
+<EigenGrasps dimensions="2">
+  <EG><EigenValue value="0.5"/><Limits min="-1" max="2"/><DimVals d0="1.0"/></EG>
+  <EG><EigenValue value="0.25"/><DimVals d1="1" d0="-0.5"/></EG>
+  <ORIGIN><EigenValue value="0.0"/><DimVals d0="0.3" d1="0.7"/></ORIGIN>
+</EigenGrasps>
+"#;
+
+    fn with_eigen(eigen: &'static str) -> Result<Robot, LoadError> {
+        let extra = "<eigenGrasps>eigen/tiny.xml</eigenGrasps>";
+        load_with(robot_xml("", TWO_LINKS, extra), eigen)
+    }
+
+    #[test]
+    fn reads_the_eigengrasp_file_beside_the_robot() {
+        let eigen = with_eigen(EIGEN).unwrap().eigen_grasps.unwrap();
+        assert_eq!(eigen.dimensions, 2);
+        assert_eq!(eigen.grasps.len(), 2);
+        assert_eq!(eigen.grasps[0].eigenvalue, 0.5);
+        assert_eq!(eigen.grasps[0].values, vec![1.0, 0.0]);
+        assert_eq!(eigen.grasps[0].limits, Some((-1.0, 2.0)));
+        assert_eq!(eigen.grasps[1].values, vec![-0.5, 1.0]);
+        assert_eq!(eigen.grasps[1].limits, None);
+        assert_eq!(eigen.origin.unwrap().values, vec![0.3, 0.7]);
+        assert_eq!(eigen.norm, None);
+    }
+
+    #[test]
+    fn bad_eigengrasp_files_name_file_line_and_problem() {
+        let err = with_eigen(r#"<EigenGrasps dimensions="-3"><EG/></EigenGrasps>"#).unwrap_err();
+        assert_eq!(err.file, Path::new("r/eigen/tiny.xml"));
+        assert!(err.message.contains("negative"), "{err}");
+        let err = with_eigen(
+            "<EigenGrasps dimensions=\"2\">\n<EG><DimVals d2=\"1\"/></EG></EigenGrasps>",
+        )
+        .unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(
+            err.message
+                .contains("d2 names no DOF of the robot (d0 to d1)"),
+            "{err}"
+        );
+        let err =
+            with_eigen(r#"<EigenGrasps dimensions="2"><EG><DimVals d0="x"/></EG></EigenGrasps>"#)
+                .unwrap_err();
+        assert!(
+            err.message.contains("d0=\"x\" is not a finite number"),
+            "{err}"
+        );
+        let err = with_eigen(
+            r#"<EigenGrasps dimensions="2"><EG><Limits min="2" max="1"/></EG></EigenGrasps>"#,
+        )
+        .unwrap_err();
+        assert!(err.message.contains("reversed"), "{err}");
+        let err = with_eigen(r#"<EigenGrasps dimensions="2"></EigenGrasps>"#).unwrap_err();
+        assert!(err.message.contains("no <EG>"), "{err}");
+    }
 
     fn coupling(text: &str) -> (usize, f64, f64) {
         let c = parse_dof_expression(text).unwrap();

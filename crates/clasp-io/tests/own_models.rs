@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clasp_core::{BodyId, BodyKind, Material, TriMesh};
-use clasp_io::{Disk, load_body, load_robot, load_world};
+use clasp_io::{Disk, load_body, load_robot, load_urdf, load_world};
 use nalgebra::Point3;
 
 fn models() -> PathBuf {
@@ -33,7 +33,10 @@ fn objects_are_closed_meshes_with_their_materials() {
         let path = models().join(format!("objects/{name}.xml"));
         let body = load_body(&Disk, &path, BodyKind::Graspable).unwrap();
         assert_eq!(body.material, material, "{name}");
-        assert!(body.mass.mass > 0.0 && !body.mass.open_mesh_estimate, "{name}");
+        assert!(
+            body.mass.mass > 0.0 && !body.mass.open_mesh_estimate,
+            "{name}"
+        );
         assert_closed(&body.mesh, name);
         let (lo, _) = body.mesh.bounding_box();
         assert!(
@@ -67,6 +70,70 @@ fn the_hand_has_four_dofs_three_chains_and_closed_links() {
     assert!(lo.abs() < 1e-12 && (hi - 90f64.to_radians()).abs() < 1e-12);
     let (lo, hi) = robot.dof_limits(1);
     assert!(lo.abs() < 1e-12 && (hi - 100f64.to_radians()).abs() < 1e-12);
+}
+
+#[test]
+fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
+    let hand = models().join("robots/ClaspHand");
+    let mut graspit = load_robot(&Disk, &hand.join("ClaspHand.xml")).unwrap();
+    let mut urdf = load_urdf(&Disk, &hand.join("ClaspHand.urdf")).unwrap();
+    assert_eq!(urdf.name, "ClaspHand");
+    assert_eq!(urdf.dofs.len(), graspit.dofs.len());
+    for dof in 0..graspit.dofs.len() {
+        let (a, b) = (graspit.dof_limits(dof), urdf.dof_limits(dof));
+        assert!(
+            (a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12,
+            "DOF {dof}: {a:?} vs {b:?}"
+        );
+    }
+    let shape = |r: &clasp_core::Robot| {
+        r.chains
+            .iter()
+            .map(|c| (c.joints.len(), c.links.len()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&urdf), shape(&graspit));
+    assert_eq!(urdf.palm.mesh.vertices(), graspit.palm.mesh.vertices());
+    // Closed, spread, flexed, and everything at once, each finger differently.
+    for values in [
+        [0.0, 0.0, 0.0, 0.0],
+        [1.2, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.5, 1.5],
+        [0.7, 1.7, 0.3, 0.9],
+        // The largest values the limits allow: 90 degrees of spread, 100 of flexion.
+        [
+            90f64.to_radians(),
+            100f64.to_radians(),
+            100f64.to_radians(),
+            100f64.to_radians(),
+        ],
+    ] {
+        graspit.set_dof_values(&values).unwrap();
+        urdf.set_dof_values(&values).unwrap();
+        for (c, (a, b)) in graspit.chains.iter().zip(&urdf.chains).enumerate() {
+            for (l, (a, b)) in a.links.iter().zip(&b.links).enumerate() {
+                assert_eq!(
+                    a.body.mesh.vertices(),
+                    b.body.mesh.vertices(),
+                    "chain {c} link {l}"
+                );
+                // Every vertex, so both position and orientation agree.
+                for v in a.body.mesh.vertices() {
+                    let (p, q) = (a.body.pose * v, b.body.pose * v);
+                    assert!(
+                        (p - q).norm() < 1e-6,
+                        "{values:?} chain {c} link {l}: {p} vs {q}"
+                    );
+                }
+                let origin =
+                    (a.body.pose * Point3::origin() - b.body.pose * Point3::origin()).norm();
+                assert!(
+                    origin < 1e-6,
+                    "{values:?} chain {c} link {l}: {origin} mm apart"
+                );
+            }
+        }
+    }
 }
 
 fn fingertip(robot: &clasp_core::Robot, chain: usize) -> Point3<f64> {
