@@ -59,9 +59,15 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
 }
 
 pub(crate) fn read(source: &dyn FileSource, path: &Path) -> Result<String, LoadError> {
-    source
-        .read_to_string(path)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))
+    let bytes = source
+        .read_bytes(path)
+        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
+    // Read as bytes so that a byte that is not UTF-8 is reported with its line.
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        LoadError::new(path, Some(line), "expected UTF-8 text, found a byte that is not")
+    })
 }
 
 fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {

@@ -52,13 +52,16 @@ pub fn parse_off(text: &str, file: &Path) -> Result<TriMesh, LoadError> {
         })
     };
     let (vertex_count, face_count) = (count(0, "vertex")?, count(1, "face")?);
+    // Where a file that ends too early ends.
+    let last_line = text.lines().count().max(1);
 
-    let mut vertices = Vec::with_capacity(vertex_count);
+    // The counts come from the file: reserve no more than its text can hold.
+    let mut vertices = Vec::with_capacity(vertex_count.min(text.len() / 2));
     for _ in 0..vertex_count {
         let (n, line) = lines.next().ok_or_else(|| {
             LoadError::new(
                 file,
-                None,
+                Some(last_line),
                 format!(
                     "the file ends after {} of {vertex_count} vertices",
                     vertices.len()
@@ -80,12 +83,12 @@ pub fn parse_off(text: &str, file: &Path) -> Result<TriMesh, LoadError> {
         vertices.push(Point3::new(xyz[0], xyz[1], xyz[2]));
     }
 
-    let mut triangles = Vec::with_capacity(face_count);
+    let mut triangles = Vec::with_capacity(face_count.min(text.len()));
     for face in 0..face_count {
         let (n, line) = lines.next().ok_or_else(|| {
             LoadError::new(
                 file,
-                None,
+                Some(last_line),
                 format!("the file ends after {face} of {face_count} faces"),
             )
         })?;
@@ -157,5 +160,6 @@ mod tests {
         assert_eq!(err.line, Some(1));
         let err = parse("OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n").unwrap_err();
         assert!(err.message.contains("after 1 of 2 faces"), "{err}");
+        assert_eq!(err.line, Some(6), "{err}");
     }
 }
