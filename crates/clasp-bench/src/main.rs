@@ -5,8 +5,12 @@
 //! answer fails the run, a slow one never does.
 //!
 //! `cargo run --release -p clasp-bench --features vs-parry -- [--quick|--full] [--json PATH]`
+//!
+//! It then loads GraspIt's model library (`--library DIR`, by default `../shared/graspit-models`
+//! beside the workspace when it is there); `--library-only` runs just that.
 
 mod check;
+mod library;
 #[cfg(feature = "vs-parry")]
 mod parry;
 mod scenes;
@@ -29,6 +33,8 @@ struct Options {
     quick: bool,
     json: Option<String>,
     build_only: bool,
+    library: Option<std::path::PathBuf>,
+    library_only: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -36,6 +42,8 @@ fn options() -> Result<Options, String> {
         quick: true,
         json: None,
         build_only: false,
+        library: library::default_dir(),
+        library_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -44,8 +52,14 @@ fn options() -> Result<Options, String> {
             "--full" => options.quick = false,
             "--build-only" => options.build_only = true,
             "--json" => options.json = Some(args.next().ok_or("--json needs a path")?),
+            "--library" => {
+                options.library = Some(args.next().ok_or("--library needs a folder")?.into())
+            }
+            "--library-only" => options.library_only = true,
             "--help" | "-h" => {
-                println!("clasp-bench [--quick|--full] [--build-only] [--json PATH]");
+                println!(
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only]"
+                );
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}; try --help")),
@@ -117,6 +131,18 @@ fn main() {
         run_builds(&plan);
         return;
     }
+    if options.library_only {
+        match &options.library {
+            Some(dir) => {
+                library::run(dir);
+            }
+            None => {
+                eprintln!("clasp-bench: no GraspIt library found; give one with --library DIR");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let started = Instant::now();
     let mut checks = Checks::default();
     let mut rng = Random(2026);
@@ -125,6 +151,13 @@ fn main() {
     let frame = run_hand_frame(&plan, &mut rng);
     let drag = run_drag(&plan, &mut rng);
     let summary = summarize(&cells);
+    let library = match &options.library {
+        Some(dir) => library::run(dir),
+        None => {
+            println!("\nGraspIt library not found: skipped (give one with --library DIR)");
+            Value::Null
+        }
+    };
     println!("\nwall time {:.1} s", started.elapsed().as_secs_f64());
     println!("{} passed, {} failed", checks.passed, checks.failed);
     if let Some(path) = &options.json {
@@ -136,6 +169,7 @@ fn main() {
             "hand_frame": frame,
             "drag": drag,
             "summary": summary,
+            "library": library,
             "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},
         });
         let text = serde_json::to_string_pretty(&report).expect("plain values");

@@ -1,4 +1,8 @@
-use crate::{Body, Robot};
+use std::path::PathBuf;
+
+use nalgebra::{Point3, UnitQuaternion};
+
+use crate::{Body, Pose, Robot};
 
 /// Names one body of a world: a free body, or a robot's palm or link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,11 +29,43 @@ impl BodyId {
     }
 }
 
+/// One robot mounted on the end of another's chain, as GraspIt's `<connection>` says (an arm
+/// carrying a hand). Kept so that a loaded world saves as it came; Clasp does not yet move the
+/// child with the parent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connection {
+    /// Index into [`World::robots`] of the robot that carries the other.
+    pub parent_robot: usize,
+    /// The parent's chain whose last link carries the child.
+    pub parent_chain: usize,
+    /// Index into [`World::robots`] of the carried robot.
+    pub child_robot: usize,
+    /// The body file of the mount piece between the two, if any.
+    pub mount: Option<PathBuf>,
+    /// From the end of the parent chain to the child's base.
+    pub offset: Pose,
+}
+
+/// The viewpoint a world file was saved with (GraspIt's `<camera>`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    /// In world coordinates, millimetres.
+    pub position: Point3<f64>,
+    /// GraspIt writes it as `x y z w` (Inventor's quaternion order).
+    pub orientation: UnitQuaternion<f64>,
+    /// Distance from the camera to the point it orbits, millimetres.
+    pub focal_distance: f64,
+}
+
 /// The simulated world: free bodies and robots. The single source of truth for poses.
 #[derive(Debug, Clone, Default)]
 pub struct World {
     pub bodies: Vec<Body>,
     pub robots: Vec<Robot>,
+    /// Robots mounted on other robots.
+    pub connections: Vec<Connection>,
+    /// The saved viewpoint, if the file had one.
+    pub camera: Option<Camera>,
 }
 
 impl World {
@@ -82,8 +118,6 @@ impl World {
 mod tests {
     use std::sync::Arc;
 
-    use nalgebra::Point3;
-
     use super::*;
     use crate::{BodyKind, Pose, TriMesh};
 
@@ -106,7 +140,7 @@ mod tests {
     fn ids_name_every_body_and_the_box_spans_them() {
         let world = World {
             bodies: vec![triangle_body("a", 0.0), triangle_body("b", 10.0)],
-            robots: vec![],
+            ..World::default()
         };
         assert_eq!(world.body_ids(), vec![BodyId::Free(0), BodyId::Free(1)]);
         assert_eq!(world.body(BodyId::Free(1)).unwrap().name, "b");

@@ -1,6 +1,9 @@
 //! GraspIt body XML: geometry, material and mass of one rigid body.
 
-use std::{path::Path, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use clasp_collide::TriMesh;
 use clasp_core::{Body, BodyKind, Compliance, GivenMass, MassProperties, Material, Pose};
@@ -25,6 +28,23 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let mut body = body_from_element(source, path, &root, kind, &[folder])?;
+    body.name = name;
+    body.source = Some(path.to_path_buf());
+    Ok(body)
+}
+
+/// Builds a body from a body element (a body file's `<root>`, or a world file's inline
+/// `<body>`). Its geometry file is looked up in each folder in turn. The body is named after
+/// its geometry file and has no source file; the caller sets both where it knows better.
+pub(crate) fn body_from_element(
+    source: &dyn FileSource,
+    path: &Path,
+    root: &Element,
+    kind: BodyKind,
+    geometry_folders: &[PathBuf],
+) -> Result<Body, LoadError> {
     let material = match root.child("material").filter(|m| !m.text().is_empty()) {
         // GraspIt falls back to wood; Clasp to a mid-range friction with everything.
         None => Material::Generic,
@@ -32,8 +52,11 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
             LoadError::new(path, Some(m.line), e.to_string())
         })?,
     };
-    let youngs = root.child("youngs").map(|y| positive(y, path)).transpose()?;
-    let compliance = compliance(&root, path)?;
+    let youngs = root
+        .child("youngs")
+        .map(|y| positive(y, path))
+        .transpose()?;
+    let compliance = compliance(root, path)?;
     let given = GivenMass {
         mass: root.child("mass").map(|m| positive(m, path)).transpose()?,
         cog: root.child("cog").map(|c| point(c, path)).transpose()?,
@@ -42,10 +65,13 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
             .map(|i| inertia(i, path))
             .transpose()?,
     };
-    let geometry = load_geometry(source, path, &root)?;
+    let (geometry, geometry_path) = load_geometry(source, path, root, geometry_folders)?;
     let mass = MassProperties::complete(&geometry.mesh, given);
     Ok(Body {
-        name,
+        name: geometry_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         kind,
         pose: Pose::identity(),
         mesh: Arc::new(geometry.mesh),
@@ -54,7 +80,7 @@ pub fn load_body(source: &dyn FileSource, path: &Path, kind: BodyKind) -> Result
         youngs,
         compliance,
         color: geometry.color,
-        source: Some(path.to_path_buf()),
+        source: None,
     })
 }
 
@@ -84,7 +110,10 @@ fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {
 
 /// Both compliances or neither.
 fn compliance(root: &Element, path: &Path) -> Result<Option<Compliance>, LoadError> {
-    match (root.child("normalCompliance"), root.child("shearCompliance")) {
+    match (
+        root.child("normalCompliance"),
+        root.child("shearCompliance"),
+    ) {
         (None, None) => Ok(None),
         (Some(n), Some(s)) => Ok(Some(Compliance {
             normal: positive(n, path)?,
@@ -98,50 +127,42 @@ fn compliance(root: &Element, path: &Path) -> Result<Option<Compliance>, LoadErr
     }
 }
 
-/// Nine numbers, per unit mass; the tensor must be symmetric.
+/// Nine numbers, row by row, per unit mass, kept exactly as written: GraspIt's own
+/// `objects/flask.xml` gives a tensor that is not symmetric, and GraspIt uses it as it is.
 fn inertia(element: &Element, file: &Path) -> Result<Matrix3<f64>, LoadError> {
-    let matrix = Matrix3::from_row_slice(&fixed_numbers::<9>(element, file)?);
-    let scale = matrix.abs().max().max(1e-12);
-    if (matrix - matrix.transpose()).abs().max() > 1e-6 * scale {
-        return Err(LoadError::new(
-            file,
-            Some(element.line),
-            "<inertia_matrix> is not symmetric",
-        ));
-    }
-    Ok(matrix)
+    Ok(Matrix3::from_row_slice(&fixed_numbers::<9>(element, file)?))
 }
 
 /// Reads the geometry file and applies scaling, then the offset transform, as GraspIt does.
+/// Returns the mesh and the path it was read from.
 fn load_geometry(
     source: &dyn FileSource,
     path: &Path,
     root: &Element,
-) -> Result<MeshFile, LoadError> {
+    folders: &[PathBuf],
+) -> Result<(MeshFile, PathBuf), LoadError> {
     let geometry = required(root, "geometryFile", path)?;
-    let geometry_path = path.parent().unwrap_or(Path::new("")).join(geometry.text());
+    let tried: Vec<PathBuf> = folders.iter().map(|f| f.join(geometry.text())).collect();
+    let Some(geometry_path) = tried.iter().find_map(|p| find_file(source, p)) else {
+        let places: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+        return Err(LoadError::new(
+            path,
+            Some(geometry.line),
+            format!(
+                "missing geometry file {}: it does not exist",
+                places.join(", nor ")
+            ),
+        ));
+    };
     let format = GeometryFormat::of(&geometry_path, geometry.attribute("type"));
-    let mut file = load_mesh_file(source, &geometry_path, format).map_err(|e| {
-        if source.is_file(&geometry_path) {
-            e
-        } else {
-            LoadError::new(
-                path,
-                Some(geometry.line),
-                format!(
-                    "missing geometry file {}: it does not exist",
-                    geometry_path.display()
-                ),
-            )
-        }
-    })?;
+    let mut file = load_mesh_file(source, &geometry_path, format)?;
     let scale = scaling(root, path)?;
     let offset = match root.child("geometryOffset") {
         None => Pose::identity(),
         Some(o) => parse_transform(required(o, "transform", path)?, path)?,
     };
     if scale == Vector3::repeat(1.0) && offset == Pose::identity() {
-        return Ok(file);
+        return Ok((file, geometry_path));
     }
     let vertices = file
         .mesh
@@ -151,7 +172,17 @@ fn load_geometry(
         .collect();
     file.mesh = TriMesh::new(vertices, file.mesh.triangles().to_vec())
         .map_err(|e| LoadError::new(path, Some(geometry.line), e.to_string()))?;
-    Ok(file)
+    Ok((file, geometry_path))
+}
+
+/// The file itself, or else one in the same folder whose name differs only in case: GraspIt's
+/// `objects/soap.xml` names `soap.iv` for the file `soap.IV`, which only loads on
+/// case-insensitive file systems.
+fn find_file(source: &dyn FileSource, path: &Path) -> Option<PathBuf> {
+    if source.is_file(path) {
+        return Some(path.to_path_buf());
+    }
+    source.find_ignoring_case(path)
 }
 
 fn scaling(root: &Element, path: &Path) -> Result<Vector3<f64>, LoadError> {
@@ -233,8 +264,12 @@ mod tests {
         assert!(!body.mass.open_mesh_estimate);
         let err = load("<root><normalCompliance>2</normalCompliance><geometryFile>tri.off</geometryFile></root>").unwrap_err();
         assert!(err.message.contains("go together"), "{err}");
-        let err = load("<root><inertia_matrix>1 2 0 0 1 0 0 0 1</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap_err();
-        assert!(err.message.contains("not symmetric"), "{err}");
+        // Kept as written, even when not symmetric (GraspIt's flask).
+        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>1 2 0 0 1 0 0 0 1</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
+        assert_eq!(
+            (body.mass.inertia[(0, 1)], body.mass.inertia[(1, 0)]),
+            (2.0, 0.0)
+        );
     }
 
     #[test]
@@ -249,7 +284,10 @@ mod tests {
         );
         assert!(err.message.contains("cheese"), "{err}");
         let err = load("<root>\n<geometryFile>missing.off</geometryFile></root>").unwrap_err();
-        assert!(err.message.contains("missing geometry file b/missing.off"), "{err}");
+        assert!(
+            err.message.contains("missing geometry file b/missing.off"),
+            "{err}"
+        );
         assert_eq!(err.line, Some(2));
         let err =
             load("<root><mass>-3</mass><geometryFile>tri.off</geometryFile></root>").unwrap_err();

@@ -10,6 +10,21 @@ pub trait FileSource {
     /// The raw bytes, for binary formats (PLY, STL).
     fn read_bytes(&self, path: &Path) -> io::Result<Vec<u8>>;
     fn is_file(&self, path: &Path) -> bool;
+    /// A file in the same folder whose name equals `path`'s but for case, if there is one.
+    fn find_ignoring_case(&self, path: &Path) -> Option<PathBuf> {
+        let _ = path;
+        None
+    }
+}
+
+/// Whether two paths' last parts are equal but for ASCII case.
+fn same_name_ignoring_case(a: &Path, b: &Path) -> bool {
+    match (a.file_name(), b.file_name()) {
+        (Some(a), Some(b)) => a
+            .to_string_lossy()
+            .eq_ignore_ascii_case(&b.to_string_lossy()),
+        _ => false,
+    }
 }
 
 /// The real file system.
@@ -27,6 +42,18 @@ impl FileSource for Disk {
 
     fn is_file(&self, path: &Path) -> bool {
         path.is_file()
+    }
+
+    fn find_ignoring_case(&self, path: &Path) -> Option<PathBuf> {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        std::fs::read_dir(folder)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| path.with_file_name(entry.file_name()))
+            .find(|candidate| same_name_ignoring_case(candidate, path) && candidate.is_file())
     }
 }
 
@@ -62,6 +89,14 @@ impl FileSource for Embedded {
     fn is_file(&self, path: &Path) -> bool {
         self.files.contains_key(&normalize(path))
     }
+
+    fn find_ignoring_case(&self, path: &Path) -> Option<PathBuf> {
+        let wanted = normalize(path);
+        self.files
+            .keys()
+            .find(|k| k.parent() == wanted.parent() && same_name_ignoring_case(k, &wanted))
+            .cloned()
+    }
 }
 
 /// Removes `.` and resolves `..` lexically, so `a/b/../c` and `a/c` name the same embedded file.
@@ -93,5 +128,24 @@ mod tests {
         );
         assert!(!files.is_file(Path::new("models/b.xml")));
         assert!(files.read_to_string(Path::new("b.xml")).is_err());
+    }
+
+    #[test]
+    fn names_are_matched_ignoring_case_only_in_the_same_folder() {
+        let files = Embedded::new([("models/soap.IV", "#Inventor V2.0 ascii\n")]);
+        assert_eq!(
+            files.find_ignoring_case(Path::new("models/soap.iv")),
+            Some(PathBuf::from("models/soap.IV"))
+        );
+        assert_eq!(files.find_ignoring_case(Path::new("other/soap.iv")), None);
+        let dir = std::env::temp_dir().join(format!("clasp-case-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("Mug.OFF"), "OFF\n0 0 0\n").unwrap();
+        assert_eq!(
+            Disk.find_ignoring_case(&dir.join("mug.off")),
+            Some(dir.join("Mug.OFF"))
+        );
+        assert_eq!(Disk.find_ignoring_case(&dir.join("cup.off")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,16 +1,31 @@
-//! GraspIt world XML: obstacles, graspable bodies and robots, each from a file and placed.
+//! GraspIt world XML: obstacles, graspable bodies and robots, each from a file (or, for bodies,
+//! inline) and placed; robots mounted on robots; the saved camera. Loading and saving.
 
-use std::path::{Path, PathBuf};
+use std::{
+    fmt::Write as _,
+    path::{Component, Path, PathBuf},
+};
 
-use clasp_core::{BodyKind, DofKind, Robot, World};
+use clasp_core::{Body, BodyKind, Camera, Connection, DofKind, Material, Pose, Robot, World};
+use nalgebra::{Point3, Quaternion, UnitQuaternion};
 
 use crate::{
     FileSource, LoadError,
-    body::{load_body, read},
+    body::{body_from_element, load_body, read},
     robot::load_robot,
     transform::parse_transform,
-    xml::{Element, parse_document, required},
+    xml::{Element, fixed_numbers, number, parse_document, required},
 };
+
+/// The GraspIt root to resolve world files against: the one given (a `--graspit-root` flag),
+/// else the `GRASPIT` environment variable when it is set and not empty.
+pub fn graspit_root_or_env(given: Option<&Path>) -> Option<PathBuf> {
+    given.map(Path::to_path_buf).or_else(|| {
+        std::env::var_os("GRASPIT")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
+}
 
 /// Loads a world file. A `<filename>` is looked up under the GraspIt root first (when one is
 /// given), then beside the world file and in each folder above it.
@@ -30,74 +45,213 @@ pub fn load_world(
             ),
         ));
     }
+    let loader = WorldLoader {
+        source,
+        path,
+        graspit_root,
+    };
     let mut world = World::default();
+    let mut connections = Vec::new();
     for element in &root.children {
         match element.name.as_str() {
-            "obstacle" | "graspableBody" => {
-                let kind = if element.name == "obstacle" {
-                    BodyKind::Obstacle
-                } else {
-                    BodyKind::Graspable
-                };
-                let file = resolve(source, path, element, graspit_root)?;
-                let mut body = load_body(source, &file, kind)?;
-                body.pose = placement(element, path)?;
-                world.bodies.push(body);
-            }
-            "robot" => {
-                let file = resolve(source, path, element, graspit_root)?;
-                let mut robot = load_robot(source, &file)?;
-                if let Some(values) = element.child("dofValues") {
-                    parse_dof_stream(&robot, values.text())
-                        .and_then(|v| robot.set_dof_values(&v).map_err(|e| e.to_string()))
-                        .map_err(|message| LoadError::new(path, Some(values.line), message))?;
-                }
-                robot.set_pose(placement(element, path)?);
-                world.robots.push(robot);
-            }
-            // Cameras and arm connections are not modelled yet; they do not change the scene.
+            "obstacle" => world
+                .bodies
+                .push(loader.free_body(element, BodyKind::Obstacle)?),
+            "graspableBody" => world
+                .bodies
+                .push(loader.free_body(element, BodyKind::Graspable)?),
+            "robot" => world.robots.push(loader.robot(element)?),
+            // Checked once every robot is loaded: a connection may come before its robots.
+            "connection" => connections.push(element),
+            "camera" => world.camera = Some(camera(element, path)?),
+            // GraspIt ignores what it does not know; so does Clasp.
             _ => {}
         }
+    }
+    for element in connections {
+        let connection = loader.connection(element, &world.robots)?;
+        world.connections.push(connection);
     }
     Ok(world)
 }
 
-fn placement(element: &Element, file: &Path) -> Result<clasp_core::Pose, LoadError> {
-    match element.child("transform") {
-        Some(t) => parse_transform(t, file),
-        None => Ok(clasp_core::Pose::identity()),
+/// What every part of one world file is resolved against.
+struct WorldLoader<'a> {
+    source: &'a dyn FileSource,
+    path: &'a Path,
+    graspit_root: Option<&'a Path>,
+}
+
+impl WorldLoader<'_> {
+    /// An obstacle or graspable body, from `<filename>` or an inline `<body>`, placed.
+    fn free_body(&self, element: &Element, kind: BodyKind) -> Result<Body, LoadError> {
+        let mut body = match element.child("body") {
+            Some(inline) => self.inline_body(inline, kind)?,
+            None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
+        };
+        body.pose = placement(element, self.path)?;
+        Ok(body)
+    }
+
+    /// An inline body's geometry is looked up, as GraspIt does, in the root's `models/objects`
+    /// (or `models/obstacles`), then beside the world file and above it. Its name is its
+    /// `<name>` (which Clasp writes and GraspIt ignores), else its geometry file's name.
+    fn inline_body(&self, inline: &Element, kind: BodyKind) -> Result<Body, LoadError> {
+        let models = match kind {
+            BodyKind::Obstacle => "models/obstacles",
+            _ => "models/objects",
+        };
+        let folders: Vec<PathBuf> = self
+            .graspit_root
+            .map(|r| r.join(models))
+            .into_iter()
+            .chain(self.local_folders())
+            .collect();
+        let mut body = body_from_element(self.source, self.path, inline, kind, &folders)?;
+        if let Some(name) = inline.child("name").filter(|n| !n.text().is_empty()) {
+            body.name = name.text().to_owned();
+        }
+        Ok(body)
+    }
+
+    fn robot(&self, element: &Element) -> Result<Robot, LoadError> {
+        let mut robot = load_robot(self.source, &self.resolve(element, "filename")?)?;
+        if let Some(values) = element.child("dofValues") {
+            parse_dof_stream(&robot, values.text())
+                .and_then(|v| robot.set_dof_values(&v).map_err(|e| e.to_string()))
+                .map_err(|message| LoadError::new(self.path, Some(values.line), message))?;
+        }
+        robot.set_pose(placement(element, self.path)?);
+        Ok(robot)
+    }
+
+    /// A `<connection>`, its robot and chain indices checked against the loaded robots.
+    fn connection(&self, element: &Element, robots: &[Robot]) -> Result<Connection, LoadError> {
+        let error = |message: String| LoadError::new(self.path, Some(element.line), message);
+        let parent_robot = index(required(element, "parentRobot", self.path)?, self.path)?;
+        let parent_chain = index(required(element, "parentChain", self.path)?, self.path)?;
+        let child_robot = index(required(element, "childRobot", self.path)?, self.path)?;
+        for robot in [parent_robot, child_robot] {
+            if robot >= robots.len() {
+                return Err(error(format!(
+                    "<connection> names robot {robot}, but the world has {} robots",
+                    robots.len()
+                )));
+            }
+        }
+        if parent_robot == child_robot {
+            return Err(error(format!(
+                "<connection> mounts robot {child_robot} on itself"
+            )));
+        }
+        let chains = robots[parent_robot].chains.len();
+        if parent_chain >= chains {
+            return Err(error(format!(
+                "<connection> names chain {parent_chain} of robot {parent_robot}, which has {chains} chains"
+            )));
+        }
+        let mount = match element.child("mountFilename") {
+            Some(m) if !m.text().is_empty() => Some(self.resolve(element, "mountFilename")?),
+            _ => None,
+        };
+        Ok(Connection {
+            parent_robot,
+            parent_chain,
+            child_robot,
+            mount,
+            offset: placement(element, self.path)?,
+        })
+    }
+
+    /// The world file's folder and each folder above it (`..` taken lexically first, so that
+    /// `a/b/../c` climbs through `a`, not `a/b`).
+    fn local_folders(&self) -> Vec<PathBuf> {
+        let folder = lexical(self.path.parent().unwrap_or(Path::new("")));
+        folder.ancestors().map(Path::to_path_buf).collect()
+    }
+
+    /// Finds the file the child `tag` names, or says every place that was tried.
+    fn resolve(&self, element: &Element, tag: &str) -> Result<PathBuf, LoadError> {
+        let name = required(element, tag, self.path)?;
+        let relative = Path::new(name.text());
+        let folders = self
+            .graspit_root
+            .map(Path::to_path_buf)
+            .into_iter()
+            .chain(self.local_folders());
+        let tried: Vec<PathBuf> = folders.map(|folder| folder.join(relative)).collect();
+        tried
+            .iter()
+            .find(|p| self.source.is_file(p))
+            .cloned()
+            .ok_or_else(|| {
+                let places: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+                LoadError::new(
+                    self.path,
+                    Some(name.line),
+                    format!(
+                        "cannot find \"{}\"; tried {}",
+                        name.text(),
+                        places.join(", ")
+                    ),
+                )
+            })
     }
 }
 
-/// Finds the file a `<filename>` names, or says every place that was tried.
-fn resolve(
-    source: &dyn FileSource,
-    world_file: &Path,
-    element: &Element,
-    graspit_root: Option<&Path>,
-) -> Result<PathBuf, LoadError> {
-    let name = required(element, "filename", world_file)?;
-    let relative = Path::new(name.text());
-    let folders = graspit_root
-        .into_iter()
-        .chain(world_file.parent().into_iter().flat_map(Path::ancestors));
-    let tried: Vec<PathBuf> = folders.map(|folder| folder.join(relative)).collect();
-    tried
+fn placement(element: &Element, file: &Path) -> Result<Pose, LoadError> {
+    match element.child("transform") {
+        Some(t) => parse_transform(t, file),
+        None => Ok(Pose::identity()),
+    }
+}
+
+/// A robot or chain index: a whole number, not negative.
+fn index(element: &Element, file: &Path) -> Result<usize, LoadError> {
+    element.text().parse().map_err(|_| {
+        LoadError::new(
+            file,
+            Some(element.line),
+            format!(
+                "<{}> holds \"{}\", which is not an index (0, 1, 2, ...)",
+                element.name,
+                element.text()
+            ),
+        )
+    })
+}
+
+/// `<camera>`: position, orientation as `x y z w` (Inventor's order), focal distance.
+fn camera(element: &Element, file: &Path) -> Result<Camera, LoadError> {
+    let position = Point3::from(fixed_numbers::<3>(
+        required(element, "position", file)?,
+        file,
+    )?);
+    let orientation = required(element, "orientation", file)?;
+    let [x, y, z, w] = fixed_numbers::<4>(orientation, file)?;
+    let q = Quaternion::new(w, x, y, z);
+    if q.norm() < 1e-9 {
+        return Err(LoadError::new(
+            file,
+            Some(orientation.line),
+            "<orientation> is a zero quaternion",
+        ));
+    }
+    Ok(Camera {
+        position,
+        orientation: UnitQuaternion::from_quaternion(q),
+        focal_distance: number(required(element, "focalDistance", file)?, file)?,
+    })
+}
+
+/// How many joints each DOF drives: a breakaway DOF's stream entry has one state per joint.
+fn joints_per_dof(robot: &Robot, dof: usize) -> usize {
+    robot
+        .chains
         .iter()
-        .find(|p| source.is_file(p))
-        .cloned()
-        .ok_or_else(|| {
-            let places: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-            LoadError::new(
-                world_file,
-                Some(name.line),
-                format!(
-                    "cannot find \"{}\"; tried {}",
-                    name.text(),
-                    places.join(", ")
-                ),
-            )
-        })
+        .flat_map(|c| &c.joints)
+        .filter(|j| j.coupling.dof == dof)
+        .count()
 }
 
 /// Reads GraspIt's DOF stream: per DOF its value; a breakaway DOF then has, per joint it drives,
@@ -118,13 +272,7 @@ fn parse_dof_stream(robot: &Robot, text: &str) -> Result<Vec<f64>, String> {
     for (i, dof) in robot.dofs.iter().enumerate() {
         values.push(next(&format!("the value of DOF {i}"))?);
         if dof.kind == DofKind::Breakaway {
-            let joints = robot
-                .chains
-                .iter()
-                .flat_map(|c| &c.joints)
-                .filter(|j| j.coupling.dof == i)
-                .count();
-            for _ in 0..joints {
+            for _ in 0..joints_per_dof(robot, i) {
                 if next(&format!("the breakaway state of DOF {i}"))? != 0.0 {
                     next(&format!("the breakaway value of DOF {i}"))?;
                 }
@@ -132,4 +280,383 @@ fn parse_dof_stream(robot: &Robot, text: &str) -> Result<Vec<f64>, String> {
         }
     }
     Ok(values)
+}
+
+/// Why a world could not be saved.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", file.display())]
+pub struct SaveError {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+/// Saves a world as GraspIt world XML. Bodies and robots refer to the files they were loaded
+/// from, relative to the GraspIt root when under it, else relative to the saved file's folder;
+/// a free body with no file (inline or built in code) is written inline, its mesh as an OFF file
+/// beside the world (`<world stem>.<index>.off`). Poses and DOF values keep full precision, so
+/// loading the file gives the same world.
+pub fn save_world(
+    world: &World,
+    path: &Path,
+    graspit_root: Option<&Path>,
+) -> Result<(), SaveError> {
+    let error = |message: String| SaveError {
+        file: path.to_path_buf(),
+        message,
+    };
+    let folder = absolute(path.parent().unwrap_or(Path::new("")));
+    let root = graspit_root.map(absolute);
+    let refer = |file: &Path| escape(&reference(file, &folder, root.as_deref()));
+    let mut xml = String::from("<?xml version=\"1.0\" ?>\n<world>\n");
+    for (i, body) in world.bodies.iter().enumerate() {
+        let tag = match body.kind {
+            BodyKind::Obstacle => "obstacle",
+            _ => "graspableBody",
+        };
+        let _ = writeln!(xml, "\t<{tag}>");
+        match &body.source {
+            Some(file) => {
+                let _ = writeln!(xml, "\t\t<filename>{}</filename>", refer(file));
+            }
+            None => {
+                let mesh_file = sibling(path, &format!("{i}.off"));
+                std::fs::write(&mesh_file, off_text(body))
+                    .map_err(|e| error(format!("cannot write {}: {e}", mesh_file.display())))?;
+                xml.push_str(&inline_body(body, &mesh_file));
+            }
+        }
+        xml.push_str(&transform_xml(&body.pose, "\t\t"));
+        let _ = writeln!(xml, "\t</{tag}>");
+    }
+    for robot in &world.robots {
+        let file = robot.source.as_deref().ok_or_else(|| {
+            error(format!(
+                "robot \"{}\" was not loaded from a file, so the world cannot refer to it",
+                robot.name
+            ))
+        })?;
+        let _ = writeln!(xml, "\t<robot>\n\t\t<filename>{}</filename>", refer(file));
+        let _ = writeln!(xml, "\t\t<dofValues>{}</dofValues>", dof_stream(robot));
+        xml.push_str(&transform_xml(&robot.pose(), "\t\t"));
+        xml.push_str("\t</robot>\n");
+    }
+    for c in &world.connections {
+        let _ = writeln!(
+            xml,
+            "\t<connection>\n\t\t<parentRobot>{}</parentRobot>\n\t\t<parentChain>{}</parentChain>\n\t\t<childRobot>{}</childRobot>",
+            c.parent_robot, c.parent_chain, c.child_robot
+        );
+        if let Some(mount) = &c.mount {
+            let _ = writeln!(xml, "\t\t<mountFilename>{}</mountFilename>", refer(mount));
+        }
+        xml.push_str(&transform_xml(&c.offset, "\t\t"));
+        xml.push_str("\t</connection>\n");
+    }
+    if let Some(camera) = &world.camera {
+        xml.push_str(&camera_xml(camera));
+    }
+    xml.push_str("</world>\n");
+    std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))
+}
+
+/// `<transform><fullTransform>(w x y z)[x y z]</fullTransform></transform>`; Rust prints the
+/// shortest text that reads back as the same f64, so nothing is lost.
+fn transform_xml(pose: &Pose, indent: &str) -> String {
+    let q = pose.rotation.quaternion();
+    let t = pose.translation.vector;
+    format!(
+        "{indent}<transform>\n{indent}\t<fullTransform>({} {} {} {})[{} {} {}]</fullTransform>\n{indent}</transform>\n",
+        q.w, q.i, q.j, q.k, t.x, t.y, t.z
+    )
+}
+
+/// GraspIt's DOF stream: each value, and for a breakaway DOF a `0` (not broken away) per joint.
+fn dof_stream(robot: &Robot) -> String {
+    let mut parts = Vec::new();
+    for (i, (dof, value)) in robot.dofs.iter().zip(robot.dof_values()).enumerate() {
+        parts.push(value.to_string());
+        if dof.kind == DofKind::Breakaway {
+            parts.extend(std::iter::repeat_n(
+                "0".to_string(),
+                joints_per_dof(robot, i),
+            ));
+        }
+    }
+    parts.join(" ")
+}
+
+fn camera_xml(camera: &Camera) -> String {
+    let p = camera.position;
+    let q = camera.orientation.quaternion();
+    format!(
+        "\t<camera>\n\t\t<position>{} {} {}</position>\n\t\t<orientation>{} {} {} {}</orientation>\n\t\t<focalDistance>{}</focalDistance>\n\t</camera>\n",
+        p.x, p.y, p.z, q.i, q.j, q.k, q.w, camera.focal_distance
+    )
+}
+
+/// An inline `<body>` with every property given, so that nothing is recomputed on loading.
+fn inline_body(body: &Body, mesh_file: &Path) -> String {
+    let m = &body.mass;
+    let inertia: Vec<String> = m.inertia.transpose().iter().map(f64::to_string).collect();
+    let mut xml = format!("\t\t<body>\n\t\t\t<name>{}</name>\n", escape(&body.name));
+    // GraspIt knows no "generic"; leaving the material out reads back as generic.
+    if body.material != Material::Generic {
+        let _ = writeln!(xml, "\t\t\t<material>{}</material>", body.material);
+    }
+    let _ = writeln!(
+        xml,
+        "\t\t\t<mass>{}</mass>\n\t\t\t<cog>{} {} {}</cog>\n\t\t\t<inertia_matrix>{}</inertia_matrix>",
+        m.mass,
+        m.cog.x,
+        m.cog.y,
+        m.cog.z,
+        inertia.join(" ")
+    );
+    if let Some(youngs) = body.youngs {
+        let _ = writeln!(xml, "\t\t\t<youngs>{youngs}</youngs>");
+    }
+    if let Some(c) = body.compliance {
+        let _ = writeln!(
+            xml,
+            "\t\t\t<normalCompliance>{}</normalCompliance>\n\t\t\t<shearCompliance>{}</shearCompliance>",
+            c.normal, c.shear
+        );
+    }
+    let name = mesh_file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let _ = writeln!(
+        xml,
+        "\t\t\t<geometryFile type=\"off\">{}</geometryFile>\n\t\t</body>",
+        escape(&name)
+    );
+    xml
+}
+
+/// The body's mesh as OFF text, coordinates at full precision.
+fn off_text(body: &Body) -> String {
+    let (vertices, triangles) = (body.mesh.vertices(), body.mesh.triangles());
+    let mut text = format!("OFF\n{} {} 0\n", vertices.len(), triangles.len());
+    for v in vertices {
+        let _ = writeln!(text, "{} {} {}", v.x, v.y, v.z);
+    }
+    for [a, b, c] in triangles {
+        let _ = writeln!(text, "3 {a} {b} {c}");
+    }
+    text
+}
+
+/// `dir/stem.suffix` for a world file `dir/stem.xml`.
+fn sibling(world_file: &Path, suffix: &str) -> PathBuf {
+    let stem = world_file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "world".into());
+    world_file.with_file_name(format!("{stem}.{suffix}"))
+}
+
+fn escape(text: &str) -> String {
+    quick_xml::escape::escape(text).into_owned()
+}
+
+/// How a saved world names a file: relative to the GraspIt root when the file is under it,
+/// else relative to the world's folder (with `..` as needed), with `/` between parts.
+fn reference(file: &Path, world_folder: &Path, graspit_root: Option<&Path>) -> String {
+    let file = absolute(file);
+    let relative = match graspit_root.and_then(|root| file.strip_prefix(root).ok()) {
+        Some(under_root) => under_root.to_path_buf(),
+        None => relative_to(&file, world_folder),
+    };
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// `file` as seen from `folder`; both absolute and normalized. Falls back to the absolute path
+/// when they share no root (another drive).
+fn relative_to(file: &Path, folder: &Path) -> PathBuf {
+    let (a, b): (Vec<Component>, Vec<Component>) =
+        (file.components().collect(), folder.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return file.to_path_buf();
+    }
+    let ups = std::iter::repeat_n(Component::ParentDir, b.len() - common);
+    ups.chain(a[common..].iter().copied()).collect()
+}
+
+/// An absolute path with `.` and `..` removed lexically (symbolic links are kept as named).
+fn absolute(path: &Path) -> PathBuf {
+    lexical(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// Drops `.` and cancels each `..` against the folder before it; leading `..`s stay.
+fn lexical(path: &Path) -> PathBuf {
+    let mut parts: Vec<Component> = Vec::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            // Above the root is the root.
+            Component::ParentDir if matches!(parts.last(), Some(Component::RootDir)) => {}
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Embedded;
+
+    const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    const BODY: &str = "<root><geometryFile>tri.off</geometryFile></root>";
+
+    fn load(world: &'static str) -> Result<World, LoadError> {
+        let files = Embedded::new([
+            ("lib/models/objects/tri.xml", BODY),
+            ("lib/models/objects/tri.off", TRIANGLE),
+            ("scenes/w.xml", world),
+        ]);
+        load_world(&files, Path::new("scenes/w.xml"), Some(Path::new("lib")))
+    }
+
+    #[test]
+    fn reads_the_camera_in_inventor_quaternion_order() {
+        let world = load(
+            "<world><camera><position>1 2 3</position><orientation>0 0 1 1</orientation>\
+             <focalDistance>250</focalDistance></camera></world>",
+        )
+        .unwrap();
+        let camera = world.camera.unwrap();
+        assert_eq!(camera.position, Point3::new(1.0, 2.0, 3.0));
+        assert!((camera.orientation.angle() - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+        assert!((camera.orientation.axis().unwrap().z - 1.0).abs() < 1e-12);
+        assert_eq!(camera.focal_distance, 250.0);
+        let err = load("<world>\n<camera><position>1 2</position></camera></world>").unwrap_err();
+        assert!(err.message.contains("needs 3 numbers"), "{err}");
+    }
+
+    #[test]
+    fn inline_bodies_find_their_geometry_under_the_root() {
+        let world = load(
+            "<world><obstacle><body><name>floor</name><mass>5</mass>\
+             <geometryFile>tri.off</geometryFile></body></obstacle>\
+             <graspableBody><body><geometryFile>tri.off</geometryFile></body></graspableBody></world>",
+        );
+        // Obstacles look in models/obstacles, which this library lacks.
+        let err = world.unwrap_err();
+        assert!(
+            err.message
+                .contains("lib/models/obstacles/tri.off, nor scenes/tri.off"),
+            "{err}"
+        );
+        let world = load(
+            "<world><graspableBody><body><name>floor</name><mass>5</mass>\
+             <geometryFile>tri.off</geometryFile></body>\
+             <transform><translation>0 0 7</translation></transform></graspableBody></world>",
+        )
+        .unwrap();
+        let body = &world.bodies[0];
+        assert_eq!((body.name.as_str(), body.mass.mass), ("floor", 5.0));
+        assert_eq!(body.pose.translation.vector.z, 7.0);
+        assert_eq!(body.source, None);
+    }
+
+    #[test]
+    fn connections_need_existing_robots_and_chains() {
+        let err = load(
+            "<world>\n<connection><parentRobot>0</parentRobot><parentChain>0</parentChain>\
+             <childRobot>1</childRobot></connection></world>",
+        )
+        .unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(err.message.contains("the world has 0 robots"), "{err}");
+        let err = load(
+            "<world><connection><parentRobot>-1</parentRobot><parentChain>0</parentChain>\
+             <childRobot>1</childRobot></connection></world>",
+        )
+        .unwrap_err();
+        assert!(err.message.contains("not an index"), "{err}");
+    }
+
+    #[test]
+    fn missing_files_list_every_place_tried() {
+        let err = load("<world>\n<graspableBody><filename>models/objects/cup.xml</filename></graspableBody></world>")
+            .unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(
+            err.message.contains(
+                "tried lib/models/objects/cup.xml, scenes/models/objects/cup.xml, models/objects/cup.xml"
+            ),
+            "{err}"
+        );
+        let world = load("<world><graspableBody><filename>models/objects/tri.xml</filename></graspableBody></world>").unwrap();
+        assert_eq!(world.bodies[0].name, "tri");
+    }
+
+    const HAND: &str = "<robot><palm>tri.xml</palm>\
+        <dof type=\"b\"><defaultVelocity>1</defaultVelocity></dof>\
+        <chain><joint type=\"Revolute\"><theta>d0</theta><d>0</d><a>10</a><alpha>0</alpha>\
+        <minValue>0</minValue><maxValue>90</maxValue></joint>\
+        <joint type=\"Revolute\"><theta>d0*0.5</theta><d>0</d><a>10</a><alpha>0</alpha>\
+        <minValue>0</minValue><maxValue>90</maxValue></joint>\
+        <link>tri.xml</link><link>tri.xml</link></chain></robot>";
+
+    #[test]
+    fn breakaway_dofs_read_and_write_one_state_per_joint() {
+        let files = Embedded::new([
+            ("hand/hand.xml", HAND),
+            ("hand/iv/tri.xml", BODY),
+            ("hand/iv/tri.off", TRIANGLE),
+            // DOF 0 is 0.3; its first joint broke away at 0.25, its second did not.
+            (
+                "w.xml",
+                "<world><robot><filename>hand/hand.xml</filename>\
+                 <dofValues>0.3 1 0.25 0</dofValues></robot></world>",
+            ),
+            (
+                "short.xml",
+                "<world><robot><filename>hand/hand.xml</filename>\
+                 <dofValues>0.3 1</dofValues></robot></world>",
+            ),
+        ]);
+        let world = load_world(&files, Path::new("w.xml"), None).unwrap();
+        assert_eq!(world.robots[0].dof_values(), &[0.3]);
+        assert_eq!(dof_stream(&world.robots[0]), "0.3 0 0");
+        let err = load_world(&files, Path::new("short.xml"), None).unwrap_err();
+        assert!(
+            err.message
+                .contains("ends before the breakaway value of DOF 0"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn references_are_relative_to_the_root_else_to_the_world() {
+        let (root, folder) = (Path::new("/g"), Path::new("/home/me/worlds"));
+        assert_eq!(
+            reference(Path::new("/g/models/objects/mug.xml"), folder, Some(root)),
+            "models/objects/mug.xml"
+        );
+        assert_eq!(
+            reference(Path::new("/home/me/objects/cup.xml"), folder, Some(root)),
+            "../objects/cup.xml"
+        );
+        assert_eq!(
+            reference(Path::new("/home/me/worlds/a/../cup.xml"), folder, None),
+            "cup.xml"
+        );
+        assert_eq!(
+            lexical(Path::new("a/b/../../../c/./d")),
+            Path::new("../c/d")
+        );
+        assert_eq!(lexical(Path::new("/../x")), Path::new("/x"));
+    }
 }

@@ -1,0 +1,145 @@
+//! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file.
+
+mod kind;
+mod summary;
+
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use clap::{Parser, Subcommand};
+use clasp_core::{Body, BodyKind};
+use clasp_io::{Disk, GeometryFormat, LoadError};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Value, json};
+
+use kind::Kind;
+
+#[derive(Parser)]
+#[command(name = "clasp-cli", version, about = "Clasp's command-line tool")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print one JSON summary per file on stdout; each failure is one line on stderr.
+    Inspect {
+        /// Geometry (.iv .wrl .off .ply .obj .stl .stlb), GraspIt body, robot or world XML, URDF.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Show a progress bar on stderr.
+        #[arg(long)]
+        progress: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Inspect {
+            files,
+            progress,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            inspect_all(&files, progress, root.as_deref())
+        }
+    }
+}
+
+/// Inspects every file, even after failures; fails when any file did.
+fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>) -> ExitCode {
+    let bar = if progress {
+        let bar = ProgressBar::new(files.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut failed = false;
+    for file in files {
+        bar.set_message(file.display().to_string());
+        // Lines go out while the bar is lifted, so the two never interleave.
+        match inspect(file, root) {
+            Ok((value, warnings)) => bar.suspend(|| {
+                println!("{value}");
+                for warning in warnings {
+                    eprintln!("{warning}");
+                }
+            }),
+            Err(error) => {
+                failed = true;
+                bar.suspend(|| eprintln!("{}", one_line(&error)));
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// An error as one line, whatever its message holds.
+fn one_line(error: &LoadError) -> String {
+    error.to_string().replace(['\n', '\r'], " ")
+}
+
+/// One file's summary, and a warning per body whose mass came from an open mesh.
+fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), LoadError> {
+    let kind = kind::detect(file)?;
+    let (details, open) = match kind {
+        Kind::Geometry => {
+            let format = GeometryFormat::of(file, None);
+            let mesh = clasp_io::load_mesh_file(&Disk, file, format)?.mesh;
+            (summary::mesh(&mesh), Vec::new())
+        }
+        Kind::Body => {
+            let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
+            (summary::body(&body), open_meshes([&body]))
+        }
+        Kind::Robot => {
+            let robot = clasp_io::load_robot(&Disk, file)?;
+            (summary::robot(&robot), open_meshes(robot.bodies()))
+        }
+        Kind::Urdf => {
+            let robot = clasp_io::load_urdf(&Disk, file)?;
+            (summary::robot(&robot), open_meshes(robot.bodies()))
+        }
+        Kind::World => {
+            let world = clasp_io::load_world(&Disk, file, root)?;
+            let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
+            (summary::world(&world), open_meshes(bodies))
+        }
+    };
+    let mut value = json!({ "file": file.display().to_string(), "kind": kind.name() });
+    summary::extend(&mut value, details);
+    let warnings = open
+        .iter()
+        .map(|name| {
+            format!(
+                "{}: warning: body \"{name}\" has an open mesh, so its mass properties are only a thin-shell estimate",
+                file.display()
+            )
+        })
+        .collect();
+    Ok((value, warnings))
+}
+
+/// The names of bodies whose mass properties were estimated from an open mesh.
+fn open_meshes<'a>(bodies: impl IntoIterator<Item = &'a Body>) -> Vec<String> {
+    bodies
+        .into_iter()
+        .filter(|b| b.mass.open_mesh_estimate)
+        .map(|b| b.name.clone())
+        .collect()
+}

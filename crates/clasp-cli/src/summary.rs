@@ -1,0 +1,138 @@
+//! The JSON summary of each kind of file.
+
+use clasp_core::{Body, Pose, Robot, TriMesh, World};
+use serde_json::{Value, json};
+
+/// Triangles, vertices, bounding box and closedness of a mesh.
+pub fn mesh(mesh: &TriMesh) -> Value {
+    let (min, max) = if mesh.vertices().is_empty() {
+        ([0.0; 3], [0.0; 3])
+    } else {
+        let (lo, hi) = mesh.bounding_box();
+        ([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z])
+    };
+    json!({
+        "triangles": mesh.triangles().len(),
+        "vertices": mesh.vertices().len(),
+        "bounding_box": { "min": min, "max": max },
+        "closed": mesh.is_closed(),
+    })
+}
+
+/// A body: its mesh, material, mass properties and stiffness.
+pub fn body(body: &Body) -> Value {
+    let mut value = mesh(&body.mesh);
+    let m = &body.mass;
+    let inertia: Vec<[f64; 3]> = (0..3)
+        .map(|r| [m.inertia[(r, 0)], m.inertia[(r, 1)], m.inertia[(r, 2)]])
+        .collect();
+    extend(
+        &mut value,
+        json!({
+            "name": body.name,
+            "material": body.material.name(),
+            "mass": m.mass,
+            "cog": [m.cog.x, m.cog.y, m.cog.z],
+            "inertia_per_unit_mass": inertia,
+            "youngs": body.youngs,
+            "open_mesh_estimate": m.open_mesh_estimate,
+        }),
+    );
+    value
+}
+
+/// A robot: DOFs with kinds, defaults and limits; chains with their joints and links.
+pub fn robot(robot: &Robot) -> Value {
+    let dofs: Vec<Value> = robot
+        .dofs
+        .iter()
+        .enumerate()
+        .map(|(i, dof)| {
+            let (min, max) = robot.dof_limits(i);
+            json!({
+                "kind": lower(dof.kind),
+                "default_value": dof.default_value,
+                "limits": [finite_or_null(min), finite_or_null(max)],
+            })
+        })
+        .collect();
+    let chains: Vec<Value> = robot
+        .chains
+        .iter()
+        .map(|chain| {
+            let joints: Vec<Value> = chain
+                .joints
+                .iter()
+                .map(|j| {
+                    json!({
+                        "kind": lower(j.kind),
+                        "dof": j.coupling.dof,
+                        "ratio": j.coupling.ratio,
+                        "offset": j.coupling.offset,
+                        "limits": [finite_or_null(j.min), finite_or_null(j.max)],
+                    })
+                })
+                .collect();
+            let links: Vec<&str> = chain.links.iter().map(|l| l.body.name.as_str()).collect();
+            json!({ "joints": joints, "links": links })
+        })
+        .collect();
+    let links: Vec<&str> = robot.bodies().map(|b| b.name.as_str()).collect();
+    let triangles: usize = robot.bodies().map(|b| b.mesh.triangles().len()).sum();
+    json!({
+        "name": robot.name,
+        "dofs": dofs,
+        "chains": chains,
+        "links": links,
+        "triangles": triangles,
+    })
+}
+
+/// A world: its bodies and robots with names, kinds and poses.
+pub fn world(world: &World) -> Value {
+    let bodies: Vec<Value> = world
+        .bodies
+        .iter()
+        .map(|b| json!({ "name": b.name, "kind": b.kind.name(), "pose": pose(&b.pose) }))
+        .collect();
+    let robots: Vec<Value> = world
+        .robots
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name,
+                "kind": "robot",
+                "pose": pose(&r.pose()),
+                "dof_values": r.dof_values(),
+            })
+        })
+        .collect();
+    json!({
+        "bodies": bodies,
+        "robots": robots,
+        "connections": world.connections.len(),
+        "camera": world.camera.is_some(),
+    })
+}
+
+fn pose(pose: &Pose) -> Value {
+    let t = pose.translation.vector;
+    let q = pose.rotation.quaternion();
+    json!({ "translation": [t.x, t.y, t.z], "rotation_wxyz": [q.w, q.i, q.j, q.k] })
+}
+
+/// Copies `extra`'s fields into `value` (both objects).
+pub fn extend(value: &mut Value, extra: Value) {
+    if let (Value::Object(target), Value::Object(source)) = (value, extra) {
+        target.extend(source);
+    }
+}
+
+/// JSON has no infinity: an unlimited (continuous) joint's limit is null.
+fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+fn lower(kind: impl std::fmt::Debug) -> String {
+    format!("{kind:?}").to_lowercase()
+}

@@ -1,0 +1,190 @@
+//! Saving a world and loading it again gives the same world: bodies, names, poses, DOF values,
+//! connections and camera. GraspIt's own worlds are checked in `graspit_library.rs`.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use clasp_core::{Body, BodyKind, Camera, Connection, Pose, TriMesh, World};
+use clasp_io::{Disk, load_robot, load_world, save_world};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clasp-world-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn assert_same_pose(a: &Pose, b: &Pose, what: &str) {
+    let dt = (a.translation.vector - b.translation.vector).norm();
+    let dr = a.rotation.angle_to(&b.rotation);
+    assert!(dt < 1e-9 && dr < 1e-9, "{what}: {a} vs {b}");
+}
+
+/// Everything a world file keeps.
+fn assert_same_world(a: &World, b: &World) {
+    assert_eq!(a.bodies.len(), b.bodies.len());
+    for (x, y) in a.bodies.iter().zip(&b.bodies) {
+        assert_eq!((&x.name, x.kind, x.material), (&y.name, y.kind, y.material));
+        assert_same_pose(&x.pose, &y.pose, &x.name);
+        assert_eq!(x.mesh.vertices(), y.mesh.vertices(), "{}", x.name);
+        assert_eq!(x.mesh.triangles(), y.mesh.triangles(), "{}", x.name);
+        assert_eq!(x.mass.mass, y.mass.mass, "{}", x.name);
+        assert_eq!(x.mass.cog, y.mass.cog, "{}", x.name);
+        assert_eq!(x.mass.inertia, y.mass.inertia, "{}", x.name);
+    }
+    assert_eq!(a.robots.len(), b.robots.len());
+    for (x, y) in a.robots.iter().zip(&b.robots) {
+        assert_eq!(x.name, y.name);
+        assert_eq!(x.dof_values(), y.dof_values(), "{}", x.name);
+        assert_same_pose(&x.pose(), &y.pose(), &x.name);
+        for (p, q) in x.bodies().zip(y.bodies()) {
+            assert_same_pose(&p.pose, &q.pose, &p.name);
+        }
+    }
+    assert_eq!(a.connections.len(), b.connections.len());
+    for (x, y) in a.connections.iter().zip(&b.connections) {
+        let key = |c: &Connection| (c.parent_robot, c.parent_chain, c.child_robot);
+        assert_eq!(key(x), key(y));
+        let canonical = |c: &Connection| c.mount.as_ref().map(|m| m.canonicalize().unwrap());
+        assert_eq!(canonical(x), canonical(y));
+        assert_same_pose(&x.offset, &y.offset, "connection offset");
+    }
+    match (&a.camera, &b.camera) {
+        (None, None) => {}
+        (Some(x), Some(y)) => {
+            assert!((x.position - y.position).norm() < 1e-9);
+            assert!(x.orientation.angle_to(&y.orientation) < 1e-9);
+            assert_eq!(x.focal_distance, y.focal_distance);
+        }
+        other => panic!("camera differs: {other:?}"),
+    }
+}
+
+#[test]
+fn the_default_scene_saves_and_loads_unchanged() {
+    let original = load_world(&Disk, &workspace().join("models/worlds/default.xml"), None).unwrap();
+    let dir = scratch("default");
+    let saved = dir.join("default.xml");
+    save_world(&original, &saved, None).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    // Outside any GraspIt root the files are named relative to the saved world's folder.
+    assert!(text.contains("../"), "{text}");
+    assert!(text.contains("<fullTransform>("), "{text}");
+    let reloaded = load_world(&Disk, &saved, None).unwrap();
+    assert_same_world(&original, &reloaded);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A world with every part a world file holds: obstacle, graspable body, a body built in code,
+/// two robots at odd poses and DOF values, a connection with a mount, and a camera.
+fn full_world() -> World {
+    let models = workspace().join("models");
+    let mut world = load_world(&Disk, &models.join("worlds/default.xml"), None).unwrap();
+    let mut arm = load_robot(&Disk, &models.join("robots/ClaspHand/ClaspHand.xml")).unwrap();
+    arm.set_dof_values(&[0.1234567890123, 0.3, 1.0 / 3.0, 0.0])
+        .unwrap();
+    let odd = Pose::from_parts(
+        Vector3::new(1.0 / 3.0, -2e-7, 123.456789).into(),
+        UnitQuaternion::from_euler_angles(0.1, -0.7, 2.9),
+    );
+    arm.set_pose(odd);
+    world.robots.push(arm);
+    let mesh = TriMesh::new(
+        vec![
+            Point3::new(0.1, 0.2, 0.3),
+            Point3::new(10.0 / 3.0, 0.0, 0.0),
+            Point3::new(0.0, 1e-3, 7.0),
+            Point3::new(0.0, 0.0, -2.5),
+        ],
+        vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2]],
+    )
+    .unwrap();
+    let mut shard = Body::from_mesh("shard & co", BodyKind::Obstacle, Arc::new(mesh));
+    shard.youngs = Some(2.5e6);
+    shard.pose = odd.inverse();
+    world.bodies.push(shard);
+    world.connections.push(Connection {
+        parent_robot: 1,
+        parent_chain: 2,
+        child_robot: 0,
+        mount: Some(models.join("objects/clasp_box.xml")),
+        offset: Pose::translation(0.0, 0.0, 12.5),
+    });
+    world.camera = Some(Camera {
+        position: Point3::new(300.0, -200.0, 150.25),
+        orientation: UnitQuaternion::from_euler_angles(0.3, 0.2, 0.1),
+        focal_distance: 410.5,
+    });
+    world
+}
+
+#[test]
+fn every_part_of_a_world_survives_saving_and_loading() {
+    let original = full_world();
+    let dir = scratch("full");
+    let saved = dir.join("scene.xml");
+    save_world(&original, &saved, None).unwrap();
+    // The body built in code went inline, its mesh beside the world.
+    assert!(dir.join("scene.1.off").is_file());
+    let reloaded = load_world(&Disk, &saved, None).unwrap();
+    assert_same_world(&original, &reloaded);
+    assert_eq!(reloaded.bodies[1].name, "shard & co");
+    assert_eq!(reloaded.bodies[1].youngs, Some(2.5e6));
+    // And again: a saved world saves to the same text.
+    let again = dir.join("again.xml");
+    save_world(&reloaded, &again, None).unwrap();
+    let strip = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .replace("again.1.off", "scene.1.off")
+    };
+    assert_eq!(strip(&saved), strip(&again));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn files_under_the_graspit_root_are_named_from_it() {
+    let root = workspace();
+    let original = full_world();
+    let dir = scratch("root");
+    let saved = dir.join("scene.xml");
+    save_world(&original, &saved, Some(&root)).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("<filename>models/objects/clasp_mug.xml</filename>"),
+        "{text}"
+    );
+    assert!(text.contains("<mountFilename>models/objects/clasp_box.xml</mountFilename>"));
+    // Only with the root can the loader find them.
+    let err = load_world(&Disk, &saved, None).unwrap_err();
+    assert!(
+        err.message
+            .contains("cannot find \"models/objects/clasp_mug.xml\""),
+        "{err}"
+    );
+    let reloaded = load_world(&Disk, &saved, Some(&root)).unwrap();
+    assert_same_world(&original, &reloaded);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_robot_built_in_code_cannot_be_saved_by_reference() {
+    let mut world = full_world();
+    world.robots[0].source = None;
+    let dir = scratch("nosource");
+    let err = save_world(&world, &dir.join("w.xml"), None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("robot \"ClaspHand\" was not loaded from a file"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
