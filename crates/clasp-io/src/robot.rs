@@ -26,10 +26,10 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     // Link files may sit in subfolders of iv/ (`2008/wrist.xml`); their geometry is relative to
     // the body file, so it follows them.
     let parts = robot_dir.join("iv");
-    let body_path = |element: &Element| -> PathBuf { parts.join(element.text()) };
+    let body_path = |element: &Element| existing(source, parts.join(element.text()), element, path);
 
     let palm_element = required(&root, "palm", path)?;
-    let mut palm = load_body(source, &body_path(palm_element), BodyKind::Palm)?;
+    let mut palm = load_body(source, &body_path(palm_element)?, BodyKind::Palm)?;
     palm.name = format!("{name}Base");
 
     let dofs = root
@@ -46,7 +46,7 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     let mut chains = Vec::new();
     for (c, chain) in root.children_named("chain").enumerate() {
         let chain = parse_chain(chain, path, dofs.len(), &|link: &Element, l: usize| {
-            let mut body = load_body(source, &body_path(link), BodyKind::Link)?;
+            let mut body = load_body(source, &body_path(link)?, BodyKind::Link)?;
             body.name = format!("{name}_chain{c}_link{l}");
             Ok(body)
         })?;
@@ -61,7 +61,7 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         // Relative to the robot's folder, unlike the body files.
         Some(e) => Some(load_eigen_grasps(
             source,
-            &robot_dir.join(e.text()),
+            &existing(source, robot_dir.join(e.text()), e, path)?,
             dofs.len(),
         )?),
         None => None,
@@ -200,6 +200,27 @@ pub(crate) fn number_attribute(
                 ),
             )
         })
+}
+
+/// The file an element names, or an error at that element's line when it does not exist.
+fn existing(
+    source: &dyn FileSource,
+    file: PathBuf,
+    element: &Element,
+    robot_file: &Path,
+) -> Result<PathBuf, LoadError> {
+    if source.is_file(&file) {
+        return Ok(file);
+    }
+    Err(LoadError::new(
+        robot_file,
+        Some(element.line),
+        format!(
+            "<{}> names {}, which does not exist",
+            element.name,
+            file.display()
+        ),
+    ))
 }
 
 /// An eigengrasp file: `<EigenGrasps dimensions="N">` with `<EG>` elements and optional
