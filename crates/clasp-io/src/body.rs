@@ -92,7 +92,11 @@ pub(crate) fn read(source: &dyn FileSource, path: &Path) -> Result<String, LoadE
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-        LoadError::new(path, Some(line), "expected UTF-8 text, found a byte that is not")
+        LoadError::new(
+            path,
+            Some(line),
+            "expected UTF-8 text, found a byte that is not",
+        )
     })
 }
 

@@ -45,7 +45,6 @@ impl MeshBuilder {
         }
     }
 
-
     /// The mesh. A file with no triangle that has area gives the empty mesh, as GraspIt loads
     /// such files (placeholder links, an empty obstacle) as bodies with nothing to touch.
     pub fn finish(self, file: &Path) -> Result<TriMesh, LoadError> {
