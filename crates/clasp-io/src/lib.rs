@@ -13,6 +13,7 @@ mod mesh_builder;
 mod obj;
 mod off;
 mod ply;
+mod primitives;
 mod robot;
 mod source;
 mod stl;

@@ -45,6 +45,11 @@ impl MeshBuilder {
         }
     }
 
+    /// The mesh of a shape built in code, which always has triangles with area.
+    pub fn into_mesh(self) -> Result<TriMesh, MeshError> {
+        TriMesh::new(self.vertices, self.triangles)
+    }
+
     /// The mesh. A file with no triangle that has area gives the empty mesh, as GraspIt loads
     /// such files (placeholder links, an empty obstacle) as bodies with nothing to touch.
     pub fn finish(self, file: &Path) -> Result<TriMesh, LoadError> {

@@ -24,17 +24,14 @@ use crate::{
     FileSource, LoadError,
     body::read,
     geometry::{GeometryFormat, load_mesh_file},
+    mesh_builder::MeshBuilder,
+    primitives,
     robot::{attribute, number_attribute},
     xml::{Element, parse_document},
 };
 
 /// URDF lengths are metres; Clasp's are millimetres.
 const MM_PER_M: f64 = 1000.0;
-/// Sides of a cylinder, as Coin tessellates GraspIt's primitives (graspit-spec §1.9).
-const CYLINDER_SIDES: usize = 20;
-/// Slices around and stacks from pole to pole of a sphere, as Coin tessellates it.
-const SPHERE_SLICES: usize = 15;
-const SPHERE_STACKS: usize = 15;
 
 /// Loads a URDF file. Mesh files are found relative to it, or for `package://NAME/...` in a
 /// folder `NAME` beside it or beside one of its parent folders.
@@ -639,10 +636,16 @@ impl<'a> Builder<'a> {
                 if x.min(y).min(z) <= 0.0 {
                     return Err(self.error(shape.line, "<box> sizes must be positive"));
                 }
-                cuboid(Vector3::new(x, y, z) * MM_PER_M / 2.0)
+                primitive_mesh(
+                    &primitives::cube(x * MM_PER_M, y * MM_PER_M, z * MM_PER_M),
+                    false,
+                )
             }
-            "cylinder" => cylinder(size("radius")?, size("length")?),
-            "sphere" => sphere(size("radius")?),
+            "cylinder" => primitive_mesh(
+                &primitives::cylinder(size("radius")?, size("length")?, primitives::Parts::ALL),
+                true,
+            ),
+            "sphere" => primitive_mesh(&primitives::sphere(size("radius")?), true),
             "mesh" => return self.mesh(shape),
             other => {
                 return Err(self.error(
@@ -746,83 +749,24 @@ fn resolve_mesh(
         })
 }
 
-/// A box centred on the origin with the given half sizes, wound outward.
-fn cuboid(half: Vector3<f64>) -> Result<TriMesh, clasp_collide::MeshError> {
-    let vertices = (0..8)
-        .map(|i: u32| {
-            let sign = |bit: u32| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
-            Point3::new(sign(0) * half.x, sign(1) * half.y, sign(2) * half.z)
-        })
-        .collect();
-    // Corner i has x from bit 0, y from bit 1, z from bit 2; each face counter-clockwise from outside.
-    let faces = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let triangles = faces
-        .iter()
-        .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
-        .collect();
-    TriMesh::new(vertices, triangles)
-}
-
-/// A closed cylinder about z, centred on the origin, with GraspIt's 20 sides.
-fn cylinder(radius: f64, length: f64) -> Result<TriMesh, clasp_collide::MeshError> {
-    let n = CYLINDER_SIDES as u32;
-    let mut vertices = Vec::with_capacity(2 * CYLINDER_SIDES + 2);
-    for z in [-length / 2.0, length / 2.0] {
-        for k in 0..CYLINDER_SIDES {
-            let a = std::f64::consts::TAU * k as f64 / CYLINDER_SIDES as f64;
-            vertices.push(Point3::new(radius * a.cos(), radius * a.sin(), z));
-        }
+/// A primitive tessellated as GraspIt's Inventor primitives are (Coin's layout, 20 sides,
+/// 15 × 15 spheres); round ones are turned so that their axis, Coin's +y, is URDF's +z.
+fn primitive_mesh(
+    triangles: &[primitives::Triangle],
+    y_to_z: bool,
+) -> Result<TriMesh, clasp_collide::MeshError> {
+    let angle = if y_to_z {
+        std::f64::consts::FRAC_PI_2
+    } else {
+        0.0
+    };
+    let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), angle);
+    let mut builder = MeshBuilder::new();
+    for triangle in triangles {
+        let corners = triangle.map(|p| builder.vertex(turn * p));
+        builder.triangle(corners);
     }
-    let (bottom, top) = (2 * n, 2 * n + 1);
-    vertices.push(Point3::new(0.0, 0.0, -length / 2.0));
-    vertices.push(Point3::new(0.0, 0.0, length / 2.0));
-    let mut triangles = Vec::new();
-    for k in 0..n {
-        let next = (k + 1) % n;
-        triangles.push([k, next, n + next]);
-        triangles.push([k, n + next, n + k]);
-        triangles.push([bottom, next, k]);
-        triangles.push([top, n + k, n + next]);
-    }
-    TriMesh::new(vertices, triangles)
-}
-
-/// A closed sphere about the origin: 15 slices round z and 15 stacks from pole to pole.
-fn sphere(radius: f64) -> Result<TriMesh, clasp_collide::MeshError> {
-    let (slices, stacks) = (SPHERE_SLICES as u32, SPHERE_STACKS as u32);
-    let mut vertices = vec![
-        Point3::new(0.0, 0.0, -radius),
-        Point3::new(0.0, 0.0, radius),
-    ];
-    // Rings 1..stacks-1 between the poles, each of `slices` vertices.
-    for ring in 1..stacks {
-        let polar = std::f64::consts::PI * f64::from(ring) / f64::from(stacks);
-        let (z, r) = (-radius * polar.cos(), radius * polar.sin());
-        for k in 0..slices {
-            let a = std::f64::consts::TAU * f64::from(k) / f64::from(slices);
-            vertices.push(Point3::new(r * a.cos(), r * a.sin(), z));
-        }
-    }
-    let at = |ring: u32, k: u32| 2 + (ring - 1) * slices + k % slices;
-    let mut triangles = Vec::new();
-    for k in 0..slices {
-        triangles.push([0, at(1, k + 1), at(1, k)]);
-        triangles.push([1, at(stacks - 1, k), at(stacks - 1, k + 1)]);
-        for ring in 1..stacks - 1 {
-            let (a, b) = (at(ring, k), at(ring, k + 1));
-            let (c, d) = (at(ring + 1, k + 1), at(ring + 1, k));
-            triangles.push([a, b, c]);
-            triangles.push([a, c, d]);
-        }
-    }
-    TriMesh::new(vertices, triangles)
+    builder.into_mesh()
 }
 
 #[cfg(test)]
@@ -981,22 +925,26 @@ mod tests {
 
     #[test]
     fn primitives_are_closed_outward_and_tessellated_like_graspit() {
-        let cube = cuboid(Vector3::new(1.0, 2.0, 3.0)).unwrap();
+        let cube = primitive_mesh(&primitives::cube(2.0, 4.0, 6.0), false).unwrap();
         assert!(cube.is_closed());
         assert_eq!(cube.triangles().len(), 12);
         assert!((volume(&cube) - 48.0).abs() < 1e-9);
-        let cyl = cylinder(2.0, 5.0).unwrap();
+        let cyl = primitive_mesh(
+            &primitives::cylinder(2.0, 5.0, primitives::Parts::ALL),
+            true,
+        )
+        .unwrap();
         assert!(cyl.is_closed());
-        assert_eq!(cyl.triangles().len(), 4 * CYLINDER_SIDES);
-        let n = CYLINDER_SIDES as f64;
+        assert_eq!(cyl.triangles().len(), 2 * 20 + 2 * 18);
+        let n = 20.0;
         let polygon = 0.5 * n * 4.0 * (std::f64::consts::TAU / n).sin();
         assert!((volume(&cyl) - polygon * 5.0).abs() < 1e-9);
         let (lo, hi) = cyl.bounding_box();
         assert!((lo.z + 2.5).abs() < 1e-12 && (hi.z - 2.5).abs() < 1e-12);
-        let ball = sphere(10.0).unwrap();
+        let ball = primitive_mesh(&primitives::sphere(10.0), true).unwrap();
         assert!(ball.is_closed());
-        assert_eq!(ball.vertices().len(), 2 + 14 * 15);
-        assert_eq!(ball.triangles().len(), 2 * 15 + 2 * 15 * 13);
+        assert_eq!(ball.vertices().len(), 2 + 13 * 15);
+        assert_eq!(ball.triangles().len(), 2 * 15 + 2 * 15 * 12);
         let exact = 4.0 / 3.0 * std::f64::consts::PI * 1000.0;
         assert!(volume(&ball) > 0.9 * exact && volume(&ball) < exact);
     }

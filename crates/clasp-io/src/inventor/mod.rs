@@ -9,16 +9,15 @@
 //! normals, textures, lights and the like are read and ignored.
 
 mod lexer;
-mod primitives;
 mod tree;
 
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Rotation3, Unit, Vector3};
 
+use crate::primitives::{self, Parts, Triangle};
 use crate::{FileSource, LoadError, MeshFile, mesh_builder::MeshBuilder};
 use lexer::Lexer;
-use primitives::{Parts, Triangle};
 use tree::{Node, NodeId, Tree, Value, parse_tree};
 
 /// `File` nodes may include files that include files, up to this depth.

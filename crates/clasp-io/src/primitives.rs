@@ -23,7 +23,6 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    #[cfg(test)]
     pub const ALL: Parts = Parts {
         sides: true,
         top: true,
