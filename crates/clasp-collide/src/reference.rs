@@ -130,23 +130,22 @@ impl CollisionEngine for ReferenceEngine {
 
     fn point_distance(&self, body: Placed, point: &Point) -> PointDistance {
         let p = body.pose.inverse_transform_point(point);
-        let (triangle, closest) = (0..body.mesh().triangles().len())
+        let nearest = (0..body.mesh().triangles().len())
             .map(|t| {
                 (
                     t,
                     closest_point_on_triangle(&p, &body.mesh().triangle_points(t)),
                 )
             })
-            .min_by(|(_, x), (_, y)| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
-            .unwrap_or((0, p));
-        if body.mesh().is_empty() {
-            // Nothing is there: as the fast engine answers, infinitely far, at the point itself.
+            .min_by(|(_, x), (_, y)| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()));
+        let Some((triangle, closest)) = nearest else {
+            // No triangles: as the fast engine answers, infinitely far, at the point itself.
             return PointDistance {
                 distance: f64::INFINITY,
                 closest: *point,
                 triangle: 0,
             };
-        }
+        };
         PointDistance {
             distance: (closest - p).norm(),
             closest: body.pose * closest,

@@ -483,25 +483,14 @@ impl<'t> Walker<'t, '_, '_> {
             let local = Point3::new(coords[i], coords[i + 1], coords[i + 2]);
             ids.push(self.vertex(matrix, local, line)?);
         }
-        let flip = matrix.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
-        let mut add = |mut t: [u32; 3]| {
-            if flip {
-                t.swap(1, 2);
-            }
-            self.reader.builder.triangle(t);
-        };
-        if strip {
-            for k in 0..ids.len() - 2 {
-                if k % 2 == 0 {
-                    add([ids[k], ids[k + 1], ids[k + 2]]);
-                } else {
-                    add([ids[k + 1], ids[k], ids[k + 2]]);
-                }
-            }
-        } else {
-            for k in 1..ids.len() - 1 {
-                add([ids[0], ids[k], ids[k + 1]]);
-            }
+        let flip = mirrors(matrix);
+        for k in 0..ids.len() - 2 {
+            let triangle = match (strip, k % 2) {
+                (true, 0) => [ids[k], ids[k + 1], ids[k + 2]],
+                (true, _) => [ids[k + 1], ids[k], ids[k + 2]],
+                (false, _) => [ids[0], ids[k + 1], ids[k + 2]],
+            };
+            self.triangle(triangle, flip);
         }
         Ok(())
     }
@@ -528,18 +517,23 @@ impl<'t> Walker<'t, '_, '_> {
         matrix: &Matrix4<f64>,
         line: usize,
     ) -> Result<(), LoadError> {
-        let flip = matrix.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
+        let flip = mirrors(matrix);
         for t in triangles {
             let mut ids = [0; 3];
             for (id, &p) in ids.iter_mut().zip(t) {
                 *id = self.vertex(matrix, p, line)?;
             }
-            if flip {
-                ids.swap(1, 2);
-            }
-            self.reader.builder.triangle(ids);
+            self.triangle(ids, flip);
         }
         Ok(())
+    }
+
+    /// Adds a triangle, turned back outward when its transform mirrors it.
+    fn triangle(&mut self, mut corners: [u32; 3], flip: bool) {
+        if flip {
+            corners.swap(1, 2);
+        }
+        self.reader.builder.triangle(corners);
     }
 
     fn primitive(&self, node: &'t Node) -> Result<Vec<Triangle>, LoadError> {
@@ -649,6 +643,11 @@ impl<'t> Walker<'t, '_, '_> {
         }
         Ok(Some(values))
     }
+}
+
+/// Whether a transform mirrors (its linear part has a negative determinant).
+fn mirrors(matrix: &Matrix4<f64>) -> bool {
+    matrix.fixed_view::<3, 3>(0, 0).determinant() < 0.0
 }
 
 /// A rotation by `angle` radians about `axis`; a zero axis is no rotation.
