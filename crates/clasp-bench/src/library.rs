@@ -10,11 +10,10 @@ use std::{
 
 use clasp_collide::{Geometry, TriMesh};
 use clasp_core::BodyKind;
-use clasp_io::{Disk, GeometryFormat, load_body, load_mesh_file, load_robot};
+use clasp_io::{Disk, FileKind, GeometryFormat, load_body, load_mesh_file, load_robot};
 use serde_json::{Value, json};
 
 const TARGET: Duration = Duration::from_secs(5);
-const GEOMETRY: [&str; 7] = ["iv", "wrl", "off", "ply", "stl", "stlb", "obj"];
 
 /// GraspIt's library beside the workspace (`../shared/graspit-models`), if it is there.
 pub fn default_dir() -> Option<PathBuf> {
@@ -27,8 +26,8 @@ pub fn run(dir: &Path) -> Value {
     let files = walk(dir);
     let (geometry, xml): (Vec<&PathBuf>, Vec<&PathBuf>) = files
         .iter()
-        .filter(|p| is_geometry(p) || has_extension(p, "xml"))
-        .partition(|p| is_geometry(p));
+        .filter(|p| GeometryFormat::is_geometry_file(p) || has_extension(p, "xml"))
+        .partition(|p| GeometryFormat::is_geometry_file(p));
 
     let started = Instant::now();
     let mut failures = Vec::new();
@@ -129,17 +128,16 @@ fn report(dir: &Path, counts: &Counts, [parse, tree, xml]: [Duration; 3], failur
 fn load_xml(files: &[&PathBuf], failures: &mut Vec<String>) -> (usize, usize) {
     let (mut bodies, mut robots) = (0, 0);
     for path in files {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            failures.push(format!("{}: cannot read", path.display()));
-            continue;
-        };
         // GraspIt's template for geometry files without XML is not a body.
         if path.ends_with("objects/default.xml") {
             continue;
         }
-        let result = match root_element(&text) {
-            "root" => load_body(&Disk, path, BodyKind::Graspable).map(|_| bodies += 1),
-            "robot" if text.contains("<palm") => load_robot(&Disk, path).map(|_| robots += 1),
+        let result = match FileKind::of(&Disk, path) {
+            Ok(FileKind::Body) => load_body(&Disk, path, BodyKind::Graspable).map(|_| bodies += 1),
+            Ok(FileKind::Robot) => load_robot(&Disk, path).map(|_| robots += 1),
+            // A file that cannot be read (no line) fails; other roots, which name their
+            // line (eigengrasps, virtual contacts), are not bodies and are skipped.
+            Err(e) if e.line.is_none() => Err(e),
             _ => Ok(()),
         };
         if let Err(e) = result {
@@ -149,30 +147,9 @@ fn load_xml(files: &[&PathBuf], failures: &mut Vec<String>) -> (usize, usize) {
     (bodies, robots)
 }
 
-/// The root element's name: the first tag that is not a declaration, comment or doctype.
-fn root_element(text: &str) -> &str {
-    let mut rest = text;
-    while let Some(start) = rest.find('<') {
-        rest = &rest[start + 1..];
-        if let Some(comment) = rest.strip_prefix("!--") {
-            rest = comment.split_once("-->").map_or("", |(_, after)| after);
-        } else if !rest.starts_with('?') && !rest.starts_with('!') {
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            return &rest[..end];
-        }
-    }
-    ""
-}
-
 fn has_extension(path: &Path, wanted: &str) -> bool {
     path.extension()
         .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(wanted))
-}
-
-fn is_geometry(path: &Path) -> bool {
-    GEOMETRY.iter().any(|e| has_extension(path, e))
 }
 
 /// Every file under `dir`, sorted, so runs read files in the same order.

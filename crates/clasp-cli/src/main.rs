@@ -1,6 +1,5 @@
 //! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file.
 
-mod kind;
 mod summary;
 
 use std::{
@@ -10,11 +9,9 @@ use std::{
 
 use clap::{Parser, Subcommand};
 use clasp_core::{Body, BodyKind};
-use clasp_io::{Disk, GeometryFormat, LoadError};
+use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
-
-use kind::Kind;
 
 #[derive(Parser)]
 #[command(name = "clasp-cli", version, about = "Clasp's command-line tool")]
@@ -96,26 +93,26 @@ fn one_line(error: &LoadError) -> String {
 
 /// One file's summary, and a warning per body whose mass came from an open mesh.
 fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), LoadError> {
-    let kind = kind::detect(file)?;
+    let kind = FileKind::of(&Disk, file)?;
     let (details, open) = match kind {
-        Kind::Geometry => {
+        FileKind::Geometry => {
             let format = GeometryFormat::of(file, None);
             let mesh = clasp_io::load_mesh_file(&Disk, file, format)?.mesh;
             (summary::mesh(&mesh), Vec::new())
         }
-        Kind::Body => {
+        FileKind::Body => {
             let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
             (summary::body(&body), open_meshes([&body]))
         }
-        Kind::Robot => {
+        FileKind::Robot => {
             let robot = clasp_io::load_robot(&Disk, file)?;
             (summary::robot(&robot), open_meshes(robot.bodies()))
         }
-        Kind::Urdf => {
+        FileKind::Urdf => {
             let robot = clasp_io::load_urdf(&Disk, file)?;
             (summary::robot(&robot), open_meshes(robot.bodies()))
         }
-        Kind::World => {
+        FileKind::World => {
             let world = clasp_io::load_world(&Disk, file, root)?;
             let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
             (summary::world(&world), open_meshes(bodies))

@@ -85,10 +85,17 @@ pub(crate) fn body_from_element(
 }
 
 pub(crate) fn read(source: &dyn FileSource, path: &Path) -> Result<String, LoadError> {
-    let bytes = source
+    utf8_text(read_bytes(source, path)?, path)
+}
+
+pub(crate) fn read_bytes(source: &dyn FileSource, path: &Path) -> Result<Vec<u8>, LoadError> {
+    source
         .read_bytes(path)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
-    // Read as bytes so that a byte that is not UTF-8 is reported with its line.
+        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))
+}
+
+/// The bytes as text; a byte that is not UTF-8 is reported with its line.
+pub(crate) fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, LoadError> {
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();

@@ -5,7 +5,11 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 
-use crate::{FileSource, LoadError, off::parse_off};
+use crate::{
+    FileSource, LoadError,
+    body::{read_bytes, utf8_text},
+    off::parse_off,
+};
 
 /// A geometry file's triangles and, where the file gives one, its display colour.
 #[derive(Debug, Clone)]
@@ -27,6 +31,18 @@ pub enum GeometryFormat {
 }
 
 impl GeometryFormat {
+    /// The extensions of geometry files, compared ignoring case (GraspIt ships `.IV` files).
+    pub const EXTENSIONS: [&str; 7] = ["iv", "wrl", "off", "ply", "obj", "stl", "stlb"];
+
+    /// Whether the extension is one of [`Self::EXTENSIONS`].
+    pub fn is_geometry_file(path: &Path) -> bool {
+        path.extension().is_some_and(|e| {
+            Self::EXTENSIONS
+                .iter()
+                .any(|x| e.to_string_lossy().eq_ignore_ascii_case(x))
+        })
+    }
+
     /// The format of a file: a body file's `type` attribute where it names OFF or PLY, else the
     /// extension, else Inventor (GraspIt's default, which also covers `.wrl`).
     pub fn of(path: &Path, type_attribute: Option<&str>) -> Self {
@@ -63,29 +79,12 @@ pub fn load_mesh_file(
         ));
     }
     let plain = |mesh: TriMesh| MeshFile { mesh, color: None };
-    let text = || {
-        source
-            .read_to_string(path)
-            .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))
-    };
+    let bytes = read_bytes(source, path)?;
     match format {
-        GeometryFormat::Off => parse_off(&text()?, path).map(plain),
-        GeometryFormat::Inventor => {
-            let bytes = source
-                .read_bytes(path)
-                .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
-            crate::inventor::parse_inventor(&bytes, path, source)
-        }
-        GeometryFormat::Ply | GeometryFormat::Obj | GeometryFormat::Stl => {
-            let bytes = source
-                .read_bytes(path)
-                .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
-            let parse = match format {
-                GeometryFormat::Ply => crate::ply::parse_ply,
-                GeometryFormat::Obj => crate::obj::parse_obj,
-                _ => crate::stl::parse_stl,
-            };
-            parse(&bytes, path).map(plain)
-        }
+        GeometryFormat::Off => parse_off(&utf8_text(bytes, path)?, path).map(plain),
+        GeometryFormat::Inventor => crate::inventor::parse_inventor(&bytes, path, source),
+        GeometryFormat::Ply => crate::ply::parse_ply(&bytes, path).map(plain),
+        GeometryFormat::Obj => crate::obj::parse_obj(&bytes, path).map(plain),
+        GeometryFormat::Stl => crate::stl::parse_stl(&bytes, path).map(plain),
     }
 }

@@ -12,7 +12,8 @@ use std::{
 
 use clasp_core::{BodyKind, Pose, World};
 use clasp_io::{
-    Disk, GeometryFormat, LoadError, load_body, load_mesh_file, load_robot, load_world, save_world,
+    Disk, FileKind, GeometryFormat, LoadError, load_body, load_mesh_file, load_robot, load_world,
+    save_world,
 };
 use nalgebra::{Matrix3, Point3};
 
@@ -29,8 +30,6 @@ fn library() -> Option<PathBuf> {
         None
     }
 }
-
-const GEOMETRY: [&str; 8] = ["iv", "IV", "wrl", "off", "ply", "stl", "stlb", "obj"];
 
 /// The allowed failure: a missing geometry file naming baxter's right wrist.
 fn is_baxter_wrist(error: &LoadError) -> bool {
@@ -86,27 +85,6 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The root element's name, skipping the declaration and comments.
-fn root_element(text: &str) -> String {
-    let mut rest = text;
-    loop {
-        let Some(start) = rest.find('<') else {
-            return String::new();
-        };
-        rest = &rest[start..];
-        if let Some(comment) = rest.strip_prefix("<!--") {
-            rest = comment.split_once("-->").map_or("", |(_, after)| after);
-        } else if rest.starts_with("<?") || rest.starts_with("<!") {
-            rest = &rest[2..];
-        } else {
-            return rest[1..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-        }
-    }
-}
-
 #[derive(Default)]
 struct Tally {
     files: usize,
@@ -115,29 +93,26 @@ struct Tally {
 
 /// Loads one file by its kind; `None` for XML that is not a body, robot or world.
 fn load(path: &Path, library: &Path) -> Option<(&'static str, Result<usize, LoadError>)> {
-    let extension = path.extension()?.to_string_lossy().into_owned();
-    if GEOMETRY.contains(&extension.as_str()) {
-        let mesh = load_mesh_file(&Disk, path, GeometryFormat::of(path, None));
-        return Some(("geometry", mesh.map(|m| m.mesh.triangles().len())));
-    }
-    if extension != "xml" {
-        return None;
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    match root_element(&text).as_str() {
-        "root" => Some((
+    // XML that is neither a body, a robot nor a world (eigengrasps, virtual contacts) is
+    // skipped, as are files of other types.
+    match FileKind::of(&Disk, path).ok()? {
+        FileKind::Geometry => {
+            let mesh = load_mesh_file(&Disk, path, GeometryFormat::of(path, None));
+            Some(("geometry", mesh.map(|m| m.mesh.triangles().len())))
+        }
+        FileKind::Body => Some((
             "body",
             load_body(&Disk, path, BodyKind::Graspable).map(|b| b.mesh.triangles().len()),
         )),
-        "robot" if text.contains("<palm") => Some((
+        FileKind::Robot => Some((
             "robot",
             load_robot(&Disk, path).map(|r| r.bodies().map(|b| b.mesh.triangles().len()).sum()),
         )),
-        "world" => Some((
+        FileKind::World => Some((
             "world",
             load_world(&Disk, path, Some(library)).map(|w| world_triangles(&w)),
         )),
-        _ => None,
+        FileKind::Urdf => None,
     }
 }
 

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use clasp_io::LoadError;
+use crate::{FileSource, GeometryFormat, LoadError, body::read};
 
-/// The kinds `inspect` knows.
+/// The kinds of file Clasp loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum FileKind {
     Geometry,
     Body,
     Robot,
@@ -14,60 +14,57 @@ pub enum Kind {
     Urdf,
 }
 
-impl Kind {
+impl FileKind {
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Geometry => "geometry",
-            Kind::Body => "body",
-            Kind::Robot => "robot",
-            Kind::World => "world",
-            Kind::Urdf => "urdf",
+            FileKind::Geometry => "geometry",
+            FileKind::Body => "body",
+            FileKind::Robot => "robot",
+            FileKind::World => "world",
+            FileKind::Urdf => "urdf",
         }
     }
+
+    /// Decides the kind from the extension, and for XML from the root element: `<root>` is a
+    /// body, `<world>` a world, `<robot>` a GraspIt robot when it has a `<palm>`, else URDF
+    /// when it has a `<link>`. Other XML (eigengrasps, virtual contacts) is an error.
+    pub fn of(source: &dyn FileSource, path: &Path) -> Result<FileKind, LoadError> {
+        if GeometryFormat::is_geometry_file(path) {
+            return Ok(FileKind::Geometry);
+        }
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if extension == "urdf" {
+            return Ok(FileKind::Urdf);
+        }
+        if extension != "xml" {
+            return Err(LoadError::new(
+                path,
+                None,
+                format!(
+                    "unknown file type \".{extension}\" (known: .xml, .urdf, {})",
+                    GeometryFormat::EXTENSIONS
+                        .map(|e| format!(".{e}"))
+                        .join(", ")
+                ),
+            ));
+        }
+        xml_kind(&read(source, path)?, path)
+    }
 }
 
-/// Geometry extensions, compared ignoring case (GraspIt ships `.IV` files).
-const GEOMETRY: [&str; 7] = ["iv", "wrl", "off", "ply", "obj", "stl", "stlb"];
-
-/// Decides the kind from the extension, and for XML from the root element: `<root>` is a body,
-/// `<world>` a world, `<robot>` a GraspIt robot when it has a `<palm>`, else URDF when it has
-/// a `<link>`.
-pub fn detect(path: &Path) -> Result<Kind, LoadError> {
-    let extension = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if GEOMETRY.contains(&extension.as_str()) {
-        return Ok(Kind::Geometry);
-    }
-    if extension == "urdf" {
-        return Ok(Kind::Urdf);
-    }
-    if extension != "xml" {
-        return Err(LoadError::new(
-            path,
-            None,
-            format!(
-                "unknown file type \".{extension}\" (known: .xml, .urdf, {})",
-                GEOMETRY.map(|e| format!(".{e}")).join(", ")
-            ),
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))?;
-    xml_kind(&text, path)
-}
-
-fn xml_kind(text: &str, path: &Path) -> Result<Kind, LoadError> {
+fn xml_kind(text: &str, path: &Path) -> Result<FileKind, LoadError> {
     let text = without_comments(text);
     let Some((root, line)) = root_element(&text) else {
         return Err(LoadError::new(path, None, "the file has no root element"));
     };
     let kind = match root.as_str() {
-        "root" => Kind::Body,
-        "world" => Kind::World,
-        "robot" if has_tag(&text, "palm") => Kind::Robot,
-        "robot" if has_tag(&text, "link") => Kind::Urdf,
+        "root" => FileKind::Body,
+        "world" => FileKind::World,
+        "robot" if has_tag(&text, "palm") => FileKind::Robot,
+        "robot" if has_tag(&text, "link") => FileKind::Urdf,
         "robot" => {
             return Err(LoadError::new(
                 path,
@@ -138,21 +135,21 @@ fn has_tag(text: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn kind(text: &str) -> Result<Kind, LoadError> {
+    fn kind(text: &str) -> Result<FileKind, LoadError> {
         xml_kind(text, Path::new("t.xml"))
     }
 
     #[test]
     fn xml_kinds_come_from_the_root_element() {
-        assert_eq!(kind("<?xml version=\"1.0\"?><root/>"), Ok(Kind::Body));
-        assert_eq!(kind("<!-- <world> --><world></world>"), Ok(Kind::World));
+        assert_eq!(kind("<?xml version=\"1.0\"?><root/>"), Ok(FileKind::Body));
+        assert_eq!(kind("<!-- <world> --><world></world>"), Ok(FileKind::World));
         assert_eq!(
             kind("<robot type=\"Hand\"><palm>p.xml</palm></robot>"),
-            Ok(Kind::Robot)
+            Ok(FileKind::Robot)
         );
         assert_eq!(
             kind("<robot name=\"r\"><link name=\"base\"/></robot>"),
-            Ok(Kind::Urdf)
+            Ok(FileKind::Urdf)
         );
         // <palmar> is not <palm>, and a commented-out palm does not count.
         assert!(kind("<robot><palmar/><!-- <palm> --></robot>").is_err());
@@ -163,9 +160,10 @@ mod tests {
 
     #[test]
     fn extensions_pick_geometry_and_urdf() {
-        assert_eq!(detect(Path::new("a/soap.IV")), Ok(Kind::Geometry));
-        assert_eq!(detect(Path::new("a/hand.urdf")), Ok(Kind::Urdf));
-        let err = detect(Path::new("a/notes.txt")).unwrap_err();
+        let detect = |path: &str| FileKind::of(&crate::Disk, Path::new(path));
+        assert_eq!(detect("a/soap.IV"), Ok(FileKind::Geometry));
+        assert_eq!(detect("a/hand.urdf"), Ok(FileKind::Urdf));
+        let err = detect("a/notes.txt").unwrap_err();
         assert!(err.message.contains("unknown file type \".txt\""), "{err}");
     }
 }
