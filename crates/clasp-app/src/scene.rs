@@ -57,7 +57,7 @@ fn spawn_bodies(
             BodyView(id),
             BaseColor(color),
             Pickable::default(),
-            Mesh3d(meshes.add(convert::render_mesh(&body.mesh))),
+            Mesh3d(meshes.add(convert::render_mesh(body.mesh()))),
             MeshMaterial3d(materials.add(StandardMaterial {
                 base_color: color,
                 perceptual_roughness: 0.55,

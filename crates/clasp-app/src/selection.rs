@@ -109,7 +109,7 @@ fn outline_selected(selection: Res<Selection>, scene: Res<SceneWorld>, mut gizmo
         let Some(body) = scene.world.body(id) else {
             continue;
         };
-        let (lo, hi) = body.mesh.bounding_box();
+        let (lo, hi) = body.mesh().bounding_box();
         let (lo, hi) = (crate::convert::point(&lo), crate::convert::point(&hi));
         let pose = crate::convert::transform(&body.pose);
         let local = Transform::from_translation((lo + hi) / 2.0)

@@ -82,7 +82,7 @@ fn click(app: &mut App, position: Vec2) {
 /// The centre of a body's bounding box, in world coordinates.
 fn body_center(app: &App, id: BodyId) -> Vec3 {
     let body = app.world().resource::<SceneWorld>().world.body(id).unwrap();
-    let (lo, hi) = body.mesh.bounding_box();
+    let (lo, hi) = body.mesh().bounding_box();
     convert::point(&(body.pose * nalgebra::center(&lo, &hi)))
 }
 

@@ -21,7 +21,7 @@ pub fn mesh(mesh: &TriMesh) -> Value {
 
 /// A body: its mesh, material, mass properties and stiffness.
 pub fn body(body: &Body) -> Value {
-    let mut value = mesh(&body.mesh);
+    let mut value = mesh(body.mesh());
     let m = &body.mass;
     let inertia: Vec<[f64; 3]> = (0..3)
         .map(|r| [m.inertia[(r, 0)], m.inertia[(r, 1)], m.inertia[(r, 2)]])
@@ -78,7 +78,7 @@ pub fn robot(robot: &Robot) -> Value {
         })
         .collect();
     let links: Vec<&str> = robot.bodies().map(|b| b.name.as_str()).collect();
-    let triangles: usize = robot.bodies().map(|b| b.mesh.triangles().len()).sum();
+    let triangles: usize = robot.bodies().map(|b| b.mesh().triangles().len()).sum();
     json!({
         "name": robot.name,
         "dofs": dofs,

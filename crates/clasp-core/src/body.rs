@@ -1,6 +1,6 @@
 use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
-use clasp_collide::TriMesh;
+use clasp_collide::{Geometry, TriMesh};
 
 use crate::{MassProperties, Pose};
 
@@ -159,8 +159,9 @@ pub struct Body {
     pub kind: BodyKind,
     /// The body's frame in world coordinates.
     pub pose: Pose,
-    /// Geometry in the body's frame, shared by every clone of the body.
-    pub mesh: Arc<TriMesh>,
+    /// The mesh in the body's frame with its bounding-volume tree, built once and shared by
+    /// every clone of the body.
+    pub geometry: Arc<Geometry>,
     pub material: Material,
     /// Mass, centre of gravity and inertia (from the file, else from the mesh).
     pub mass: MassProperties,
@@ -174,14 +175,15 @@ pub struct Body {
 }
 
 impl Body {
-    /// A body of a mesh with its mass properties computed from it, at the origin.
-    pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: Arc<TriMesh>) -> Self {
+    /// A body of a mesh with its mass properties computed from it, at the origin; builds the
+    /// mesh's tree.
+    pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: TriMesh) -> Self {
         let mass = MassProperties::complete(&mesh, Default::default());
         Self {
             name: name.into(),
             kind,
             pose: Pose::identity(),
-            mesh,
+            geometry: Arc::new(Geometry::new(mesh)),
             material: Material::Generic,
             mass,
             youngs: None,
@@ -189,6 +191,17 @@ impl Body {
             color: None,
             source: None,
         }
+    }
+
+    /// The triangles, in the body's frame.
+    pub fn mesh(&self) -> &TriMesh {
+        self.geometry.mesh()
+    }
+
+    /// Whether the body stays where it is put: obstacles (GraspIt's static bodies). Everything
+    /// else is dynamic.
+    pub fn is_static(&self) -> bool {
+        self.kind == BodyKind::Obstacle
     }
 }
 

@@ -1,22 +1,33 @@
-//! Clasp's simulated world: bodies, materials and robots with their kinematics.
+//! Clasp's simulated world: bodies, materials and robots with their kinematics, moves that stop
+//! at contact, collision switches, contacts, and clones of a hand evaluated in parallel.
 //!
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 
 mod body;
+mod contact;
+mod domain;
 mod eigengrasp;
 mod mass;
+mod moves;
 mod robot;
+mod simulation;
+mod switches;
 mod world;
 
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial};
 pub use clasp_collide::TriMesh;
+pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
+pub use domain::Domain;
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
+pub use moves::MoveOutcome;
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot, RobotBody,
 };
-pub use world::{BodyId, Camera, Connection, World};
+pub use simulation::MoveError;
+pub use switches::{CollisionSwitches, Element};
+pub use world::{BodyId, Camera, Connection, World, WorldSettings};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.
 pub type Pose = nalgebra::Isometry3<f64>;

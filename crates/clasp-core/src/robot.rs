@@ -1,5 +1,7 @@
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
+use clasp_collide::{CollisionEngine, FastEngine, Placed};
+
 use crate::{Body, EigenGrasps, Pose};
 
 /// How a DOF behaves when a hand closes (GraspIt's `r`, `b` and `c` DOF types).
@@ -207,7 +209,7 @@ pub struct Approach {
 }
 
 /// One body of a robot, by position: the palm or a chain's link.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RobotBody {
     Palm,
     Link { chain: usize, link: usize },
@@ -262,6 +264,9 @@ pub struct Robot {
     pub eigen_grasps: Option<EigenGrasps>,
     /// Collision exceptions the file asks for, beyond GraspIt's automatic ones.
     pub collision_rules: Vec<CollisionRule>,
+    /// Pairs of the robot's own bodies that interpenetrate at the pose it was built in; like
+    /// GraspIt, they never collide with each other (the model overlaps them on purpose).
+    pub overlapping_at_start: Vec<(RobotBody, RobotBody)>,
     dof_values: Vec<f64>,
 }
 
@@ -286,6 +291,7 @@ impl Robot {
             db_name: None,
             eigen_grasps: None,
             collision_rules: Vec::new(),
+            overlapping_at_start: Vec::new(),
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {
@@ -295,7 +301,116 @@ impl Robot {
             .collect();
         robot.dof_values = clamped;
         robot.place_links();
+        robot.overlapping_at_start = robot.find_own_overlaps();
         robot
+    }
+
+    /// The pairs of its own bodies that would be checked by the chain rules but interpenetrate.
+    fn find_own_overlaps(&self) -> Vec<(RobotBody, RobotBody)> {
+        let parts = self.parts();
+        let mut found = Vec::new();
+        for (i, &a) in parts.iter().enumerate() {
+            for &b in &parts[i + 1..] {
+                if self.chains_allow(a, b) && self.pair_collides(a, b) {
+                    found.push((a, b));
+                }
+            }
+        }
+        found
+    }
+
+    fn pair_collides(&self, a: RobotBody, b: RobotBody) -> bool {
+        let (Some(a), Some(b)) = (self.body(a), self.body(b)) else {
+            return false;
+        };
+        FastEngine.collide(
+            Placed::new(&a.geometry, a.pose),
+            Placed::new(&b.geometry, b.pose),
+        )
+    }
+
+    /// Every body of the robot by position: the palm, then each chain's links in order.
+    pub fn parts(&self) -> Vec<RobotBody> {
+        let links = self.chains.iter().enumerate().flat_map(|(chain, c)| {
+            (0..c.links.len()).map(move |link| RobotBody::Link { chain, link })
+        });
+        std::iter::once(RobotBody::Palm).chain(links).collect()
+    }
+
+    pub fn body(&self, which: RobotBody) -> Option<&Body> {
+        match which {
+            RobotBody::Palm => Some(&self.palm),
+            RobotBody::Link { chain, link } => {
+                self.chains.get(chain)?.links.get(link).map(|l| &l.body)
+            }
+        }
+    }
+
+    /// The body's position in [`Robot::parts`] order.
+    pub fn local_index(&self, which: RobotBody) -> Option<usize> {
+        self.parts().iter().position(|&p| p == which)
+    }
+
+    /// Whether the robot's file lets this body collide at all (`collisionRule="Off"` does not).
+    pub fn collides(&self, which: RobotBody) -> bool {
+        !self.collision_rules.contains(&CollisionRule::Off(which))
+    }
+
+    /// Whether two of the robot's own bodies are checked against each other: never within one
+    /// chain, nor the palm against a chain's first link (GraspIt's automatic rules), nor a pair
+    /// the file or the start pose rules out.
+    pub fn self_pair_checked(&self, a: RobotBody, b: RobotBody) -> bool {
+        let listed = |(x, y): &(RobotBody, RobotBody)| (*x, *y) == (a, b) || (*x, *y) == (b, a);
+        self.chains_allow(a, b)
+            && self.collides(a)
+            && self.collides(b)
+            && !self.collision_rules.iter().any(|rule| match rule {
+                CollisionRule::Pair(x, y) => listed(&(*x, *y)),
+                CollisionRule::Off(_) => false,
+            })
+            && !self.overlapping_at_start.iter().any(listed)
+    }
+
+    fn chains_allow(&self, a: RobotBody, b: RobotBody) -> bool {
+        use RobotBody::{Link, Palm};
+        match (a, b) {
+            (Palm, Palm) => false,
+            (Palm, Link { link, .. }) | (Link { link, .. }, Palm) => link != 0,
+            (Link { chain: c1, .. }, Link { chain: c2, .. }) => c1 != c2,
+        }
+    }
+
+    /// Sets DOF values without checking them; the caller keeps them finite and within limits.
+    pub(crate) fn force_dof_values(&mut self, values: &[f64]) {
+        self.dof_values.copy_from_slice(values);
+        self.place_links();
+    }
+
+    /// The DOFs driving a chain's joints up to and including `joint`: what stops when the link
+    /// carried by that joint touches something (GraspIt's `stopJointsFromLink`).
+    pub(crate) fn dofs_behind(&self, chain: usize, joint: usize) -> Vec<usize> {
+        self.chains[chain].joints[..=joint]
+            .iter()
+            .map(|j| j.coupling.dof)
+            .collect()
+    }
+
+    /// The links whose pose depends on any of `dofs`.
+    pub(crate) fn links_moved_by(&self, dofs: &[usize]) -> Vec<RobotBody> {
+        let mut moved = Vec::new();
+        for (c, chain) in self.chains.iter().enumerate() {
+            let first_moving = chain
+                .joints
+                .iter()
+                .position(|j| dofs.contains(&j.coupling.dof));
+            let Some(first) = first_moving else { continue };
+            for (l, link) in chain.links.iter().enumerate() {
+                if link.frame.is_some_and(|j| j >= first) {
+                    moved.push(RobotBody::Link { chain: c, link: l });
+                }
+            }
+        }
+        moved
     }
 
     pub fn pose(&self) -> Pose {
@@ -325,6 +440,14 @@ impl Robot {
 
     /// Sets every DOF at once; an impossible value changes nothing and says why.
     pub fn set_dof_values(&mut self, values: &[f64]) -> Result<(), DofError> {
+        self.check_dof_values(values)?;
+        self.dof_values = values.to_vec();
+        self.place_links();
+        Ok(())
+    }
+
+    /// Whether a set of DOF values is possible: one finite value per DOF, within its limits.
+    pub fn check_dof_values(&self, values: &[f64]) -> Result<(), DofError> {
         if values.len() != self.dofs.len() {
             return Err(DofError::WrongCount {
                 expected: self.dofs.len(),
@@ -345,8 +468,6 @@ impl Robot {
                 });
             }
         }
-        self.dof_values = values.to_vec();
-        self.place_links();
         Ok(())
     }
 
@@ -374,7 +495,7 @@ impl Robot {
 
 #[cfg(test)]
 mod tests {
-    use std::{f64::consts::PI, sync::Arc};
+    use std::f64::consts::PI;
 
     use nalgebra::Point3;
 
@@ -391,7 +512,7 @@ mod tests {
             vec![[0, 1, 2]],
         )
         .unwrap();
-        Body::from_mesh(name, kind, Arc::new(mesh))
+        Body::from_mesh(name, kind, mesh)
     }
 
     fn revolute(

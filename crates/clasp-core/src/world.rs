@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use nalgebra::{Point3, UnitQuaternion};
 
-use crate::{Body, Pose, Robot};
+use crate::{Body, CollisionSwitches, Contact, Element, Pose, Robot, RobotBody};
 
 /// Names one body of a world: a free body, or a robot's palm or link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,6 +25,31 @@ impl BodyId {
         match self {
             BodyId::Free(_) => None,
             BodyId::Palm { robot } | BodyId::Link { robot, .. } => Some(robot),
+        }
+    }
+
+    /// Which of its robot's bodies this is, if it is a robot's.
+    pub fn robot_body(self) -> Option<RobotBody> {
+        match self {
+            BodyId::Free(_) => None,
+            BodyId::Palm { .. } => Some(RobotBody::Palm),
+            BodyId::Link { chain, link, .. } => Some(RobotBody::Link { chain, link }),
+        }
+    }
+
+    /// The id of one body of robot `robot`.
+    pub fn of_robot(robot: usize, which: RobotBody) -> BodyId {
+        match which {
+            RobotBody::Palm => BodyId::Palm { robot },
+            RobotBody::Link { chain, link } => BodyId::Link { robot, chain, link },
+        }
+    }
+
+    /// The element a user selects and moves when this body is picked: the body, or its robot.
+    pub fn element(self) -> Element {
+        match self {
+            BodyId::Free(i) => Element::Body(i),
+            BodyId::Palm { robot } | BodyId::Link { robot, .. } => Element::Robot(robot),
         }
     }
 }
@@ -57,7 +82,27 @@ pub struct Camera {
     pub focal_distance: f64,
 }
 
-/// The simulated world: free bodies and robots. The single source of truth for poses.
+/// How moves and contacts work in a world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldSettings {
+    /// Bodies closer than this (mm) are in contact; moves stop with a gap below half of it.
+    pub contact_threshold: f64,
+    /// The shortest sub-step of a move near other bodies (mm of travel): bodies thinner than
+    /// this together could be passed through only when already this close.
+    pub min_step: f64,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            contact_threshold: clasp_collide::DEFAULT_CONTACT_THRESHOLD,
+            min_step: 1.0,
+        }
+    }
+}
+
+/// The simulated world: free bodies and robots, collision switches and contacts. The single
+/// source of truth for poses. Move bodies through its methods so contacts stay current.
 #[derive(Debug, Clone, Default)]
 pub struct World {
     pub bodies: Vec<Body>,
@@ -66,9 +111,25 @@ pub struct World {
     pub connections: Vec<Connection>,
     /// The saved viewpoint, if the file had one.
     pub camera: Option<Camera>,
+    pub(crate) settings: WorldSettings,
+    pub(crate) switches: CollisionSwitches,
+    /// Both sides of every contact, sorted by body.
+    pub(crate) contacts: Vec<Contact>,
 }
 
 impl World {
+    /// A world of these bodies and robots with default settings, all collisions on, and its
+    /// contacts found.
+    pub fn new(bodies: Vec<Body>, robots: Vec<Robot>) -> Self {
+        let mut world = World {
+            bodies,
+            robots,
+            ..World::default()
+        };
+        world.find_all_contacts();
+        world
+    }
+
     /// Every body in a stable order: free bodies, then each robot's palm and links.
     pub fn body_ids(&self) -> Vec<BodyId> {
         let free = (0..self.bodies.len()).map(BodyId::Free);
@@ -106,7 +167,7 @@ impl World {
         self.body_ids()
             .into_iter()
             .filter_map(|id| self.body(id))
-            .flat_map(|body| body.mesh.vertices().iter().map(move |v| body.pose * v))
+            .flat_map(|body| body.mesh().vertices().iter().map(move |v| body.pose * v))
             .fold(None, |acc, p| match acc {
                 None => Some((p, p)),
                 Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
@@ -116,8 +177,6 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::{BodyKind, Pose, TriMesh};
 
@@ -131,7 +190,7 @@ mod tests {
             vec![[0, 1, 2]],
         )
         .unwrap();
-        let mut body = Body::from_mesh(name, BodyKind::Graspable, Arc::new(mesh));
+        let mut body = Body::from_mesh(name, BodyKind::Graspable, mesh);
         body.pose = Pose::translation(at, 0.0, 0.0);
         body
     }

@@ -5,7 +5,7 @@ use std::{
     sync::Arc,
 };
 
-use clasp_collide::TriMesh;
+use clasp_collide::{Geometry, TriMesh};
 use clasp_core::{Body, BodyKind, Compliance, GivenMass, MassProperties, Material, Pose};
 use nalgebra::{Matrix3, Point3, Vector3};
 
@@ -74,7 +74,7 @@ pub(crate) fn body_from_element(
             .unwrap_or_default(),
         kind,
         pose: Pose::identity(),
-        mesh: Arc::new(geometry.mesh),
+        geometry: Arc::new(Geometry::new(geometry.mesh)),
         material,
         mass,
         youngs,
@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(body.name, "body");
         assert_eq!(body.material, Material::Rubber);
         assert_eq!(body.mass.mass, 250.0);
-        assert_eq!(body.mesh.vertices()[1], Point3::new(10.0, 0.0, 5.0));
+        assert_eq!(body.mesh().vertices()[1], Point3::new(10.0, 0.0, 5.0));
     }
 
     #[test]

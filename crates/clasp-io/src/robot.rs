@@ -677,7 +677,7 @@ mod tests {
         let robot = load(robot_xml("", TWO_LINKS, "")).unwrap();
         let link = &robot.chains[0].links[0].body;
         assert_eq!(link.source.as_deref(), Some(Path::new("r/iv/sub/link.xml")));
-        assert_eq!(link.mesh.triangles().len(), 1);
+        assert_eq!(link.mesh().triangles().len(), 1);
     }
 
     #[test]

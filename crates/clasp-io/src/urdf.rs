@@ -10,7 +10,6 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::Arc,
 };
 
 use clasp_collide::TriMesh;
@@ -600,7 +599,7 @@ impl<'a> Builder<'a> {
         let line = self.model.links[name].line;
         let mesh = TriMesh::new(vertices, triangles)
             .map_err(|e| self.error(line, &format!("link \"{name}\": {e}")))?;
-        let mut body = Body::from_mesh(name, kind, Arc::new(mesh));
+        let mut body = Body::from_mesh(name, kind, mesh);
         body.color = color;
         body.source = Some(self.file.to_path_buf());
         Ok(Some(body))
@@ -833,8 +832,8 @@ mod tests {
         assert_eq!((robot.dofs.len(), robot.chains.len()), (1, 2));
         assert_eq!(robot.palm.name, "base");
         // The collision box, not the visual sphere, lifted 10 mm by the fixed joint.
-        assert_eq!(robot.palm.mesh.triangles().len(), 12);
-        let (lo, hi) = robot.palm.mesh.bounding_box();
+        assert_eq!(robot.palm.mesh().triangles().len(), 12);
+        let (lo, hi) = robot.palm.mesh().bounding_box();
         assert_at(lo, [-20.0, -10.0, 5.0]);
         assert_at(hi, [20.0, 10.0, 15.0]);
         assert_eq!(robot.dof_limits(0), (0.0, 20.0));
@@ -850,8 +849,8 @@ mod tests {
         assert_at(origin_of(left), [20.0, 0.0, 15.0]);
         assert_at(origin_of(right), [-20.0, 0.0, 15.0]);
         // The visual origin lifts the left finger's mesh 10 mm; the mesh scale makes mm of mm.
-        assert_at(left.mesh.vertices()[1], [10.0, 0.0, 10.0]);
-        assert_at(right.mesh.vertices()[1], [10.0, 0.0, 0.0]);
+        assert_at(left.mesh().vertices()[1], [10.0, 0.0, 10.0]);
+        assert_at(right.mesh().vertices()[1], [10.0, 0.0, 0.0]);
     }
 
     /// One finger: the proximal link's geometry hangs 50 mm out along x by a fixed joint from a

@@ -436,7 +436,7 @@ fn inline_body(body: &Body, mesh_file: &Path) -> String {
 
 /// The body's mesh as OFF text, coordinates at full precision.
 fn off_text(body: &Body) -> String {
-    let (vertices, triangles) = (body.mesh.vertices(), body.mesh.triangles());
+    let (vertices, triangles) = (body.mesh().vertices(), body.mesh().triangles());
     let mut text = format!("OFF\n{} {} 0\n", vertices.len(), triangles.len());
     for v in vertices {
         let _ = writeln!(text, "{} {} {}", v.x, v.y, v.z);

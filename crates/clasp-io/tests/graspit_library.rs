@@ -102,11 +102,11 @@ fn load(path: &Path, library: &Path) -> Option<(&'static str, Result<usize, Load
         }
         FileKind::Body => Some((
             "body",
-            load_body(&Disk, path, BodyKind::Graspable).map(|b| b.mesh.triangles().len()),
+            load_body(&Disk, path, BodyKind::Graspable).map(|b| b.mesh().triangles().len()),
         )),
         FileKind::Robot => Some((
             "robot",
-            load_robot(&Disk, path).map(|r| r.bodies().map(|b| b.mesh.triangles().len()).sum()),
+            load_robot(&Disk, path).map(|r| r.bodies().map(|b| b.mesh().triangles().len()).sum()),
         )),
         FileKind::World => Some((
             "world",
@@ -121,7 +121,7 @@ fn world_triangles(world: &World) -> usize {
         .body_ids()
         .into_iter()
         .filter_map(|id| world.body(id))
-        .map(|b| b.mesh.triangles().len())
+        .map(|b| b.mesh().triangles().len())
         .sum()
 }
 
@@ -193,7 +193,7 @@ fn barrett_palm_has_268_triangles() {
         BodyKind::Palm,
     )
     .unwrap();
-    assert_eq!(palm.mesh.triangles().len(), 268);
+    assert_eq!(palm.mesh().triangles().len(), 268);
 }
 
 #[test]

@@ -126,7 +126,7 @@ fn barrett_loads_with_its_dofs_chains_eigengrasps_and_approach() {
     assert_eq!(robot.dofs.len(), 4);
     assert_eq!(robot.chains.len(), 3);
     assert_eq!(robot.bodies().count() - 1, 8, "links besides the palm");
-    assert_eq!(robot.palm.mesh.triangles().len(), 268);
+    assert_eq!(robot.palm.mesh().triangles().len(), 268);
     assert_eq!(robot.dofs[0].kind, DofKind::Rigid);
     assert_eq!(
         (robot.dofs[0].max_effort, robot.dofs[0].kp, robot.dofs[0].kd),

@@ -37,8 +37,8 @@ fn objects_are_closed_meshes_with_their_materials() {
             body.mass.mass > 0.0 && !body.mass.open_mesh_estimate,
             "{name}"
         );
-        assert_closed(&body.mesh, name);
-        let (lo, _) = body.mesh.bounding_box();
+        assert_closed(body.mesh(), name);
+        let (lo, _) = body.mesh().bounding_box();
         assert!(
             lo.z.abs() < 1e-9 || name == "clasp_sphere",
             "{name} stands on z = 0"
@@ -60,7 +60,7 @@ fn the_hand_has_four_dofs_three_chains_and_closed_links() {
         vec![3, 3, 2]
     );
     for body in robot.bodies() {
-        assert_closed(&body.mesh, &body.name);
+        assert_closed(body.mesh(), &body.name);
     }
     assert_eq!(robot.chains[2].links[1].body.name, "ClaspHand_chain2_link1");
     let approach = robot.approach.as_ref().unwrap();
@@ -93,7 +93,7 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
             .collect::<Vec<_>>()
     };
     assert_eq!(shape(&urdf), shape(&graspit));
-    assert_eq!(urdf.palm.mesh.vertices(), graspit.palm.mesh.vertices());
+    assert_eq!(urdf.palm.mesh().vertices(), graspit.palm.mesh().vertices());
     // Closed, spread, flexed, and everything at once, each finger differently.
     for values in [
         [0.0, 0.0, 0.0, 0.0],
@@ -113,12 +113,12 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
         for (c, (a, b)) in graspit.chains.iter().zip(&urdf.chains).enumerate() {
             for (l, (a, b)) in a.links.iter().zip(&b.links).enumerate() {
                 assert_eq!(
-                    a.body.mesh.vertices(),
-                    b.body.mesh.vertices(),
+                    a.body.mesh().vertices(),
+                    b.body.mesh().vertices(),
                     "chain {c} link {l}"
                 );
                 // Every vertex, so both position and orientation agree.
-                for v in a.body.mesh.vertices() {
+                for v in a.body.mesh().vertices() {
                     let (p, q) = (a.body.pose * v, b.body.pose * v);
                     assert!(
                         (p - q).norm() < 1e-6,
@@ -186,14 +186,14 @@ fn the_default_world_places_the_hand_beside_the_mug() {
     // The palm's box ends before the mug's does: they do not overlap along the approach.
     let palm_max_x = robot
         .palm
-        .mesh
+        .mesh()
         .vertices()
         .iter()
         .map(|v| (robot.palm.pose * v).x)
         .fold(f64::MIN, f64::max);
     let mug = world.body(BodyId::Free(0)).unwrap();
     let mug_min_x = mug
-        .mesh
+        .mesh()
         .vertices()
         .iter()
         .map(|v| (mug.pose * v).x)

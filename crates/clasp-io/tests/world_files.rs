@@ -1,10 +1,7 @@
 //! Saving a world and loading it again gives the same world: bodies, names, poses, DOF values,
 //! connections and camera. GraspIt's own worlds are checked in `graspit_library.rs`.
 
-use std::{
-    path::{Path, PathBuf},
-    sync::Arc,
-};
+use std::path::{Path, PathBuf};
 
 use clasp_core::{Body, BodyKind, Camera, Connection, Pose, TriMesh, World};
 use clasp_io::{Disk, load_robot, load_world, save_world};
@@ -34,8 +31,8 @@ fn assert_same_world(a: &World, b: &World) {
     for (x, y) in a.bodies.iter().zip(&b.bodies) {
         assert_eq!((&x.name, x.kind, x.material), (&y.name, y.kind, y.material));
         assert_same_pose(&x.pose, &y.pose, &x.name);
-        assert_eq!(x.mesh.vertices(), y.mesh.vertices(), "{}", x.name);
-        assert_eq!(x.mesh.triangles(), y.mesh.triangles(), "{}", x.name);
+        assert_eq!(x.mesh().vertices(), y.mesh().vertices(), "{}", x.name);
+        assert_eq!(x.mesh().triangles(), y.mesh().triangles(), "{}", x.name);
         assert_eq!(x.mass.mass, y.mass.mass, "{}", x.name);
         assert_eq!(x.mass.cog, y.mass.cog, "{}", x.name);
         assert_eq!(x.mass.inertia, y.mass.inertia, "{}", x.name);
@@ -107,7 +104,7 @@ fn full_world() -> World {
         vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2]],
     )
     .unwrap();
-    let mut shard = Body::from_mesh("shard & co", BodyKind::Obstacle, Arc::new(mesh));
+    let mut shard = Body::from_mesh("shard & co", BodyKind::Obstacle, mesh);
     shard.youngs = Some(2.5e6);
     shard.pose = odd.inverse();
     world.bodies.push(shard);

@@ -1,0 +1,144 @@
+//! Collision domains: clones of one robot, each moving on its own around a shared, read-only
+//! world, so that many grasps are evaluated in parallel (GraspIt's planner clones, without its
+//! shared-tree crash: geometry sits behind `Arc`s and the world cannot change while clones
+//! borrow it).
+
+use crate::{
+    BodyId, Contact, DofError, Element, Pose, Robot, World,
+    moves::{Motion, MoveOutcome, Mover, Part, Rules},
+    simulation::{MoveError, check_pose, dof_request, robot_parts, sort_contacts},
+};
+
+/// One clone of a world's robot in a domain of its own: it sees the world's free bodies and
+/// its other robots, but not the robot it was cloned from, nor any other clone.
+#[derive(Debug, Clone)]
+pub struct Domain<'w> {
+    world: &'w World,
+    index: usize,
+    robot: Robot,
+    contacts: Vec<Contact>,
+}
+
+impl World {
+    /// `count` clones of robot `robot`, each in its own domain. The clones share every mesh
+    /// and tree with the original.
+    pub fn clone_domains(&self, robot: usize, count: usize) -> Result<Vec<Domain<'_>>, MoveError> {
+        let original = self
+            .robots
+            .get(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
+        let domain = Domain {
+            world: self,
+            index: robot,
+            robot: original.clone(),
+            contacts: Vec::new(),
+        };
+        Ok(vec![domain; count])
+    }
+}
+
+impl Domain<'_> {
+    /// The clone; its bodies carry the same ids as the original's.
+    pub fn robot(&self) -> &Robot {
+        &self.robot
+    }
+
+    /// The clone's contacts, both sides of each, after its last move.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// The contacts on the clone's bodies (one side of each, self-contacts once).
+    pub fn robot_contacts(&self) -> impl Iterator<Item = &Contact> {
+        self.contacts
+            .iter()
+            .filter(|c| c.body.robot() == Some(self.index) && !c.skip)
+    }
+
+    fn act<R>(&mut self, act: impl FnOnce(&mut Motion) -> R) -> R {
+        let world = self.world;
+        let others: Vec<Part> = world
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| Part {
+                id: BodyId::Free(i),
+                body,
+                robot: None,
+            })
+            .chain(robot_parts(&world.robots, Some(self.index)))
+            .collect();
+        let mut motion = Motion {
+            mover: Mover::Robot {
+                index: self.index,
+                robot: &mut self.robot,
+            },
+            others: &others,
+            rules: Rules {
+                switches: &world.switches,
+                threshold: world.settings.contact_threshold,
+                min_step: world.settings.min_step,
+            },
+        };
+        let result = act(&mut motion);
+        let mut contacts = motion.contacts();
+        sort_contacts(&mut contacts);
+        self.contacts = contacts;
+        result
+    }
+
+    /// Puts the clone's palm at a pose without checking collisions.
+    pub fn set_pose(&mut self, pose: Pose) -> Result<(), MoveError> {
+        check_pose(&pose)?;
+        self.act(|motion| {
+            if let Mover::Robot { robot, .. } = &mut motion.mover {
+                robot.set_pose(pose);
+            }
+        });
+        Ok(())
+    }
+
+    /// Sets the clone's DOFs without checking collisions.
+    pub fn set_dof_values(&mut self, values: &[f64]) -> Result<(), DofError> {
+        self.robot.check_dof_values(values)?;
+        self.act(|motion| {
+            if let Mover::Robot { robot, .. } = &mut motion.mover {
+                robot.force_dof_values(values);
+            }
+        });
+        Ok(())
+    }
+
+    /// Moves the clone's palm toward `pose`, stopping at contact.
+    pub fn move_to(&mut self, pose: Pose) -> Result<MoveOutcome, MoveError> {
+        check_pose(&pose)?;
+        Ok(self.act(|motion| motion.move_to(pose)))
+    }
+
+    /// Moves the clone's DOFs toward `target`; each chain stops at its first contact.
+    pub fn move_dofs_to(&mut self, target: &[f64]) -> Result<MoveOutcome, MoveError> {
+        let speeds = dof_request(&self.robot, target)?;
+        Ok(self.act(|motion| motion.move_dofs(target, &speeds)))
+    }
+
+    pub fn auto_grasp(&mut self) -> MoveOutcome {
+        self.act(|motion| motion.auto_grasp(true))
+    }
+
+    pub fn auto_open(&mut self) -> MoveOutcome {
+        self.act(|motion| motion.auto_grasp(false))
+    }
+
+    /// Approaches along the clone's approach direction, at most `distance` mm.
+    pub fn approach_to_contact(&mut self, distance: f64) -> Result<MoveOutcome, MoveError> {
+        if !(distance.is_finite() && distance > 0.0) {
+            return Err(MoveError::BadDistance(distance));
+        }
+        Ok(self.act(|motion| motion.approach(distance)))
+    }
+
+    /// The element the clone stands for in its world.
+    pub fn element(&self) -> Element {
+        Element::Robot(self.index)
+    }
+}

@@ -1,0 +1,355 @@
+//! The world's moves, contacts and collision switches: what a user does to a world.
+
+use rayon::prelude::*;
+
+use crate::{
+    BodyId, Contact, DofError, Element, Pose, Robot, World, WorldSettings,
+    moves::{Motion, MoveOutcome, Mover, Part, Rules, allowed, pair_contacts},
+};
+
+/// Why a request was refused; the world is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MoveError {
+    #[error("there is no {0:?} in the world")]
+    NoSuchElement(Element),
+    #[error("there is no robot {0} in the world")]
+    NoSuchRobot(usize),
+    #[error("a pose with a coordinate that is not a finite number")]
+    NonFinitePose,
+    #[error("{0}")]
+    Dof(#[from] DofError),
+    #[error("a contact threshold must be a positive number of millimetres, not {0}")]
+    BadThreshold(f64),
+    #[error("a distance must be a positive number of millimetres, not {0}")]
+    BadDistance(f64),
+}
+
+/// The parts of every robot but `skip`, for a move's surroundings.
+pub(crate) fn robot_parts(robots: &[Robot], skip: Option<usize>) -> Vec<Part<'_>> {
+    robots
+        .iter()
+        .enumerate()
+        .filter(|(r, _)| Some(*r) != skip)
+        .flat_map(|(r, robot)| {
+            robot.parts().into_iter().filter_map(move |which| {
+                Some(Part {
+                    id: BodyId::of_robot(r, which),
+                    body: robot.body(which)?,
+                    robot: Some(robot),
+                })
+            })
+        })
+        .collect()
+}
+
+fn free_parts(bodies: &[crate::Body], first: usize) -> impl Iterator<Item = Part<'_>> {
+    bodies.iter().enumerate().map(move |(i, body)| Part {
+        id: BodyId::Free(first + i),
+        body,
+        robot: None,
+    })
+}
+
+pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
+    let finite = pose.translation.vector.iter().all(|c| c.is_finite())
+        && pose.rotation.coords.iter().all(|c| c.is_finite());
+    if finite {
+        Ok(())
+    } else {
+        Err(MoveError::NonFinitePose)
+    }
+}
+
+/// Checks a DOF target and gives the speeds that bring every DOF there together.
+pub(crate) fn dof_request(robot: &Robot, target: &[f64]) -> Result<Vec<f64>, MoveError> {
+    robot.check_dof_values(target)?;
+    Ok(target
+        .iter()
+        .zip(robot.dof_values())
+        .map(|(t, c)| (t - c).abs())
+        .collect())
+}
+
+impl World {
+    pub fn settings(&self) -> WorldSettings {
+        self.settings
+    }
+
+    /// Changes the contact threshold (mm) and finds the contacts again.
+    pub fn set_contact_threshold(&mut self, threshold: f64) -> Result<(), MoveError> {
+        if !(threshold.is_finite() && threshold > 0.0) {
+            return Err(MoveError::BadThreshold(threshold));
+        }
+        self.settings.contact_threshold = threshold;
+        self.find_all_contacts();
+        Ok(())
+    }
+
+    /// Both sides of every contact, sorted by body.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// The contacts on one body (each once, seen from that body).
+    pub fn contacts_of(&self, body: BodyId) -> impl Iterator<Item = &Contact> {
+        self.contacts.iter().filter(move |c| c.body == body)
+    }
+
+    /// The bodies of an element: a free body, or a robot's palm and links.
+    pub fn element_bodies(&self, element: Element) -> Vec<BodyId> {
+        match element {
+            Element::Body(i) if i < self.bodies.len() => vec![BodyId::Free(i)],
+            Element::Robot(r) => self.robots.get(r).map_or(Vec::new(), |robot| {
+                robot
+                    .parts()
+                    .into_iter()
+                    .map(|p| BodyId::of_robot(r, p))
+                    .collect()
+            }),
+            Element::Body(_) => Vec::new(),
+        }
+    }
+
+    fn parts(&self) -> Vec<Part<'_>> {
+        let mut parts: Vec<Part> = free_parts(&self.bodies, 0).collect();
+        parts.extend(robot_parts(&self.robots, None));
+        parts
+    }
+
+    /// Every pair of bodies the switches and the robots' rules let collide.
+    pub fn checked_pairs(&self) -> Vec<(BodyId, BodyId)> {
+        let parts = self.parts();
+        let mut pairs = Vec::new();
+        for (i, a) in parts.iter().enumerate() {
+            for b in &parts[i + 1..] {
+                if allowed(&self.switches, *a, *b) {
+                    pairs.push((a.id, b.id));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// The checked pairs that interpenetrate now (after collisions were switched back on, say).
+    pub fn overlapping_pairs(&self) -> Vec<(BodyId, BodyId)> {
+        use clasp_collide::{CollisionEngine, FastEngine, Placed};
+        self.checked_pairs()
+            .into_par_iter()
+            .filter(|&(a, b)| {
+                let (Some(a), Some(b)) = (self.body(a), self.body(b)) else {
+                    return false;
+                };
+                FastEngine.collide(
+                    Placed::new(&a.geometry, a.pose),
+                    Placed::new(&b.geometry, b.pose),
+                )
+            })
+            .collect()
+    }
+
+    /// Finds every contact of the world again, all pairs in parallel (GraspIt's
+    /// `findAllContacts`).
+    pub fn find_all_contacts(&mut self) {
+        let parts = self.parts();
+        let threshold = self.settings.contact_threshold;
+        let mut pairs = Vec::new();
+        for (i, a) in parts.iter().enumerate() {
+            for b in &parts[i + 1..] {
+                if allowed(&self.switches, *a, *b) {
+                    pairs.push((*a, *b));
+                }
+            }
+        }
+        let mut found: Vec<Contact> = pairs
+            .par_iter()
+            .flat_map_iter(|(a, b)| pair_contacts(*a, *b, threshold))
+            .collect();
+        sort_contacts(&mut found);
+        self.contacts = found;
+    }
+
+    /// Runs `act` on a motion of `element` against everything else, then replaces the
+    /// element's contacts with the ones it has now.
+    fn with_motion<R>(
+        &mut self,
+        element: Element,
+        act: impl FnOnce(&mut Motion) -> R,
+    ) -> Result<R, MoveError> {
+        let rules = Rules {
+            switches: &self.switches,
+            threshold: self.settings.contact_threshold,
+            min_step: self.settings.min_step,
+        };
+        let (result, contacts, ids) = match element {
+            Element::Body(i) if i < self.bodies.len() => {
+                let (left, rest) = self.bodies.split_at_mut(i);
+                let (body, right) = rest.split_first_mut().expect("i is in range");
+                let mut others: Vec<Part> = free_parts(left, 0)
+                    .chain(free_parts(right, i + 1))
+                    .collect();
+                others.extend(robot_parts(&self.robots, None));
+                let mut motion = Motion {
+                    mover: Mover::Body { index: i, body },
+                    others: &others,
+                    rules,
+                };
+                let result = act(&mut motion);
+                (result, motion.contacts(), motion.mover_ids())
+            }
+            Element::Robot(r) if r < self.robots.len() => {
+                let (left, rest) = self.robots.split_at_mut(r);
+                let (robot, right) = rest.split_first_mut().expect("r is in range");
+                let mut others: Vec<Part> = free_parts(&self.bodies, 0).collect();
+                others.extend(robot_parts(left, None));
+                others.extend(
+                    robot_parts(right, None)
+                        .into_iter()
+                        .map(|p| shift_robot(p, r + 1)),
+                );
+                let mut motion = Motion {
+                    mover: Mover::Robot { index: r, robot },
+                    others: &others,
+                    rules,
+                };
+                let result = act(&mut motion);
+                (result, motion.contacts(), motion.mover_ids())
+            }
+            _ => return Err(MoveError::NoSuchElement(element)),
+        };
+        self.contacts
+            .retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));
+        self.contacts.extend(contacts);
+        sort_contacts(&mut self.contacts);
+        Ok(result)
+    }
+
+    /// Puts an element at a pose without checking collisions (GraspIt's `setTran`); its
+    /// contacts are found again.
+    pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
+        check_pose(&pose)?;
+        self.with_motion(element, |motion| match &mut motion.mover {
+            Mover::Body { body, .. } => body.pose = pose,
+            Mover::Robot { robot, .. } => robot.set_pose(pose),
+        })
+    }
+
+    /// Sets a robot's DOFs without checking collisions; values outside the limits are refused.
+    pub fn set_dof_values(&mut self, robot: usize, values: &[f64]) -> Result<(), MoveError> {
+        self.robots
+            .get(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?
+            .check_dof_values(values)?;
+        self.with_motion(Element::Robot(robot), |motion| {
+            if let Mover::Robot { robot, .. } = &mut motion.mover {
+                robot.force_dof_values(values);
+            }
+        })
+    }
+
+    /// Moves an element (a body, or a robot by its palm) toward `pose`, stopping at contact
+    /// with a gap in (0, threshold/2).
+    pub fn move_to(&mut self, element: Element, pose: Pose) -> Result<MoveOutcome, MoveError> {
+        check_pose(&pose)?;
+        self.with_motion(element, |motion| motion.move_to(pose))
+    }
+
+    /// Moves a robot's DOFs toward `target` together; each chain stops at its first contact.
+    pub fn move_dofs_to(&mut self, robot: usize, target: &[f64]) -> Result<MoveOutcome, MoveError> {
+        let speeds = dof_request(
+            self.robots
+                .get(robot)
+                .ok_or(MoveError::NoSuchRobot(robot))?,
+            target,
+        )?;
+        self.with_motion(Element::Robot(robot), |motion| {
+            motion.move_dofs(target, &speeds)
+        })
+    }
+
+    /// Closes every finger at its default velocity until it touches something or reaches its
+    /// limit (GraspIt's Auto Grasp).
+    pub fn auto_grasp(&mut self, robot: usize) -> Result<MoveOutcome, MoveError> {
+        self.robot_motion(robot, |motion| motion.auto_grasp(true))
+    }
+
+    /// Opens every finger the same way (GraspIt's Auto Open).
+    pub fn auto_open(&mut self, robot: usize) -> Result<MoveOutcome, MoveError> {
+        self.robot_motion(robot, |motion| motion.auto_grasp(false))
+    }
+
+    /// Moves a robot along its approach direction until it touches something, at most
+    /// `distance` mm; if nothing is met it stays where it was.
+    pub fn approach_to_contact(
+        &mut self,
+        robot: usize,
+        distance: f64,
+    ) -> Result<MoveOutcome, MoveError> {
+        if !(distance.is_finite() && distance > 0.0) {
+            return Err(MoveError::BadDistance(distance));
+        }
+        self.robot_motion(robot, |motion| motion.approach(distance))
+    }
+
+    fn robot_motion(
+        &mut self,
+        robot: usize,
+        act: impl FnOnce(&mut Motion) -> MoveOutcome,
+    ) -> Result<MoveOutcome, MoveError> {
+        if robot >= self.robots.len() {
+            return Err(MoveError::NoSuchRobot(robot));
+        }
+        self.with_motion(Element::Robot(robot), act)
+    }
+
+    /// The Toggle Collision button's state for a selection: the world's switch for nothing
+    /// selected, the pair's for two elements, and for one or three or more, on unless every
+    /// selected element is off.
+    pub fn collisions_on(&self, selection: &[Element]) -> bool {
+        self.switches
+            .selection_on(&self.selection_bodies(selection))
+    }
+
+    /// Toggle Collision with GraspIt's semantics: nothing selected switches the whole world,
+    /// two elements switch that pair only, one or three or more switch each against
+    /// everything. Contacts are found again. Returns the new state.
+    pub fn toggle_collisions(&mut self, selection: &[Element]) -> bool {
+        let bodies = self.selection_bodies(selection);
+        let on = self.switches.toggle(&bodies);
+        self.find_all_contacts();
+        on
+    }
+
+    fn selection_bodies(&self, selection: &[Element]) -> Vec<Vec<BodyId>> {
+        selection.iter().map(|&e| self.element_bodies(e)).collect()
+    }
+
+    pub fn switches(&self) -> &crate::CollisionSwitches {
+        &self.switches
+    }
+
+    /// Sets the switches directly (a saved session, an undo), then finds contacts again.
+    pub fn set_switches(&mut self, switches: crate::CollisionSwitches) {
+        self.switches = switches;
+        self.find_all_contacts();
+    }
+}
+
+/// Robot parts numbered from a slice that starts at robot `first`.
+fn shift_robot(part: Part<'_>, first: usize) -> Part<'_> {
+    let id = match part.id {
+        BodyId::Palm { robot } => BodyId::Palm {
+            robot: robot + first,
+        },
+        BodyId::Link { robot, chain, link } => BodyId::Link {
+            robot: robot + first,
+            chain,
+            link,
+        },
+        free => free,
+    };
+    Part { id, ..part }
+}
+
+pub(crate) fn sort_contacts(contacts: &mut [Contact]) {
+    contacts.sort_by(|a, b| (a.body, a.other).cmp(&(b.body, b.other)));
+}
