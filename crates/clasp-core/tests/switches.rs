@@ -1,0 +1,264 @@
+//! Toggle Collision with GraspIt's semantics (gui-notes §1.6), the button's state, robots' own
+//! collision rules, and clone domains.
+
+use std::sync::Arc;
+
+use clasp_collide::shapes;
+use clasp_core::{
+    Body, BodyId, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, Element, Joint,
+    JointDynamics, JointFrame, JointKind, Link, Pose, Robot, RobotBody, TriMesh, World,
+};
+use rayon::prelude::*;
+
+fn cube(half: f64) -> TriMesh {
+    shapes::cuboid([-half; 3], [half; 3])
+}
+
+fn body(name: &str, mesh: TriMesh, at: [f64; 3]) -> Body {
+    let mut body = Body::from_mesh(name, BodyKind::Graspable, mesh);
+    body.pose = Pose::translation(at[0], at[1], at[2]);
+    body
+}
+
+/// A finger joint turning about z, its frame `a` mm further along x.
+fn joint(dof: usize, a: f64) -> Joint {
+    Joint {
+        kind: JointKind::Revolute,
+        coupling: Coupling {
+            dof,
+            ratio: 1.0,
+            offset: 0.0,
+        },
+        frame: JointFrame::DenavitHartenberg {
+            theta: 0.0,
+            d: 0.0,
+            a,
+            alpha: 0.0,
+        },
+        min: -1.5,
+        max: 1.5,
+        dynamics: JointDynamics::default(),
+    }
+}
+
+fn link(name: &str, joint: usize) -> Link {
+    Link {
+        body: Body::from_mesh(
+            name,
+            BodyKind::Link,
+            shapes::cuboid([-20.0, -2.0, -2.0], [0.0, 2.0, 2.0]),
+        ),
+        frame: Some(joint),
+    }
+}
+
+/// A palm with two fingers of two links each, one DOF per finger; the fingers close (turn
+/// toward each other) as DOF 0 falls and DOF 1 rises.
+fn hand() -> Robot {
+    let palm = Body::from_mesh(
+        "palm",
+        BodyKind::Palm,
+        shapes::cuboid([-5.0, -15.0, -5.0], [5.0, 15.0, 5.0]),
+    );
+    let finger = |dof: usize, y: f64, turn: f64| Chain {
+        base: Pose::from_parts(
+            nalgebra::Translation3::new(5.0, y, 0.0),
+            nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), turn),
+        ),
+        joints: vec![joint(dof, 20.0), joint(dof, 20.0)],
+        links: vec![link("proximal", 0), link("distal", 1)],
+    };
+    let dofs = vec![
+        Dof::new(DofKind::Rigid, 1.0, 0.0),
+        Dof::new(DofKind::Rigid, -1.0, 0.0),
+    ];
+    Robot::new(
+        "hand".into(),
+        palm,
+        dofs,
+        vec![finger(0, 10.0, 0.0), finger(1, -10.0, 0.0)],
+        None,
+    )
+}
+
+/// Bodies A, B, C (A and B touching) and the hand, far from them.
+fn world() -> World {
+    let mut hand = hand();
+    hand.set_pose(Pose::translation(0.0, 0.0, 200.0));
+    World::new(
+        vec![
+            body("A", cube(5.0), [0.0, 0.0, 0.0]),
+            body("B", cube(5.0), [10.05, 0.0, 0.0]),
+            body("C", cube(5.0), [0.0, 50.0, 0.0]),
+        ],
+        vec![hand],
+    )
+}
+
+const A: Element = Element::Body(0);
+const B: Element = Element::Body(1);
+const C: Element = Element::Body(2);
+const HAND: Element = Element::Robot(0);
+
+fn checked(world: &World, a: BodyId, b: BodyId) -> bool {
+    world.checked_pairs().contains(&(a.min(b), a.max(b)))
+}
+
+const PALM: BodyId = BodyId::Palm { robot: 0 };
+const BA: BodyId = BodyId::Free(0);
+const BB: BodyId = BodyId::Free(1);
+const BC: BodyId = BodyId::Free(2);
+
+#[test]
+fn nothing_selected_switches_the_whole_world() {
+    let mut world = world();
+    assert!(world.collisions_on(&[]));
+    assert!(!world.contacts().is_empty());
+    assert!(!world.toggle_collisions(&[]));
+    assert!(!world.collisions_on(&[]));
+    assert!(world.checked_pairs().is_empty());
+    assert!(world.contacts().is_empty(), "contacts go with the switch");
+    // A body's own button still reads its own switch.
+    assert!(world.collisions_on(&[A]));
+    assert!(world.toggle_collisions(&[]));
+    assert!(checked(&world, BA, BB) && !world.contacts().is_empty());
+}
+
+#[test]
+fn one_element_is_switched_against_everything() {
+    let mut world = world();
+    assert!(!world.toggle_collisions(&[A]));
+    assert!(!world.collisions_on(&[A]));
+    assert!(world.collisions_on(&[]) && world.collisions_on(&[B]));
+    assert!(!checked(&world, BA, BB) && !checked(&world, BA, BC) && !checked(&world, BA, PALM));
+    assert!(checked(&world, BB, BC));
+    assert!(world.contacts().is_empty());
+    // The robot is one element: all its bodies go off together.
+    world.toggle_collisions(&[HAND]);
+    assert!(!world.collisions_on(&[HAND]));
+    for id in world.element_bodies(HAND) {
+        assert!(
+            !checked(&world, id, BB) && !checked(&world, id, BC),
+            "{id:?}"
+        );
+    }
+    assert!(world.toggle_collisions(&[HAND]));
+    assert!(checked(&world, PALM, BB));
+}
+
+#[test]
+fn two_elements_switch_that_pair_only() {
+    let mut world = world();
+    assert!(world.collisions_on(&[A, B]));
+    assert!(!world.toggle_collisions(&[A, B]));
+    assert!(!world.collisions_on(&[A, B]) && !world.collisions_on(&[B, A]));
+    assert!(world.collisions_on(&[A]) && world.collisions_on(&[A, C]));
+    assert!(!checked(&world, BA, BB) && checked(&world, BA, BC) && checked(&world, BB, BC));
+    assert!(
+        world.contacts().is_empty(),
+        "A and B touched; that pair is off"
+    );
+    // A body and a robot: every pair of the body with the robot's bodies.
+    world.toggle_collisions(&[C, HAND]);
+    for id in world.element_bodies(HAND) {
+        assert!(
+            !checked(&world, BC, id) && checked(&world, BA, id),
+            "{id:?}"
+        );
+    }
+    assert!(!world.collisions_on(&[HAND, C]));
+    assert!(world.toggle_collisions(&[A, B]));
+    assert!(checked(&world, BA, BB) && !world.contacts().is_empty());
+}
+
+#[test]
+fn three_or_more_switch_each_and_the_button_is_off_only_when_all_are() {
+    let mut world = world();
+    world.toggle_collisions(&[A]);
+    // A is off, B and C are on: the button reads on, and pressing it turns all three off.
+    assert!(world.collisions_on(&[A, B, C]));
+    assert!(!world.toggle_collisions(&[A, B, C]));
+    for e in [A, B, C] {
+        assert!(!world.collisions_on(&[e]));
+    }
+    assert!(world.collisions_on(&[HAND]));
+    assert!(
+        world.collisions_on(&[A, B, C, HAND]),
+        "the hand is still on"
+    );
+    assert!(world.toggle_collisions(&[A, B, C]));
+    assert!(checked(&world, BA, BB) && checked(&world, BA, BC));
+}
+
+#[test]
+fn a_robots_own_links_follow_its_rules() {
+    let mut world = world();
+    let link = |chain, link| BodyId::Link {
+        robot: 0,
+        chain,
+        link,
+    };
+    // Within a chain, and the palm with each chain's first link: never.
+    assert!(!checked(&world, link(0, 0), link(0, 1)));
+    assert!(!checked(&world, PALM, link(0, 0)) && !checked(&world, PALM, link(1, 0)));
+    // Across chains, and the palm with a distal link: yes.
+    assert!(checked(&world, link(0, 1), link(1, 1)) && checked(&world, PALM, link(1, 1)));
+    // A file's disableCollision rule.
+    world.robots[0].collision_rules.push(CollisionRule::Pair(
+        RobotBody::Link { chain: 0, link: 1 },
+        RobotBody::Link { chain: 1, link: 1 },
+    ));
+    assert!(!checked(&world, link(0, 1), link(1, 1)));
+    // Closing the fingers toward each other stops them at contact with each other.
+    let mut world = World::new(Vec::new(), vec![hand()]);
+    let outcome = world.move_dofs_to(0, &[-1.2, 1.2]).unwrap();
+    assert!(!outcome.completed, "{outcome:?}");
+    let values = world.robots[0].dof_values().to_vec();
+    assert!(values[0] > -1.2 && values[1] < 1.2, "{values:?}");
+    assert!(world.contacts().iter().any(|c| c.self_collision));
+    let own: Vec<_> = world
+        .contacts()
+        .iter()
+        .filter(|c| c.self_collision)
+        .collect();
+    assert_eq!(
+        own.iter().filter(|c| c.skip).count() * 2,
+        own.len(),
+        "each counted once"
+    );
+    assert!(own.iter().all(|c| c.local_index.is_some()));
+    // An impossible DOF value changes nothing.
+    assert!(world.move_dofs_to(0, &[f64::NAN, 0.0]).is_err());
+    assert!(world.move_dofs_to(0, &[3.0, 0.0]).is_err());
+    assert_eq!(world.robots[0].dof_values(), values.as_slice());
+}
+
+#[test]
+fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
+    let mut world = world();
+    world.robots[0].set_pose(Pose::translation(-60.0, 0.0, 0.0));
+    let world = world;
+    let mut clones = world.clone_domains(0, 8).unwrap();
+    let palm = &world.robots[0].palm.geometry;
+    assert!(
+        clones
+            .iter()
+            .all(|c| Arc::ptr_eq(&c.robot().palm.geometry, palm))
+    );
+    // Every clone at the same pose moves toward A at once; none meets another clone.
+    let outcomes: Vec<_> = clones
+        .par_iter_mut()
+        .map(|clone| clone.move_to(Pose::translation(0.0, 0.0, 0.0)).unwrap())
+        .collect();
+    for (clone, outcome) in clones.iter().zip(&outcomes) {
+        assert!(!outcome.completed);
+        assert!(
+            outcome.stopped_by.iter().all(|&(_, b)| b == BA),
+            "{outcome:?}"
+        );
+        assert_eq!(clone.robot().pose(), clones[0].robot().pose());
+        assert!(clone.robot_contacts().all(|c| c.other == BA));
+    }
+    // The world itself did not move.
+    assert_eq!(world.robots[0].pose(), Pose::translation(-60.0, 0.0, 0.0));
+}
