@@ -1,17 +1,20 @@
-//! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file.
+//! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file;
+//! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand.
 
 mod summary;
+mod world_commands;
 
 use std::{
     path::{Path, PathBuf},
     process::ExitCode,
 };
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand, error::ErrorKind};
 use clasp_core::{Body, BodyKind};
 use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
+use world_commands::Format;
 
 #[derive(Parser)]
 #[command(name = "clasp-cli", version, about = "Clasp's command-line tool")]
@@ -34,6 +37,42 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
+    /// Print every contact of a world (each once), one line each and a count, or one JSON
+    /// document.
+    Contacts {
+        /// A GraspIt world file.
+        world: PathBuf,
+        /// Bodies closer than this many millimetres are in contact (default 0.1).
+        #[arg(long, value_name = "MM", allow_negative_numbers = true,
+              value_parser = world_commands::parse_threshold)]
+        threshold: Option<f64>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+    /// Grasp with the world's (first) robot: optionally approach until it touches something,
+    /// then close every finger; print the DOF values and the contacts.
+    Grasp {
+        /// A GraspIt world file with at least one robot.
+        world: PathBuf,
+        /// First move the hand along its approach direction until it touches something (at
+        /// most the world's bounding-box diagonal; if it meets nothing it goes back).
+        #[arg(long)]
+        approach: bool,
+        /// Close every finger until it touches something or reaches its limit (GraspIt's Auto
+        /// Grasp). Required: it is the only grasp supported so far.
+        #[arg(long)]
+        auto: bool,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -45,6 +84,70 @@ fn main() -> ExitCode {
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             inspect_all(&files, progress, root.as_deref())
+        }
+        Command::Contacts {
+            world,
+            threshold,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            report(world_commands::contacts(
+                &world,
+                root.as_deref(),
+                threshold,
+                format(json),
+            ))
+        }
+        Command::Grasp {
+            world,
+            approach,
+            auto,
+            json,
+            graspit_root,
+        } => {
+            if !auto {
+                usage_error(
+                    "grasp",
+                    "grasp needs --auto: only auto-grasp (close every finger until it touches) is supported so far",
+                );
+            }
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            report(world_commands::grasp(
+                &world,
+                root.as_deref(),
+                approach,
+                format(json),
+            ))
+        }
+    }
+}
+
+/// Exits as clap does for a bad command line, with the subcommand's usage.
+fn usage_error(subcommand: &str, message: &str) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    let error = match cli.find_subcommand_mut(subcommand) {
+        Some(sub) => sub.error(ErrorKind::MissingRequiredArgument, message),
+        None => cli.error(ErrorKind::MissingRequiredArgument, message),
+    };
+    error.exit()
+}
+
+fn format(json: bool) -> Format {
+    if json { Format::Json } else { Format::Text }
+}
+
+/// Prints a command's output on stdout, or its failure as one line on stderr.
+fn report(result: Result<String, world_commands::Failure>) -> ExitCode {
+    match result {
+        Ok(output) => {
+            println!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("{failure}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -1,0 +1,303 @@
+//! `contacts` and `grasp`: load a world file, find its contacts or grasp with its hand, and
+//! print the result as text or as one JSON document.
+
+use std::{fmt::Write as _, path::Path};
+
+use clasp_core::{BodyId, BodyType, Contact, MoveOutcome, World};
+use clasp_io::Disk;
+use serde_json::{Value, json};
+
+/// What a command prints: readable text or one JSON document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// A command's failure as one line on stderr, naming the file.
+pub type Failure = String;
+
+/// A contact threshold from the command line: a positive, finite number of millimetres.
+pub fn parse_threshold(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of millimetres"))?;
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "a contact threshold must be a positive number of millimetres, not {text}"
+        ))
+    }
+}
+
+fn load(file: &Path, root: Option<&Path>) -> Result<World, Failure> {
+    clasp_io::load_world(&Disk, file, root).map_err(|error| crate::one_line(&error))
+}
+
+/// A failure of the core on this file's world, as one line naming the file.
+fn world_error(file: &Path, error: impl std::fmt::Display) -> Failure {
+    format!("{}: {error}", file.display()).replace(['\n', '\r'], " ")
+}
+
+/// Every contact of the world, at the file's threshold or `threshold` (mm).
+pub fn contacts(
+    file: &Path,
+    root: Option<&Path>,
+    threshold: Option<f64>,
+    format: Format,
+) -> Result<String, Failure> {
+    let mut world = load(file, root)?;
+    match threshold {
+        Some(mm) => world
+            .set_contact_threshold(mm)
+            .map_err(|e| world_error(file, e))?,
+        None => world.find_all_contacts(),
+    }
+    let threshold = world.settings().contact_threshold;
+    let contacts = physical_contacts(&world);
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "threshold": threshold,
+            "count": contacts.len(),
+            "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => {
+            let mut text = String::new();
+            for contact in &contacts {
+                let _ = writeln!(text, "{}", contact_line(&world, contact));
+            }
+            let _ = write!(
+                text,
+                "{} within {threshold} mm",
+                count(contacts.len(), "contact")
+            );
+            text
+        }
+    })
+}
+
+/// Approaches (when asked) and auto-grasps with the world's first robot, then reports its DOF
+/// values and the world's contacts.
+pub fn grasp(
+    file: &Path,
+    root: Option<&Path>,
+    approach: bool,
+    format: Format,
+) -> Result<String, Failure> {
+    let mut world = load(file, root)?;
+    if world.robots.is_empty() {
+        return Err(world_error(file, "the world has no robot to grasp with"));
+    }
+    world.find_all_contacts();
+    let robot = 0;
+    let approached = if approach {
+        let distance = world
+            .bounding_box()
+            .map_or(0.0, |(lo, hi)| (hi - lo).norm());
+        let outcome = world
+            .approach_to_contact(robot, distance)
+            .map_err(|e| world_error(file, e))?;
+        Some((outcome, distance))
+    } else {
+        None
+    };
+    let grasped = world.auto_grasp(robot).map_err(|e| world_error(file, e))?;
+    let dofs = world.robots[robot].dof_values().to_vec();
+    let contacts = physical_contacts(&world);
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "robot": world.robots[robot].name,
+            "approach": approached.as_ref().map(|(outcome, distance)| json!({
+                "touched": !outcome.completed,
+                "max_distance": distance,
+                "stopped_by": pairs_json(&world, &outcome.stopped_by),
+                "blocked_by_overlap": outcome.blocked_by_overlap,
+            })),
+            "dof_values": dofs,
+            "stopped_by": pairs_json(&world, &grasped.stopped_by),
+            "blocked_by_overlap": grasped.blocked_by_overlap,
+            "threshold": world.settings().contact_threshold,
+            "count": contacts.len(),
+            "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => {
+            let mut text = String::new();
+            if let Some((outcome, distance)) = &approached {
+                let _ = writeln!(
+                    text,
+                    "approach: {}",
+                    approach_line(&world, outcome, *distance)
+                );
+            }
+            let _ = writeln!(text, "grasp: {}", grasp_line(&world, &grasped));
+            let values: Vec<String> = dofs.iter().map(|v| format!("{v:.6}")).collect();
+            let _ = writeln!(text, "DOF values (rad or mm): {}", values.join(" "));
+            for contact in &contacts {
+                let _ = writeln!(text, "{}", contact_line(&world, contact));
+            }
+            let _ = write!(text, "{}", count(contacts.len(), "contact"));
+            text
+        }
+    })
+}
+
+/// Each physical contact once: the side on the pair's first body.
+fn physical_contacts(world: &World) -> Vec<&Contact> {
+    world.contacts().iter().filter(|c| c.is_a).collect()
+}
+
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// A body's id as a string: `body 0`, `robot 0 palm`, `robot 0 chain 1 link 2`.
+fn id_string(id: BodyId) -> String {
+    match id {
+        BodyId::Free(i) => format!("body {i}"),
+        BodyId::Palm { robot } => format!("robot {robot} palm"),
+        BodyId::Link { robot, chain, link } => {
+            format!("robot {robot} chain {chain} link {link}")
+        }
+    }
+}
+
+fn body_name(world: &World, id: BodyId) -> String {
+    world
+        .body(id)
+        .map_or_else(|| "?".to_owned(), |b| b.name.clone())
+}
+
+fn robot_name(world: &World, id: BodyId) -> Option<String> {
+    id.robot()
+        .and_then(|r| world.robots.get(r))
+        .map(|r| r.name.clone())
+}
+
+/// A body for a reader: its name, and for a robot's body the robot, chain and link.
+fn body_text(world: &World, id: BodyId) -> String {
+    let name = body_name(world, id);
+    let robot = robot_name(world, id).unwrap_or_default();
+    match id {
+        BodyId::Free(_) => name,
+        BodyId::Palm { .. } => format!("{name} ({robot} palm)"),
+        BodyId::Link { chain, link, .. } => format!("{name} ({robot} chain {chain} link {link})"),
+    }
+}
+
+fn body_json(world: &World, id: BodyId) -> Value {
+    let mut value = json!({ "id": id_string(id), "name": body_name(world, id) });
+    if let Some(robot) = robot_name(world, id) {
+        value["robot"] = json!(robot);
+    }
+    if let BodyId::Link { chain, link, .. } = id {
+        value["chain"] = json!(chain);
+        value["link"] = json!(link);
+    }
+    value
+}
+
+fn other_type(kind: BodyType) -> &'static str {
+    match kind {
+        BodyType::Static => "static",
+        BodyType::Dynamic => "dynamic",
+    }
+}
+
+fn contact_json(world: &World, c: &Contact) -> Value {
+    let n = c.normal.into_inner();
+    json!({
+        "body": body_json(world, c.body),
+        "other": body_json(world, c.other),
+        "point": [c.point.x, c.point.y, c.point.z],
+        "other_point": [c.other_point.x, c.other_point.y, c.other_point.z],
+        "normal": [n.x, n.y, n.z],
+        "separation": c.separation,
+        "static_friction": c.static_friction,
+        "kinetic_friction": c.kinetic_friction,
+        "self_collision": c.self_collision,
+        "other_type": other_type(c.other_type),
+    })
+}
+
+fn contact_line(world: &World, c: &Contact) -> String {
+    let n = c.normal.into_inner();
+    let p = c.point;
+    let mut line = format!(
+        "{} | {}: point ({:.3}, {:.3}, {:.3}) mm, normal ({:.4}, {:.4}, {:.4}), separation {:.4} mm, \
+         μ static {:.3} kinetic {:.3}",
+        body_text(world, c.body),
+        body_text(world, c.other),
+        p.x,
+        p.y,
+        p.z,
+        n.x,
+        n.y,
+        n.z,
+        c.separation,
+        c.static_friction,
+        c.kinetic_friction,
+    );
+    if c.self_collision {
+        line.push_str(", self-collision");
+    }
+    line
+}
+
+fn pairs_json(world: &World, pairs: &[(BodyId, BodyId)]) -> Vec<Value> {
+    pairs
+        .iter()
+        .map(|&(a, b)| json!([body_json(world, a), body_json(world, b)]))
+        .collect()
+}
+
+fn pairs_text(world: &World, pairs: &[(BodyId, BodyId)]) -> String {
+    pairs
+        .iter()
+        .map(|&(a, b)| format!("{} on {}", body_text(world, a), body_text(world, b)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn approach_line(world: &World, outcome: &MoveOutcome, distance: f64) -> String {
+    if outcome.completed {
+        format!("touched nothing within {distance:.1} mm, so the hand went back")
+    } else if outcome.stopped_by.is_empty() {
+        "stopped without a touching pair".to_owned()
+    } else {
+        let overlap = if outcome.blocked_by_overlap {
+            " (an overlap would have deepened)"
+        } else {
+            ""
+        };
+        format!(
+            "touched: {}{overlap}",
+            pairs_text(world, &outcome.stopped_by)
+        )
+    }
+}
+
+fn grasp_line(world: &World, outcome: &MoveOutcome) -> String {
+    if outcome.stopped_by.is_empty() {
+        "every finger reached its limit without touching anything".to_owned()
+    } else {
+        let overlap = if outcome.blocked_by_overlap {
+            " (an overlap would have deepened)"
+        } else {
+            ""
+        };
+        format!(
+            "stopped by {}{overlap}",
+            pairs_text(world, &outcome.stopped_by)
+        )
+    }
+}

@@ -1,0 +1,457 @@
+//! `clasp-cli contacts` and `clasp-cli grasp` run as a program on the default scene and on small
+//! world files written for each test: what they print, as text and JSON, and how they fail.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use serde_json::Value;
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models")
+        .canonicalize()
+        .unwrap()
+}
+
+fn default_world() -> PathBuf {
+    models().join("worlds/default.xml")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clasp-cli"))
+        .args(args)
+        .env_remove("GRASPIT")
+        .output()
+        .unwrap()
+}
+
+fn ok_stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn ok_json(output: &Output) -> Value {
+    serde_json::from_str(&ok_stdout(output)).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A fresh folder holding the given files.
+fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clasp-cli-world-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Two 50 × 40 × 80 mm boxes side by side along x, `gap` mm apart: an obstacle at the origin
+/// and a graspable body.
+fn boxes_world(gap: f64) -> String {
+    let object = models().join("objects/clasp_box.xml");
+    let object = object.display();
+    format!(
+        r#"<?xml version="1.0" ?>
+<world>
+    <obstacle>
+        <filename>{object}</filename>
+    </obstacle>
+    <graspableBody>
+        <filename>{object}</filename>
+        <transform><translation>{} 0 0</translation></transform>
+    </graspableBody>
+</world>
+"#,
+        50.0 + gap
+    )
+}
+
+/// The mug of the default scene and Clasp's hand at `palm_x` on the x axis, 80 mm up, turned
+/// about y by `turn` degrees (90 faces the mug).
+fn hand_and_mug_world(palm_x: f64, turn: f64) -> String {
+    let mug = models().join("objects/clasp_mug.xml");
+    let hand = models().join("robots/ClaspHand/ClaspHand.xml");
+    format!(
+        r#"<?xml version="1.0" ?>
+<world>
+    <graspableBody>
+        <filename>{}</filename>
+        <transform><fullTransform>(0.8660254 0 0 -0.5)[0 0 0]</fullTransform></transform>
+    </graspableBody>
+    <robot>
+        <filename>{}</filename>
+        <dofValues>0 0.2 0.2 0.2</dofValues>
+        <transform><translation>{palm_x} 0 80</translation><rotation>{turn} y</rotation></transform>
+    </robot>
+</world>
+"#,
+        mug.display(),
+        hand.display()
+    )
+}
+
+fn contacts_of(document: &Value) -> &Vec<Value> {
+    let contacts = document["contacts"].as_array().unwrap();
+    assert_eq!(document["count"].as_u64().unwrap() as usize, contacts.len());
+    contacts
+}
+
+fn vector(value: &Value) -> [f64; 3] {
+    let v: Vec<f64> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    <[f64; 3]>::try_from(v).unwrap()
+}
+
+/// Checks that each finger chain of the hand touches the mug, with every contact of the world
+/// closer than the default threshold.
+fn assert_every_finger_on_the_mug(document: &Value) {
+    let contacts = contacts_of(document);
+    for contact in contacts {
+        let separation = contact["separation"].as_f64().unwrap();
+        assert!((0.0..0.1).contains(&separation), "{contact}");
+        let normal = vector(&contact["normal"]);
+        let length = normal.iter().map(|x| x * x).sum::<f64>().sqrt();
+        assert!((length - 1.0).abs() < 1e-9, "{contact}");
+        let (mu_s, mu_k) = (
+            contact["static_friction"].as_f64().unwrap(),
+            contact["kinetic_friction"].as_f64().unwrap(),
+        );
+        assert!(mu_s > 0.0 && mu_k > 0.0 && mu_k <= mu_s, "{contact}");
+    }
+    for chain in 0..3 {
+        let on_mug = contacts.iter().any(|c| {
+            let sides = [&c["body"], &c["other"]];
+            sides
+                .iter()
+                .any(|s| s["name"] == "clasp_mug" && s["id"] == "body 0")
+                && sides.iter().any(|s| {
+                    s["robot"] == "ClaspHand"
+                        && s["chain"] == chain
+                        && s["id"]
+                            .as_str()
+                            .unwrap()
+                            .starts_with(&format!("robot 0 chain {chain} link "))
+                })
+        });
+        assert!(
+            on_mug,
+            "finger chain {chain} does not touch the mug: {document}"
+        );
+    }
+    for contact in contacts {
+        assert_eq!(contact["self_collision"], false, "{contact}");
+        // The mug is body 0, the pair's first body; the hand is dynamic.
+        assert_eq!(contact["body"]["name"], "clasp_mug");
+        assert_eq!(contact["other_type"], "dynamic");
+    }
+}
+
+#[test]
+fn the_default_scene_has_no_contacts_until_the_threshold_reaches_the_mug() {
+    let world = default_world();
+    let text = ok_stdout(&run(&["contacts", path_str(&world)]));
+    assert_eq!(text.trim(), "0 contacts within 0.1 mm");
+    let document = ok_json(&run(&["contacts", path_str(&world), "--json"]));
+    assert_eq!(document["threshold"], 0.1);
+    assert!(contacts_of(&document).is_empty());
+
+    // The palm is about 20 mm from the mug: 30 mm reaches it, each contact listed once.
+    let document = ok_json(&run(&[
+        "contacts",
+        "--threshold",
+        "30",
+        "--json",
+        path_str(&world),
+    ]));
+    let contacts = contacts_of(&document);
+    let palm_mug = contacts
+        .iter()
+        .filter(|c| c["body"]["name"] == "clasp_mug" && c["other"]["id"] == "robot 0 palm")
+        .count();
+    assert!(palm_mug > 0, "{document}");
+    for contact in contacts {
+        let separation = contact["separation"].as_f64().unwrap();
+        assert!((0.0..30.0).contains(&separation), "{contact}");
+        assert_ne!(contact["body"]["id"], contact["other"]["id"], "{contact}");
+    }
+}
+
+#[test]
+fn contacts_of_two_boxes_follow_the_threshold() {
+    let dir = scratch("boxes", &[("boxes.xml", &boxes_world(0.05))]);
+    let world = dir.join("boxes.xml");
+
+    let document = ok_json(&run(&["contacts", path_str(&world), "--json"]));
+    assert_eq!(document["file"], path_str(&world));
+    let contacts = contacts_of(&document);
+    assert!(!contacts.is_empty(), "{document}");
+    for contact in contacts {
+        // Each physical contact once, from the obstacle's side (body 0).
+        assert_eq!(contact["body"]["id"], "body 0", "{contact}");
+        assert_eq!(contact["body"]["name"], "clasp_box");
+        assert_eq!(contact["other"]["id"], "body 1", "{contact}");
+        assert!(contact["body"].get("robot").is_none());
+        let separation = contact["separation"].as_f64().unwrap();
+        assert!((separation - 0.05).abs() < 1e-6, "{contact}");
+        let point = vector(&contact["point"]);
+        let other = vector(&contact["other_point"]);
+        assert!((point[0] - 25.0).abs() < 1e-6, "{contact}");
+        assert!((other[0] - 25.05).abs() < 1e-6, "{contact}");
+        // The normal points into the obstacle: the other box pushes it along -x.
+        let normal = vector(&contact["normal"]);
+        assert!((normal[0] + 1.0).abs() < 1e-9, "{contact}");
+        assert_eq!(contact["other_type"], "dynamic");
+        assert_eq!(contact["self_collision"], false);
+        let (mu_s, mu_k) = (
+            contact["static_friction"].as_f64().unwrap(),
+            contact["kinetic_friction"].as_f64().unwrap(),
+        );
+        assert!(mu_s > 0.0 && mu_k > 0.0 && mu_k <= mu_s, "{contact}");
+    }
+    let at_default = contacts.len();
+
+    // The text form: one line per contact and a count.
+    let text = ok_stdout(&run(&["contacts", path_str(&world)]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), at_default + 1, "{text}");
+    assert_eq!(
+        lines[at_default],
+        format!("{at_default} contacts within 0.1 mm")
+    );
+    for line in &lines[..at_default] {
+        assert!(
+            line.starts_with("clasp_box | clasp_box: point (25.000, "),
+            "{line}"
+        );
+        assert!(line.contains("separation 0.0500 mm"), "{line}");
+        assert!(line.contains("μ static"), "{line}");
+    }
+
+    // A threshold below the gap finds nothing; a wider one at least as much.
+    let tiny = ok_json(&run(&[
+        "contacts",
+        path_str(&world),
+        "--threshold",
+        "0.000001",
+        "--json",
+    ]));
+    assert_eq!(tiny["threshold"], 0.000001);
+    assert!(contacts_of(&tiny).is_empty(), "{tiny}");
+    let wide = ok_json(&run(&[
+        "contacts",
+        path_str(&world),
+        "--threshold=1",
+        "--json",
+    ]));
+    assert!(contacts_of(&wide).len() >= at_default, "{wide}");
+}
+
+#[test]
+fn approach_and_auto_grasp_put_every_finger_on_the_mug() {
+    let world = default_world();
+    let document = ok_json(&run(&[
+        "grasp",
+        path_str(&world),
+        "--approach",
+        "--auto",
+        "--json",
+    ]));
+    assert_eq!(document["robot"], "ClaspHand");
+    assert_eq!(document["approach"]["touched"], true, "{document}");
+    let approach_stops = document["approach"]["stopped_by"].as_array().unwrap();
+    assert!(!approach_stops.is_empty());
+    assert!(
+        approach_stops
+            .iter()
+            .all(|pair| pair[0]["robot"] == "ClaspHand" && pair[1]["name"] == "clasp_mug"),
+        "{document}"
+    );
+    assert!(!document["stopped_by"].as_array().unwrap().is_empty());
+    let dofs: Vec<f64> = document["dof_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(dofs.len(), 4);
+    // The fingers closed from 0.2 rad and stopped on the mug, short of their 100° limit.
+    for &flex in &dofs[1..] {
+        assert!(flex > 0.2 && flex < 1.7, "{dofs:?}");
+    }
+    assert_every_finger_on_the_mug(&document);
+
+    let text = ok_stdout(&run(&["grasp", path_str(&world), "--approach", "--auto"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("approach: touched: "), "{text}");
+    assert!(lines[1].starts_with("grasp: stopped by "), "{text}");
+    assert!(lines[2].starts_with("DOF values"), "{text}");
+    let count = contacts_of(&document).len();
+    assert_eq!(lines.len(), 3 + count + 1, "{text}");
+    assert_eq!(lines[lines.len() - 1], format!("{count} contacts"));
+}
+
+#[test]
+fn auto_grasp_alone_closes_on_a_mug_within_reach() {
+    let dir = scratch("reach", &[("reach.xml", &hand_and_mug_world(-50.0, 90.0))]);
+    let world = dir.join("reach.xml");
+    // Nothing touches before the grasp.
+    let before = ok_json(&run(&["contacts", path_str(&world), "--json"]));
+    assert!(contacts_of(&before).is_empty(), "{before}");
+
+    let document = ok_json(&run(&["grasp", path_str(&world), "--auto", "--json"]));
+    assert!(document["approach"].is_null(), "{document}");
+    assert_every_finger_on_the_mug(&document);
+}
+
+#[test]
+fn an_approach_that_meets_nothing_goes_back_and_the_fingers_close_fully() {
+    // The hand faces away from the mug, with nothing in front of it.
+    let dir = scratch("away", &[("away.xml", &hand_and_mug_world(-150.0, -90.0))]);
+    let world = dir.join("away.xml");
+    let document = ok_json(&run(&[
+        "grasp",
+        path_str(&world),
+        "--auto",
+        "--approach",
+        "--json",
+    ]));
+    assert_eq!(document["approach"]["touched"], false, "{document}");
+    assert!(document["approach"]["max_distance"].as_f64().unwrap() > 100.0);
+    assert!(document["stopped_by"].as_array().unwrap().is_empty());
+    assert!(contacts_of(&document).is_empty(), "{document}");
+    let dofs = document["dof_values"].as_array().unwrap();
+    // Each finger flexes to its 100° limit.
+    for flex in &dofs[1..] {
+        assert!((flex.as_f64().unwrap() - 100f64.to_radians()).abs() < 1e-9);
+    }
+    let text = ok_stdout(&run(&["grasp", path_str(&world), "--auto", "--approach"]));
+    assert!(
+        text.starts_with("approach: touched nothing within "),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("0 contacts"), "{text}");
+}
+
+#[test]
+fn grasp_needs_auto_and_a_robot() {
+    let world = default_world();
+    let output = run(&["grasp", path_str(&world), "--approach"]);
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("only auto-grasp"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("--auto"));
+
+    let mug = models().join("objects/clasp_mug.xml");
+    let text = format!(
+        "<world><graspableBody><filename>{}</filename></graspableBody></world>",
+        mug.display()
+    );
+    let dir = scratch("no-robot", &[("mug.xml", &text)]);
+    let world = dir.join("mug.xml");
+    let output = run(&["grasp", path_str(&world), "--auto"]);
+    assert!(!output.status.success());
+    assert_eq!(
+        stderr(&output).trim_end(),
+        format!("{}: the world has no robot to grasp with", world.display())
+    );
+}
+
+#[test]
+fn bad_thresholds_are_refused() {
+    let world = default_world();
+    for bad in ["0", "-1", "NaN", "inf", "-0.5", "abc"] {
+        let output = run(&["contacts", path_str(&world), "--threshold", bad]);
+        assert!(!output.status.success(), "--threshold {bad} was taken");
+        assert!(output.stdout.is_empty());
+        let message = stderr(&output);
+        assert!(message.contains("--threshold"), "{message}");
+        assert!(
+            message.contains("positive number of millimetres")
+                || message.contains("is not a number"),
+            "{message}"
+        );
+        assert!(message.contains(bad), "{message}");
+    }
+}
+
+#[test]
+fn a_missing_or_broken_world_is_one_line_naming_the_file() {
+    let dir = scratch("broken", &[]);
+    let missing = dir.join("missing.xml");
+    for command in [
+        vec!["contacts", path_str(&missing)],
+        vec!["grasp", path_str(&missing), "--auto"],
+    ] {
+        let output = run(&command);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(output.stdout.is_empty());
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(message.starts_with(path_str(&missing)), "{message}");
+    }
+
+    // A world whose body file is missing: the world file and the line of the name.
+    let text = "<?xml version=\"1.0\" ?>\n<world>\n<graspableBody>\n\
+                <filename>no/such/body.xml</filename>\n</graspableBody>\n</world>\n";
+    let dir = scratch("broken-body", &[("broken.xml", text)]);
+    let world = dir.join("broken.xml");
+    let output = run(&["contacts", path_str(&world), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with(&format!("{}:4: ", world.display())),
+        "{message}"
+    );
+    assert!(message.contains("no/such/body.xml"), "{message}");
+}
+
+#[test]
+fn graspit_root_resolves_the_world_s_file_names() {
+    let text = "<world>\n<obstacle><filename>objects/clasp_box.xml</filename></obstacle>\n\
+                <graspableBody><filename>objects/clasp_box.xml</filename>\n\
+                <transform><translation>50.05 0 0</translation></transform></graspableBody>\n\
+                </world>\n";
+    let dir = scratch("root", &[("boxes.xml", text)]);
+    let world = dir.join("boxes.xml");
+    // Without a root the names do not resolve from the scratch folder.
+    assert!(!run(&["contacts", path_str(&world)]).status.success());
+    let models = models();
+    let document = ok_json(&run(&[
+        "contacts",
+        path_str(&world),
+        "--graspit-root",
+        path_str(&models),
+        "--json",
+    ]));
+    assert!(!contacts_of(&document).is_empty(), "{document}");
+    // $GRASPIT does the same when no flag is given.
+    let output = Command::new(env!("CARGO_BIN_EXE_clasp-cli"))
+        .args(["contacts", path_str(&world), "--json"])
+        .env("GRASPIT", &models)
+        .output()
+        .unwrap();
+    assert_eq!(ok_json(&output)["count"], document["count"]);
+}
