@@ -1,14 +1,14 @@
-//! Loading GraspIt's whole model library on one thread: every geometry file parsed, a tree built
-//! for each mesh, and every body and robot XML loaded through the same loaders the app uses
-//! (which read their geometry again and compute mass properties and kinematics). Target: the
-//! whole under 5 s on one core.
+//! Loading GraspIt's whole model library on one thread: every geometry file parsed, and every
+//! body and robot XML loaded through the same loaders the app uses (which read their geometry
+//! again, build each mesh's tree, and compute mass properties and kinematics). Target: the whole
+//! under 5 s on one core.
 
 use std::{
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
 
-use clasp_collide::{Geometry, TriMesh};
+use clasp_collide::TriMesh;
 use clasp_core::BodyKind;
 use clasp_io::{Disk, FileKind, GeometryFormat, load_body, load_mesh_file, load_robot};
 use serde_json::{Value, json};
@@ -44,34 +44,28 @@ pub fn run(dir: &Path) -> Value {
     let triangles: usize = meshes.iter().map(|m| m.triangles().len()).sum();
 
     let started = Instant::now();
-    let trees: Vec<Geometry> = meshes.into_iter().map(Geometry::new).collect();
-    let tree = started.elapsed();
-    std::hint::black_box(&trees);
-
-    let started = Instant::now();
     let (bodies, robots) = load_xml(&xml, &mut failures);
     let xml_time = started.elapsed();
 
-    let total = parse + tree + xml_time;
+    let total = parse + xml_time;
     report(
         dir,
         &Counts {
-            geometry: trees.len(),
+            geometry: meshes.len(),
             triangles,
             bodies,
             robots,
         },
-        [parse, tree, xml_time],
+        [parse, xml_time],
         &failures,
     );
     json!({
         "dir": dir.display().to_string(),
-        "geometry_files": trees.len(),
+        "geometry_files": meshes.len(),
         "triangles": triangles,
         "body_files": bodies,
         "robot_files": robots,
         "parse_s": parse.as_secs_f64(),
-        "tree_s": tree.as_secs_f64(),
         "xml_s": xml_time.as_secs_f64(),
         "total_s": total.as_secs_f64(),
         "target_s": TARGET.as_secs_f64(),
@@ -87,18 +81,17 @@ struct Counts {
     robots: usize,
 }
 
-fn report(dir: &Path, counts: &Counts, [parse, tree, xml]: [Duration; 3], failures: &[String]) {
-    let total = parse + tree + xml;
+fn report(dir: &Path, counts: &Counts, [parse, xml]: [Duration; 2], failures: &[String]) {
+    let total = parse + xml;
     println!("\nGraspIt library {} (one thread)", dir.display());
     println!(
-        "  geometry: {} files, {} triangles: parse {:.2} s, trees {:.2} s",
+        "  geometry: {} files, {} triangles: parse {:.2} s",
         counts.geometry,
         counts.triangles,
         parse.as_secs_f64(),
-        tree.as_secs_f64()
     );
     println!(
-        "  XML: {} bodies, {} robots (geometry read again, mass, kinematics): {:.2} s",
+        "  XML: {} bodies, {} robots (geometry read again, trees, mass, kinematics): {:.2} s",
         counts.bodies,
         counts.robots,
         xml.as_secs_f64()

@@ -10,6 +10,7 @@
 //! beside the workspace when it is there); `--library-only` runs just that.
 
 mod check;
+mod grasps;
 mod library;
 #[cfg(feature = "vs-parry")]
 mod parry;
@@ -35,6 +36,9 @@ struct Options {
     build_only: bool,
     library: Option<std::path::PathBuf>,
     library_only: bool,
+    grasps_only: bool,
+    /// Overrides the plan's number of grasps.
+    grasps: Option<usize>,
 }
 
 fn options() -> Result<Options, String> {
@@ -44,6 +48,8 @@ fn options() -> Result<Options, String> {
         build_only: false,
         library: library::default_dir(),
         library_only: false,
+        grasps_only: false,
+        grasps: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -56,9 +62,14 @@ fn options() -> Result<Options, String> {
                 options.library = Some(args.next().ok_or("--library needs a folder")?.into())
             }
             "--library-only" => options.library_only = true,
+            "--grasps-only" => options.grasps_only = true,
+            "--grasps" => {
+                let count = args.next().ok_or("--grasps needs a count")?;
+                options.grasps = Some(count.parse().map_err(|_| format!("bad count {count}"))?)
+            }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N]"
                 );
                 std::process::exit(0);
             }
@@ -77,6 +88,8 @@ struct Plan {
     cell_budget: Duration,
     frames: usize,
     hand_object_size: usize,
+    /// Grasps evaluated on one thread and on two.
+    grasps: usize,
     build_sizes: &'static [usize],
     link: TriMesh,
 }
@@ -91,6 +104,7 @@ impl Plan {
                 cell_budget: Duration::from_millis(40),
                 frames: 50,
                 hand_object_size: 10_000,
+                grasps: 200,
                 build_sizes: &[10_000],
                 link: clasp_collide::shapes::capsule(9.0, 30.0, 24),
             }
@@ -102,6 +116,7 @@ impl Plan {
                 cell_budget: Duration::from_millis(600),
                 frames: 1000,
                 hand_object_size: 100_000,
+                grasps: 1000,
                 build_sizes: &[100_000, 1_000_000],
                 link: scenes::finger_link(),
             }
@@ -117,7 +132,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let plan = Plan::new(options.quick);
+    let mut plan = Plan::new(options.quick);
+    if let Some(count) = options.grasps {
+        plan.grasps = count;
+    }
     let mode = if options.quick { "quick" } else { "full" };
     println!(
         "clasp-bench --{mode}: one thread, release build; parry3d {}",
@@ -129,6 +147,10 @@ fn main() {
     );
     if options.build_only {
         run_builds(&plan);
+        return;
+    }
+    if options.grasps_only {
+        grasps::run(plan.grasps, &mut Random(2026));
         return;
     }
     if options.library_only {
@@ -150,6 +172,7 @@ fn main() {
     let build = run_builds(&plan);
     let frame = run_hand_frame(&plan, &mut rng);
     let drag = run_drag(&plan, &mut rng);
+    let grasps = grasps::run(plan.grasps, &mut rng);
     let summary = summarize(&cells);
     let library = match &options.library {
         Some(dir) => library::run(dir),
@@ -168,6 +191,7 @@ fn main() {
             "build": build,
             "hand_frame": frame,
             "drag": drag,
+            "grasps": grasps,
             "summary": summary,
             "library": library,
             "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},

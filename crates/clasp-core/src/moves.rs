@@ -344,10 +344,13 @@ impl Motion<'_, '_> {
             .iter()
             .map(|&id| self.mover_part(id).map_or(ZERO_BALL, |p| Ball::of(p.body)))
             .collect();
+        let other_balls = self.others.iter().map(|p| Ball::of(p.body)).collect();
         let mut run = Run {
             pairs: Vec::new(),
             overlaps: Vec::new(),
             balls,
+            other_balls,
+            gaps: Vec::new(),
         };
         for pair in pairs {
             let (a, b) = self.pair_parts(pair, moving);
@@ -378,46 +381,25 @@ impl Motion<'_, '_> {
                     ..MoveOutcome::default()
                 };
             }
-            let start = self.poses(moving);
-            let mut dt = (1.0 - t).min(if turn > 0.0 { FRAC_PI_4 / turn } else { 1.0 });
-            let gaps = self.gaps(run, moving);
-            let mut travel;
-            loop {
-                self.apply(path, t + dt);
-                travel = self.travel(run, moving, &start);
-                let worst = run
-                    .pairs
-                    .iter()
-                    .enumerate()
-                    .map(|(k, _)| travel[k] / self.allowance(gaps[k]))
-                    .chain(
-                        run.overlaps
-                            .iter()
-                            .enumerate()
-                            .map(|(k, _)| travel[run.pairs.len() + k] / self.rules.min_step),
-                    )
-                    .fold(0.0, f64::max);
-                if worst <= 1.0 || dt < 1e-12 {
-                    break;
-                }
-                dt *= 0.95 / worst;
-            }
-            let next = (t + dt).min(1.0);
-            let risky: Vec<Pair> = run
+            let (next, travel) = self.substep(path, moving, run, t, turn);
+            let gaps = std::mem::take(&mut run.gaps);
+            let hits: Vec<Pair> = run
                 .pairs
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| travel[*k] > ADVANCE_SHARE * gaps[*k])
                 .map(|(_, p)| *p)
-                .collect();
-            let hits: Vec<Pair> = risky
-                .iter()
-                .copied()
                 .filter(|p| self.pair_collides(*p, moving))
                 .collect();
             if !hits.is_empty() {
                 return self.stop_between(path, moving, run, t, next, hits);
             }
+            // What is known of each gap carries over, less how far the pair may have closed.
+            run.gaps = gaps
+                .iter()
+                .zip(&travel)
+                .map(|(g, d)| (g - d).max(0.0))
+                .collect();
             if let Some(outcome) = self.check_overlaps(path, moving, run, t) {
                 return outcome;
             }
@@ -426,19 +408,86 @@ impl Motion<'_, '_> {
         MoveOutcome::default()
     }
 
-    /// The lower bound of each pair's gap at the current configuration: the balls' gap when
-    /// that is enough for the whole remaining move, else the exact distance.
-    fn gaps(&self, run: &Run, moving: &[BodyId]) -> Vec<f64> {
+    /// Chooses the next sub-step from `t` and leaves the mover there: as long as no pair
+    /// closes more than 90 % of its gap, or the minimum step. A gap is known as a lower bound
+    /// (the balls' gap, or what an earlier exact distance leaves of it); a pair whose bound
+    /// limits the step gets its exact distance. Returns the new t and each pair's travel;
+    /// `run.gaps` holds the gaps at `t`.
+    fn substep(
+        &mut self,
+        path: &Path,
+        moving: &[BodyId],
+        run: &mut Run,
+        t: f64,
+        turn: f64,
+    ) -> (f64, Vec<f64>) {
+        let start = self.poses(moving);
+        let balls = self.ball_gaps(run, &start);
+        run.gaps.resize(balls.len(), 0.0);
+        for (known, ball) in run.gaps.iter_mut().zip(balls) {
+            *known = known.max(ball);
+        }
+        let mut gaps = std::mem::take(&mut run.gaps);
+        let mut exact = vec![false; gaps.len()];
+        let mut dt = (1.0 - t).min(if turn > 0.0 { FRAC_PI_4 / turn } else { 1.0 });
+        loop {
+            self.apply(path, t + dt);
+            let travel = self.travel(run, moving, &start);
+            let limiting: Vec<usize> = (0..gaps.len())
+                .filter(|&k| !exact[k] && travel[k] > ADVANCE_SHARE * gaps[k])
+                .collect();
+            if !limiting.is_empty() {
+                self.apply(path, t);
+                for k in limiting {
+                    gaps[k] = self.exact_gap(run.pairs[k], moving);
+                    exact[k] = true;
+                }
+                continue;
+            }
+            let free = travel
+                .iter()
+                .zip(gaps.iter())
+                .map(|(d, &g)| d / self.allowance(g));
+            let overlapping = travel[gaps.len()..].iter().map(|d| d / self.rules.min_step);
+            let worst = free.chain(overlapping).fold(0.0, f64::max);
+            if worst <= 1.0 || dt < 1e-12 {
+                run.gaps = gaps;
+                return ((t + dt).min(1.0), travel);
+            }
+            dt *= 0.95 / worst;
+        }
+    }
+
+    /// A lower bound of each free pair's gap: the gap between the balls around the bodies.
+    fn ball_gaps(&self, run: &Run, poses: &[Pose]) -> Vec<f64> {
         run.pairs
             .iter()
-            .map(|&pair| {
-                let (a, b) = self.pair_parts(pair, moving);
-                match FastEngine.distance(placed(a.body), placed(b.body)) {
-                    Ok(sep) => sep.distance,
-                    Err(_) => 0.0,
-                }
+            .map(|pair| {
+                let (ca, ra) = self.ball_in_world(run, pair.a, poses);
+                let (cb, rb) = self.ball_in_world(run, pair.b, poses);
+                ((ca - cb).norm() - ra - rb).max(0.0)
             })
             .collect()
+    }
+
+    fn ball_in_world(&self, run: &Run, slot: Slot, poses: &[Pose]) -> (Point3<f64>, f64) {
+        let (ball, pose) = match slot {
+            Slot::Mover(i) => (run.balls[i], poses[i]),
+            Slot::Still(id) => match self.mover_part(id) {
+                Some(part) => (Ball::of(part.body), part.body.pose),
+                None => (ZERO_BALL, Pose::identity()),
+            },
+            Slot::Other(j) => (run.other_balls[j], self.others[j].body.pose),
+        };
+        (pose * ball.centre, ball.radius)
+    }
+
+    /// The exact gap of a free pair at the current configuration (0 if it touches).
+    fn exact_gap(&self, pair: Pair, moving: &[BodyId]) -> f64 {
+        let (a, b) = self.pair_parts(pair, moving);
+        FastEngine
+            .distance(placed(a.body), placed(b.body))
+            .map_or(0.0, |sep| sep.distance)
     }
 
     fn allowance(&self, gap: f64) -> f64 {
@@ -459,10 +508,20 @@ impl Motion<'_, '_> {
             Slot::Mover(i) => body_travel[i],
             Slot::Still(_) | Slot::Other(_) => 0.0,
         };
+        // Two moving bodies of one robot often move together (neighbouring fingers): what
+        // counts is how far one moves as seen from the other.
+        let pair_travel = |p: &Pair| match (p.a, p.b) {
+            (Slot::Mover(i), Slot::Mover(j)) => {
+                let relative = |k: usize, poses: &[Pose]| poses[j].inverse() * poses[k];
+                let own = run.balls[i].travel(&relative(i, start), &relative(i, &now));
+                own.min(body_travel[i] + body_travel[j])
+            }
+            _ => slot_travel(p.a) + slot_travel(p.b),
+        };
         run.pairs
             .iter()
             .chain(run.overlaps.iter().map(|(p, _)| p))
-            .map(|p| slot_travel(p.a) + slot_travel(p.b))
+            .map(pair_travel)
             .collect()
     }
 
@@ -593,6 +652,9 @@ struct Run {
     pairs: Vec<Pair>,
     overlaps: Vec<(Pair, f64)>,
     balls: Vec<Ball>,
+    other_balls: Vec<Ball>,
+    /// A lower bound of each free pair's gap at the current configuration.
+    gaps: Vec<f64>,
 }
 
 /// The pose a fraction `t` of the way: translation along the line, rotation along the shorter
