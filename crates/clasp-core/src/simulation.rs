@@ -351,5 +351,5 @@ fn shift_robot(part: Part<'_>, first: usize) -> Part<'_> {
 }
 
 pub(crate) fn sort_contacts(contacts: &mut [Contact]) {
-    contacts.sort_by(|a, b| (a.body, a.other).cmp(&(b.body, b.other)));
+    contacts.sort_by_key(|c| (c.body, c.other));
 }

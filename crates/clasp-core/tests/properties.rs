@@ -82,7 +82,7 @@ fn distance(a: &Body, b: &Body) -> Option<f64> {
 fn random_scene(rng: &mut Rng, count: usize) -> World {
     let mut bodies: Vec<Body> = Vec::new();
     while bodies.len() < count {
-        let kind = if bodies.len() % 3 == 0 {
+        let kind = if bodies.len().is_multiple_of(3) {
             BodyKind::Obstacle
         } else {
             BodyKind::Graspable
