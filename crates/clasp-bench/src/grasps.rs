@@ -74,11 +74,12 @@ fn evaluate(world: &World, poses: &[Pose]) -> usize {
     clones
         .into_par_iter()
         .zip(poses.par_iter())
-        .filter(|(clone, pose)| grasp(clone.clone(), pose, &open))
+        .map(|(mut clone, pose)| grasp(&mut clone, pose, &open))
+        .filter(|&touched| touched)
         .count()
 }
 
-fn grasp(mut clone: Domain, pose: &Pose, open: &[f64]) -> bool {
+fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> bool {
     if clone.set_pose(*pose).is_err() || clone.set_dof_values(open).is_err() {
         return false;
     }

@@ -28,4 +28,4 @@ pub use filter::{
 pub use geometry::{Geometry, Placed};
 pub use mesh::{MeshError, TriMesh};
 pub use reference::ReferenceEngine;
-pub use scene::{CollisionScene, PairContacts, PairResult, SceneError};
+pub use scene::{CollisionScene, PairContacts, PairResult, SceneError, pose_is_finite};

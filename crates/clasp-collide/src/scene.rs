@@ -249,10 +249,14 @@ impl<E: CollisionEngine> CollisionScene<E> {
     }
 }
 
+/// Whether every part of a pose is a finite number.
+pub fn pose_is_finite(pose: &Isometry3<f64>) -> bool {
+    pose.translation.vector.iter().all(|c| c.is_finite())
+        && pose.rotation.coords.iter().all(|c| c.is_finite())
+}
+
 fn check_pose(pose: &Isometry3<f64>) -> Result<(), SceneError> {
-    let finite = pose.translation.vector.iter().all(|c| c.is_finite())
-        && pose.rotation.coords.iter().all(|c| c.is_finite());
-    if finite {
+    if pose_is_finite(pose) {
         Ok(())
     } else {
         Err(SceneError::NonFinitePose)

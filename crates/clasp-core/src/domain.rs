@@ -4,9 +4,9 @@
 //! borrow it).
 
 use crate::{
-    BodyId, Contact, DofError, Element, Pose, Robot, World,
+    Contact, DofError, Element, Pose, Robot, World,
     moves::{Motion, MoveOutcome, Mover, Part, Rules},
-    simulation::{MoveError, check_pose, dof_request, robot_parts, sort_contacts},
+    simulation::{MoveError, check_pose, dof_request, free_parts, robot_parts, sort_contacts},
 };
 
 /// One clone of a world's robot in a domain of its own: it sees the world's free bodies and
@@ -57,15 +57,7 @@ impl Domain<'_> {
 
     fn act<R>(&mut self, act: impl FnOnce(&mut Motion) -> R) -> R {
         let world = self.world;
-        let others: Vec<Part> = world
-            .bodies
-            .iter()
-            .enumerate()
-            .map(|(i, body)| Part {
-                id: BodyId::Free(i),
-                body,
-                robot: None,
-            })
+        let others: Vec<Part> = free_parts(&world.bodies, 0)
             .chain(robot_parts(&world.robots, Some(self.index)))
             .collect();
         let mut motion = Motion {

@@ -345,11 +345,18 @@ impl Motion<'_, '_> {
             .map(|&id| self.mover_part(id).map_or(ZERO_BALL, |p| Ball::of(p.body)))
             .collect();
         let other_balls = self.others.iter().map(|p| Ball::of(p.body)).collect();
+        let still_balls = self
+            .mover_ids()
+            .into_iter()
+            .filter(|id| !moving.contains(id))
+            .filter_map(|id| Some((id, Ball::of(self.mover_part(id)?.body))))
+            .collect();
         let mut run = Run {
             pairs: Vec::new(),
             overlaps: Vec::new(),
             balls,
             other_balls,
+            still_balls,
             gaps: Vec::new(),
         };
         for pair in pairs {
@@ -473,9 +480,9 @@ impl Motion<'_, '_> {
     fn ball_in_world(&self, run: &Run, slot: Slot, poses: &[Pose]) -> (Point3<f64>, f64) {
         let (ball, pose) = match slot {
             Slot::Mover(i) => (run.balls[i], poses[i]),
-            Slot::Still(id) => match self.mover_part(id) {
-                Some(part) => (Ball::of(part.body), part.body.pose),
-                None => (ZERO_BALL, Pose::identity()),
+            Slot::Still(id) => match (self.mover_part(id), run.still_balls.get(&id)) {
+                (Some(part), Some(ball)) => (*ball, part.body.pose),
+                _ => (ZERO_BALL, Pose::identity()),
             },
             Slot::Other(j) => (run.other_balls[j], self.others[j].body.pose),
         };
@@ -653,6 +660,8 @@ struct Run {
     overlaps: Vec<(Pair, f64)>,
     balls: Vec<Ball>,
     other_balls: Vec<Ball>,
+    /// The balls of the mover's bodies that stay still in this move.
+    still_balls: std::collections::HashMap<BodyId, Ball>,
     /// A lower bound of each free pair's gap at the current configuration.
     gaps: Vec<f64>,
 }
@@ -748,15 +757,17 @@ impl Motion<'_, '_> {
                 continue;
             }
             let stopping = self.dofs_stopped_by(&step.stopped_by);
-            let mut newly = false;
-            for &dof in &active {
-                if stopping.contains(&dof) || stopping.is_empty() {
-                    held[dof] = true;
-                    newly = true;
-                }
+            let mut stopped: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|dof| stopping.contains(dof))
+                .collect();
+            // A stop that names no moving DOF (an overlap, say) holds every DOF that moved.
+            if stopped.is_empty() {
+                stopped = active;
             }
-            if !newly {
-                active.iter().for_each(|&dof| held[dof] = true);
+            for dof in stopped {
+                held[dof] = true;
             }
             outcome.blocked_by_overlap |= step.blocked_by_overlap;
             outcome.stopped_by.extend(step.stopped_by);

@@ -42,7 +42,7 @@ pub(crate) fn robot_parts(robots: &[Robot], skip: Option<usize>) -> Vec<Part<'_>
         .collect()
 }
 
-fn free_parts(bodies: &[crate::Body], first: usize) -> impl Iterator<Item = Part<'_>> {
+pub(crate) fn free_parts(bodies: &[crate::Body], first: usize) -> impl Iterator<Item = Part<'_>> {
     bodies.iter().enumerate().map(move |(i, body)| Part {
         id: BodyId::Free(first + i),
         body,
@@ -51,9 +51,7 @@ fn free_parts(bodies: &[crate::Body], first: usize) -> impl Iterator<Item = Part
 }
 
 pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
-    let finite = pose.translation.vector.iter().all(|c| c.is_finite())
-        && pose.rotation.coords.iter().all(|c| c.is_finite());
-    if finite {
+    if clasp_collide::pose_is_finite(pose) {
         Ok(())
     } else {
         Err(MoveError::NonFinitePose)
@@ -118,12 +116,19 @@ impl World {
 
     /// Every pair of bodies the switches and the robots' rules let collide.
     pub fn checked_pairs(&self) -> Vec<(BodyId, BodyId)> {
+        self.allowed_pairs()
+            .into_iter()
+            .map(|(a, b)| (a.id, b.id))
+            .collect()
+    }
+
+    fn allowed_pairs(&self) -> Vec<(Part<'_>, Part<'_>)> {
         let parts = self.parts();
         let mut pairs = Vec::new();
         for (i, a) in parts.iter().enumerate() {
             for b in &parts[i + 1..] {
                 if allowed(&self.switches, *a, *b) {
-                    pairs.push((a.id, b.id));
+                    pairs.push((*a, *b));
                 }
             }
         }
@@ -150,17 +155,9 @@ impl World {
     /// Finds every contact of the world again, all pairs in parallel (GraspIt's
     /// `findAllContacts`).
     pub fn find_all_contacts(&mut self) {
-        let parts = self.parts();
         let threshold = self.settings.contact_threshold;
-        let mut pairs = Vec::new();
-        for (i, a) in parts.iter().enumerate() {
-            for b in &parts[i + 1..] {
-                if allowed(&self.switches, *a, *b) {
-                    pairs.push((*a, *b));
-                }
-            }
-        }
-        let mut found: Vec<Contact> = pairs
+        let mut found: Vec<Contact> = self
+            .allowed_pairs()
             .par_iter()
             .flat_map_iter(|(a, b)| pair_contacts(*a, *b, threshold))
             .collect();
