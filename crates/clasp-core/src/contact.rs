@@ -52,6 +52,8 @@ pub struct Contact {
     pub skip: bool,
     /// This body's index within its robot (0 the palm, then each chain's links in order).
     pub local_index: Option<usize>,
+    /// Whether this body is static or dynamic.
+    pub body_type: BodyType,
     /// Whether the other body is static or dynamic.
     pub other_type: BodyType,
     /// Static (Coulomb) friction coefficient of the two materials.
@@ -64,8 +66,8 @@ impl Contact {
     /// The friction coefficient at a relative sliding speed (mm/s): kinetic above
     /// [`KINETIC_SPEED`] when a dynamic body takes part, static otherwise.
     pub fn friction(&self, relative_speed: f64) -> f64 {
-        let body_dynamic = self.other_type == BodyType::Dynamic || self.local_index.is_some();
-        if relative_speed > KINETIC_SPEED && body_dynamic {
+        let dynamic = self.body_type == BodyType::Dynamic || self.other_type == BodyType::Dynamic;
+        if relative_speed > KINETIC_SPEED && dynamic {
             self.kinetic_friction
         } else {
             self.static_friction
@@ -104,6 +106,7 @@ pub(crate) fn contact_pair(
         self_collision,
         skip: self_collision && !is_a,
         local_index: this.local_index,
+        body_type: BodyType::of(this.body),
         other_type: BodyType::of(other.body),
         static_friction: mat_a.static_friction(mat_b),
         kinetic_friction: mat_a.kinetic_friction(mat_b),

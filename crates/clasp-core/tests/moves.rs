@@ -1,7 +1,7 @@
 //! Moves that stop at contact, Toggle Collision and contacts, on small scenes built in code.
 
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine, shapes};
-use clasp_core::{Body, BodyId, BodyKind, Element, Material, Pose, TriMesh, World};
+use clasp_core::{Body, BodyId, BodyKind, BodyType, Element, Material, Pose, TriMesh, World};
 use nalgebra::{UnitQuaternion, Vector3};
 
 fn body(name: &str, kind: BodyKind, mesh: TriMesh, at: [f64; 3]) -> Body {
@@ -67,6 +67,16 @@ fn a_body_moved_into_another_stops_just_short_with_contacts() {
         assert_eq!(
             c.static_friction,
             Material::Generic.static_friction(Material::Generic)
+        );
+        // The cube is dynamic: sliding faster than 1 mm/s uses kinetic friction.
+        assert_eq!(
+            (c.body_type, c.other_type),
+            (BodyType::Dynamic, BodyType::Static)
+        );
+        assert_eq!(c.friction(0.5), c.static_friction);
+        assert_eq!(
+            c.friction(2.0),
+            Material::Generic.kinetic_friction(Material::Generic)
         );
     }
     assert_eq!(world.contacts_of(BLOCK).count(), on_cube.len());
