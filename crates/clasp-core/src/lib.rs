@@ -7,10 +7,14 @@ mod body;
 mod contact;
 mod domain;
 mod eigengrasp;
+mod grasp;
+pub mod hull;
 mod mass;
 mod moves;
+pub mod quality;
 mod robot;
 mod simulation;
+pub mod soft;
 mod switches;
 mod world;
 
@@ -19,8 +23,10 @@ pub use clasp_collide::TriMesh;
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
 pub use domain::Domain;
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
+pub use grasp::{ContactModel, Grasp, GraspContact, GraspError, GraspOptions, SoftContact};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use moves::MoveOutcome;
+pub use quality::{Quality, QualityError, WrenchSpaceKind};
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot, RobotBody,
