@@ -339,5 +339,6 @@ fn soft_contact(
 fn fit(body: &Body, frame: &Pose, points: &[Point3<f64>]) -> Result<Quadric, SoftFallback> {
     let to_frame = frame.inverse() * body.pose;
     let in_frame: Vec<Point3<f64>> = points.iter().map(|p| to_frame * p).collect();
+    soft::check_smooth(&in_frame)?;
     soft::fit_quadric(&in_frame)
 }

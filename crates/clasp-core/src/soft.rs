@@ -67,6 +67,32 @@ const MAX_RESIDUAL_FRACTION: f64 = 0.1;
 /// compresses.
 const MATTRESS_THICKNESS_M: f64 = 0.003;
 
+/// How far (rad) the surface may turn away from the tangent plane within the neighbourhood
+/// before it counts as an edge or a corner: 70°, which a sphere reaches only when it is
+/// smaller than the neighbourhood (radius ≲ 3.7 mm for a 3.5 mm neighbourhood).
+const MAX_SURFACE_TURN: f64 = 70.0 * std::f64::consts::PI / 180.0;
+
+/// Refuses a neighbourhood (points in the contact frame) whose surface turns too far to be a
+/// smooth patch: a chord from the contact dropping `z` over a distance `ρ` from the normal
+/// belongs to a circle whose normal has turned by 2·atan(z/ρ) there, and a box's edge turns
+/// by 90° at once. The quadric fit alone cannot tell: a few far corners of a coarse box fit a
+/// steep quadric well.
+pub fn check_smooth(points: &[Point3<f64>]) -> Result<(), SoftFallback> {
+    let turn = points
+        .iter()
+        .filter_map(|p| {
+            let rho = p.x.hypot(p.y);
+            (rho > 0.0).then(|| 2.0 * (p.z.abs() / rho).atan())
+        })
+        .fold(0.0, f64::max);
+    if turn > MAX_SURFACE_TURN {
+        return Err(SoftFallback::Bent {
+            degrees: turn.to_degrees(),
+        });
+    }
+    Ok(())
+}
+
 /// Why a contact falls back to a point contact (or why an input was refused).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SoftFallback {
@@ -91,6 +117,14 @@ pub enum SoftFallback {
     NotSmooth {
         /// Root-mean-square distance (mm, along the normal) from the points to the quadric.
         rms_residual: f64,
+    },
+    /// The surface turns too far within the neighbourhood: an edge or a corner.
+    #[error(
+        "the surface around the contact turns by {degrees:.0}° within its neighbourhood: an edge or a corner, which has no curvature to fit"
+    )]
+    Bent {
+        /// The largest turn (degrees) from the contact's tangent plane.
+        degrees: f64,
     },
     /// A point, coefficient, pose or parameter was not a finite number, or the arithmetic on
     /// it overflowed.
@@ -245,6 +279,14 @@ pub fn fit_quadric(points: &[Point3<f64>]) -> Result<Quadric, SoftFallback> {
     }
     if !radius.is_finite() {
         return Err(SoftFallback::NonFinite);
+    }
+    // A flat face is flat however its few, far corners lie (a box's face is two triangles).
+    if points.iter().all(|p| p.z.abs() <= 1e-9 * radius) {
+        return Ok(Quadric {
+            a: 0.0,
+            b: 0.0,
+            c: 0.0,
+        });
     }
     // With x = ρu, y = ρv: z = a·ρ²u² + …, so fitting z/ρ² against u², v², uv gives a, b, c
     // themselves, with every sum of M between 0 and the number of points.
@@ -1079,5 +1121,43 @@ mod tests {
             c: 0.0,
         };
         assert_eq!(patch_grid(&bad_q, &frame), Err(SoftFallback::NonFinite));
+    }
+
+    #[test]
+    fn edges_are_bent_spheres_are_smooth_and_big_flat_faces_are_flat() {
+        // A box's edge, the normal bisecting its two faces: each face drops at 45°.
+        let edge: Vec<Point3<f64>> = [(-3.0, 0.0), (3.0, 0.0), (-2.0, 2.0), (2.0, -2.0)]
+            .iter()
+            .map(|&(x, y)| Point3::new(x, y, f64::abs(x)))
+            .collect();
+        assert!(
+            matches!(check_smooth(&edge), Err(SoftFallback::Bent { degrees }) if degrees > 85.0)
+        );
+        // A 10 mm sphere seen 3.5 mm round its contact turns by 20.5°.
+        let sphere: Vec<Point3<f64>> = (0..12)
+            .map(|k| {
+                let (s, c) = (k as f64 * PI / 6.0).sin_cos();
+                let rho = 3.5;
+                Point3::new(rho * c, rho * s, 10.0 - (100.0 - rho * rho).sqrt())
+            })
+            .collect();
+        assert_eq!(check_smooth(&sphere), Ok(()));
+        // The four corners of a large face lie on its diagonals: no curvature can be told
+        // from them, but a face is flat.
+        let face: Vec<Point3<f64>> = [
+            (30.0, 30.0),
+            (-30.0, 30.0),
+            (30.0, -30.0),
+            (-30.0, -30.0),
+            (0.0, 0.0),
+        ]
+        .iter()
+        .map(|&(x, y)| Point3::new(x, y, 0.0))
+        .collect();
+        let flat = fit_quadric(&face).unwrap();
+        assert_eq!((flat.a, flat.b, flat.c), (0.0, 0.0, 0.0));
+        let mut lifted = face.clone();
+        lifted[0].z = 1.0;
+        assert_eq!(fit_quadric(&lifted), Err(SoftFallback::Degenerate));
     }
 }
