@@ -1,7 +1,7 @@
 //! Auto-grasps of Clasp's own hand and of GraspIt's Barrett hand on a sphere and on a mug:
 //! approach along the approach direction, close every finger, and check that each finger rests
 //! on the object with a contact and that nothing interpenetrates (the brute-force reference
-//! engine judges).
+//! engine judges), and the grasp quality of what they hold.
 //!
 //! The Barrett tests need GraspIt's model library in `../shared/graspit-models`; without it they
 //! say so and pass.
@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
-use clasp_core::{BodyId, Pose, Robot, World};
+use clasp_core::{BodyId, GraspOptions, Pose, Quality, Robot, World, WrenchSpaceKind};
 use clasp_io::{Disk, load_body, load_robot};
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -58,7 +58,9 @@ fn facing_origin(hand: &Robot, distance: f64) -> Pose {
     Pose::from_parts(at.coords.into(), rotation)
 }
 
-fn assert_grasped(world: &mut World, name: &str) {
+/// Approaches, grasps, checks every finger touches and nothing interpenetrates, lets go; gives
+/// the grasp's L1 quality while it held.
+fn assert_grasped(world: &mut World, name: &str) -> Quality {
     let approach = world.approach_to_contact(0, 400.0).unwrap();
     println!("{name}: approach {approach:?}");
     let after_approach = touching_object(world);
@@ -98,6 +100,7 @@ fn assert_grasped(world: &mut World, name: &str) {
         );
         assert!(!overlap, "{name}: {a:?} and {b:?} interpenetrate");
     }
+    let quality = grasp_quality(world, name);
     // Auto Open lets go: only what touched after the approach still touches.
     world.auto_open(0).unwrap();
     let touching = touching_object(world);
@@ -105,6 +108,24 @@ fn assert_grasped(world: &mut World, name: &str) {
         touching.iter().all(|id| after_approach.contains(id)),
         "{name}: after Auto Open {touching:?} touch, after the approach only {after_approach:?}"
     );
+    quality
+}
+
+/// The L1 quality of the hand's grasp on the object, the same every time it is computed.
+fn grasp_quality(world: &World, name: &str) -> Quality {
+    let object = world.grasped_object().expect("a graspable object");
+    let grasp = world.grasp(0, object, &GraspOptions::default()).unwrap();
+    let quality = grasp.quality_with_volume(WrenchSpaceKind::L1).unwrap();
+    println!("{name}: {quality}");
+    for c in &grasp.contacts {
+        assert!(c.wrenches.iter().flatten().all(|x| x.is_finite()));
+    }
+    let again = world.grasp(0, object, &GraspOptions::default()).unwrap();
+    assert_eq!(
+        again.quality_with_volume(WrenchSpaceKind::L1).unwrap(),
+        quality
+    );
+    quality
 }
 
 /// The robot bodies touching the object.
@@ -133,8 +154,19 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
     // GraspIt's own sphere has a radius of 8 mm, too small for the Barrett's power grasp from
     // the palm: its fingers close past it onto the palm. Clasp's 30 mm sphere stands in.
     let sphere = workspace().join("models/objects/clasp_sphere.xml");
-    for object in [sphere, graspit("objects/mug.xml").unwrap()] {
-        let mut world = scene(&object, &hand, 200.0);
-        assert_grasped(&mut world, &object.display().to_string());
-    }
+    let mut world = scene(&sphere, &hand, 200.0);
+    assert_grasped(&mut world, "Barrett on clasp_sphere");
+    // The mug with the classic three-finger spread (60°: the fingers 120° apart). With the
+    // fingers side by side (spread 0) the thumb meets the mug with its proximal link, which
+    // stops it (breakaway is not modelled), and the grasp is not force-closure.
+    let mut world = scene(&graspit("objects/mug.xml").unwrap(), &hand, 200.0);
+    let mut spread = world.robots[0].dof_values().to_vec();
+    spread[0] = std::f64::consts::FRAC_PI_3;
+    world.set_dof_values(0, &spread).unwrap();
+    let quality = assert_grasped(&mut world, "Barrett on GraspIt's mug");
+    assert!(
+        quality.force_closure,
+        "the Barrett's grasp of the mug holds it"
+    );
+    assert!(quality.epsilon.unwrap() > 0.05, "{quality}");
 }
