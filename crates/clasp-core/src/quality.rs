@@ -438,35 +438,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore]
-    fn stats() {
-        let mut seed = 99u64;
-        let mut rand = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
-        for k in [4, 8, 12, 20] {
-            let dirs: Vec<Vector3<f64>> = (0..k)
-                .map(|_| Vector3::new(rand(), rand(), rand()))
-                .collect();
-            let g = sphere_grasp(&dirs, 0.5, 8);
-            let t = std::time::Instant::now();
-            let q = quality(&g, WrenchSpaceKind::L1, false).unwrap();
-            let el = t.elapsed();
-            let t = std::time::Instant::now();
-            let h = hull(&distinct(g.concat())).unwrap();
-            println!(
-                "random {k}: {q} in {el:?}; hull facets {} depth {} in {:?}",
-                h.facets().len(),
-                h.origin_depth(),
-                t.elapsed()
-            );
-        }
-    }
-
-    #[test]
     fn the_depth_search_agrees_with_the_whole_hull() {
         let mut seed = 5u64;
         let mut rand = move || {
