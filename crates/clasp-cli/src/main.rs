@@ -1,5 +1,6 @@
 //! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file;
-//! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand.
+//! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand; `quality`
+//! evaluates a hand's grasp of the world's object.
 
 mod summary;
 mod world_commands;
@@ -10,11 +11,11 @@ use std::{
 };
 
 use clap::{CommandFactory, Parser, Subcommand, error::ErrorKind};
-use clasp_core::{Body, BodyKind};
+use clasp_core::{Body, BodyKind, WrenchSpaceKind};
 use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
-use world_commands::Format;
+use world_commands::{Format, Metric, QualityRequest};
 
 #[derive(Parser)]
 #[command(name = "clasp-cli", version, about = "Clasp's command-line tool")]
@@ -73,6 +74,44 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
+    /// Evaluate a robot's grasp of the world's object (its first graspable body): optionally
+    /// approach and auto-grasp as `grasp` does, then print each contact, the grasp's quality
+    /// and whether it is force-closure.
+    Quality {
+        /// A GraspIt world file with a robot and a graspable body.
+        world: PathBuf,
+        /// What to measure besides force closure: epsilon (the largest ball round the origin
+        /// inside the wrench space), or volume (epsilon and the wrench space's 6D volume;
+        /// slower).
+        #[arg(long, value_enum, default_value_t = Metric::Epsilon)]
+        metric: Metric,
+        /// The grasp wrench space: l1 (the hull of every contact's wrenches; the normal forces
+        /// sum to at most 1) or linf (their Minkowski sum; each normal force at most 1).
+        #[arg(long, value_name = "l1|linf", default_value = "l1",
+              value_parser = parse_wrench_space)]
+        gws: WrenchSpaceKind,
+        /// First move the hand along its approach direction until it touches something, as
+        /// `grasp --approach` does.
+        #[arg(long)]
+        approach: bool,
+        /// Close every finger until it touches something or reaches its limit, as
+        /// `grasp --auto` does.
+        #[arg(long)]
+        auto: bool,
+        /// Which of the world's robots grasps (0 is the first).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        robot: usize,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+}
+
+fn parse_wrench_space(text: &str) -> Result<WrenchSpaceKind, String> {
+    text.parse()
 }
 
 fn main() -> ExitCode {
@@ -117,6 +156,31 @@ fn main() -> ExitCode {
                 &world,
                 root.as_deref(),
                 approach,
+                format(json),
+            ))
+        }
+        Command::Quality {
+            world,
+            metric,
+            gws,
+            approach,
+            auto,
+            robot,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let request = QualityRequest {
+                robot,
+                metric,
+                wrench_space: gws,
+                approach,
+                auto,
+            };
+            report(world_commands::quality(
+                &world,
+                root.as_deref(),
+                &request,
                 format(json),
             ))
         }

@@ -1,9 +1,12 @@
-//! `contacts` and `grasp`: load a world file, find its contacts or grasp with its hand, and
-//! print the result as text or as one JSON document.
+//! `contacts`, `grasp` and `quality`: load a world file, find its contacts, grasp with its hand
+//! or evaluate its grasp, and print the result as text or as one JSON document.
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{BodyId, BodyType, Contact, MoveOutcome, World};
+use clasp_core::{
+    BodyId, BodyType, Contact, ContactModel, GraspContact, GraspError, GraspOptions, MoveOutcome,
+    World, WrenchSpaceKind,
+};
 use clasp_io::Disk;
 use serde_json::{Value, json};
 
@@ -89,35 +92,20 @@ pub fn grasp(
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
-    if world.robots.is_empty() {
-        return Err(world_error(file, "the world has no robot to grasp with"));
-    }
-    world.find_all_contacts();
     let robot = 0;
-    let approached = if approach {
-        let distance = world
-            .bounding_box()
-            .map_or(0.0, |(lo, hi)| (hi - lo).norm());
-        let outcome = world
-            .approach_to_contact(robot, distance)
-            .map_err(|e| world_error(file, e))?;
-        Some((outcome, distance))
-    } else {
-        None
-    };
-    let grasped = world.auto_grasp(robot).map_err(|e| world_error(file, e))?;
+    check_robot(&world, file, robot)?;
+    world.find_all_contacts();
+    let approached = approach
+        .then(|| approach_hand(&mut world, file, robot))
+        .transpose()?;
+    let grasped = close_hand(&mut world, file, robot)?;
     let dofs = world.robots[robot].dof_values().to_vec();
     let contacts = physical_contacts(&world);
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
             "robot": world.robots[robot].name,
-            "approach": approached.as_ref().map(|(outcome, distance)| json!({
-                "touched": !outcome.completed,
-                "max_distance": distance,
-                "stopped_by": pairs_json(&world, &outcome.stopped_by),
-                "blocked_by_overlap": outcome.blocked_by_overlap,
-            })),
+            "approach": approached.as_ref().map(|a| approach_json(&world, a)),
             "dof_values": dofs,
             "stopped_by": pairs_json(&world, &grasped.stopped_by),
             "blocked_by_overlap": grasped.blocked_by_overlap,
@@ -127,15 +115,7 @@ pub fn grasp(
         })
         .to_string(),
         Format::Text => {
-            let mut text = String::new();
-            if let Some((outcome, distance)) = &approached {
-                let _ = writeln!(
-                    text,
-                    "approach: {}",
-                    approach_line(&world, outcome, *distance)
-                );
-            }
-            let _ = writeln!(text, "grasp: {}", grasp_line(&world, &grasped));
+            let mut text = moves_text(&world, approached.as_ref(), Some(&grasped));
             let values: Vec<String> = dofs.iter().map(|v| format!("{v:.6}")).collect();
             let _ = writeln!(text, "DOF values (rad or mm): {}", values.join(" "));
             for contact in &contacts {
@@ -145,6 +125,237 @@ pub fn grasp(
             text
         }
     })
+}
+
+/// The quality measure `quality` reports besides force closure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// The radius of the largest ball round the origin inside the wrench space.
+    Epsilon,
+    /// Epsilon and the wrench space's 6D volume (builds the whole hull: slower).
+    Volume,
+}
+
+impl Metric {
+    fn name(self) -> &'static str {
+        match self {
+            Metric::Epsilon => "epsilon",
+            Metric::Volume => "volume",
+        }
+    }
+}
+
+/// What `quality` evaluates: which robot, which measure, in which wrench space, after which
+/// moves.
+#[derive(Debug, Clone, Copy)]
+pub struct QualityRequest {
+    pub robot: usize,
+    pub metric: Metric,
+    pub wrench_space: WrenchSpaceKind,
+    pub approach: bool,
+    pub auto: bool,
+}
+
+/// Approaches and auto-grasps when asked, as `grasp` does, then evaluates the grasp of the
+/// world's grasped object by the robot: its contacts and its quality.
+pub fn quality(
+    file: &Path,
+    root: Option<&Path>,
+    request: &QualityRequest,
+    format: Format,
+) -> Result<String, Failure> {
+    let mut world = load(file, root)?;
+    let robot = request.robot;
+    check_robot(&world, file, robot)?;
+    let object = world
+        .grasped_object()
+        .ok_or_else(|| world_error(file, GraspError::NoObject))?;
+    let approached = request
+        .approach
+        .then(|| approach_hand(&mut world, file, robot))
+        .transpose()?;
+    let grasped = request
+        .auto
+        .then(|| close_hand(&mut world, file, robot))
+        .transpose()?;
+    let grasp = world
+        .grasp(robot, object, &GraspOptions::default())
+        .map_err(|e| world_error(file, e))?;
+    let quality = match request.metric {
+        Metric::Epsilon => grasp.quality(request.wrench_space),
+        Metric::Volume => grasp.quality_with_volume(request.wrench_space),
+    }
+    .map_err(|e| world_error(file, e))?;
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "robot": world.robots[robot].name,
+            "robot_index": robot,
+            "object": body_json(&world, object),
+            "approach": approached.as_ref().map(|a| approach_json(&world, a)),
+            "auto_grasp": grasped.as_ref().map(|g| json!({
+                "stopped_by": pairs_json(&world, &g.stopped_by),
+                "blocked_by_overlap": g.blocked_by_overlap,
+            })),
+            "wrench_space": quality.wrench_space.name(),
+            "metric": request.metric.name(),
+            "force_closure": quality.force_closure,
+            "epsilon": quality.epsilon,
+            "volume": quality.volume,
+            "cog": [grasp.cog.x, grasp.cog.y, grasp.cog.z],
+            "max_radius": grasp.max_radius,
+            "wrenches": quality.wrenches,
+            "contacts": grasp.contacts.iter().map(|c| grasp_contact_json(&world, c)).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => {
+            let mut text = moves_text(&world, approached.as_ref(), grasped.as_ref());
+            let _ = writeln!(
+                text,
+                "{} grasped by {} (robot {robot}): {}",
+                body_name(&world, object),
+                world.robots[robot].name,
+                count(grasp.contacts.len(), "contact")
+            );
+            for contact in &grasp.contacts {
+                let _ = writeln!(text, "{}", grasp_contact_line(&world, contact));
+            }
+            let _ = writeln!(text, "{quality}");
+            let _ = write!(
+                text,
+                "force-closure: {}",
+                if quality.force_closure { "yes" } else { "no" }
+            );
+            text
+        }
+    })
+}
+
+/// Fails unless the world has robot `robot`.
+fn check_robot(world: &World, file: &Path, robot: usize) -> Result<(), Failure> {
+    match world.robots.len() {
+        0 => Err(world_error(file, "the world has no robot to grasp with")),
+        n if robot >= n => Err(world_error(
+            file,
+            format!(
+                "the world has no robot {robot} (it has {})",
+                count(n, "robot")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `--approach`: moves the robot along its approach direction until it touches something, at
+/// most the world's bounding-box diagonal. Returns what stopped it and that distance.
+fn approach_hand(
+    world: &mut World,
+    file: &Path,
+    robot: usize,
+) -> Result<(MoveOutcome, f64), Failure> {
+    let distance = world
+        .bounding_box()
+        .map_or(0.0, |(lo, hi)| (hi - lo).norm());
+    let outcome = world
+        .approach_to_contact(robot, distance)
+        .map_err(|e| world_error(file, e))?;
+    Ok((outcome, distance))
+}
+
+/// `--auto`: closes every finger of the robot until it touches something or reaches its limit.
+fn close_hand(world: &mut World, file: &Path, robot: usize) -> Result<MoveOutcome, Failure> {
+    world.auto_grasp(robot).map_err(|e| world_error(file, e))
+}
+
+/// The lines saying what the approach and the auto-grasp did, each when it ran.
+fn moves_text(
+    world: &World,
+    approached: Option<&(MoveOutcome, f64)>,
+    grasped: Option<&MoveOutcome>,
+) -> String {
+    let mut text = String::new();
+    if let Some((outcome, distance)) = approached {
+        let _ = writeln!(
+            text,
+            "approach: {}",
+            approach_line(world, outcome, *distance)
+        );
+    }
+    if let Some(grasped) = grasped {
+        let _ = writeln!(text, "grasp: {}", grasp_line(world, grasped));
+    }
+    text
+}
+
+fn approach_json(world: &World, (outcome, distance): &(MoveOutcome, f64)) -> Value {
+    json!({
+        "touched": !outcome.completed,
+        "max_distance": distance,
+        "stopped_by": pairs_json(world, &outcome.stopped_by),
+        "blocked_by_overlap": outcome.blocked_by_overlap,
+    })
+}
+
+fn model_json(model: &ContactModel) -> Value {
+    match model {
+        ContactModel::Point => json!({ "kind": "point" }),
+        ContactModel::PointFallback(reason) => {
+            json!({ "kind": "point_fallback", "reason": reason.to_string() })
+        }
+        ContactModel::Soft(soft) => json!({
+            "kind": "soft",
+            "torsion_radius": soft.area.torsion_radius,
+            "relative_radii": soft.relative_radii,
+            "merged": soft.merged,
+        }),
+    }
+}
+
+fn model_text(model: &ContactModel) -> String {
+    match model {
+        ContactModel::Point => "point contact".to_owned(),
+        ContactModel::PointFallback(reason) => {
+            format!("point contact (not soft: {reason})").replace(['\n', '\r'], " ")
+        }
+        ContactModel::Soft(soft) => {
+            let merged = match soft.merged {
+                0 => String::new(),
+                n => format!(", {} merged into it", count(n, "contact")),
+            };
+            format!(
+                "soft contact, torsion radius {:.3} mm{merged}",
+                soft.area.torsion_radius
+            )
+        }
+    }
+}
+
+/// A grasp's contact: the hand's body touching the object, the object-side point and normal,
+/// the friction its wrenches use, its model and its wrenches.
+fn grasp_contact_json(world: &World, c: &GraspContact) -> Value {
+    let (p, n) = (c.contact.point, c.contact.normal.into_inner());
+    json!({
+        "body": body_json(world, c.contact.other),
+        "point": [p.x, p.y, p.z],
+        "normal": [n.x, n.y, n.z],
+        "separation": c.contact.separation,
+        "friction": c.friction,
+        "model": model_json(&c.model),
+        "wrenches": c.wrenches.len(),
+    })
+}
+
+fn grasp_contact_line(world: &World, c: &GraspContact) -> String {
+    let p = c.contact.point;
+    format!(
+        "{}: point ({:.3}, {:.3}, {:.3}) mm, μ {:.3}, {}",
+        body_text(world, c.contact.other),
+        p.x,
+        p.y,
+        p.z,
+        c.friction,
+        model_text(&c.model)
+    )
 }
 
 /// Each physical contact once: the side on the pair's first body.

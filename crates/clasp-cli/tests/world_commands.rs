@@ -1,5 +1,7 @@
-//! `clasp-cli contacts` and `clasp-cli grasp` run as a program on the default scene and on small
-//! world files written for each test: what they print, as text and JSON, and how they fail.
+//! `clasp-cli contacts`, `clasp-cli grasp` and `clasp-cli quality` run as a program on the default
+//! scene and on small world files written for each test: what they print, as text and JSON, and
+//! how they fail. The Barrett test needs GraspIt's model library in `../shared/graspit-models`;
+//! without it it says so and passes.
 
 use std::{
     path::{Path, PathBuf},
@@ -454,4 +456,353 @@ fn graspit_root_resolves_the_world_s_file_names() {
         .output()
         .unwrap();
     assert_eq!(ok_json(&output)["count"], document["count"]);
+}
+
+/// GraspIt's model library beside the workspace, or `None` after saying why a test skips.
+fn graspit_models() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
+    match root.canonicalize() {
+        Ok(root) if root.is_dir() => Some(root),
+        _ => {
+            println!(
+                "skipped: GraspIt's model library is not at {}",
+                root.display()
+            );
+            None
+        }
+    }
+}
+
+fn quality_json(args: &[&str]) -> Value {
+    let mut all = vec!["quality"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    ok_json(&run(&all))
+}
+
+/// Checks the fields every `quality --json` document has, and returns its contacts.
+fn assert_quality_document(document: &Value) -> &Vec<Value> {
+    for key in [
+        "file",
+        "robot",
+        "object",
+        "wrench_space",
+        "metric",
+        "force_closure",
+        "epsilon",
+        "volume",
+        "contacts",
+    ] {
+        assert!(document.get(key).is_some(), "no {key}: {document}");
+    }
+    let force_closure = document["force_closure"].as_bool().unwrap();
+    match document["epsilon"].as_f64() {
+        Some(epsilon) => assert!(force_closure && epsilon > 0.0, "{document}"),
+        None => assert!(
+            !force_closure && document["epsilon"].is_null(),
+            "{document}"
+        ),
+    }
+    let contacts = document["contacts"].as_array().unwrap();
+    for contact in contacts {
+        let friction = contact["friction"].as_f64().unwrap();
+        assert!(friction >= 0.0, "{contact}");
+        assert!(
+            contact["body"]["id"]
+                .as_str()
+                .unwrap()
+                .starts_with("robot ")
+        );
+        vector(&contact["point"]);
+        let kind = contact["model"]["kind"].as_str().unwrap();
+        assert!(
+            ["point", "point_fallback", "soft"].contains(&kind),
+            "{contact}"
+        );
+        assert!(contact["wrenches"].as_u64().unwrap() > 0, "{contact}");
+    }
+    contacts
+}
+
+#[test]
+fn the_default_grasp_is_force_closure_with_the_same_quality_every_run() {
+    let world = default_world();
+    let args = [path_str(&world), "--approach", "--auto"];
+    let document = quality_json(&args);
+    let contacts = assert_quality_document(&document);
+    assert_eq!(document["file"], path_str(&world));
+    assert_eq!(document["robot"], "ClaspHand");
+    assert_eq!(document["robot_index"], 0);
+    assert_eq!(document["object"]["name"], "clasp_mug");
+    assert_eq!(document["object"]["id"], "body 0");
+    assert_eq!(document["wrench_space"], "l1");
+    assert_eq!(document["metric"], "epsilon");
+    assert_eq!(document["force_closure"], true, "{document}");
+    assert!(document["epsilon"].as_f64().unwrap() > 0.0);
+    assert!(document["volume"].is_null(), "{document}");
+    assert_eq!(document["approach"]["touched"], true, "{document}");
+    assert!(
+        !document["auto_grasp"]["stopped_by"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Every finger chain pushes on the mug.
+    for chain in 0..3 {
+        assert!(
+            contacts.iter().any(|c| c["body"]["chain"] == chain),
+            "chain {chain}: {document}"
+        );
+    }
+    // A second run gives the same numbers, to the last bit.
+    let again = quality_json(&args);
+    assert_eq!(again["epsilon"], document["epsilon"]);
+    assert_eq!(again["contacts"], document["contacts"]);
+
+    // Text: the moves, a line per contact, the quality, force closure.
+    let text = ok_stdout(&run(&["quality", path_str(&world), "--approach", "--auto"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("approach: touched: "), "{text}");
+    assert!(lines[1].starts_with("grasp: stopped by "), "{text}");
+    assert_eq!(
+        lines[2],
+        format!(
+            "clasp_mug grasped by ClaspHand (robot 0): {} contacts",
+            contacts.len()
+        )
+    );
+    let n = contacts.len();
+    assert_eq!(lines.len(), 3 + n + 2, "{text}");
+    for line in &lines[3..3 + n] {
+        assert!(line.starts_with("ClaspHand_chain"), "{line}");
+        assert!(line.contains(" mm, μ "), "{line}");
+        assert!(line.ends_with("point contact"), "{line}");
+    }
+    let epsilon = document["epsilon"].as_f64().unwrap();
+    assert_eq!(
+        lines[3 + n],
+        format!("epsilon {epsilon:.6} (l1 wrench space, {n} contacts)")
+    );
+    assert_eq!(lines[4 + n], "force-closure: yes");
+}
+
+#[test]
+fn the_volume_is_reported_only_when_asked_for() {
+    let world = default_world();
+    let document = quality_json(&[
+        path_str(&world),
+        "--approach",
+        "--auto",
+        "--metric",
+        "volume",
+    ]);
+    assert_quality_document(&document);
+    assert_eq!(document["metric"], "volume");
+    assert!(document["volume"].as_f64().unwrap() > 0.0, "{document}");
+    let epsilon_only = quality_json(&[path_str(&world), "--approach", "--auto"]);
+    assert_eq!(document["epsilon"], epsilon_only["epsilon"]);
+
+    let text = ok_stdout(&run(&[
+        "quality",
+        path_str(&world),
+        "--approach",
+        "--auto",
+        "--metric=volume",
+    ]));
+    let quality_line = text.lines().rev().nth(1).unwrap();
+    assert!(
+        quality_line.starts_with("epsilon ") && quality_line.contains(", volume "),
+        "{text}"
+    );
+}
+
+#[test]
+fn without_a_grasp_the_default_hand_does_not_touch_the_mug() {
+    let world = default_world();
+    let text = ok_stdout(&run(&["quality", path_str(&world)]));
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "clasp_mug grasped by ClaspHand (robot 0): 0 contacts",
+            "not force-closure (l1 wrench space, 0 contacts)",
+            "force-closure: no",
+        ],
+        "{text}"
+    );
+    assert!(!text.contains("-1"), "{text}");
+    let document = quality_json(&[path_str(&world), "--metric", "volume"]);
+    assert!(assert_quality_document(&document).is_empty());
+    assert_eq!(document["force_closure"], false);
+    assert!(document["epsilon"].is_null());
+    assert_eq!(document["volume"], 0.0);
+    assert!(document["approach"].is_null() && document["auto_grasp"].is_null());
+}
+
+#[test]
+fn the_l_infinity_wrench_space_works_or_says_why_not() {
+    let world = default_world();
+    // No contacts: an empty Minkowski sum, not force-closure.
+    let document = quality_json(&[path_str(&world), "--gws", "linf"]);
+    assert_eq!(document["wrench_space"], "linf");
+    assert_eq!(document["force_closure"], false);
+    let text = ok_stdout(&run(&["quality", path_str(&world), "--gws=LINF"]));
+    assert!(
+        text.contains("not force-closure (linf wrench space, 0 contacts)"),
+        "{text}"
+    );
+    // The approach alone: the first links of two fingers touch the mug, four contacts on one
+    // line, so the Minkowski sum is flat: no volume, not force-closure.
+    let document = quality_json(&[
+        path_str(&world),
+        "--approach",
+        "--gws",
+        "linf",
+        "--metric",
+        "volume",
+    ]);
+    assert_eq!(document["wrench_space"], "linf");
+    assert!(!assert_quality_document(&document).is_empty(), "{document}");
+    assert_eq!(document["force_closure"], false, "{document}");
+    assert_eq!(document["volume"], 0.0, "{document}");
+}
+
+#[test]
+fn a_soft_object_s_contacts_say_how_they_are_modelled() {
+    // Clasp's mug made of rubber with a Young's modulus: its contacts are soft, or point
+    // contacts with the reason the surfaces could not be fitted.
+    let mug = models().join("objects/clasp_mug.off");
+    let body = format!(
+        "<root><material>rubber</material><youngs>1500000</youngs><mass>300</mass>\
+         <geometryFile type=\"off\">{}</geometryFile></root>",
+        mug.display()
+    );
+    let dir = scratch("soft", &[("soft_mug.xml", &body)]);
+    let world_text = hand_and_mug_world(-60.0, 90.0).replace(
+        &models().join("objects/clasp_mug.xml").display().to_string(),
+        &dir.join("soft_mug.xml").display().to_string(),
+    );
+    std::fs::write(dir.join("world.xml"), world_text).unwrap();
+    let world = dir.join("world.xml");
+    let document = quality_json(&[path_str(&world), "--approach", "--auto"]);
+    let contacts = assert_quality_document(&document);
+    assert!(!contacts.is_empty(), "{document}");
+    for contact in contacts {
+        let model = &contact["model"];
+        match model["kind"].as_str().unwrap() {
+            "soft" => assert!(model["torsion_radius"].as_f64().unwrap() > 0.0, "{model}"),
+            "point_fallback" => assert!(!model["reason"].as_str().unwrap().is_empty()),
+            other => panic!("a soft body's contact is a plain {other} contact: {contact}"),
+        }
+    }
+    let text = ok_stdout(&run(&["quality", path_str(&world), "--approach", "--auto"]));
+    for line in text.lines().filter(|l| l.starts_with("ClaspHand_chain")) {
+        assert!(
+            line.contains("soft contact, torsion radius ")
+                || line.contains("point contact (not soft: "),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn quality_refuses_bad_options_and_worlds_it_cannot_grasp_in() {
+    let world = default_world();
+    for (option, bad) in [
+        ("--metric", "epsilom"),
+        ("--gws", "l2"),
+        ("--robot", "first"),
+    ] {
+        let output = run(&["quality", path_str(&world), option, bad]);
+        assert_eq!(output.status.code(), Some(2), "{option} {bad} was taken");
+        assert!(output.stdout.is_empty());
+        let message = stderr(&output);
+        assert!(
+            message.contains(option) && message.contains(bad),
+            "{message}"
+        );
+    }
+    let output = run(&["quality", path_str(&world), "--robot", "1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output).trim_end(),
+        format!(
+            "{}: the world has no robot 1 (it has 1 robot)",
+            world.display()
+        )
+    );
+
+    // No robot.
+    let mug = models().join("objects/clasp_mug.xml");
+    let text = format!(
+        "<world><graspableBody><filename>{}</filename></graspableBody></world>",
+        mug.display()
+    );
+    let dir = scratch("quality-no-robot", &[("mug.xml", &text)]);
+    let no_robot = dir.join("mug.xml");
+    let output = run(&["quality", path_str(&no_robot)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output).trim_end(),
+        format!(
+            "{}: the world has no robot to grasp with",
+            no_robot.display()
+        )
+    );
+
+    // A robot but nothing graspable: the mug as an obstacle.
+    let text = hand_and_mug_world(-60.0, 90.0)
+        .replace("<graspableBody>", "<obstacle>")
+        .replace("</graspableBody>", "</obstacle>");
+    let dir = scratch("quality-no-object", &[("obstacle.xml", &text)]);
+    let no_object = dir.join("obstacle.xml");
+    let output = run(&["quality", path_str(&no_object), "--auto"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output).trim_end(),
+        format!("{}: the world has no graspable object", no_object.display())
+    );
+
+    // A world that does not load: one line naming the file.
+    let missing = dir.join("missing.xml");
+    let output = run(&["quality", path_str(&missing), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.starts_with(path_str(&missing)), "{message}");
+}
+
+#[test]
+fn barrett_grasps_graspits_mug_through_the_graspit_root() {
+    let Some(root) = graspit_models() else {
+        return;
+    };
+    // GraspIt's mug centred on the origin (its bounding box's centre is at (-11.67, -8.93, 0)),
+    // the Barrett 200 mm away along -x with its approach direction (palm z) along +x.
+    let text = "<world>\n<graspableBody><filename>objects/mug.xml</filename>\n\
+                <transform><translation>11.67 8.93 0</translation></transform></graspableBody>\n\
+                <robot><filename>robots/Barrett/Barrett.xml</filename>\n\
+                <transform><translation>-200 0 0</translation><rotation>90 y</rotation></transform>\n\
+                </robot>\n</world>\n";
+    let dir = scratch("barrett", &[("barrett.xml", text)]);
+    let world = dir.join("barrett.xml");
+    let args = [
+        path_str(&world),
+        "--graspit-root",
+        path_str(&root),
+        "--approach",
+        "--auto",
+        "--metric",
+        "volume",
+    ];
+    let document = quality_json(&args);
+    let contacts = assert_quality_document(&document);
+    println!("Barrett on GraspIt's mug: {document}");
+    assert_eq!(document["robot"], "Barrett");
+    assert_eq!(document["object"]["name"], "mug");
+    assert!(contacts.len() >= 3, "{document}");
+    assert!(document["volume"].as_f64().unwrap() > 0.0, "{document}");
+    let again = quality_json(&args);
+    assert_eq!(again["epsilon"], document["epsilon"]);
+    assert_eq!(again["volume"], document["volume"]);
 }
