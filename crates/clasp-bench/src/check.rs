@@ -18,7 +18,7 @@ pub struct Checks {
 }
 
 impl Checks {
-    fn expect(&mut self, ok: bool, what: impl FnOnce() -> String) {
+    pub fn expect(&mut self, ok: bool, what: impl FnOnce() -> String) {
         if ok {
             self.passed += 1;
         } else {

@@ -7,13 +7,15 @@
 //! `cargo run --release -p clasp-bench --features vs-parry -- [--quick|--full] [--json PATH]`
 //!
 //! It then loads GraspIt's model library (`--library DIR`, by default `../shared/graspit-models`
-//! beside the workspace when it is there); `--library-only` runs just that.
+//! beside the workspace when it is there); `--library-only` runs just that. Grasp evaluation
+//! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
 
 mod check;
 mod grasps;
 mod library;
 #[cfg(feature = "vs-parry")]
 mod parry;
+mod quality;
 mod scenes;
 mod timing;
 
@@ -37,6 +39,7 @@ struct Options {
     library: Option<std::path::PathBuf>,
     library_only: bool,
     grasps_only: bool,
+    quality_only: bool,
     /// Overrides the plan's number of grasps.
     grasps: Option<usize>,
 }
@@ -49,6 +52,7 @@ fn options() -> Result<Options, String> {
         library: library::default_dir(),
         library_only: false,
         grasps_only: false,
+        quality_only: false,
         grasps: None,
     };
     let mut args = std::env::args().skip(1);
@@ -63,13 +67,14 @@ fn options() -> Result<Options, String> {
             }
             "--library-only" => options.library_only = true,
             "--grasps-only" => options.grasps_only = true,
+            "--quality-only" => options.quality_only = true,
             "--grasps" => {
                 let count = args.next().ok_or("--grasps needs a count")?;
                 options.grasps = Some(count.parse().map_err(|_| format!("bad count {count}"))?)
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only]"
                 );
                 std::process::exit(0);
             }
@@ -153,6 +158,15 @@ fn main() {
         grasps::run(plan.grasps, &mut Random(2026));
         return;
     }
+    if options.quality_only {
+        let mut checks = Checks::default();
+        quality::run(options.quick, options.library.as_deref(), &mut checks);
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        if checks.failed > 0 {
+            std::process::exit(1);
+        }
+        return;
+    }
     if options.library_only {
         match &options.library {
             Some(dir) => {
@@ -173,6 +187,7 @@ fn main() {
     let frame = run_hand_frame(&plan, &mut rng);
     let drag = run_drag(&plan, &mut rng);
     let grasps = grasps::run(plan.grasps, &mut rng);
+    let grasp_quality = quality::run(options.quick, options.library.as_deref(), &mut checks);
     let summary = summarize(&cells);
     let library = match &options.library {
         Some(dir) => library::run(dir),
@@ -192,6 +207,7 @@ fn main() {
             "hand_frame": frame,
             "drag": drag,
             "grasps": grasps,
+            "grasp_quality": grasp_quality,
             "summary": summary,
             "library": library,
             "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},
