@@ -22,7 +22,7 @@ pub type Wrench = [f64; 6];
 /// Below this depth the origin counts as on the boundary: not force-closure.
 const FORCE_CLOSURE_DEPTH: f64 = 1e-9;
 /// The most points an L∞ wrench space may gather before its hull is taken.
-const MINKOWSKI_LIMIT: usize = 200_000;
+const MINKOWSKI_LIMIT: usize = 10_000;
 
 /// How contact wrenches combine into the grasp wrench space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
