@@ -325,8 +325,8 @@ fn clasp_hand_grasp() -> Result<Vec<Vec<Wrench>>, String> {
 }
 
 /// The wrenches of GraspIt's Barrett auto-grasping GraspIt's mug: the mug centred on the
-/// origin, the hand 200 mm away along -x with its approach direction along +x (the scene of
-/// clasp-io's grasp tests).
+/// origin, the hand 200 mm away along -x with its approach direction along +x and its fingers
+/// spread 60° (the scene of clasp-io's grasp tests).
 fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
     let mut mug = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable)
         .map_err(|e| e.to_string())?;
@@ -337,6 +337,11 @@ fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
         .map_err(|e| e.to_string())?;
     hand.set_pose(facing_origin(&hand, 200.0));
     let mut world = World::new(vec![mug], vec![hand]);
+    let mut spread = world.robots[0].dof_values().to_vec();
+    spread[0] = std::f64::consts::FRAC_PI_3;
+    world
+        .set_dof_values(0, &spread)
+        .map_err(|e| e.to_string())?;
     world
         .approach_to_contact(0, 400.0)
         .map_err(|e| e.to_string())?;
