@@ -647,8 +647,19 @@ impl<'a> Builder<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A reproducible stream of numbers in [−1, 1) for test inputs (a 64-bit LCG).
+    pub(crate) fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
 
     fn hull(dim: usize, points: &[Vec<f64>]) -> Result<Hull, HullError> {
         let rows: Vec<&[f64]> = points.iter().map(|p| p.as_slice()).collect();
@@ -715,13 +726,7 @@ mod tests {
 
     #[test]
     fn random_points_lie_inside_every_facet_and_corners_are_extreme() {
-        let mut seed = 7u64;
-        let mut rand = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rand = uniform(7);
         for dim in 2..=MAX_DIM {
             let points: Vec<Vec<f64>> = (0..120)
                 .map(|_| (0..dim).map(|_| rand()).collect())

@@ -382,13 +382,7 @@ mod tests {
                 })
                 .fold(f64::NEG_INFINITY, f64::max)
         };
-        let mut seed = 12345u64;
-        let mut rand = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rand = crate::hull::tests::uniform(12345);
         let mut starts: Vec<(f64, nalgebra::Vector6<f64>)> = (0..20_000)
             .map(|_| {
                 let u = nalgebra::Vector6::from_fn(|_, _| rand());
@@ -439,13 +433,7 @@ mod tests {
 
     #[test]
     fn the_depth_search_agrees_with_the_whole_hull() {
-        let mut seed = 5u64;
-        let mut rand = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rand = crate::hull::tests::uniform(5);
         let mut closures = 0;
         for count in [3, 4, 5, 6] {
             for _ in 0..4 {
