@@ -52,11 +52,10 @@ pub fn contacts(
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
-    match threshold {
-        Some(mm) => world
+    if let Some(mm) = threshold {
+        world
             .set_contact_threshold(mm)
-            .map_err(|e| world_error(file, e))?,
-        None => world.find_all_contacts(),
+            .map_err(|e| world_error(file, e))?;
     }
     let threshold = world.settings().contact_threshold;
     let contacts = physical_contacts(&world);
@@ -94,7 +93,6 @@ pub fn grasp(
     let mut world = load(file, root)?;
     let robot = 0;
     check_robot(&world, file, robot)?;
-    world.find_all_contacts();
     let approached = approach
         .then(|| approach_hand(&mut world, file, robot))
         .transpose()?;

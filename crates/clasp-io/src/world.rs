@@ -27,8 +27,9 @@ pub fn graspit_root_or_env(given: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
-/// Loads a world file. A `<filename>` is looked up under the GraspIt root first (when one is
-/// given), then beside the world file and in each folder above it.
+/// Loads a world file, its contacts found (as [`World::new`] does). A `<filename>` is looked up
+/// under the GraspIt root first (when one is given), then beside the world file and in each
+/// folder above it.
 pub fn load_world(
     source: &dyn FileSource,
     path: &Path,
@@ -72,6 +73,7 @@ pub fn load_world(
         let connection = loader.connection(element, &world.robots)?;
         world.connections.push(connection);
     }
+    world.find_all_contacts();
     Ok(world)
 }
 

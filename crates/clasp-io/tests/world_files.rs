@@ -80,6 +80,35 @@ fn the_default_scene_saves_and_loads_unchanged() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn a_saved_grasp_loads_with_its_contacts() {
+    let mut world =
+        load_world(&Disk, &workspace().join("models/worlds/default.xml"), None).unwrap();
+    assert!(
+        world.contacts().is_empty(),
+        "the default hand starts apart from the mug"
+    );
+    world.approach_to_contact(0, 400.0).unwrap();
+    world.auto_grasp(0).unwrap();
+    assert!(!world.contacts().is_empty());
+    let dir = scratch("grasped");
+    let saved = dir.join("grasped.xml");
+    save_world(&world, &saved, None).unwrap();
+    let reloaded = load_world(&Disk, &saved, None).unwrap();
+    let pairs = |w: &World| {
+        let mut pairs: Vec<_> = w.contacts().iter().map(|c| (c.body, c.other)).collect();
+        pairs.sort();
+        pairs.dedup();
+        pairs
+    };
+    assert_eq!(
+        pairs(&reloaded),
+        pairs(&world),
+        "the same bodies touch after loading"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A world with every part a world file holds: obstacle, graspable body, a body built in code,
 /// two robots at odd poses and DOF values, a connection with a mount, and a camera.
 fn full_world() -> World {
