@@ -153,8 +153,7 @@ pub fn quality(
         WrenchSpaceKind::L1 => distinct(contacts.iter().flatten().copied().collect()),
         WrenchSpaceKind::LInfinity => minkowski_sum(contacts)?,
     };
-    let rows: Vec<&[f64]> = points.iter().map(|p| p.as_slice()).collect();
-    let depth = match hull::origin_depth(6, &rows) {
+    let depth = match hull::origin_depth(6, &rows(&points)) {
         Ok(depth) => depth,
         // A flat wrench space leaves some wrench unresisted and has no volume.
         Err(HullError::Flat { .. }) => 0.0,
@@ -180,8 +179,12 @@ pub fn quality(
 }
 
 fn hull(points: &[Wrench]) -> Result<Hull, HullError> {
-    let rows: Vec<&[f64]> = points.iter().map(|p| p.as_slice()).collect();
-    Hull::new(6, &rows)
+    Hull::new(6, &rows(points))
+}
+
+/// The wrenches as the hull's rows of coordinates.
+fn rows(points: &[Wrench]) -> Vec<&[f64]> {
+    points.iter().map(|p| p.as_slice()).collect()
 }
 
 /// The points without exact repeats (a frictionless contact's edges all give one wrench), in a

@@ -21,11 +21,9 @@ fn palm_robot(shape: TriMesh, pose: Pose) -> Robot {
     robot
 }
 
-/// An object resting on the hand, 0.05 mm above it, and the world's contacts found.
+/// An object and the hand, the world's contacts found (`World::new` finds them).
 fn world(object: Body, hand: Robot) -> World {
-    let mut world = World::new(vec![object], vec![hand]);
-    world.find_all_contacts();
-    world
+    World::new(vec![object], vec![hand])
 }
 
 fn object(shape: TriMesh, at: [f64; 3], youngs: Option<f64>) -> Body {
