@@ -317,11 +317,7 @@ fn spread_contacts(body_file: &Path) -> Result<Vec<Vec<Wrench>>, String> {
 fn clasp_hand_grasp() -> Result<Vec<Vec<Wrench>>, String> {
     let mut world = load_world(&Disk, &models().join("worlds/default.xml"), None)
         .map_err(|e| format!("cannot load the default world: {e}"))?;
-    world
-        .approach_to_contact(0, 300.0)
-        .map_err(|e| e.to_string())?;
-    world.auto_grasp(0).map_err(|e| e.to_string())?;
-    grasp_wrenches(&world)
+    approach_and_grasp(&mut world, 300.0)
 }
 
 /// The wrenches of GraspIt's Barrett auto-grasping GraspIt's mug: the mug centred on the
@@ -342,14 +338,15 @@ fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
     world
         .set_dof_values(0, &spread)
         .map_err(|e| e.to_string())?;
-    world
-        .approach_to_contact(0, 400.0)
-        .map_err(|e| e.to_string())?;
-    world.auto_grasp(0).map_err(|e| e.to_string())?;
-    grasp_wrenches(&world)
+    approach_and_grasp(&mut world, 400.0)
 }
 
-fn grasp_wrenches(world: &World) -> Result<Vec<Vec<Wrench>>, String> {
+/// Robot 0 approaches (at most `distance` mm) and closes; the wrenches of its grasp.
+fn approach_and_grasp(world: &mut World, distance: f64) -> Result<Vec<Vec<Wrench>>, String> {
+    world
+        .approach_to_contact(0, distance)
+        .map_err(|e| e.to_string())?;
+    world.auto_grasp(0).map_err(|e| e.to_string())?;
     let object = world.grasped_object().unwrap_or(BodyId::Free(0));
     let grasp = world
         .grasp(0, object, &GraspOptions::default())

@@ -1,6 +1,8 @@
 //! Moves that stop at contact, Toggle Collision and contacts, on small scenes built in code.
 
-use clasp_collide::{CollisionEngine, Placed, ReferenceEngine, shapes};
+mod common;
+
+use clasp_collide::shapes;
 use clasp_core::{Body, BodyId, BodyKind, BodyType, Element, Material, Pose, TriMesh, World};
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -26,14 +28,7 @@ fn two_cubes() -> World {
 }
 
 fn gap(world: &World, a: BodyId, b: BodyId) -> Option<f64> {
-    let (a, b) = (world.body(a).unwrap(), world.body(b).unwrap());
-    ReferenceEngine
-        .distance(
-            Placed::new(&a.geometry, a.pose),
-            Placed::new(&b.geometry, b.pose),
-        )
-        .ok()
-        .map(|s| s.distance)
+    common::reference_distance(world.body(a).unwrap(), world.body(b).unwrap())
 }
 
 const BLOCK: BodyId = BodyId::Free(0);

@@ -2,6 +2,8 @@
 //! after any move (the brute-force reference engine judges), every stored contact has a gap in
 //! [0, threshold), and a move that stops leaves a gap in (0, threshold/2).
 
+mod common;
+
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine, shapes};
 use clasp_core::{Body, BodyId, BodyKind, Element, Pose, TriMesh, World};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
@@ -68,16 +70,6 @@ fn collide(a: &Body, b: &Body) -> bool {
     )
 }
 
-fn distance(a: &Body, b: &Body) -> Option<f64> {
-    ReferenceEngine
-        .distance(
-            Placed::new(&a.geometry, a.pose),
-            Placed::new(&b.geometry, b.pose),
-        )
-        .ok()
-        .map(|s| s.distance)
-}
-
 /// Bodies at random poses, each placed where it overlaps none of the ones before.
 fn random_scene(rng: &mut Rng, count: usize) -> World {
     let mut bodies: Vec<Body> = Vec::new();
@@ -116,7 +108,8 @@ fn check_world(world: &World, case: &str) {
         );
         let other = world.body(c.other).unwrap();
         let body = world.body(c.body).unwrap();
-        let measured = distance(body, other).expect("bodies in contact do not interpenetrate");
+        let measured = common::reference_distance(body, other)
+            .expect("bodies in contact do not interpenetrate");
         assert!(
             measured <= c.separation + 1e-9,
             "{case}: gap {measured} vs {}",
@@ -155,7 +148,9 @@ fn random_moves_never_leave_an_enabled_pair_interpenetrating() {
                 let threshold = world.settings().contact_threshold;
                 let mut closest = f64::INFINITY;
                 for &(a, b) in &outcome.stopped_by {
-                    let gap = distance(world.body(a).unwrap(), world.body(b).unwrap()).unwrap();
+                    let gap =
+                        common::reference_distance(world.body(a).unwrap(), world.body(b).unwrap())
+                            .unwrap();
                     assert!(
                         gap > 0.0 && gap < threshold,
                         "{case}: stopped with gap {gap}"
