@@ -10,7 +10,7 @@ use bevy::{
 };
 use serde::Serialize;
 
-use crate::{scene::SceneWorld, selection::Selection};
+use crate::editor::Editor;
 
 /// Frames to render before the screenshot: meshes and egui need a few to appear.
 const FRAMES_BEFORE_SCREENSHOT: u32 = 20;
@@ -146,8 +146,8 @@ pub struct RobotState {
     pub dof_values: Vec<f64>,
 }
 
-pub fn state_dump(scene: &SceneWorld, selection: &Selection) -> StateDump {
-    let world = &scene.world;
+pub fn state_dump(editor: &Editor) -> StateDump {
+    let world = &editor.world;
     let bodies = world
         .body_ids()
         .into_iter()
@@ -172,14 +172,14 @@ pub fn state_dump(scene: &SceneWorld, selection: &Selection) -> StateDump {
             dof_values: r.dof_values().to_vec(),
         })
         .collect();
-    let selection = selection
-        .0
+    let selection = editor
+        .selection
         .iter()
         .filter_map(|&id| world.body(id))
         .map(|b| b.name.clone())
         .collect();
     StateDump {
-        source: scene.source.clone(),
+        source: editor.source.clone(),
         bodies,
         robots,
         selection,
@@ -189,8 +189,7 @@ pub fn state_dump(scene: &SceneWorld, selection: &Selection) -> StateDump {
 fn write_state_on_exit(
     mut exits: MessageReader<AppExit>,
     options: Res<RunOptions>,
-    scene: Res<SceneWorld>,
-    selection: Res<Selection>,
+    editor: Res<Editor>,
     mut written: Local<bool>,
 ) {
     if exits.read().count() == 0 || *written {
@@ -200,7 +199,7 @@ fn write_state_on_exit(
     let Some(path) = &options.state_out else {
         return;
     };
-    let result = serde_json::to_string_pretty(&state_dump(&scene, &selection))
+    let result = serde_json::to_string_pretty(&state_dump(&editor))
         .map_err(|e| e.to_string())
         .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
     match result {

@@ -6,7 +6,9 @@ pub mod camera;
 pub mod capture;
 pub mod cli;
 pub mod convert;
+pub mod editor;
 pub mod embedded;
+pub mod files;
 pub mod scene;
 pub mod selection;
 pub mod ui;
@@ -21,7 +23,7 @@ use clasp_io::Disk;
 
 pub use capture::RunOptions;
 pub use cli::Args;
-pub use scene::{Notices, SceneWorld};
+pub use editor::Editor;
 
 /// Everything Clasp adds to a Bevy app; the window and renderer come from the caller.
 pub struct ClaspPlugin;
@@ -44,51 +46,67 @@ impl Plugin for ClaspPlugin {
     }
 }
 
-/// The scene to open: the first FILE as a world, or the default scene. Problems become notices,
-/// and the default scene opens instead of nothing.
-pub fn open_scene(files: &[std::path::PathBuf]) -> (SceneWorld, Vec<String>) {
-    let mut notices = Vec::new();
-    if let Some(file) = files.first() {
-        let graspit_root = std::env::var_os("GRASPIT").map(std::path::PathBuf::from);
-        match clasp_io::load_world(&Disk, file, graspit_root.as_deref()) {
-            Ok(world) => {
-                if files.len() > 1 {
-                    notices.push(format!(
-                        "opened {}; one world opens at a time, and importing the other files is not there yet",
-                        file.display()
-                    ));
-                }
-                let source = file.display().to_string();
-                return (SceneWorld { world, source }, notices);
+/// The scene to open: the first FILE (a world, or a body, robot or mesh to import into an
+/// empty world), or the default scene. Problems go into the log, and the default scene opens
+/// instead of nothing.
+pub fn open_scene(files: &[std::path::PathBuf]) -> Editor {
+    let mut editor = default_editor();
+    if let Some(first) = files.first() {
+        if is_world_file(first) {
+            if !editor.open_world(first) {
+                editor.error("the default scene opened instead");
             }
-            Err(e) => notices.push(format!("{e} (the default scene opened instead)")),
+        } else {
+            let log = std::mem::take(&mut editor.log);
+            let empty = Editor::new(clasp_core::World::default(), "new world", None);
+            let default = std::mem::replace(&mut editor, empty);
+            editor.log = log;
+            if !editor.import(first, files::import_kind_of(first)) {
+                let log = std::mem::take(&mut editor.log);
+                editor = default;
+                editor.log = log;
+                editor.error("the default scene opened instead");
+            }
+        }
+        for file in &files[1..] {
+            editor.import(file, files::import_kind_of(file));
         }
     }
-    let source = "default scene".to_string();
+    editor.forget_history();
+    editor
+}
+
+fn default_editor() -> Editor {
     match embedded::default_world() {
-        Ok(world) => (SceneWorld { world, source }, notices),
+        Ok(world) => Editor::new(world, "default scene", None),
         Err(e) => {
             // Only a broken build gets here: the files are compiled in and tested.
-            notices.push(format!("the built-in scene did not load: {e}"));
-            let world = clasp_core::World::default();
-            (SceneWorld { world, source }, notices)
+            let mut editor = Editor::new(clasp_core::World::default(), "empty world", None);
+            editor.error(format!("the built-in scene did not load: {e}"));
+            editor
         }
     }
 }
 
-/// Puts the scene, the flags and Clasp's plugins into an app.
-pub fn install(app: &mut App, scene: SceneWorld, options: RunOptions, notices: Vec<String>) {
-    app.insert_resource(scene)
+fn is_world_file(path: &std::path::Path) -> bool {
+    matches!(
+        clasp_io::FileKind::of(&Disk, path),
+        Ok(clasp_io::FileKind::World) | Err(_)
+    )
+}
+
+/// Puts the editor, the flags and Clasp's plugins into an app.
+pub fn install(app: &mut App, editor: Editor, options: RunOptions) {
+    app.insert_resource(editor)
         .insert_resource(options)
-        .insert_resource(Notices(notices))
         .add_plugins(ClaspPlugin);
 }
 
 /// Runs the desktop app until its window closes or `--exit-after` ends it.
 pub fn run(args: Args) -> ExitCode {
-    let (scene, notices) = open_scene(&args.files);
-    for notice in &notices {
-        eprintln!("clasp: {notice}");
+    let editor = open_scene(&args.files);
+    for entry in editor.log.iter().filter(|e| e.error) {
+        eprintln!("clasp: {}", entry.text);
     }
     let options = RunOptions {
         screenshot: args.screenshot,
@@ -104,7 +122,7 @@ pub fn run(args: Args) -> ExitCode {
         }),
         ..default()
     }));
-    install(&mut app, scene, options, notices);
+    install(&mut app, editor, options);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

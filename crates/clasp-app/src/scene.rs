@@ -1,17 +1,9 @@
 //! The core world as an ECS resource, and the entities that show its bodies.
 
 use bevy::{picking::mesh_picking::MeshPickingCamera, prelude::*};
-use clasp_core::{Body, BodyId, BodyKind, Material, World};
+use clasp_core::{Body, BodyId, BodyKind, Material};
 
-use crate::{camera::OrbitCamera, convert};
-
-/// The simulated world: the single source of truth for poses. Entities only show it.
-#[derive(Resource)]
-pub struct SceneWorld {
-    pub world: World,
-    /// What the user opened, shown in the title bar of the panels ("default scene" or a path).
-    pub source: String,
-}
+use crate::{camera::OrbitCamera, convert, editor::Editor};
 
 /// Marks the entity that shows one body of the world.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,34 +13,45 @@ pub struct BodyView(pub BodyId);
 #[derive(Component, Debug, Clone, Copy)]
 pub struct BaseColor(pub Color);
 
-/// Messages for the user: load problems and the like, shown in the status bar.
-#[derive(Resource, Default, Debug)]
-pub struct Notices(pub Vec<String>);
-
 pub struct ScenePlugin;
 
 impl Plugin for ScenePlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Notices>()
-            .insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.17)))
+        app.insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.17)))
             .insert_resource(GlobalAmbientLight {
                 color: Color::WHITE,
                 brightness: 400.0,
                 ..default()
             })
-            .add_systems(Startup, (spawn_bodies, spawn_camera_and_lights))
-            .add_systems(Update, draw_ground_grid);
+            .add_systems(Startup, spawn_camera_and_lights)
+            .add_systems(
+                PostUpdate,
+                (respawn_bodies, place_bodies)
+                    .chain()
+                    .before(bevy::transform::TransformSystems::Propagate),
+            )
+            .add_systems(Update, (draw_ground_grid, draw_wireframes));
     }
 }
 
-fn spawn_bodies(
+/// Spawns one entity per body whenever bodies come or go (an import, a deletion, an undo).
+fn respawn_bodies(
     mut commands: Commands,
-    scene: Res<SceneWorld>,
+    editor: Res<Editor>,
+    views: Query<Entity, With<BodyView>>,
+    mut shown: Local<Option<u64>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    for id in scene.world.body_ids() {
-        let Some(body) = scene.world.body(id) else {
+    if *shown == Some(editor.structure_revision) {
+        return;
+    }
+    *shown = Some(editor.structure_revision);
+    for entity in &views {
+        commands.entity(entity).despawn();
+    }
+    for id in editor.world.body_ids() {
+        let Some(body) = editor.world.body(id) else {
             continue;
         };
         let color = body_color(body);
@@ -66,6 +69,63 @@ fn spawn_bodies(
             })),
             convert::transform(&body.pose),
         ));
+    }
+}
+
+/// Keeps every view where its body is, in the colour of its material.
+fn place_bodies(
+    editor: Res<Editor>,
+    mut views: Query<(&BodyView, &mut Transform, &mut BaseColor)>,
+    mut shown: Local<Option<(u64, bool)>>,
+) {
+    let now = (editor.revision, editor.view.transparent);
+    if *shown == Some(now) {
+        return;
+    }
+    *shown = Some(now);
+    for (view, mut transform, mut base) in &mut views {
+        let Some(body) = editor.world.body(view.0) else {
+            continue;
+        };
+        let pose = convert::transform(&body.pose);
+        if *transform != pose {
+            *transform = pose;
+        }
+        let alpha = if editor.view.transparent { 0.35 } else { 1.0 };
+        let color = body_color(body).with_alpha(alpha);
+        if base.0 != color {
+            base.0 = color;
+        }
+    }
+}
+
+/// Bodies of at most this many triangles show their edges in wireframe view: drawing more
+/// each frame would slow the view down more than it helps.
+const WIREFRAME_TRIANGLE_LIMIT: usize = 20_000;
+
+/// The View menu's wireframe: every triangle's edges, over the shaded bodies.
+fn draw_wireframes(editor: Res<Editor>, mut gizmos: Gizmos) {
+    if !editor.view.wireframe {
+        return;
+    }
+    let color = Color::srgba(0.1, 0.1, 0.12, 0.6);
+    for id in editor.world.body_ids() {
+        let Some(body) = editor.world.body(id) else {
+            continue;
+        };
+        let mesh = body.mesh();
+        if mesh.triangles().len() > WIREFRAME_TRIANGLE_LIMIT {
+            continue;
+        }
+        let corners: Vec<Vec3> = mesh
+            .vertices()
+            .iter()
+            .map(|v| convert::point(&(body.pose * v)))
+            .collect();
+        for t in mesh.triangles() {
+            let [a, b, c] = t.map(|i| corners[i as usize]);
+            gizmos.linestrip([a, b, c, a], color);
+        }
     }
 }
 
@@ -87,8 +147,8 @@ fn body_color(body: &Body) -> Color {
     }
 }
 
-fn spawn_camera_and_lights(mut commands: Commands, scene: Res<SceneWorld>) {
-    let orbit = OrbitCamera::framing(scene.world.bounding_box());
+fn spawn_camera_and_lights(mut commands: Commands, editor: Res<Editor>) {
+    let orbit = OrbitCamera::framing(editor.world.bounding_box());
     commands.spawn((
         Camera3d::default(),
         Projection::Perspective(PerspectiveProjection {

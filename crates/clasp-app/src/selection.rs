@@ -1,37 +1,25 @@
-//! Selecting bodies: a click on a body selects it, a click on empty space or Esc clears.
+//! Selecting bodies: a click picks a body, Shift-click adds it (or takes it out), a double-click
+//! on a robot's body picks the whole robot, and a click on empty space or Esc clears.
 
 use bevy::{picking::events::Click, prelude::*};
-use clasp_core::BodyId;
 
 use crate::{
     camera::DRAG_THRESHOLD_PX,
-    scene::{BaseColor, BodyView, SceneWorld},
+    convert,
+    editor::Editor,
+    scene::{BaseColor, BodyView},
 };
-
-/// The selected bodies, in the order they were picked.
-#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
-pub struct Selection(pub Vec<BodyId>);
-
-impl Selection {
-    pub fn contains(&self, id: BodyId) -> bool {
-        self.0.contains(&id)
-    }
-
-    pub fn select_only(&mut self, id: BodyId) {
-        self.0 = vec![id];
-    }
-}
 
 pub struct SelectionPlugin;
 
 impl Plugin for SelectionPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Selection>().add_systems(
+        app.add_systems(
             Update,
             (
                 select_on_click,
                 clear_on_escape.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
-                highlight_selected.run_if(resource_changed::<Selection>),
+                highlight_selected,
                 outline_selected,
             )
                 .chain(),
@@ -39,20 +27,22 @@ impl Plugin for SelectionPlugin {
     }
 }
 
-/// A press that travelled further than a click is an orbit or pan, and selects nothing.
+/// A press that travelled further than a click is an orbit, a pan or a drag, and selects nothing.
 fn select_on_click(
     mut presses: MessageReader<Pointer<Press>>,
     mut clicks: MessageReader<Pointer<Click>>,
     mut press_at: Local<Option<Vec2>>,
+    keys: Res<ButtonInput<KeyCode>>,
     bodies: Query<&BodyView>,
     windows: Query<(), With<Window>>,
-    mut selection: ResMut<Selection>,
+    mut editor: ResMut<Editor>,
 ) {
     for press in presses.read() {
         if press.button == PointerButton::Primary {
             *press_at = Some(press.pointer_location.position);
         }
     }
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for click in clicks.read() {
         if click.button != PointerButton::Primary {
             continue;
@@ -63,55 +53,69 @@ fn select_on_click(
             continue;
         }
         if let Ok(BodyView(id)) = bodies.get(click.entity) {
-            selection.select_only(*id);
-        } else if windows.contains(click.entity) {
+            if click.count >= 2 {
+                editor.select_robot_of(*id);
+            } else {
+                editor.click_body(*id, shift);
+            }
+        } else if windows.contains(click.entity) && !shift {
             // Nothing but the window under the pointer: empty space.
-            selection.0.clear();
+            editor.clear_selection();
         }
     }
 }
 
-fn clear_on_escape(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>) {
-    if keys.just_pressed(KeyCode::Escape) && !selection.0.is_empty() {
-        selection.0.clear();
+fn clear_on_escape(keys: Res<ButtonInput<KeyCode>>, mut editor: ResMut<Editor>) {
+    if keys.just_pressed(KeyCode::Escape) && !editor.selection.is_empty() {
+        editor.clear_selection();
     }
 }
 
-/// Selected bodies glow orange; the others show their own colour.
+/// Selected bodies glow orange; the others show their own colour (see-through in the
+/// transparent view).
 fn highlight_selected(
-    selection: Res<Selection>,
+    editor: Res<Editor>,
     bodies: Query<(&BodyView, &BaseColor, &MeshMaterial3d<StandardMaterial>)>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    for (view, base, material) in &bodies {
-        let Some(mut material) = materials.get_mut(&material.0) else {
+    for (view, base, handle) in &bodies {
+        let selected = editor.selection.contains(&view.0);
+        let (color, emissive) = if selected {
+            (base.0.mix(&SELECTED, 0.5), LinearRgba::rgb(0.35, 0.15, 0.0))
+        } else {
+            (base.0, LinearRgba::BLACK)
+        };
+        let alpha_mode = if color.alpha() < 1.0 {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        };
+        // Only a real change touches the asset: a touched material is sent to the GPU again.
+        let unchanged = materials.get(&handle.0).is_none_or(|m| {
+            m.base_color == color && m.emissive == emissive && m.alpha_mode == alpha_mode
+        });
+        if unchanged {
             continue;
-        };
-        let selected = selection.contains(view.0);
-        material.base_color = if selected {
-            base.0.mix(&SELECTED, 0.5)
-        } else {
-            base.0
-        };
-        material.emissive = if selected {
-            LinearRgba::rgb(0.35, 0.15, 0.0)
-        } else {
-            LinearRgba::BLACK
-        };
+        }
+        if let Some(mut material) = materials.get_mut(&handle.0) {
+            material.base_color = color;
+            material.emissive = emissive;
+            material.alpha_mode = alpha_mode;
+        }
     }
 }
 
-const SELECTED: Color = Color::srgb(1.0, 0.55, 0.1);
+pub const SELECTED: Color = Color::srgb(1.0, 0.55, 0.1);
 
 /// A box round each selected body, drawn over everything, like GraspIt's selection overlay.
-fn outline_selected(selection: Res<Selection>, scene: Res<SceneWorld>, mut gizmos: Gizmos) {
-    for &id in &selection.0 {
-        let Some(body) = scene.world.body(id) else {
+fn outline_selected(editor: Res<Editor>, mut gizmos: Gizmos) {
+    for &id in &editor.selection {
+        let Some(body) = editor.world.body(id) else {
             continue;
         };
         let (lo, hi) = body.mesh().bounding_box();
-        let (lo, hi) = (crate::convert::point(&lo), crate::convert::point(&hi));
-        let pose = crate::convert::transform(&body.pose);
+        let (lo, hi) = (convert::point(&lo), convert::point(&hi));
+        let pose = convert::transform(&body.pose);
         let local = Transform::from_translation((lo + hi) / 2.0)
             .with_scale((hi - lo).max(Vec3::splat(0.5)));
         gizmos.cube(pose * local, SELECTED);

@@ -12,11 +12,7 @@ use bevy_egui::{
 };
 use clasp_core::{BodyId, BodyKind};
 
-use crate::{
-    camera::OrbitCamera,
-    scene::{Notices, SceneWorld},
-    selection::Selection,
-};
+use crate::{camera::OrbitCamera, editor::Editor};
 
 pub const GESTURES: &str =
     "Click: select · Esc: clear · Left drag: orbit · Middle or Shift+left drag: pan · Wheel: zoom";
@@ -53,9 +49,7 @@ fn spawn_ui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettin
 
 fn panels(
     mut contexts: EguiContexts,
-    scene: Res<SceneWorld>,
-    notices: Res<Notices>,
-    mut selection: ResMut<Selection>,
+    mut editor: ResMut<Editor>,
     mut camera: Query<&mut Camera, With<OrbitCamera>>,
     window: Query<&Window, With<PrimaryWindow>>,
 ) -> Result {
@@ -68,14 +62,14 @@ fn panels(
             .max_rect(ctx.viewport_rect()),
     );
     let bottom = egui::Panel::bottom("status")
-        .show(&mut root, |ui| status_bar(ui, &scene, &selection, &notices))
+        .show(&mut root, |ui| status_bar(ui, &editor))
         .response
         .rect
         .height();
     let left = egui::Panel::left("bodies")
         .resizable(true)
         .default_size(230.0)
-        .show(&mut root, |ui| body_list(ui, &scene, &mut selection))
+        .show(&mut root, |ui| body_list(ui, &mut editor))
         .response
         .rect
         .width();
@@ -99,20 +93,20 @@ fn viewport_between(window: &Window, left: f32, bottom: f32) -> Option<Viewport>
     })
 }
 
-fn body_list(ui: &mut egui::Ui, scene: &SceneWorld, selection: &mut Selection) {
+fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Bodies");
-    ui.label(egui::RichText::new(&scene.source).small().weak());
+    ui.label(egui::RichText::new(&editor.source).small().weak());
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
-        let world = &scene.world;
-        let ids = world.body_ids();
-        for (r, robot) in world.robots.iter().enumerate() {
-            egui::CollapsingHeader::new(robot.name.as_str())
+        let ids = editor.world.body_ids();
+        let robots: Vec<String> = editor.world.robots.iter().map(|r| r.name.clone()).collect();
+        for (r, robot) in robots.iter().enumerate() {
+            egui::CollapsingHeader::new(robot.as_str())
                 .id_salt(("robot", r))
                 .default_open(true)
                 .show(ui, |ui| {
                     for &id in ids.iter().filter(|id| id.robot() == Some(r)) {
-                        body_row(ui, scene, id, selection);
+                        body_row(ui, editor, id);
                     }
                 });
         }
@@ -120,41 +114,42 @@ fn body_list(ui: &mut egui::Ui, scene: &SceneWorld, selection: &mut Selection) {
             ("Objects", BodyKind::Graspable),
             ("Obstacles", BodyKind::Obstacle),
         ] {
-            let ids: Vec<BodyId> = (0..world.bodies.len())
+            let ids: Vec<BodyId> = (0..editor.world.bodies.len())
                 .map(BodyId::Free)
-                .filter(|&id| world.body(id).is_some_and(|b| b.kind == kind))
+                .filter(|&id| editor.world.body(id).is_some_and(|b| b.kind == kind))
                 .collect();
             if ids.is_empty() {
                 continue;
             }
             ui.label(egui::RichText::new(title).strong());
             for id in ids {
-                body_row(ui, scene, id, selection);
+                body_row(ui, editor, id);
             }
         }
     });
 }
 
-fn body_row(ui: &mut egui::Ui, scene: &SceneWorld, id: BodyId, selection: &mut Selection) {
-    let Some(body) = scene.world.body(id) else {
+fn body_row(ui: &mut egui::Ui, editor: &mut Editor, id: BodyId) {
+    let Some(body) = editor.world.body(id) else {
         return;
     };
     let row = ui
-        .selectable_label(selection.contains(id), &body.name)
+        .selectable_label(editor.selection.contains(&id), &body.name)
         .on_hover_text(format!("{}, {}", body.kind.name(), body.material));
     if row.clicked() {
-        selection.select_only(id);
+        let shift = ui.input(|i| i.modifiers.shift);
+        editor.click_body(id, shift);
     }
 }
 
-fn status_bar(ui: &mut egui::Ui, scene: &SceneWorld, selection: &Selection, notices: &Notices) {
+fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
     ui.horizontal(|ui| {
         ui.label(GESTURES);
         ui.separator();
-        let selected: Vec<&str> = selection
-            .0
+        let selected: Vec<&str> = editor
+            .selection
             .iter()
-            .filter_map(|&id| scene.world.body(id))
+            .filter_map(|&id| editor.world.body(id))
             .map(|b| b.name.as_str())
             .collect();
         if selected.is_empty() {
@@ -162,10 +157,9 @@ fn status_bar(ui: &mut egui::Ui, scene: &SceneWorld, selection: &Selection, noti
         } else {
             ui.label(format!("Selected: {}", selected.join(", ")));
         }
-        if let Some(last) = notices.0.last() {
+        if let Some(last) = editor.log.iter().rev().find(|e| e.error) {
             ui.separator();
-            ui.colored_label(egui::Color32::from_rgb(255, 140, 90), last)
-                .on_hover_text(notices.0.join("\n"));
+            ui.colored_label(egui::Color32::from_rgb(255, 140, 90), &last.text);
         }
     });
 }

@@ -413,6 +413,32 @@ impl Robot {
         moved
     }
 
+    /// Where each joint of a chain turns or slides, in world coordinates: a point on its axis
+    /// and the axis (z of the frame before a Denavit–Hartenberg joint; the file's axis for the
+    /// others). Joint draggers are drawn here.
+    pub fn joint_axes(&self, chain: usize) -> Vec<(nalgebra::Point3<f64>, Unit<Vector3<f64>>)> {
+        let Some(chain) = self.chains.get(chain) else {
+            return Vec::new();
+        };
+        let frames = chain.joint_frames(&self.dof_values);
+        chain
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(j, joint)| {
+                let before = self.palm.pose * if j == 0 { chain.base } else { frames[j - 1] };
+                let (at, axis) = match &joint.frame {
+                    JointFrame::DenavitHartenberg { .. } => (before, Vector3::z_axis()),
+                    JointFrame::Axis { origin, axis, .. } => (before * origin, *axis),
+                };
+                (
+                    at * nalgebra::Point3::origin(),
+                    Unit::new_normalize(at.rotation * axis.into_inner()),
+                )
+            })
+            .collect()
+    }
+
     pub fn pose(&self) -> Pose {
         self.palm.pose
     }

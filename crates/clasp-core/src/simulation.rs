@@ -316,6 +316,48 @@ impl World {
         on
     }
 
+    /// Adds a free body where it stands, finds its contacts, and returns its id.
+    pub fn add_body(&mut self, body: crate::Body) -> BodyId {
+        self.bodies.push(body);
+        self.find_all_contacts();
+        BodyId::Free(self.bodies.len() - 1)
+    }
+
+    /// Adds a robot where it stands, finds its contacts, and returns its index.
+    pub fn add_robot(&mut self, robot: Robot) -> usize {
+        self.robots.push(robot);
+        self.find_all_contacts();
+        self.robots.len() - 1
+    }
+
+    /// Removes a free body or a whole robot. The ids after it shift down by one, in the
+    /// switches and the robot connections too; contacts are found again.
+    pub fn remove_element(&mut self, element: Element) -> Result<(), MoveError> {
+        match element {
+            Element::Body(i) if i < self.bodies.len() => {
+                self.bodies.remove(i);
+                self.switches.rename(|id| match id {
+                    BodyId::Free(j) if j == i => None,
+                    BodyId::Free(j) if j > i => Some(BodyId::Free(j - 1)),
+                    other => Some(other),
+                });
+            }
+            Element::Robot(r) if r < self.robots.len() => {
+                self.robots.remove(r);
+                self.switches.rename(|id| shift_down(id, r));
+                self.connections
+                    .retain(|c| c.parent_robot != r && c.child_robot != r);
+                for c in &mut self.connections {
+                    c.parent_robot -= usize::from(c.parent_robot > r);
+                    c.child_robot -= usize::from(c.child_robot > r);
+                }
+            }
+            _ => return Err(MoveError::NoSuchElement(element)),
+        }
+        self.find_all_contacts();
+        Ok(())
+    }
+
     fn selection_bodies(&self, selection: &[Element]) -> Vec<Vec<BodyId>> {
         selection.iter().map(|&e| self.element_bodies(e)).collect()
     }
@@ -329,6 +371,22 @@ impl World {
         self.switches = switches;
         self.find_all_contacts();
     }
+}
+
+/// A body's id once robot `removed` is gone: `None` for its own bodies.
+fn shift_down(id: BodyId, removed: usize) -> Option<BodyId> {
+    let renumber = |robot: usize| (robot != removed).then(|| robot - usize::from(robot > removed));
+    Some(match id {
+        BodyId::Free(_) => id,
+        BodyId::Palm { robot } => BodyId::Palm {
+            robot: renumber(robot)?,
+        },
+        BodyId::Link { robot, chain, link } => BodyId::Link {
+            robot: renumber(robot)?,
+            chain,
+            link,
+        },
+    })
 }
 
 /// Robot parts numbered from a slice that starts at robot `first`.

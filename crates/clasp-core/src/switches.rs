@@ -67,6 +67,17 @@ impl CollisionSwitches {
         }
     }
 
+    /// Renames or forgets the bodies the switches name, after bodies were removed from a world:
+    /// `rename` gives a body's new id, or `None` for a removed one.
+    pub fn rename(&mut self, rename: impl Fn(BodyId) -> Option<BodyId>) {
+        self.bodies_off = self.bodies_off.iter().filter_map(|&b| rename(b)).collect();
+        self.pairs_off = self
+            .pairs_off
+            .iter()
+            .filter_map(|&(a, b)| Some(ordered(rename(a)?, rename(b)?)))
+            .collect();
+    }
+
     /// The button's state for a selection, given each element's bodies: the world switch for
     /// nothing; for two elements, on unless every pair between them is off; otherwise on unless
     /// every selected element is off.

@@ -262,3 +262,56 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
     // The world itself did not move.
     assert_eq!(world.robots[0].pose(), Pose::translation(-60.0, 0.0, 0.0));
 }
+
+#[test]
+fn removing_a_body_keeps_the_others_switches_under_their_new_ids() {
+    let mut world = world();
+    world.toggle_collisions(&[B, C]); // the pair B–C off
+    world.toggle_collisions(&[C]); // C off against everything
+    world.remove_element(A).unwrap();
+    assert_eq!(world.bodies.len(), 2);
+    assert_eq!(world.bodies[0].name, "B");
+    let (b, c) = (BodyId::Free(0), BodyId::Free(1));
+    assert!(!world.switches().pair_on(b, c), "B–C stays off");
+    assert!(!world.switches().body_on(c), "C stays off");
+    assert!(world.switches().body_on(b));
+    assert!(world.contacts().iter().all(|x| x.body != BA || x.other != BB));
+    assert!(world.remove_element(Element::Body(5)).is_err());
+}
+
+#[test]
+fn removing_a_robot_forgets_its_switches_and_adding_one_returns_its_index() {
+    let mut world = world();
+    world.toggle_collisions(&[HAND]);
+    assert!(!world.switches().body_on(PALM));
+    let hand = world.robots[0].clone();
+    world.remove_element(HAND).unwrap();
+    assert!(world.robots.is_empty());
+    assert!(world.switches().body_on(PALM), "the removed hand's switch is gone");
+    assert_eq!(world.add_robot(hand), 0);
+    let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));
+    assert_eq!(id, BodyId::Free(3));
+    assert!(
+        world.contacts_of(id).next().is_some(),
+        "the added body touches A at once"
+    );
+}
+
+#[test]
+fn joint_axes_are_where_the_links_turn() {
+    let mut hand = hand();
+    hand.set_pose(Pose::translation(3.0, -4.0, 50.0));
+    let axes = hand.joint_axes(0);
+    assert_eq!(axes.len(), 2);
+    // The first joint turns about z at the chain's base, 5 mm along x from the palm and 10 along y.
+    let (at, axis) = axes[0];
+    assert!((axis.into_inner() - nalgebra::Vector3::z()).norm() < 1e-12);
+    assert!((at - nalgebra::Point3::new(8.0, 6.0, 50.0)).norm() < 1e-12);
+    // Turning DOF 0 keeps every point of the distal link at its distance from the first axis.
+    let distal = RobotBody::Link { chain: 0, link: 1 };
+    let tip = |robot: &Robot| robot.body(distal).unwrap().pose * nalgebra::Point3::origin();
+    let before = (tip(&hand) - at).norm();
+    hand.set_dof_values(&[0.7, 0.0]).unwrap();
+    assert!(((tip(&hand) - at).norm() - before).abs() < 1e-9);
+    assert!(hand.joint_axes(7).is_empty());
+}

@@ -1,0 +1,118 @@
+//! Loading what the File menu opens and imports, and placing imports beside the scene.
+
+use std::path::Path;
+
+use clasp_core::{Body, BodyKind, Robot, World};
+use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
+use nalgebra::{Point3, Vector3};
+
+use crate::editor::{ImportKind, bodies_bounds};
+
+/// Space left between the scene and an import, mm.
+const IMPORT_GAP: f64 = 20.0;
+
+/// What an import file holds.
+pub enum Loaded {
+    Body(Box<Body>),
+    Robot(Box<Robot>),
+}
+
+/// GraspIt's root folder for `<filename>`s: `$GRASPIT` when set.
+fn graspit_root() -> Option<std::path::PathBuf> {
+    clasp_io::graspit_root_or_env(None)
+}
+
+/// A GraspIt world file.
+pub fn load_world_file(path: &Path) -> Result<World, LoadError> {
+    match FileKind::of(&Disk, path)? {
+        FileKind::World => clasp_io::load_world(&Disk, path, graspit_root().as_deref()),
+        other => Err(LoadError::new(
+            path,
+            None,
+            format!(
+                "this is a {} file, not a world: import it instead",
+                other.name()
+            ),
+        )),
+    }
+}
+
+/// A body file, a robot file (GraspIt XML or URDF) or a bare mesh, as `kind` asks.
+pub fn load_import(path: &Path, kind: ImportKind) -> Result<Loaded, LoadError> {
+    let file_kind = FileKind::of(&Disk, path)?;
+    let refuse = |what: &str| {
+        Err(LoadError::new(
+            path,
+            None,
+            format!(
+                "this is a {} file, not {what}",
+                file_kind.name()
+            ),
+        ))
+    };
+    match (kind, file_kind) {
+        (ImportKind::Robot, FileKind::Robot) => {
+            Ok(Loaded::Robot(Box::new(clasp_io::load_robot(&Disk, path)?)))
+        }
+        (ImportKind::Robot, FileKind::Urdf) => {
+            Ok(Loaded::Robot(Box::new(clasp_io::load_urdf(&Disk, path)?)))
+        }
+        (ImportKind::Robot, _) => refuse("a robot (GraspIt robot XML or URDF)"),
+        (_, FileKind::Body) => {
+            let body = clasp_io::load_body(&Disk, path, body_kind(kind))?;
+            Ok(Loaded::Body(Box::new(body)))
+        }
+        (_, FileKind::Geometry) => {
+            let format = GeometryFormat::of(path, None);
+            let mesh = clasp_io::load_mesh_file(&Disk, path, format)?;
+            let name = path
+                .file_stem()
+                .map_or("mesh".into(), |s| s.to_string_lossy().into_owned());
+            let mut body = Body::from_mesh(name, body_kind(kind), mesh.mesh);
+            body.color = mesh.color;
+            Ok(Loaded::Body(Box::new(body)))
+        }
+        (_, FileKind::World) => refuse("a body: open it with Open World"),
+        _ => refuse("a body (GraspIt body XML or a mesh file)"),
+    }
+}
+
+/// What a file given on the command line or dropped on the window imports as: robots as
+/// robots, everything else as an object to grasp.
+pub fn import_kind_of(path: &Path) -> ImportKind {
+    match FileKind::of(&Disk, path) {
+        Ok(FileKind::Robot | FileKind::Urdf) => ImportKind::Robot,
+        _ => ImportKind::Object,
+    }
+}
+
+fn body_kind(kind: ImportKind) -> BodyKind {
+    match kind {
+        ImportKind::Obstacle => BodyKind::Obstacle,
+        _ => BodyKind::Graspable,
+    }
+}
+
+/// The shift that puts an import just past the scene's +x side, centred on the scene in y and
+/// resting at the height of its lowest point, so it starts out touching nothing.
+pub fn place_beside(world: &World, loaded: &Loaded) -> Vector3<f64> {
+    let Some((lo, hi)) = loaded_bounds(loaded) else {
+        return Vector3::zeros();
+    };
+    let Some((scene_lo, scene_hi)) = world.bounding_box() else {
+        return Vector3::zeros();
+    };
+    let target = Point3::new(
+        scene_hi.x + IMPORT_GAP + (hi.x - lo.x) / 2.0,
+        (scene_lo.y + scene_hi.y) / 2.0,
+        scene_lo.z + (hi.z - lo.z) / 2.0,
+    );
+    target - nalgebra::center(&lo, &hi)
+}
+
+fn loaded_bounds(loaded: &Loaded) -> Option<(Point3<f64>, Point3<f64>)> {
+    match loaded {
+        Loaded::Body(body) => bodies_bounds([&**body]),
+        Loaded::Robot(robot) => bodies_bounds(robot.bodies()),
+    }
+}
