@@ -6,11 +6,15 @@ pub mod camera;
 pub mod capture;
 pub mod cli;
 pub mod convert;
+pub mod dialog;
+pub mod dragger;
 pub mod editor;
 pub mod embedded;
 pub mod files;
+pub mod markers;
 pub mod scene;
 pub mod selection;
+pub mod shortcuts;
 pub mod ui;
 
 use std::process::ExitCode;
@@ -42,6 +46,10 @@ impl Plugin for ClaspPlugin {
                 selection::SelectionPlugin,
                 ui::UiPlugin,
                 capture::CapturePlugin,
+                dialog::DialogPlugin,
+                shortcuts::ShortcutsPlugin,
+                markers::MarkersPlugin,
+                dragger::DraggerPlugin,
             ));
     }
 }

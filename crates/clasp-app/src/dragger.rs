@@ -1,0 +1,9 @@
+//! Body and joint draggers.
+
+use bevy::prelude::*;
+
+pub struct DraggerPlugin;
+
+impl Plugin for DraggerPlugin {
+    fn build(&self, _app: &mut App) {}
+}
