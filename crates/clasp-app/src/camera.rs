@@ -81,7 +81,13 @@ pub struct PointerGesture {
     pub dragging: bool,
     /// A press on a panel belongs to the panel, even when the pointer then leaves it.
     pub began_on_ui: bool,
+    /// A press on a dragger handle or the selected body drags that, not the camera.
+    pub captured: bool,
 }
+
+/// Runs before the systems that read gestures: the press is classified first.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GestureTracking;
 
 pub struct OrbitCameraPlugin;
 
@@ -90,8 +96,12 @@ impl Plugin for OrbitCameraPlugin {
         app.init_resource::<PointerGesture>().add_systems(
             Update,
             (
-                track_gesture,
-                camera_gestures.run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
+                track_gesture.in_set(GestureTracking),
+                camera_gestures
+                    .after(GestureTracking)
+                    .after(crate::dragger::DraggerInput)
+                    .run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
+                frame_requested,
                 apply_orbit,
             )
                 .chain(),
@@ -112,6 +122,7 @@ fn track_gesture(
             press_position: cursor,
             dragging: false,
             began_on_ui: egui.wants_any_pointer_input(),
+            captured: false,
         };
     } else if any_pressed
         && let (Some(start), Some(now)) = (gesture.press_position, cursor)
@@ -136,7 +147,7 @@ fn camera_gestures(
     };
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let view_height = camera.logical_viewport_size().map_or(720.0, |s| s.y);
-    if gesture.dragging && !gesture.began_on_ui && motion.delta != Vec2::ZERO {
+    if gesture.dragging && !gesture.began_on_ui && !gesture.captured && motion.delta != Vec2::ZERO {
         if buttons.pressed(MouseButton::Middle) || (buttons.pressed(MouseButton::Left) && shift) {
             orbit.pan(motion.delta, view_height);
         } else if buttons.pressed(MouseButton::Left) {
@@ -149,6 +160,21 @@ fn camera_gestures(
             MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
         };
         orbit.zoom(steps);
+    }
+}
+
+/// Frames what the editor asks for (an import, View All), keeping the viewing direction.
+fn frame_requested(
+    mut editor: ResMut<crate::editor::Editor>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    let Some(bounds) = editor.frame_request.take() else {
+        return;
+    };
+    for mut orbit in &mut cameras {
+        let framed = OrbitCamera::framing(Some(bounds));
+        orbit.focus = framed.focus;
+        orbit.distance = framed.distance;
     }
 }
 

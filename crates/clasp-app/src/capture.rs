@@ -10,7 +10,9 @@ use bevy::{
 };
 use serde::Serialize;
 
-use crate::editor::Editor;
+use clasp_core::BodyId;
+
+use crate::editor::{Editor, QualityReport};
 
 /// Frames to render before the screenshot: meshes and egui need a few to appear.
 const FRAMES_BEFORE_SCREENSHOT: u32 = 20;
@@ -126,6 +128,42 @@ pub struct StateDump {
     pub bodies: Vec<BodyState>,
     pub robots: Vec<RobotState>,
     pub selection: Vec<String>,
+    pub collisions: CollisionState,
+    pub contacts: Vec<ContactState>,
+    pub quality: QualityState,
+}
+
+/// The collision switches a user set, by body name.
+#[derive(Serialize, Debug)]
+pub struct CollisionState {
+    pub world_on: bool,
+    /// Bodies switched off against everything.
+    pub bodies_off: Vec<String>,
+    /// Pairs switched off against each other.
+    pub pairs_off: Vec<[String; 2]>,
+}
+
+/// One side of a contact.
+#[derive(Serialize, Debug)]
+pub struct ContactState {
+    pub body: String,
+    pub other: String,
+    /// Millimetres, world frame.
+    pub position: [f64; 3],
+    /// Unit, pointing into `body`.
+    pub normal: [f64; 3],
+    pub friction: f64,
+    pub separation: f64,
+}
+
+/// The grasp quality of the first robot on the first graspable body (L1 wrench space).
+#[derive(Serialize, Debug)]
+pub struct QualityState {
+    /// "computed", "no grasp" or "failed: …".
+    pub status: String,
+    pub force_closure: bool,
+    pub epsilon: Option<f64>,
+    pub volume: Option<f64>,
 }
 
 #[derive(Serialize, Debug)]
@@ -183,6 +221,78 @@ pub fn state_dump(editor: &Editor) -> StateDump {
         bodies,
         robots,
         selection,
+        collisions: collision_state(editor),
+        contacts: contact_states(editor),
+        quality: quality_state(&editor.quality),
+    }
+}
+
+fn body_name(editor: &Editor, id: BodyId) -> String {
+    editor
+        .world
+        .body(id)
+        .map_or_else(|| format!("{id:?}"), |b| b.name.clone())
+}
+
+fn collision_state(editor: &Editor) -> CollisionState {
+    let switches = editor.world.switches();
+    let ids = editor.world.body_ids();
+    let bodies_off = ids
+        .iter()
+        .filter(|&&id| !switches.body_on(id))
+        .map(|&id| body_name(editor, id))
+        .collect();
+    let mut pairs_off = Vec::new();
+    for (i, &a) in ids.iter().enumerate() {
+        for &b in &ids[i + 1..] {
+            if !switches.pair_on(a, b) {
+                pairs_off.push([body_name(editor, a), body_name(editor, b)]);
+            }
+        }
+    }
+    CollisionState {
+        world_on: switches.world_on(),
+        bodies_off,
+        pairs_off,
+    }
+}
+
+fn contact_states(editor: &Editor) -> Vec<ContactState> {
+    editor
+        .world
+        .contacts()
+        .iter()
+        .map(|c| ContactState {
+            body: body_name(editor, c.body),
+            other: body_name(editor, c.other),
+            position: c.point.coords.into(),
+            normal: c.normal.into_inner().into(),
+            friction: c.static_friction,
+            separation: c.separation,
+        })
+        .collect()
+}
+
+fn quality_state(report: &QualityReport) -> QualityState {
+    match report {
+        QualityReport::Computed(q) => QualityState {
+            status: "computed".into(),
+            force_closure: q.force_closure,
+            epsilon: q.epsilon,
+            volume: q.volume,
+        },
+        QualityReport::NoGrasp => QualityState {
+            status: "no grasp".into(),
+            force_closure: false,
+            epsilon: None,
+            volume: None,
+        },
+        QualityReport::Failed(reason) => QualityState {
+            status: format!("failed: {reason}"),
+            force_closure: false,
+            epsilon: None,
+            volume: None,
+        },
     }
 }
 

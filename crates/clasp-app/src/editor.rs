@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::Resource;
 use clasp_core::{
-    BodyId, Element, GraspOptions, Material, MoveOutcome, Pose, Quality, World, WrenchSpaceKind,
+    BodyId, ContactModel, Element, GraspOptions, Material, MoveOutcome, Pose, Quality, World,
+    WrenchSpaceKind,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -40,6 +41,8 @@ pub struct Editor {
     /// Whether the element being dragged is held at contact, and by what.
     pub touching: Option<String>,
     pub quality: QualityReport,
+    /// The fitted surface patches of the grasp's soft contacts, drawn instead of their cones.
+    pub soft_patches: Vec<SoftPatch>,
     history: History,
     /// The world as it was when the current drag began.
     drag_start: Option<Snapshot>,
@@ -86,6 +89,15 @@ pub enum QualityReport {
     Failed(String),
 }
 
+/// A soft contact's two fitted surfaces, each sampled on a square grid (row-major, world).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoftPatch {
+    /// The object and the hand body that touch.
+    pub bodies: (BodyId, BodyId),
+    pub object: Vec<Point3<f64>>,
+    pub hand: Vec<Point3<f64>>,
+}
+
 /// What an import adds: an object to grasp, an obstacle, or a robot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportKind {
@@ -123,6 +135,7 @@ impl Editor {
             frame_request: None,
             touching: None,
             quality: QualityReport::NoGrasp,
+            soft_patches: Vec::new(),
             history: History::default(),
             drag_start: None,
         };
@@ -556,6 +569,7 @@ impl Editor {
     /// Evaluates the grasp again. During a drag only epsilon (about a millisecond); the
     /// volume, which can take tens of milliseconds, once the drag ends.
     fn refresh_quality(&mut self, with_volume: bool) {
+        self.soft_patches.clear();
         let (Some(object), false) = (self.world.grasped_object(), self.world.robots.is_empty())
         else {
             self.quality = QualityReport::NoGrasp;
@@ -568,6 +582,18 @@ impl Editor {
                 return;
             }
         };
+        self.soft_patches = grasp
+            .contacts
+            .iter()
+            .filter_map(|c| match &c.model {
+                ContactModel::Soft(soft) => Some(SoftPatch {
+                    bodies: (c.contact.body, c.contact.other),
+                    object: soft.object_patch.clone(),
+                    hand: soft.hand_patch.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
         let with_volume = with_volume && !self.dragging();
         let quality = if with_volume {
             grasp.quality_with_volume(WrenchSpaceKind::L1)

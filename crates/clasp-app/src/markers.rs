@@ -1,9 +1,276 @@
-//! Contact markers: friction cones and soft-contact patches.
+//! Contact markers, as GraspIt draws them: each rigid contact a translucent red friction cone
+//! (an 8-sided pyramid, apex at the contact, axis along the normal, half-angle atan μ), each
+//! soft contact the small patches of the two fitted surfaces. All markers form one mesh,
+//! rebuilt when the world changes.
 
-use bevy::prelude::*;
+use bevy::{
+    asset::RenderAssetUsages,
+    mesh::{Indices, PrimitiveTopology},
+    prelude::*,
+};
+use clasp_core::{BodyId, Contact, World};
+use nalgebra::{Point3, Vector3};
+
+use crate::{convert, editor::Editor};
+
+/// GraspIt's friction pyramid has 8 sides.
+pub const CONE_SIDES: usize = 8;
+
+/// Triangles of every marker, in world coordinates (mm), and a normal line per cone.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MarkerGeometry {
+    pub positions: Vec<[f32; 3]>,
+    pub indices: Vec<u32>,
+    /// From the contact point along the normal, one cone height long.
+    pub normal_lines: Vec<(Vec3, Vec3)>,
+    pub cones: usize,
+    pub patches: usize,
+}
+
+impl MarkerGeometry {
+    /// A pyramid with its apex at `apex`, opening along `axis` (unit), `height` long, with a
+    /// base of half-width `height · tan_half_angle`; closed by its base.
+    pub fn add_cone(
+        &mut self,
+        apex: Point3<f64>,
+        axis: Vector3<f64>,
+        tan_half_angle: f64,
+        height: f64,
+    ) {
+        let (u, v) = tangents(&axis);
+        let first = self.positions.len() as u32;
+        self.positions.push(to_f32(&apex));
+        let centre = apex + axis * height;
+        let radius = height * tan_half_angle;
+        for k in 0..CONE_SIDES {
+            let angle = std::f64::consts::TAU * k as f64 / CONE_SIDES as f64;
+            let rim = centre + (u * angle.cos() + v * angle.sin()) * radius;
+            self.positions.push(to_f32(&rim));
+        }
+        self.positions.push(to_f32(&centre));
+        let base = first + CONE_SIDES as u32 + 1;
+        for k in 0..CONE_SIDES as u32 {
+            let (a, b) = (first + 1 + k, first + 1 + (k + 1) % CONE_SIDES as u32);
+            self.indices.extend([first, a, b, base, b, a]);
+        }
+        self.normal_lines
+            .push((convert::point(&apex), convert::point(&centre)));
+        self.cones += 1;
+    }
+
+    /// A surface sampled on a square grid (row-major): two triangles per cell.
+    pub fn add_patch(&mut self, grid: &[Point3<f64>]) {
+        let side = (grid.len() as f64).sqrt().round() as usize;
+        if side < 2 || side * side != grid.len() {
+            return;
+        }
+        let first = self.positions.len() as u32;
+        self.positions.extend(grid.iter().map(to_f32));
+        for row in 0..side - 1 {
+            for col in 0..side - 1 {
+                let at = |r: usize, c: usize| first + (r * side + c) as u32;
+                let (a, b, c, d) = (
+                    at(row, col),
+                    at(row, col + 1),
+                    at(row + 1, col + 1),
+                    at(row + 1, col),
+                );
+                self.indices.extend([a, b, c, a, c, d]);
+            }
+        }
+        self.patches += 1;
+    }
+}
+
+fn to_f32(p: &Point3<f64>) -> [f32; 3] {
+    [p.x as f32, p.y as f32, p.z as f32]
+}
+
+/// Two unit vectors perpendicular to `axis` and to each other.
+fn tangents(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+    let helper = if axis.x.abs() < 0.9 {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let u = axis.cross(&helper).normalize();
+    (u, axis.cross(&u))
+}
+
+/// The contact sides that get a cone: the object's side where a robot touches a free body
+/// (GraspIt marks the object), else the pair's first side. Second sides of a robot's
+/// self-contacts are skipped.
+fn marked(world: &World, contact: &Contact) -> bool {
+    if contact.skip || world.body(contact.body).is_none() {
+        return false;
+    }
+    let free = |id: BodyId| matches!(id, BodyId::Free(_));
+    match (free(contact.body), free(contact.other)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => contact.is_a,
+    }
+}
+
+/// Every marker of the editor's world: patches for the grasp's soft contacts, and a cone for
+/// each other contact (opening away from its body, into the one it touches).
+pub fn marker_geometry(editor: &Editor) -> MarkerGeometry {
+    let mut geometry = MarkerGeometry::default();
+    let soft_pair = |a: BodyId, b: BodyId| {
+        editor
+            .soft_patches
+            .iter()
+            .any(|p| p.bodies == (a, b) || p.bodies == (b, a))
+    };
+    for patch in &editor.soft_patches {
+        geometry.add_patch(&patch.object);
+        geometry.add_patch(&patch.hand);
+    }
+    let height = editor.view.cone_height;
+    for contact in editor.world.contacts() {
+        if !marked(&editor.world, contact) || soft_pair(contact.body, contact.other) {
+            continue;
+        }
+        // The normal points into this body; the cone of forces the other body can push with
+        // stands on the surface, on the other body's side.
+        let outward = -contact.normal.into_inner();
+        geometry.add_cone(contact.point, outward, contact.static_friction, height);
+    }
+    geometry
+}
+
+/// Marks the entity that shows the markers.
+#[derive(Component)]
+pub struct ContactMarkers;
 
 pub struct MarkersPlugin;
 
 impl Plugin for MarkersPlugin {
-    fn build(&self, _app: &mut App) {}
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_markers)
+            .add_systems(Update, (rebuild_markers, draw_normal_lines).chain());
+    }
+}
+
+/// GraspIt's marker material: red, emissive, 80 % transparent.
+fn spawn_markers(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.spawn((
+        ContactMarkers,
+        Mesh3d(meshes.add(to_mesh(&MarkerGeometry::default()))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgba(0.8, 0.0, 0.0, 0.2),
+            emissive: LinearRgba::rgb(0.4, 0.0, 0.0),
+            alpha_mode: AlphaMode::Blend,
+            unlit: true,
+            double_sided: true,
+            cull_mode: None,
+            ..default()
+        })),
+        Transform::IDENTITY,
+        Pickable::IGNORE,
+    ));
+}
+
+/// The geometry the markers show now, kept for the normal lines and for tests.
+#[derive(Component, Default)]
+pub struct ShownMarkers(pub MarkerGeometry);
+
+fn rebuild_markers(
+    mut commands: Commands,
+    editor: Res<Editor>,
+    markers: Query<(Entity, &Mesh3d, &mut Visibility), With<ContactMarkers>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut shown: Local<Option<(u64, u64, bool)>>,
+) {
+    let now = (
+        editor.revision,
+        editor.view.cone_height.to_bits(),
+        editor.view.contacts_shown,
+    );
+    if *shown == Some(now) {
+        return;
+    }
+    *shown = Some(now);
+    let geometry = marker_geometry(&editor);
+    for (entity, mesh, mut visibility) in markers {
+        *visibility = if editor.view.contacts_shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if let Some(mut mesh) = meshes.get_mut(&mesh.0) {
+            *mesh = to_mesh(&geometry);
+        }
+        commands
+            .entity(entity)
+            .insert(ShownMarkers(geometry.clone()));
+    }
+}
+
+fn draw_normal_lines(editor: Res<Editor>, markers: Query<&ShownMarkers>, mut gizmos: Gizmos) {
+    if !editor.view.contacts_shown {
+        return;
+    }
+    for shown in &markers {
+        for &(from, to) in &shown.0.normal_lines {
+            gizmos.line(from, to, Color::BLACK);
+        }
+    }
+}
+
+fn to_mesh(geometry: &MarkerGeometry) -> Mesh {
+    let mut mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
+    );
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, geometry.positions.clone());
+    mesh.insert_indices(Indices::U32(geometry.indices.clone()));
+    mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cone_has_its_apex_at_the_contact_and_the_half_angle_of_mu() {
+        let mut geometry = MarkerGeometry::default();
+        let apex = Point3::new(1.0, 2.0, 3.0);
+        let axis = Vector3::new(0.0, 0.6, 0.8);
+        geometry.add_cone(apex, axis, 0.5, 20.0);
+        assert_eq!(geometry.cones, 1);
+        assert_eq!(geometry.positions.len(), CONE_SIDES + 2);
+        assert_eq!(geometry.indices.len(), CONE_SIDES * 6);
+        let p = |i: usize| {
+            let [x, y, z] = geometry.positions[i];
+            Point3::new(x as f64, y as f64, z as f64)
+        };
+        assert!((p(0) - apex).norm() < 1e-5);
+        for k in 1..=CONE_SIDES {
+            let side = p(k) - apex;
+            let along = side.dot(&axis);
+            let across = (side - axis * along).norm();
+            assert!((along - 20.0).abs() < 1e-4, "{along}");
+            assert!((across / along - 0.5).abs() < 1e-5, "half-angle atan μ");
+        }
+    }
+
+    #[test]
+    fn a_patch_grid_becomes_two_triangles_a_cell() {
+        let grid: Vec<Point3<f64>> = (0..9)
+            .map(|i| Point3::new((i % 3) as f64, (i / 3) as f64, 0.0))
+            .collect();
+        let mut geometry = MarkerGeometry::default();
+        geometry.add_patch(&grid);
+        assert_eq!(geometry.indices.len(), 4 * 6);
+        geometry.add_patch(&grid[..5]);
+        assert_eq!(
+            geometry.patches, 1,
+            "a grid that is not square is not drawn"
+        );
+    }
 }

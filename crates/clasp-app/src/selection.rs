@@ -4,7 +4,7 @@
 use bevy::{picking::events::Click, prelude::*};
 
 use crate::{
-    camera::DRAG_THRESHOLD_PX,
+    camera::{DRAG_THRESHOLD_PX, PointerGesture},
     convert,
     editor::Editor,
     scene::{BaseColor, BodyView},
@@ -33,6 +33,7 @@ fn select_on_click(
     mut clicks: MessageReader<Pointer<Click>>,
     mut press_at: Local<Option<Vec2>>,
     keys: Res<ButtonInput<KeyCode>>,
+    gesture: Res<PointerGesture>,
     bodies: Query<&BodyView>,
     windows: Query<(), With<Window>>,
     mut editor: ResMut<Editor>,
@@ -49,7 +50,8 @@ fn select_on_click(
         }
         let moved = press_at
             .is_some_and(|p| p.distance(click.pointer_location.position) > DRAG_THRESHOLD_PX);
-        if moved {
+        // A press on a dragger handle belongs to the dragger, even without a move.
+        if moved || gesture.captured {
             continue;
         }
         if let Ok(BodyView(id)) = bodies.get(click.entity) {
