@@ -44,10 +44,7 @@ pub fn load_import(path: &Path, kind: ImportKind) -> Result<Loaded, LoadError> {
         Err(LoadError::new(
             path,
             None,
-            format!(
-                "this is a {} file, not {what}",
-                file_kind.name()
-            ),
+            format!("this is a {} file, not {what}", file_kind.name()),
         ))
     };
     match (kind, file_kind) {
