@@ -228,8 +228,11 @@ pub struct Drag {
 type ViewCamera<'w, 's> =
     Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<OrbitCamera>>;
 
-fn cursor_ray(camera: &ViewCamera, cursor: Vec2) -> Option<(Point3<f64>, Vector3<f64>)> {
-    let (camera, transform) = camera.single().ok()?;
+/// The 3D view's camera and where it stands.
+pub type View<'a> = (&'a Camera, &'a GlobalTransform);
+
+fn cursor_ray(view: View, cursor: Vec2) -> Option<(Point3<f64>, Vector3<f64>)> {
+    let (camera, transform) = view;
     let ray = camera.viewport_to_world(transform, cursor).ok()?;
     let o = ray.origin;
     let d = *ray.direction;
@@ -239,16 +242,16 @@ fn cursor_ray(camera: &ViewCamera, cursor: Vec2) -> Option<(Point3<f64>, Vector3
     ))
 }
 
-fn to_screen(camera: &ViewCamera, p: &Point3<f64>) -> Option<Vec2> {
-    let (camera, transform) = camera.single().ok()?;
+fn to_screen(view: View, p: &Point3<f64>) -> Option<Vec2> {
+    let (camera, transform) = view;
     camera
         .world_to_viewport(transform, crate::convert::point(p))
         .ok()
 }
 
 /// Pixel distance from `cursor` to the projected segment a–b.
-fn segment_px(camera: &ViewCamera, cursor: Vec2, a: &Point3<f64>, b: &Point3<f64>) -> f32 {
-    let (Some(a), Some(b)) = (to_screen(camera, a), to_screen(camera, b)) else {
+fn segment_px(view: View, cursor: Vec2, a: &Point3<f64>, b: &Point3<f64>) -> f32 {
+    let (Some(a), Some(b)) = (to_screen(view, a), to_screen(view, b)) else {
         return f32::INFINITY;
     };
     let ab = b - a;
@@ -256,17 +259,17 @@ fn segment_px(camera: &ViewCamera, cursor: Vec2, a: &Point3<f64>, b: &Point3<f64
     cursor.distance(a + ab * t)
 }
 
-fn polyline_px(camera: &ViewCamera, cursor: Vec2, points: &[Point3<f64>]) -> f32 {
+fn polyline_px(view: View, cursor: Vec2, points: &[Point3<f64>]) -> f32 {
     points
         .windows(2)
-        .map(|w| segment_px(camera, cursor, &w[0], &w[1]))
+        .map(|w| segment_px(view, cursor, &w[0], &w[1]))
         .fold(f32::INFINITY, f32::min)
 }
 
-fn inside_polygon(camera: &ViewCamera, cursor: Vec2, corners: &[Point3<f64>]) -> bool {
+fn inside_polygon(view: View, cursor: Vec2, corners: &[Point3<f64>]) -> bool {
     let Some(points) = corners
         .iter()
-        .map(|c| to_screen(camera, c))
+        .map(|c| to_screen(view, c))
         .collect::<Option<Vec<Vec2>>>()
     else {
         return false;
@@ -291,9 +294,15 @@ fn ring_points(centre: &Point3<f64>, axis: &Vector3<f64>, radius: f64) -> Vec<Po
         .collect()
 }
 
+/// The handle of the selection's draggers under the cursor, if any.
+pub fn handle_at(editor: &Editor, view: View, cursor: Vec2) -> Option<Handle> {
+    let body = body_dragger(editor, min_dragger_size(view));
+    handle_under(view, cursor, body.as_ref(), &joint_draggers(editor))
+}
+
 /// The handle under the cursor, nearest first: joint handles, axes, rings, then plane squares.
 fn handle_under(
-    camera: &ViewCamera,
+    view: View,
     cursor: Vec2,
     body: Option<&BodyDragger>,
     joints: &[JointDragger],
@@ -302,9 +311,9 @@ fn handle_under(
     for j in joints {
         let px = match j.kind {
             JointKind::Revolute => {
-                polyline_px(camera, cursor, &ring_points(&j.origin, &j.axis, j.size))
+                polyline_px(view, cursor, &ring_points(&j.origin, &j.axis, j.size))
             }
-            JointKind::Prismatic => segment_px(camera, cursor, &j.origin, &j.grab_point(0.0)),
+            JointKind::Prismatic => segment_px(view, cursor, &j.origin, &j.grab_point(0.0)),
         };
         let handle = Handle::Joint {
             robot: j.robot,
@@ -314,10 +323,10 @@ fn handle_under(
     }
     if let Some(d) = body {
         for i in 0..3 {
-            let axis = segment_px(camera, cursor, &d.centre, &d.axis_tip(i));
+            let axis = segment_px(view, cursor, &d.centre, &d.axis_tip(i));
             candidates.push((axis, Handle::Axis(i)));
             let ring = ring_points(&d.centre, &unit(i), d.ring_radius());
-            candidates.push((polyline_px(camera, cursor, &ring) + 0.5, Handle::Ring(i)));
+            candidates.push((polyline_px(view, cursor, &ring) + 0.5, Handle::Ring(i)));
         }
     }
     let nearest = candidates
@@ -329,7 +338,7 @@ fn handle_under(
     nearest.or_else(|| {
         let d = body?;
         (0..3)
-            .find(|&i| inside_polygon(camera, cursor, &d.plane_corners(i)))
+            .find(|&i| inside_polygon(view, cursor, &d.plane_corners(i)))
             .map(Handle::Plane)
     })
 }
@@ -389,11 +398,8 @@ fn cursor_position(windows: &Query<&Window, With<PrimaryWindow>>) -> Option<Vec2
 }
 
 /// The smallest dragger, mm, for a camera this far away: handles stay big enough to grab.
-fn min_dragger_size(camera: &ViewCamera) -> f64 {
-    camera.single().map_or(20.0, |(_, t)| {
-        let distance = t.translation().length() as f64;
-        (0.06 * distance).max(5.0)
-    })
+fn min_dragger_size((_, transform): View) -> f64 {
+    (0.06 * transform.translation().length() as f64).max(5.0)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -410,15 +416,15 @@ fn start_drag(
     if !buttons.just_pressed(MouseButton::Left) || gesture.began_on_ui || active.0.is_some() {
         return;
     }
-    let Some(cursor) = cursor_position(&windows) else {
+    let (Some(cursor), Ok(view)) = (cursor_position(&windows), camera.single()) else {
         return;
     };
-    let Some(ray) = cursor_ray(&camera, cursor) else {
+    let Some(ray) = cursor_ray(view, cursor) else {
         return;
     };
-    let body = body_dragger(&editor, min_dragger_size(&camera));
+    let body = body_dragger(&editor, min_dragger_size(view));
     let joints = joint_draggers(&editor);
-    let handle = handle_under(&camera, cursor, body.as_ref(), &joints).or_else(|| {
+    let handle = handle_under(view, cursor, body.as_ref(), &joints).or_else(|| {
         // A press on a selected body drags it in the view plane.
         let on_selected = hover.values().flat_map(|hits| hits.keys()).any(|&entity| {
             views
@@ -430,7 +436,7 @@ fn start_drag(
     let Some(handle) = handle else {
         return;
     };
-    let Some(drag) = new_drag(&editor, &camera, handle, body, &joints, ray, cursor) else {
+    let Some(drag) = new_drag(&editor, view, handle, body, &joints, ray, cursor) else {
         return;
     };
     gesture.captured = true;
@@ -444,7 +450,7 @@ fn start_drag(
 
 fn new_drag(
     editor: &Editor,
-    camera: &ViewCamera,
+    view: View,
     handle: Handle,
     body: Option<BodyDragger>,
     joints: &[JointDragger],
@@ -476,8 +482,7 @@ fn new_drag(
         Handle::Axis(i) => (unit(i), ray_line(ray, &body.centre, &unit(i))?),
         Handle::Plane(i) | Handle::Ring(i) => (unit(i), ray_plane(ray, &body.centre, &unit(i))?),
         Handle::Free => {
-            let (_, transform) = camera.single().ok()?;
-            let f = transform.forward();
+            let f = view.1.forward();
             let normal = Vector3::new(f.x as f64, f.y as f64, f.z as f64);
             (normal, ray_plane(ray, &body.centre, &normal)?)
         }
@@ -575,7 +580,10 @@ fn continue_drag(
         return;
     }
     drag.last_cursor = cursor;
-    let Some(target) = cursor_ray(&camera, cursor).and_then(|ray| drag_target(drag, ray)) else {
+    let Ok(view) = camera.single() else {
+        return;
+    };
+    let Some(target) = cursor_ray(view, cursor).and_then(|ray| drag_target(drag, ray)) else {
         return;
     };
     match target {
@@ -602,11 +610,14 @@ fn draw_draggers(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut gizmos: Gizmos,
 ) {
-    let body = body_dragger(&editor, min_dragger_size(&camera));
+    let Ok(view) = camera.single() else {
+        return;
+    };
+    let body = body_dragger(&editor, min_dragger_size(view));
     let joints = joint_draggers(&editor);
     let held = active.0.as_ref().map(|d| d.handle);
     let hovered = match (held, cursor_position(&windows)) {
-        (None, Some(cursor)) => handle_under(&camera, cursor, body.as_ref(), &joints),
+        (None, Some(cursor)) => handle_under(view, cursor, body.as_ref(), &joints),
         _ => None,
     };
     let at_contact = held.is_some() && editor.touching.is_some();

@@ -311,6 +311,15 @@ impl Editor {
         self.end_drag();
     }
 
+    /// Moves a robot along its approach direction until it touches something, at most
+    /// `distance` mm (GraspIt's first half of the G key).
+    pub fn approach(&mut self, robot: usize, distance: f64) {
+        self.begin_drag("approach");
+        let outcome = self.world.approach_to_contact(robot, distance);
+        self.after_move(outcome);
+        self.end_drag();
+    }
+
     fn after_move(
         &mut self,
         outcome: Result<MoveOutcome, clasp_core::MoveError>,

@@ -1,109 +1,25 @@
-//! App logic without GPU or window: clicks on the default scene select and clear, and mouse
-//! gestures move the camera.
+//! App logic without GPU or window, driven by pointer and keyboard input on the default scene
+//! (ClaspHand beside a mug): selecting, the camera, body and joint draggers that stop at contact,
+//! Toggle Collision and undo.
+
+mod common;
 
 use bevy::input::{
     ButtonState,
-    mouse::{MouseButtonInput, MouseMotion, MouseScrollUnit, MouseWheel},
+    mouse::{MouseScrollUnit, MouseWheel},
     touch::TouchPhase,
 };
 use bevy::{
-    camera::NormalizedRenderTarget,
-    picking::{
-        mesh_picking::{MeshPickingSettings, ray_cast::RayCastVisibility},
-        pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput},
-    },
+    picking::pointer::{PointerAction, PointerButton},
     prelude::*,
-    render::{RenderPlugin, settings::WgpuSettings},
-    window::{PrimaryWindow, WindowRef},
-    winit::WinitPlugin,
 };
-use clasp_app::{
-    RunOptions, SceneWorld, camera::OrbitCamera, convert, open_scene, selection::Selection,
-};
-use clasp_core::BodyId;
-
-fn headless_app() -> App {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(RenderPlugin {
-                render_creation: WgpuSettings {
-                    backends: None,
-                    ..default()
-                }
-                .into(),
-                ..default()
-            })
-            .disable::<WinitPlugin>(),
-    );
-    let (scene, notices) = open_scene(&[]);
-    assert!(notices.is_empty(), "{notices:?}");
-    clasp_app::install(&mut app, scene, RunOptions::default(), notices);
-    // Without a renderer nothing computes visibility, so ray casts must not wait for it.
-    app.insert_resource(MeshPickingSettings {
-        require_markers: true,
-        ray_cast_visibility: RayCastVisibility::Any,
-    });
-    app.finish();
-    app.cleanup();
-    for _ in 0..5 {
-        app.update();
-    }
-    app
-}
-
-fn send(app: &mut App, position: Vec2, action: PointerAction) {
-    let window = app
-        .world_mut()
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .single(app.world())
-        .unwrap();
-    let target =
-        NormalizedRenderTarget::Window(WindowRef::Primary.normalize(Some(window)).unwrap());
-    app.world_mut().write_message(PointerInput::new(
-        PointerId::Mouse,
-        Location { target, position },
-        action,
-    ));
-    app.update();
-}
-
-fn click(app: &mut App, position: Vec2) {
-    send(app, position, PointerAction::Move { delta: Vec2::ZERO });
-    send(app, position, PointerAction::Move { delta: Vec2::ZERO });
-    send(app, position, PointerAction::Press(PointerButton::Primary));
-    send(
-        app,
-        position,
-        PointerAction::Release(PointerButton::Primary),
-    );
-}
-
-/// The centre of a body's bounding box, in world coordinates.
-fn body_center(app: &App, id: BodyId) -> Vec3 {
-    let body = app.world().resource::<SceneWorld>().world.body(id).unwrap();
-    let (lo, hi) = body.mesh().bounding_box();
-    convert::point(&(body.pose * nalgebra::center(&lo, &hi)))
-}
-
-/// Where a world point appears in the window, in logical pixels, and the 3D view's rectangle.
-fn screen_position(app: &mut App, point: Vec3) -> (Vec2, Rect) {
-    let world = app.world_mut();
-    let mut cameras = world.query_filtered::<(&Camera, &GlobalTransform), With<OrbitCamera>>();
-    let (camera, transform) = cameras.single(world).unwrap();
-    let viewport = camera.logical_viewport_rect().unwrap();
-    // Bevy's "viewport" coordinates are the window's logical pixels, viewport offset included.
-    let in_window = camera.world_to_viewport(transform, point).unwrap();
-    (in_window, viewport)
-}
+use clasp_app::{camera::OrbitCamera, dragger};
+use clasp_core::{BodyId, Element};
+use common::*;
 
 /// A point low on the mug's outer wall, on the side that faces the default camera: the fingers
 /// pass in front of the mug's middle.
 const ON_MUG_WALL: Vec3 = Vec3::new(0.0, -39.5, 25.0);
-
-fn selection(app: &App) -> Vec<BodyId> {
-    app.world().resource::<Selection>().0.clone()
-}
 
 #[test]
 fn clicking_the_mug_selects_it_and_clicking_empty_space_clears() {
@@ -165,34 +81,6 @@ fn a_drag_is_not_a_click() {
     assert_eq!(selection(&app), Vec::<BodyId>::new());
 }
 
-fn primary_window(app: &mut App) -> Entity {
-    app.world_mut()
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .single(app.world())
-        .unwrap()
-}
-
-/// Raw mouse input, as the OS window would deliver it: the camera reads these, not picking.
-fn mouse_button(app: &mut App, button: MouseButton, state: ButtonState) {
-    let window = primary_window(app);
-    app.world_mut().write_message(MouseButtonInput {
-        button,
-        state,
-        window,
-    });
-    app.update();
-}
-
-fn mouse_move(app: &mut App, to: Vec2, delta: Vec2) {
-    let window = primary_window(app);
-    app.world_mut()
-        .get_mut::<Window>(window)
-        .unwrap()
-        .set_cursor_position(Some(to));
-    app.world_mut().write_message(MouseMotion { delta });
-    app.update();
-}
-
 fn orbit(app: &mut App) -> OrbitCamera {
     let world = app.world_mut();
     *world.query::<&OrbitCamera>().single(world).unwrap()
@@ -246,4 +134,350 @@ fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
 
     // The camera moved, so nothing was selected by the drags.
     assert_eq!(selection(&app), Vec::<BodyId>::new());
+}
+
+const MUG: BodyId = BodyId::Free(0);
+const PALM: BodyId = BodyId::Palm { robot: 0 };
+
+fn hold_shift(app: &mut App, held: bool) {
+    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    if held {
+        keys.press(KeyCode::ShiftLeft);
+    } else {
+        keys.release(KeyCode::ShiftLeft);
+    }
+}
+
+#[test]
+fn shift_click_adds_a_body_and_a_double_click_selects_the_whole_robot() {
+    let mut app = headless_app();
+    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
+    let link = BodyId::Link {
+        robot: 0,
+        chain: 2,
+        link: 0,
+    };
+    let center = body_center(&app, link);
+    let (on_link, _) = screen_position(&mut app, center);
+
+    click(&mut app, on_mug);
+    hold_shift(&mut app, true);
+    click(&mut app, on_link);
+    hold_shift(&mut app, false);
+    assert_eq!(selection(&app), vec![MUG, link]);
+    assert_eq!(
+        editor(&app).selected_elements(),
+        vec![Element::Body(0), Element::Robot(0)]
+    );
+
+    // Two clicks in quick succession: picking counts the second as a double-click.
+    click(&mut app, on_link);
+    click(&mut app, on_link);
+    let robot_bodies = editor(&app).world.element_bodies(Element::Robot(0));
+    assert_eq!(robot_bodies.len(), 9);
+    assert_eq!(selection(&app), robot_bodies, "the whole hand");
+
+    press_key(&mut app, &[], KeyCode::Escape);
+    assert!(selection(&app).is_empty());
+}
+
+/// The smallest gap between the mug and any body of the hand, from the mug's contacts.
+fn mug_gap(app: &App) -> Option<f64> {
+    editor(app)
+        .world
+        .contacts_of(MUG)
+        .map(|c| c.separation)
+        .reduce(f64::min)
+}
+
+fn mug_position(app: &App) -> nalgebra::Vector3<f64> {
+    editor(app).world.bodies[0].pose.translation.vector
+}
+
+/// Selects the mug with a click and drags its x arrow 150 mm toward the hand (−x).
+fn drag_mug_into_hand(app: &mut App) {
+    let (on_mug, _) = screen_position(app, ON_MUG_WALL);
+    click(app, on_mug);
+    assert_eq!(selection(app), vec![MUG]);
+    let handles = dragger::body_dragger(editor(app), 0.0).expect("the mug has a dragger");
+    // Grab the x arrow two thirds of the way out, where no other handle is near.
+    let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
+    let far = grab - nalgebra::Vector3::x() * 150.0;
+    let (from, to) = (on_screen(app, &grab), on_screen(app, &far));
+    left_drag(app, from, to, 15);
+}
+
+#[test]
+fn dragging_the_mug_into_the_hand_stops_at_contact_and_undo_restores_it() {
+    let mut app = headless_app();
+    let threshold = editor(&app).world.settings().contact_threshold;
+    let camera_before = orbit(&mut app);
+    let before = mug_position(&app);
+    assert!(mug_gap(&app).is_none(), "the mug touches nothing at first");
+
+    drag_mug_into_hand(&mut app);
+    let after = mug_position(&app);
+    let moved = after - before;
+    assert!(moved.x < -1.0, "the mug moved toward the hand: {moved:?}");
+    assert!(
+        moved.x > -150.0 + 1e-6,
+        "and stopped short of where the pointer went: {moved:?}"
+    );
+    assert!(
+        moved.y.abs() < 1e-6 && moved.z.abs() < 1e-6,
+        "along x only: {moved:?}"
+    );
+    let gap = mug_gap(&app).expect("contacts appear where it stopped");
+    assert!(
+        gap > 0.0 && gap < threshold / 2.0,
+        "gap {gap} in (0, {})",
+        threshold / 2.0
+    );
+    assert!(editor(&app).world.overlapping_pairs().is_empty());
+    assert_eq!(
+        orbit(&mut app),
+        camera_before,
+        "the drag did not turn the camera"
+    );
+    assert_eq!(selection(&app), vec![MUG], "the drag kept the selection");
+
+    // The whole drag is one step of the history.
+    assert_eq!(editor(&app).can_undo(), Some("move"));
+    editor_mut(&mut app).undo();
+    app.update();
+    assert_eq!(mug_position(&app), before);
+    assert!(mug_gap(&app).is_none());
+}
+
+#[test]
+fn a_drag_held_at_contact_says_what_it_touches_and_changes_colour() {
+    let mut app = headless_app();
+    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
+    click(&mut app, on_mug);
+    let handles = dragger::body_dragger(editor(&app), 0.0).unwrap();
+    let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
+    let far = grab - nalgebra::Vector3::x() * 150.0;
+    let (from, to) = (on_screen(&mut app, &grab), on_screen(&mut app, &far));
+    pointer_to(&mut app, from);
+    pointer_to(&mut app, from);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    for k in 1..=15 {
+        pointer_to(&mut app, from.lerp(to, k as f32 / 15.0));
+    }
+    let touching = editor(&app).touching.clone().expect("held at contact");
+    assert!(touching.contains("clasp_mug touches"), "{touching}");
+    assert!(editor(&app).dragging());
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    assert!(editor(&app).touching.is_none(), "released");
+    assert!(!editor(&app).dragging());
+}
+
+#[test]
+fn dragging_the_selected_body_itself_moves_it_in_the_view_plane() {
+    let mut app = headless_app();
+    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
+    click(&mut app, on_mug);
+    let before = mug_position(&app);
+    let camera = orbit(&mut app);
+    // A point of the mug with no handle near it.
+    let (camera_view, transform) = view(&mut app);
+    let grab = (0..200)
+        .map(|k| on_mug + Vec2::new((k % 20) as f32 * 4.0 - 40.0, -((k / 20) as f32) * 6.0))
+        .find(|&p| {
+            dragger::handle_at(editor(&app), (&camera_view, &transform), p).is_none()
+                && hovered_body(&mut app, p) == Some(MUG)
+        })
+        .expect("some of the mug is clear of the handles");
+    // Up the screen, away from the hand, which is to the left.
+    left_drag(&mut app, grab, grab - Vec2::new(0.0, 40.0), 4);
+    let moved = mug_position(&app) - before;
+    assert!(moved.z > 5.0, "the mug rose: {moved:?}");
+    assert_eq!(orbit(&mut app), camera);
+}
+
+#[test]
+fn rotating_with_a_ring_turns_the_mug_about_its_centre() {
+    let mut app = headless_app();
+    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
+    click(&mut app, on_mug);
+    let handles = dragger::body_dragger(editor(&app), 0.0).unwrap();
+    let before = editor(&app).world.bodies[0].pose;
+    // The z ring, from a point in front of the camera a quarter turn round.
+    let (from, to) = (handles.ring_point(2, -1.2), handles.ring_point(2, -0.6));
+    let (from, to) = (on_screen(&mut app, &from), on_screen(&mut app, &to));
+    left_drag(&mut app, from, to, 6);
+    let after = editor(&app).world.bodies[0].pose;
+    let turned = (before.rotation.inverse() * after.rotation).angle();
+    assert!(turned > 0.3, "turned {turned} rad");
+    let axis = (before.rotation.inverse() * after.rotation).axis().unwrap();
+    assert!(axis.z.abs() > 0.999, "about z: {axis:?}");
+}
+
+#[test]
+fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
+    let mut app = headless_app();
+    // Bring the open hand up to the mug, so that closing a finger meets it.
+    {
+        let mut editor = editor_mut(&mut app);
+        editor.auto_grasp(0, false);
+        editor.approach(0, 200.0);
+    }
+    app.update();
+    // The first link in sight, fingertips first.
+    let links: Vec<BodyId> = editor(&app)
+        .world
+        .element_bodies(Element::Robot(0))
+        .into_iter()
+        .filter(|id| matches!(id, BodyId::Link { .. }))
+        .rev()
+        .collect();
+    let (link, on_link) = links
+        .into_iter()
+        .find_map(|id| Some((id, visible_point(&mut app, id)?)))
+        .expect("a link in sight");
+    click(&mut app, on_link);
+    assert_eq!(selection(&app), vec![link]);
+    let joints = dragger::joint_draggers(editor(&app));
+    assert!(
+        !joints.is_empty(),
+        "a disc or an arrow for each DOF of the chain"
+    );
+    let disc = *joints
+        .iter()
+        .find(|j| {
+            j.kind == clasp_core::JointKind::Revolute
+                && editor(&app).world.robots[0].dofs[j.dof].default_velocity != 0.0
+        })
+        .expect("a finger DOF that closes");
+    let dof = disc.dof;
+    let value = |app: &App| editor(app).world.robots[0].dof_values()[dof];
+    let before = value(&app);
+    let (lo, hi) = editor(&app).world.robots[0].dof_limits(dof);
+    let closing = editor(&app).world.robots[0].dofs[dof]
+        .default_velocity
+        .signum();
+    // Grab the rim and sweep it 150 degrees the closing way, in steps.
+    let start = 0.3;
+    let sweep = closing * disc.ratio.signum() * 150f64.to_radians();
+    let rim: Vec<Vec2> = (0..=20)
+        .map(|k| disc.grab_point(start + sweep * k as f64 / 20.0))
+        .map(|p| on_screen(&mut app, &p))
+        .collect();
+    pointer_to(&mut app, rim[0]);
+    pointer_to(&mut app, rim[0]);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    for &p in &rim[1..] {
+        pointer_to(&mut app, p);
+    }
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    let after = value(&app);
+    assert!(
+        (after - before) * closing > 0.05,
+        "the finger closed: {before} -> {after}"
+    );
+    assert!(
+        after >= lo - 1e-9 && after <= hi + 1e-9,
+        "within its limits"
+    );
+    let world = &editor(&app).world;
+    let finger_touches = world
+        .contacts()
+        .iter()
+        .any(|c| c.body.robot() == Some(0) && c.other == MUG);
+    let at_limit = (after - lo).abs() < 1e-6 || (after - hi).abs() < 1e-6;
+    assert!(
+        finger_touches && !at_limit,
+        "it stopped at the mug, not at a limit ({after} in [{lo}, {hi}])"
+    );
+    assert!(world.overlapping_pairs().is_empty());
+    assert_eq!(editor(&app).can_undo(), Some("joint drag"));
+}
+
+#[test]
+fn toggle_collision_follows_the_selection() {
+    let mut app = headless_app();
+    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
+    let finger = BodyId::Link {
+        robot: 0,
+        chain: 2,
+        link: 0,
+    };
+    let center = body_center(&app, finger);
+    let (on_finger, _) = screen_position(&mut app, center);
+    let switches = |app: &App| editor(app).world.switches().clone();
+
+    // Nothing selected: the whole world.
+    assert!(editor(&app).collisions_on());
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!switches(&app).world_on());
+    assert!(editor(&app).world.checked_pairs().is_empty());
+    assert!(editor_mut(&mut app).toggle_collisions());
+    assert!(switches(&app).world_on());
+
+    // One element (the mug): it against everything.
+    click(&mut app, on_mug);
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!switches(&app).body_on(MUG));
+    assert!(switches(&app).world_on());
+    assert!(!editor(&app).collisions_on());
+    editor_mut(&mut app).toggle_collisions();
+
+    // Two elements (the mug and the hand, by one of its links): that pair only.
+    hold_shift(&mut app, true);
+    click(&mut app, on_finger);
+    hold_shift(&mut app, false);
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    let s = switches(&app);
+    assert!(!s.pair_on(MUG, PALM) && !s.pair_on(MUG, finger));
+    assert!(s.body_on(MUG) && s.body_on(PALM) && s.world_on());
+    assert!(!editor(&app).collisions_on());
+    // With the pair off, the mug passes into the hand.
+    click(&mut app, on_mug);
+    assert!(editor(&app).collisions_on(), "the mug alone is still on");
+    let pose = nalgebra::Isometry3::translation(-60.0, 0.0, 80.0);
+    editor_mut(&mut app).move_element(Element::Body(0), pose);
+    assert_eq!(
+        mug_position(&app),
+        pose.translation.vector,
+        "nothing stopped it"
+    );
+
+    // Undo brings the pair's switch back as it was, and the mug back.
+    editor_mut(&mut app).undo();
+    editor_mut(&mut app).undo();
+    assert!(switches(&app).pair_on(MUG, PALM));
+    assert_eq!(mug_position(&app), nalgebra::Vector3::zeros());
+}
+
+#[test]
+fn three_selected_elements_are_each_switched_against_everything() {
+    let mut app = headless_app();
+    // Import two more objects so there are three elements to pick.
+    let dir = std::env::temp_dir().join(format!("clasp-three-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cube = dir.join("cube.off");
+    std::fs::write(
+        &cube,
+        "OFF\n8 12 0\n0 0 0\n10 0 0\n10 10 0\n0 10 0\n0 0 10\n10 0 10\n10 10 10\n0 10 10\n\
+         3 0 2 1\n3 0 3 2\n3 4 5 6\n3 4 6 7\n3 0 1 5\n3 0 5 4\n3 1 2 6\n3 1 6 5\n3 2 3 7\n3 2 7 6\n3 3 0 4\n3 3 4 7\n",
+    )
+    .unwrap();
+    assert!(editor_mut(&mut app).import(&cube, clasp_app::editor::ImportKind::Object));
+    assert!(editor_mut(&mut app).import(&cube, clasp_app::editor::ImportKind::Obstacle));
+    // View All, so that all three are in sight.
+    press_key(&mut app, &[], KeyCode::KeyF);
+    let ids = [MUG, BodyId::Free(1), BodyId::Free(2)];
+    for (k, &id) in ids.iter().enumerate() {
+        let on_body = visible_point(&mut app, id).expect("in sight");
+        hold_shift(&mut app, k > 0);
+        click(&mut app, on_body);
+    }
+    hold_shift(&mut app, false);
+    assert_eq!(selection(&app), ids.to_vec());
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    for id in ids {
+        assert!(!editor(&app).world.switches().body_on(id));
+    }
+    assert!(editor(&app).world.switches().body_on(PALM));
+    let _ = std::fs::remove_dir_all(dir);
 }

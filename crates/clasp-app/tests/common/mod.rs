@@ -1,0 +1,262 @@
+//! What the app tests share: a headless app on the default scene (no window, no GPU) and
+//! pointer input as a window would deliver it.
+
+#![allow(dead_code)]
+
+use bevy::input::{
+    ButtonState,
+    keyboard::{Key, KeyboardInput, NativeKey},
+    mouse::{MouseButtonInput, MouseMotion},
+};
+use bevy::{
+    camera::NormalizedRenderTarget,
+    picking::{
+        mesh_picking::{MeshPickingSettings, ray_cast::RayCastVisibility},
+        pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput},
+    },
+    prelude::*,
+    render::{RenderPlugin, settings::WgpuSettings},
+    window::{CursorMoved, PrimaryWindow, WindowRef},
+    winit::WinitPlugin,
+};
+use clasp_app::{Editor, RunOptions, camera::OrbitCamera, convert, open_scene};
+use clasp_core::BodyId;
+
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(RenderPlugin {
+                render_creation: WgpuSettings {
+                    backends: None,
+                    ..default()
+                }
+                .into(),
+                ..default()
+            })
+            .disable::<WinitPlugin>(),
+    );
+    let editor = open_scene(&[]);
+    assert!(editor.log.is_empty(), "{:?}", editor.log);
+    clasp_app::install(&mut app, editor, RunOptions::default());
+    // Without a renderer nothing computes visibility, so ray casts must not wait for it.
+    app.insert_resource(MeshPickingSettings {
+        require_markers: true,
+        ray_cast_visibility: RayCastVisibility::Any,
+    });
+    app.finish();
+    app.cleanup();
+    for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
+pub fn send(app: &mut App, position: Vec2, action: PointerAction) {
+    let window = app
+        .world_mut()
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(app.world())
+        .unwrap();
+    let target =
+        NormalizedRenderTarget::Window(WindowRef::Primary.normalize(Some(window)).unwrap());
+    app.world_mut().write_message(PointerInput::new(
+        PointerId::Mouse,
+        Location { target, position },
+        action,
+    ));
+    app.update();
+}
+
+pub fn click(app: &mut App, position: Vec2) {
+    send(app, position, PointerAction::Move { delta: Vec2::ZERO });
+    send(app, position, PointerAction::Move { delta: Vec2::ZERO });
+    send(app, position, PointerAction::Press(PointerButton::Primary));
+    send(
+        app,
+        position,
+        PointerAction::Release(PointerButton::Primary),
+    );
+}
+
+/// The centre of a body's bounding box, in world coordinates.
+pub fn body_center(app: &App, id: BodyId) -> Vec3 {
+    let body = app.world().resource::<Editor>().world.body(id).unwrap();
+    let (lo, hi) = body.mesh().bounding_box();
+    convert::point(&(body.pose * nalgebra::center(&lo, &hi)))
+}
+
+/// Where a world point appears in the window, in logical pixels, and the 3D view's rectangle.
+pub fn screen_position(app: &mut App, point: Vec3) -> (Vec2, Rect) {
+    let world = app.world_mut();
+    let mut cameras = world.query_filtered::<(&Camera, &GlobalTransform), With<OrbitCamera>>();
+    let (camera, transform) = cameras.single(world).unwrap();
+    let viewport = camera.logical_viewport_rect().unwrap();
+    // Bevy's "viewport" coordinates are the window's logical pixels, viewport offset included.
+    let in_window = camera.world_to_viewport(transform, point).unwrap();
+    (in_window, viewport)
+}
+
+pub fn primary_window(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(app.world())
+        .unwrap()
+}
+
+/// Raw mouse input, as the OS window would deliver it: the camera reads these, not picking.
+pub fn mouse_button(app: &mut App, button: MouseButton, state: ButtonState) {
+    let window = primary_window(app);
+    app.world_mut().write_message(MouseButtonInput {
+        button,
+        state,
+        window,
+    });
+    let at = app
+        .world()
+        .get::<Window>(window)
+        .and_then(Window::cursor_position);
+    let pointer_button = match button {
+        MouseButton::Left => Some(PointerButton::Primary),
+        MouseButton::Middle => Some(PointerButton::Middle),
+        MouseButton::Right => Some(PointerButton::Secondary),
+        _ => None,
+    };
+    match (at, pointer_button) {
+        (Some(at), Some(b)) => {
+            let action = match state {
+                ButtonState::Pressed => PointerAction::Press(b),
+                ButtonState::Released => PointerAction::Release(b),
+            };
+            send(app, at, action);
+        }
+        _ => {
+            app.update();
+        }
+    }
+}
+
+pub fn mouse_move(app: &mut App, to: Vec2, delta: Vec2) {
+    let window = primary_window(app);
+    app.world_mut()
+        .get_mut::<Window>(window)
+        .unwrap()
+        .set_cursor_position(Some(to));
+    app.world_mut().write_message(MouseMotion { delta });
+    app.update();
+}
+
+pub fn selection(app: &App) -> Vec<BodyId> {
+    app.world().resource::<Editor>().selection.clone()
+}
+
+pub fn editor(app: &App) -> &Editor {
+    app.world().resource::<Editor>()
+}
+
+pub fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
+    app.world_mut().resource_mut::<Editor>()
+}
+
+/// Moves the real pointer (cursor and picking) to `to`, in logical window pixels.
+pub fn pointer_to(app: &mut App, to: Vec2) {
+    let window = primary_window(app);
+    let from = app
+        .world()
+        .get::<Window>(window)
+        .and_then(Window::cursor_position)
+        .unwrap_or(to);
+    app.world_mut()
+        .get_mut::<Window>(window)
+        .unwrap()
+        .set_cursor_position(Some(to));
+    app.world_mut().write_message(CursorMoved {
+        window,
+        position: to,
+        delta: Some(to - from),
+    });
+    app.world_mut()
+        .write_message(MouseMotion { delta: to - from });
+    // Without winit nothing turns window events into picking input: send that too.
+    send(app, to, PointerAction::Move { delta: to - from });
+}
+
+/// Presses the left button at `from`, moves to `to` in `steps` steps, and releases it.
+pub fn left_drag(app: &mut App, from: Vec2, to: Vec2, steps: usize) {
+    pointer_to(app, from);
+    pointer_to(app, from);
+    mouse_button(app, MouseButton::Left, ButtonState::Pressed);
+    for k in 1..=steps {
+        pointer_to(app, from.lerp(to, k as f32 / steps as f32));
+    }
+    mouse_button(app, MouseButton::Left, ButtonState::Released);
+}
+
+/// Where a world point (nalgebra, mm) appears in the window.
+pub fn on_screen(app: &mut App, p: &nalgebra::Point3<f64>) -> Vec2 {
+    screen_position(app, convert::point(p)).0
+}
+
+/// A key going down or up, as the OS window would deliver it.
+pub fn key(app: &mut App, key_code: KeyCode, state: ButtonState) {
+    let window = primary_window(app);
+    app.world_mut().write_message(KeyboardInput {
+        key_code,
+        logical_key: Key::Unidentified(NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window,
+    });
+    app.update();
+}
+
+/// A key pressed and released, with `modifiers` held round it.
+pub fn press_key(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode) {
+    for &m in modifiers {
+        key(app, m, ButtonState::Pressed);
+    }
+    key(app, key_code, ButtonState::Pressed);
+    key(app, key_code, ButtonState::Released);
+    for &m in modifiers {
+        key(app, m, ButtonState::Released);
+    }
+}
+
+/// The view camera, for the dragger's own hit tests.
+pub fn view(app: &mut App) -> (Camera, GlobalTransform) {
+    let world = app.world_mut();
+    let mut cameras = world.query_filtered::<(&Camera, &GlobalTransform), With<OrbitCamera>>();
+    let (camera, transform) = cameras.single(world).unwrap();
+    (camera.clone(), *transform)
+}
+
+/// The body under the pointer at `p`, as picking sees it.
+pub fn hovered_body(app: &mut App, p: Vec2) -> Option<BodyId> {
+    pointer_to(app, p);
+    pointer_to(app, p);
+    let hover = app.world().resource::<bevy::picking::hover::HoverMap>();
+    let entities: Vec<Entity> = hover.values().flat_map(|h| h.keys().copied()).collect();
+    entities.into_iter().find_map(|e| {
+        app.world()
+            .get::<clasp_app::scene::BodyView>(e)
+            .map(|v| v.0)
+    })
+}
+
+/// A point of the window where picking sees body `id` in front: one of its vertices, drawn a
+/// little toward its centre, that nothing hides.
+pub fn visible_point(app: &mut App, id: BodyId) -> Option<Vec2> {
+    let body = editor(app).world.body(id).unwrap().clone();
+    let (lo, hi) = body.mesh().bounding_box();
+    let centre = nalgebra::center(&lo, &hi);
+    let step = (body.mesh().vertices().len() / 60).max(1);
+    for v in body.mesh().vertices().iter().step_by(step) {
+        let inside = body.pose * (centre + (v - centre) * 0.8);
+        let p = on_screen(app, &inside);
+        if hovered_body(app, p) == Some(id) {
+            return Some(p);
+        }
+    }
+    None
+}
