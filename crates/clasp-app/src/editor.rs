@@ -215,25 +215,38 @@ impl Editor {
     /// Toggle Collision: nothing selected → the world; two elements → that pair; one or three
     /// or more → each against everything. Contacts are found again at once.
     pub fn toggle_collisions(&mut self) -> bool {
-        self.checkpoint("toggle collisions");
         let elements = self.selected_elements();
+        let before = self.snapshot("toggle collisions");
         let on = self.world.toggle_collisions(&elements);
         let what = match elements.len() {
             0 => "the world".to_string(),
             2 => "the selected pair".to_string(),
             n => format!("{n} selected element{}", if n == 1 { "" } else { "s" }),
         };
+        // Switching collisions back on between bodies that pass into each other would leave the
+        // world in a state no move may make (GraspIt's trap): refuse, and say which.
+        let overlapping = if on {
+            self.world.overlapping_pairs()
+        } else {
+            Vec::new()
+        };
+        if let Some(&(a, b)) = overlapping.first() {
+            self.world = before.world;
+            let name = |id| self.world.body(id).map_or("?", |b| b.name.as_str());
+            self.error(format!(
+                "collisions stay off for {what}: {} and {} pass into each other; move them apart first",
+                name(a),
+                name(b)
+            ));
+            return false;
+        }
+        self.push_undo(before);
         self.info(format!(
             "collisions {} for {what}",
             if on { "on" } else { "off" }
         ));
-        let overlapping = self.world.overlapping_pairs().len();
-        if on && overlapping > 0 {
-            self.info(format!(
-                "{overlapping} pair(s) interpenetrate: they may only move apart"
-            ));
-        }
         self.changed();
+        self.refresh_quality(true);
         on
     }
 

@@ -442,7 +442,18 @@ fn toggle_collision_follows_the_selection() {
         "nothing stopped it"
     );
 
-    // Undo brings the pair's switch back as it was, and the mug back.
+    // Switching the pair back on while they pass into each other is refused, and said. (The mug
+    // now hides the finger: the body list's Shift-click picks it.)
+    editor_mut(&mut app).click_body(finger, true);
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!editor(&app).world.switches().pair_on(MUG, PALM));
+    let error = editor(&app).log.last().unwrap().clone();
+    assert!(
+        error.error && error.text.contains("move them apart first"),
+        "{error:?}"
+    );
+
+    // Undo brings the mug back, then the pair's switch as it was.
     editor_mut(&mut app).undo();
     editor_mut(&mut app).undo();
     assert!(switches(&app).pair_on(MUG, PALM));
