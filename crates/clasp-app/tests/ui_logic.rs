@@ -1,0 +1,419 @@
+//! The interface's logic without GPU or window: keyboard shortcuts, undo and redo, deleting,
+//! the help, auto grasp, files chosen in a dialog or dropped on the window, and the Toggle
+//! Collision button's label.
+
+use std::path::{Path, PathBuf};
+
+use bevy::{
+    input::{
+        ButtonState,
+        keyboard::{Key, KeyboardInput, NativeKey},
+    },
+    picking::mesh_picking::{MeshPickingSettings, ray_cast::RayCastVisibility},
+    prelude::*,
+    render::{RenderPlugin, settings::WgpuSettings},
+    window::{FileDragAndDrop, PrimaryWindow},
+    winit::WinitPlugin,
+};
+use clasp_app::{
+    Editor, RunOptions,
+    camera::OrbitCamera,
+    dialog::{DialogPurpose, FileDialogs},
+    editor::ImportKind,
+    open_scene,
+    scene::BodyView,
+    ui::collision_button_label,
+};
+use clasp_core::{BodyId, Element, Pose};
+
+fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(RenderPlugin {
+                render_creation: WgpuSettings {
+                    backends: None,
+                    ..default()
+                }
+                .into(),
+                ..default()
+            })
+            .disable::<WinitPlugin>(),
+    );
+    let editor = open_scene(&[]);
+    assert!(
+        editor.log.iter().all(|e| !e.error),
+        "the default scene opens cleanly: {:?}",
+        editor.log
+    );
+    clasp_app::install(&mut app, editor, RunOptions::default());
+    // Without a renderer nothing computes visibility, so ray casts must not wait for it.
+    app.insert_resource(MeshPickingSettings {
+        require_markers: true,
+        ray_cast_visibility: RayCastVisibility::Any,
+    });
+    // A test never waits on a system file dialog.
+    app.world_mut().resource_mut::<FileDialogs>().use_browser = true;
+    app.finish();
+    app.cleanup();
+    for _ in 0..3 {
+        app.update();
+    }
+    app
+}
+
+/// A fresh folder for one test's files.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clasp-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn primary_window(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(app.world())
+        .unwrap()
+}
+
+fn key(app: &mut App, key_code: KeyCode, state: ButtonState) {
+    let window = primary_window(app);
+    app.world_mut().write_message(KeyboardInput {
+        key_code,
+        logical_key: Key::Unidentified(NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window,
+    });
+}
+
+/// Holds the modifiers, presses and releases `code`, then lets go of the modifiers, a frame
+/// each, as a real keyboard would deliver them.
+fn press(app: &mut App, modifiers: &[KeyCode], code: KeyCode) {
+    for &m in modifiers {
+        key(app, m, ButtonState::Pressed);
+    }
+    app.update();
+    key(app, code, ButtonState::Pressed);
+    app.update();
+    key(app, code, ButtonState::Released);
+    for &m in modifiers {
+        key(app, m, ButtonState::Released);
+    }
+    app.update();
+}
+
+const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
+const CTRL_SHIFT: &[KeyCode] = &[KeyCode::ControlLeft, KeyCode::ShiftLeft];
+
+fn editor(app: &App) -> &Editor {
+    app.world().resource::<Editor>()
+}
+
+fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
+    app.world_mut().resource_mut::<Editor>()
+}
+
+const MUG: BodyId = BodyId::Free(0);
+
+fn mug_pose(app: &App) -> Pose {
+    editor(app).world.body(MUG).unwrap().pose
+}
+
+fn body_views(app: &mut App) -> Vec<BodyId> {
+    let world = app.world_mut();
+    let mut ids: Vec<BodyId> = world
+        .query::<&BodyView>()
+        .iter(world)
+        .map(|v| v.0)
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn ctrl_z_puts_a_moved_mug_back_exactly_and_ctrl_shift_z_moves_it_again() {
+    let mut app = headless_app();
+    let before = mug_pose(&app);
+    let target = Pose::translation(0.0, 0.0, 40.0) * before;
+    let outcome = editor_mut(&mut app).move_element(Element::Body(0), target);
+    assert!(outcome.is_some());
+    let moved = mug_pose(&app);
+    assert_ne!(moved, before, "the mug moved");
+    assert!(moved.translation.z > before.translation.z);
+    assert_eq!(editor(&app).can_undo(), Some("move"));
+
+    press(&mut app, CTRL, KeyCode::KeyZ);
+    assert_eq!(mug_pose(&app), before, "undone exactly");
+    assert_eq!(editor(&app).can_redo(), Some("move"));
+
+    press(&mut app, CTRL_SHIFT, KeyCode::KeyZ);
+    assert_eq!(mug_pose(&app), moved, "redone exactly");
+
+    // Ctrl+Y redoes too.
+    press(&mut app, CTRL, KeyCode::KeyZ);
+    assert_eq!(mug_pose(&app), before);
+    press(&mut app, CTRL, KeyCode::KeyY);
+    assert_eq!(mug_pose(&app), moved);
+
+    // Without Ctrl, Z is no shortcut.
+    press(&mut app, &[], KeyCode::KeyZ);
+    assert_eq!(mug_pose(&app), moved);
+}
+
+#[test]
+fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
+    let mut app = headless_app();
+    let all = body_views(&mut app);
+    assert_eq!(all.len(), 10, "mug, palm and eight links");
+    assert!(all.contains(&MUG));
+    let pose = mug_pose(&app);
+
+    // Nothing selected: Delete deletes nothing.
+    press(&mut app, &[], KeyCode::Delete);
+    assert_eq!(editor(&app).world.bodies.len(), 1);
+
+    editor_mut(&mut app).click_body(MUG, false);
+    press(&mut app, &[], KeyCode::Delete);
+    assert!(editor(&app).world.bodies.is_empty(), "the mug is gone");
+    assert!(editor(&app).selection.is_empty());
+    let left = body_views(&mut app);
+    assert_eq!(left.len(), 9);
+    assert!(!left.contains(&MUG), "its view went with it");
+
+    press(&mut app, CTRL, KeyCode::KeyZ);
+    assert_eq!(editor(&app).world.bodies.len(), 1);
+    assert_eq!(editor(&app).world.bodies[0].name, "clasp_mug");
+    assert_eq!(mug_pose(&app), pose);
+    assert_eq!(body_views(&mut app), all, "its view is shown again");
+}
+
+#[test]
+fn f1_shows_and_hides_the_help() {
+    let mut app = headless_app();
+    assert!(!editor(&app).view.help_shown);
+    press(&mut app, &[], KeyCode::F1);
+    assert!(editor(&app).view.help_shown);
+    press(&mut app, &[], KeyCode::F1);
+    assert!(!editor(&app).view.help_shown);
+}
+
+#[test]
+fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
+    let mut app = headless_app();
+    let open = editor(&app).world.robots[0].dof_values().to_vec();
+    press(&mut app, CTRL, KeyCode::KeyG);
+    let closed = editor(&app).world.robots[0].dof_values().to_vec();
+    assert_ne!(closed, open, "the fingers moved");
+    assert_eq!(editor(&app).can_undo(), Some("auto grasp"));
+    assert!(
+        !editor(&app).world.contacts().is_empty(),
+        "the closed hand touches the mug"
+    );
+
+    press(&mut app, CTRL_SHIFT, KeyCode::KeyG);
+    let reopened = editor(&app).world.robots[0].dof_values().to_vec();
+    assert_ne!(reopened, closed);
+    assert_eq!(editor(&app).can_undo(), Some("auto open"));
+    // Each finger DOF is back at or below where it started: opening goes the other way.
+    for (d, (now, before)) in reopened.iter().zip(&open).enumerate().skip(1) {
+        assert!(now <= &(before + 1e-9), "DOF {d}: {now} > {before}");
+    }
+}
+
+#[test]
+fn f_frames_the_whole_world() {
+    let mut app = headless_app();
+    let framed = {
+        let world = app.world_mut();
+        *world.query::<&OrbitCamera>().single(world).unwrap()
+    };
+    {
+        let world = app.world_mut();
+        let mut orbit = world.query::<&mut OrbitCamera>().single_mut(world).unwrap();
+        orbit.distance *= 10.0;
+        orbit.focus += Vec3::new(500.0, 0.0, 0.0);
+    }
+    press(&mut app, &[], KeyCode::KeyF);
+    let world = app.world_mut();
+    let orbit = *world.query::<&OrbitCamera>().single(world).unwrap();
+    assert!(
+        (orbit.distance - framed.distance).abs() < 1e-3,
+        "{orbit:?} vs {framed:?}"
+    );
+    assert!(orbit.focus.distance(framed.focus) < 1e-3);
+}
+
+#[test]
+fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
+    let mut app = headless_app();
+    let dir = scratch_dir("bad-import");
+    let bad = dir.join("broken_cup.off");
+    std::fs::write(&bad, "OFF\n8 12 0\n0 0 0\n1 0 0\n").unwrap();
+    let poses = |app: &App| -> Vec<Pose> {
+        let world = &editor(app).world;
+        world
+            .body_ids()
+            .iter()
+            .map(|&id| world.body(id).unwrap().pose)
+            .collect()
+    };
+    let before = poses(&app);
+    let log_before = editor(&app).log.len();
+
+    app.world_mut()
+        .resource_mut::<FileDialogs>()
+        .deliver(DialogPurpose::Import(ImportKind::Object), bad.clone());
+    app.update();
+
+    assert_eq!(poses(&app), before, "no body came, went or moved");
+    assert_eq!(editor(&app).world.bodies.len(), 1);
+    assert_eq!(editor(&app).can_undo(), None, "nothing to undo");
+    let new: Vec<_> = editor(&app).log[log_before..].to_vec();
+    let error = new.iter().find(|e| e.error).expect("an error is logged");
+    assert!(
+        error.text.contains("broken_cup.off"),
+        "the error names the file: {}",
+        error.text
+    );
+    assert_eq!(body_views(&mut app).len(), 10);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A 20 mm cube, faces wound outward.
+const CUBE_OFF: &str = "OFF\n8 12 0\n\
+    -10 -10 -10\n10 -10 -10\n10 10 -10\n-10 10 -10\n\
+    -10 -10 10\n10 -10 10\n10 10 10\n-10 10 10\n\
+    3 0 3 2\n3 0 2 1\n3 4 5 6\n3 4 6 7\n3 0 1 5\n3 0 5 4\n\
+    3 1 2 6\n3 1 6 5\n3 2 3 7\n3 2 7 6\n3 3 0 4\n3 3 4 7\n";
+
+fn drop_file(app: &mut App, path: &Path) {
+    let window = primary_window(app);
+    app.world_mut().write_message(FileDragAndDrop::DroppedFile {
+        window,
+        path_buf: path.to_path_buf(),
+    });
+    app.update();
+}
+
+#[test]
+fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
+    let mut app = headless_app();
+    let dir = scratch_dir("drop");
+    let cube = dir.join("cube.off");
+    std::fs::write(&cube, CUBE_OFF).unwrap();
+
+    drop_file(&mut app, &cube);
+    let world = &editor(&app).world;
+    assert_eq!(world.bodies.len(), 2, "{:?}", editor(&app).log);
+    assert_eq!(world.bodies[1].name, "cube");
+    assert_eq!(editor(&app).selection, vec![BodyId::Free(1)]);
+    assert_eq!(body_views(&mut app).len(), 11);
+
+    let world_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/worlds/default.xml");
+    drop_file(&mut app, &world_file);
+    let editor = editor(&app);
+    assert_eq!(editor.path.as_deref(), Some(world_file.as_path()));
+    assert_eq!(editor.world.bodies.len(), 1, "the world replaced the scene");
+    assert_eq!(editor.world.robots.len(), 1);
+    assert_eq!(editor.recent.first(), Some(&world_file));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
+    let mut app = headless_app();
+    assert_eq!(editor(&app).path, None);
+    press(&mut app, CTRL, KeyCode::KeyS);
+    let dialogs = app.world().resource::<FileDialogs>();
+    assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::SaveAs));
+    let browser = dialogs.browser().unwrap();
+    assert_eq!(
+        browser.dir,
+        std::env::current_dir().unwrap().canonicalize().unwrap()
+    );
+
+    // The browser's Save hands over the name; a bare name is saved as .xml.
+    let dir = scratch_dir("save-as");
+    let mut dialogs = app.world_mut().resource_mut::<FileDialogs>();
+    let browser = dialogs.browser_mut().unwrap();
+    browser.enter(&dir);
+    browser.file_name = "my_grasp".into();
+    let chosen = browser.confirm().unwrap();
+    dialogs.deliver(DialogPurpose::SaveAs, chosen);
+    app.update();
+    let saved = dir.canonicalize().unwrap().join("my_grasp.xml");
+    assert!(saved.is_file(), "{:?}", editor(&app).log);
+    assert_eq!(editor(&app).path.as_deref(), Some(saved.as_path()));
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("<graspableBody>") && text.contains("<robot>"));
+
+    // Ctrl+O opens the browser for a world, listing the file just saved.
+    press(&mut app, CTRL, KeyCode::KeyO);
+    let dialogs = app.world().resource::<FileDialogs>();
+    assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::OpenWorld));
+    let listed: Vec<&str> = dialogs
+        .browser()
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(listed, ["my_grasp.xml"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_collision_button_reads_on_or_off_for_the_selection() {
+    let mut app = headless_app();
+    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+    // Nothing selected: the whole world.
+    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert_eq!(collision_button_label(editor(&app)), "Collisions OFF");
+    assert!(!editor(&app).world.switches().world_on());
+    assert!(editor_mut(&mut app).toggle_collisions());
+    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+
+    // One body: that body against everything; the world stays on.
+    editor_mut(&mut app).click_body(MUG, false);
+    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+    editor_mut(&mut app).toggle_collisions();
+    assert_eq!(collision_button_label(editor(&app)), "Collisions OFF");
+    assert!(!editor(&app).world.switches().body_on(MUG));
+    editor_mut(&mut app).clear_selection();
+    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+
+    // Undo brings the mug's switch back.
+    press(&mut app, CTRL, KeyCode::KeyZ);
+    assert!(editor(&app).world.switches().body_on(MUG));
+}
+
+#[test]
+fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
+    let mut app = headless_app();
+    let link = BodyId::Link {
+        robot: 0,
+        chain: 1,
+        link: 1,
+    };
+    // Nothing selected (the robot's DOF sliders show), a link (its palm's pose fields), the
+    // mug (its pose, material and contacts), after the hand has closed on it.
+    press(&mut app, CTRL, KeyCode::KeyG);
+    let revision = editor(&app).revision;
+    let dofs = editor(&app).world.robots[0].dof_values().to_vec();
+    let pose = mug_pose(&app);
+    for selection in [vec![], vec![link], vec![MUG]] {
+        editor_mut(&mut app).selection = selection;
+        for _ in 0..5 {
+            app.update();
+        }
+    }
+    let editor = editor(&app);
+    assert_eq!(editor.revision, revision, "nothing changed the world");
+    assert_eq!(editor.world.robots[0].dof_values(), dofs.as_slice());
+    assert_eq!(editor.world.body(MUG).unwrap().pose, pose);
+    assert_eq!(editor.can_undo(), Some("auto grasp"));
+    assert!(!editor.dragging());
+}
