@@ -1,5 +1,6 @@
-//! What the command-line flags ask of a run: a screenshot once the scene has rendered, a clean
-//! exit after a time, and the world's state written as JSON on exit.
+//! What the command-line flags ask of a run: a screenshot (once the scene has rendered, or at
+//! the end of an `--exit-after` run, so it shows what was done), a clean exit after a time, and
+//! the world's state written as JSON on exit.
 
 use std::path::{Path, PathBuf};
 
@@ -40,8 +41,9 @@ pub struct CapturePlugin;
 impl Plugin for CapturePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ScreenshotState>()
+            .init_resource::<ControlPositions>()
             .add_systems(Update, (request_screenshot, exit_when_done).chain())
-            .add_systems(Last, write_state_on_exit);
+            .add_systems(Last, write_state);
     }
 }
 
@@ -49,12 +51,16 @@ fn request_screenshot(
     mut commands: Commands,
     options: Res<RunOptions>,
     frames: Res<FrameCount>,
+    time: Res<Time<Real>>,
     mut state: ResMut<ScreenshotState>,
 ) {
     let Some(path) = options.screenshot.clone() else {
         return;
     };
-    if *state != ScreenshotState::NotTaken || frames.0 < FRAMES_BEFORE_SCREENSHOT {
+    let time_up = options
+        .exit_after
+        .is_none_or(|after| time.elapsed_secs_f64() >= after);
+    if *state != ScreenshotState::NotTaken || frames.0 < FRAMES_BEFORE_SCREENSHOT || !time_up {
         return;
     }
     *state = ScreenshotState::Requested;
@@ -131,6 +137,26 @@ pub struct StateDump {
     pub collisions: CollisionState,
     pub contacts: Vec<ContactState>,
     pub quality: QualityState,
+    /// The 3D view, so that a script can find where a world point appears in the window.
+    pub view: Option<ViewState>,
+    /// Where the panels put some controls, for the same scripts.
+    pub ui: ControlPositions,
+}
+
+/// The centres of controls a script may press, logical window pixels; the panels fill it in.
+#[derive(Resource, Serialize, Debug, Default, Clone)]
+pub struct ControlPositions {
+    pub toggle_collision: Option<[f32; 2]>,
+}
+
+/// The 3D view's camera: world (mm) to clip space, and the rectangle it draws into.
+#[derive(Serialize, Debug)]
+pub struct ViewState {
+    /// Column-major 4×4 matrix from world coordinates to clip space.
+    pub world_to_clip: [f32; 16],
+    /// Left, top, right, bottom, in logical window pixels.
+    pub viewport: [f32; 4],
+    pub camera_position: [f32; 3],
 }
 
 /// The collision switches a user set, by body name.
@@ -224,7 +250,20 @@ pub fn state_dump(editor: &Editor) -> StateDump {
         collisions: collision_state(editor),
         contacts: contact_states(editor),
         quality: quality_state(&editor.quality),
+        view: None,
+        ui: ControlPositions::default(),
     }
+}
+
+/// The view camera's state, if it has a viewport yet.
+pub fn view_state(camera: &Camera, transform: &GlobalTransform) -> Option<ViewState> {
+    let rect = camera.logical_viewport_rect()?;
+    let world_to_clip = camera.clip_from_view() * transform.to_matrix().inverse();
+    Some(ViewState {
+        world_to_clip: world_to_clip.to_cols_array(),
+        viewport: [rect.min.x, rect.min.y, rect.max.x, rect.max.y],
+        camera_position: transform.translation().to_array(),
+    })
 }
 
 fn body_name(editor: &Editor, id: BodyId) -> String {
@@ -296,24 +335,44 @@ fn quality_state(report: &QualityReport) -> QualityState {
     }
 }
 
-fn write_state_on_exit(
+/// Seconds between writes of the state while the app runs, so a script driving it can read
+/// what each step did.
+const STATE_INTERVAL_SECONDS: f64 = 0.5;
+
+/// Writes the state on exit, and every half second while running.
+fn write_state(
     mut exits: MessageReader<AppExit>,
     options: Res<RunOptions>,
     editor: Res<Editor>,
-    mut written: Local<bool>,
+    time: Res<Time<Real>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<crate::camera::OrbitCamera>>,
+    controls: Res<ControlPositions>,
+    mut last_written: Local<Option<f64>>,
+    mut done: Local<bool>,
 ) {
-    if exits.read().count() == 0 || *written {
-        return;
-    }
-    *written = true;
     let Some(path) = &options.state_out else {
         return;
     };
-    let result = serde_json::to_string_pretty(&state_dump(&editor))
+    let exiting = exits.read().count() > 0;
+    let now = time.elapsed_secs_f64();
+    let due = last_written.is_none_or(|t| now - t >= STATE_INTERVAL_SECONDS);
+    if *done || !(exiting || due) {
+        return;
+    }
+    *last_written = Some(now);
+    *done = exiting;
+    let mut state = state_dump(&editor);
+    state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
+    state.ui = controls.clone();
+    // Written beside and renamed, so a reader never sees half a file.
+    let partial = path.with_extension("partial");
+    let result = serde_json::to_string_pretty(&state)
         .map_err(|e| e.to_string())
-        .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+        .and_then(|json| std::fs::write(&partial, json + "\n").map_err(|e| e.to_string()))
+        .and_then(|()| std::fs::rename(&partial, path).map_err(|e| e.to_string()));
     match result {
-        Ok(()) => info!("state written to {}", path.display()),
+        Ok(()) if exiting => info!("state written to {}", path.display()),
+        Ok(()) => {}
         Err(e) => error!("cannot write the state to {}: {e}", path.display()),
     }
 }

@@ -6,12 +6,14 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Default, clap::Parser)]
 #[command(name = "clasp", version)]
 pub struct Args {
-    /// GraspIt world file (.xml) to open instead of the default scene. Importing single bodies,
-    /// robots and mesh files is not there yet.
+    /// A GraspIt world file (.xml) to open instead of the default scene, then body and robot
+    /// files (GraspIt XML, URDF) and meshes (OFF, PLY, OBJ, STL, Inventor) to import beside it.
+    /// A first file that is not a world is imported into an empty world.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Save a PNG of the window once the scene has rendered.
+    /// Save a PNG of the window once the scene has rendered (with --exit-after: just before the
+    /// exit, so it shows what the run did).
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
 
@@ -19,8 +21,9 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
     pub exit_after: Option<f64>,
 
-    /// On exit, write the world's state as JSON: each body's name, kind and pose, and each
-    /// robot's DOF values.
+    /// On exit, write the world's state as JSON: each body's name, kind and pose, each robot's
+    /// DOF values, the collision switches, the contacts, the grasp quality and the camera.
+    /// It is also rewritten every half second while the app runs, for scripts that drive it.
     #[arg(long, value_name = "PATH")]
     pub state_out: Option<PathBuf>,
 }

@@ -397,9 +397,14 @@ fn cursor_position(windows: &Query<&Window, With<PrimaryWindow>>) -> Option<Vec2
     windows.single().ok()?.cursor_position()
 }
 
-/// The smallest dragger, mm, for a camera this far away: handles stay big enough to grab.
 fn min_dragger_size((_, transform): View) -> f64 {
-    (0.06 * transform.translation().length() as f64).max(5.0)
+    min_size_for_camera_at(transform.translation())
+}
+
+/// The smallest dragger, mm, for a camera this far from the origin: handles stay big enough to
+/// grab however far the view is zoomed out.
+pub fn min_size_for_camera_at(camera: Vec3) -> f64 {
+    (0.06 * camera.length() as f64).max(5.0)
 }
 
 #[allow(clippy::too_many_arguments)]

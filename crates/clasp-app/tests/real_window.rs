@@ -122,16 +122,20 @@ fn the_default_scene_renders_in_a_real_window() {
 }
 
 #[test]
-fn a_file_that_is_not_a_world_leaves_the_default_scene_open() {
+fn a_file_that_does_not_load_leaves_the_default_scene_open() {
     if skip_without(&["xvfb-run"]) {
         return;
     }
-    let dir = scratch_dir("not-a-world");
+    let dir = scratch_dir("bad-file");
     let json = dir.join("state.json");
-    let robot =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/robots/ClaspHand/ClaspHand.xml");
+    let bad = dir.join("broken.xml");
+    std::fs::write(
+        &bad,
+        "<?xml version=\"1.0\"?>\n<world>\n  <robot>\n</world>\n",
+    )
+    .unwrap();
     let args = [
-        robot.to_str().unwrap(),
+        bad.to_str().unwrap(),
         "--exit-after",
         "1",
         "--state-out",
@@ -139,10 +143,12 @@ fn a_file_that_is_not_a_world_leaves_the_default_scene_open() {
     ];
     let log = run_clasp_under_xvfb(&args, None);
     assert!(
-        log.contains("ClaspHand.xml:") && log.contains("not a GraspIt world file"),
-        "{log}"
+        log.contains("broken.xml:"),
+        "the error names the file: {log}"
     );
-    assert_eq!(read_state(&json)["source"], "default scene");
+    let state = read_state(&json);
+    assert_eq!(state["source"], "default scene");
+    assert_eq!(state["bodies"].as_array().unwrap().len(), 10);
 }
 
 #[test]
@@ -162,4 +168,146 @@ fn a_real_click_on_the_mug_selects_it() {
         read_state(&json)["selection"],
         serde_json::json!(["clasp_mug"])
     );
+}
+
+/// Where a world point (mm) appears in the window, from the view a run wrote to its state.
+fn window_point(state: &serde_json::Value, p: &nalgebra::Point3<f64>) -> (i32, i32) {
+    let view = &state["view"];
+    let m: Vec<f32> = view["world_to_clip"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let clip = bevy::math::Mat4::from_cols_slice(&m)
+        * bevy::math::Vec4::new(p.x as f32, p.y as f32, p.z as f32, 1.0);
+    let ndc = clip / clip.w;
+    let r: Vec<f32> = view["viewport"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let x = r[0] + (ndc.x + 1.0) / 2.0 * (r[2] - r[0]);
+    let y = r[1] + (1.0 - ndc.y) / 2.0 * (r[3] - r[1]);
+    (x.round() as i32, y.round() as i32)
+}
+
+fn mug_of(state: &serde_json::Value) -> &serde_json::Value {
+    state["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "clasp_mug")
+        .unwrap()
+}
+
+/// The acceptance run: in a real window, click the mug, drag its x arrow into the hand, clear
+/// the selection and press Toggle Collision. The mug stops at contact; the world's collisions go
+/// off. Screenshots before and after go to `target/real-window/` for the user guide.
+#[test]
+fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
+    if skip_without(&["xvfb-run", "xdotool"]) {
+        return;
+    }
+    let dir = scratch_dir("real-drag");
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/real-window");
+    std::fs::create_dir_all(&shots).unwrap();
+    let (before_png, after_png) = (shots.join("before.png"), shots.join("after.png"));
+    let (first, during, last) = (
+        dir.join("first.json"),
+        dir.join("state.json"),
+        dir.join("after-drag.json"),
+    );
+
+    // A first run, untouched, shows the scene and says where its camera looks from.
+    let args = [
+        "--screenshot",
+        before_png.to_str().unwrap(),
+        "--exit-after",
+        "3",
+        "--state-out",
+        first.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, None);
+    let state = read_state(&first);
+    let start = mug_of(&state)["position"].clone();
+
+    // Where to click and drag, worked out as the app does: the mug's dragger for this camera.
+    let mut editor = clasp_app::open_scene(&[]);
+    editor.click_body(clasp_core::BodyId::Free(0), false);
+    let camera: Vec<f32> = state["view"]["camera_position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let min_size =
+        clasp_app::dragger::min_size_for_camera_at(bevy::math::Vec3::from_slice(&camera));
+    let handles = clasp_app::dragger::body_dragger(&editor, min_size).unwrap();
+    let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
+    let (mx, my) = window_point(&state, &nalgebra::Point3::new(0.0, -39.5, 25.0));
+    let (gx, gy) = window_point(&state, &grab);
+    let steps: Vec<(i32, i32)> = (1..=20)
+        .map(|k| grab - nalgebra::Vector3::x() * (7.5 * k as f64))
+        .map(|p| window_point(&state, &p))
+        .collect();
+    let toggle = state["ui"]["toggle_collision"].as_array().unwrap();
+    let (tx, ty) = (toggle[0].as_f64().unwrap(), toggle[1].as_f64().unwrap());
+
+    let moves: String = steps
+        .iter()
+        .map(|(x, y)| format!("xdotool mousemove {x} {y}; sleep 0.15; "))
+        .collect();
+    let driver = format!(
+        "xdotool search --sync --name '^Clasp$' >/dev/null; sleep 3; \
+         xdotool mousemove {mx} {my}; sleep 1; xdotool click 1; sleep 1; \
+         xdotool mousemove {gx} {gy}; sleep 1; xdotool mousedown 1; sleep 0.3; {moves}\
+         xdotool mouseup 1; sleep 1.5; cp {during} {last}; \
+         xdotool key Escape; sleep 0.5; xdotool mousemove {tx} {ty}; sleep 1; xdotool click 1; sleep 1",
+        during = during.display(),
+        last = last.display(),
+    );
+    let args = [
+        "--screenshot",
+        after_png.to_str().unwrap(),
+        "--exit-after",
+        "30",
+        "--state-out",
+        during.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, Some(&driver));
+
+    // Right after the drag: the mug moved toward the hand and stopped touching it.
+    let dragged = read_state(&last);
+    let (x0, x1) = (
+        start[0].as_f64().unwrap(),
+        mug_of(&dragged)["position"][0].as_f64().unwrap(),
+    );
+    assert!(x1 < x0 - 1.0, "the mug moved toward the hand: {x0} -> {x1}");
+    assert!(
+        x1 > x0 - 150.0,
+        "and stopped before the pointer's end: {x1}"
+    );
+    let gaps: Vec<f64> = dragged["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["body"] == "clasp_mug")
+        .map(|c| c["separation"].as_f64().unwrap())
+        .collect();
+    assert!(!gaps.is_empty(), "contacts where the mug stopped");
+    let gap = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(
+        gap > 0.0 && gap < 0.05,
+        "a gap under half the 0.1 mm threshold: {gap}"
+    );
+    assert_eq!(dragged["selection"], serde_json::json!(["clasp_mug"]));
+
+    // After Toggle Collision with nothing selected: the whole world's collisions are off.
+    let end = read_state(&during);
+    assert_eq!(end["selection"], serde_json::json!([]));
+    assert_eq!(end["collisions"]["world_on"], false);
+    assert_eq!(mug_of(&end)["position"], mug_of(&dragged)["position"]);
+    assert!(distinct_colours(&before_png) > 100 && distinct_colours(&after_png) > 100);
 }
