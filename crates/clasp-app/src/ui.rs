@@ -17,6 +17,7 @@ use nalgebra::{Translation3, UnitQuaternion};
 
 use crate::{
     camera::OrbitCamera,
+    capture::ControlPositions,
     dialog::{DialogPurpose, FileDialogs, purpose_for_file},
     editor::{Editor, ImportKind, LogEntry, QualityReport},
     shortcuts::{Action, grasping_robot, perform},
@@ -184,6 +185,7 @@ fn panels(
     window: Query<&Window, With<PrimaryWindow>>,
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
+    mut controls: ResMut<ControlPositions>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
@@ -202,7 +204,9 @@ fn panels(
             exit.write(AppExit::Success);
         }
     });
-    egui::Panel::top("toolbar").show(&mut root, |ui| toolbar(ui, editor, dialogs));
+    let toggle = egui::Panel::top("toolbar")
+        .show(&mut root, |ui| toolbar(ui, editor, dialogs))
+        .inner;
     egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state));
     if state.log_open {
         egui::Panel::bottom("log")
@@ -243,6 +247,13 @@ fn panels(
             right: screen.max.x - view.max.x,
             bottom: screen.max.y - view.max.y,
         };
+        // egui points to logical window pixels, for scripts that press controls.
+        let to_window = ctx.pixels_per_point() / window.scale_factor();
+        let centre = toggle.center() * to_window;
+        let position = Some([centre.x, centre.y]);
+        if controls.toggle_collision != position {
+            controls.toggle_collision = position;
+        }
         let size = UVec2::new(window.physical_width(), window.physical_height());
         let viewport = viewport_between(size, ctx.pixels_per_point(), insets);
         let rect =
@@ -481,7 +492,8 @@ fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs)
     }
 }
 
-fn toolbar(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
+/// The toolbar; gives where the Toggle Collision button is.
+fn toolbar(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) -> egui::Rect {
     ui.horizontal(|ui| {
         if ui
             .button("Open")
@@ -514,11 +526,10 @@ fn toolbar(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
         ui.separator();
         let on = editor.collisions_on();
         let button = egui::Button::new(collision_button_label(editor)).selected(!on);
-        if ui
+        let toggle = ui
             .add(button)
-            .on_hover_text(collision_button_tooltip(editor))
-            .clicked()
-        {
+            .on_hover_text(collision_button_tooltip(editor));
+        if toggle.clicked() {
             editor.toggle_collisions();
         }
         ui.separator();
@@ -556,7 +567,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
         {
             perform(Action::AutoOpen, editor, dialogs);
         }
-    });
+        toggle.rect
+    })
+    .inner
 }
 
 /// The Toggle Collision button's label for the current selection, as GraspIt words it.
@@ -660,28 +673,25 @@ enum Edit {
 }
 
 /// Turns a widget's response into drag steps or a whole change, opening the editor's drag
-/// when the widget's drag begins and closing it when it ends.
+/// when the widget's drag begins. Call [`settle_widget_drag`] after applying the edit.
 fn widget_edit(
     response: &egui::Response,
     state: &mut UiState,
     editor: &mut Editor,
     what: &str,
 ) -> Edit {
-    let held = response.dragged() || response.is_pointer_button_down_on();
+    let held = is_held(response);
     let owner = state.drag_owner == Some(response.id);
-    if owner && !held {
-        state.drag_owner = None;
-        editor.end_drag();
-    }
-    if owner && held {
+    if owner {
         state.drag_held = true;
     }
     if !response.changed() {
         return Edit::None;
     }
-    if !held {
+    if !held && !owner {
         return Edit::Whole;
     }
+    // A change while held, or the last one as the drag stops: part of the drag.
     if !owner {
         if state.drag_owner.take().is_some() {
             editor.end_drag();
@@ -691,6 +701,19 @@ fn widget_edit(
         state.drag_held = true;
     }
     Edit::Step
+}
+
+/// Ends the editor's drag once the widget that opened it is let go: the whole drag is one
+/// undo step.
+fn settle_widget_drag(response: &egui::Response, state: &mut UiState, editor: &mut Editor) {
+    if state.drag_owner == Some(response.id) && !is_held(response) {
+        state.drag_owner = None;
+        editor.end_drag();
+    }
+}
+
+fn is_held(response: &egui::Response) -> bool {
+    response.dragged() || response.is_pointer_button_down_on()
 }
 
 /// The body the inspector shows: the last one selected.
@@ -845,10 +868,8 @@ fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: 
         });
     for (i, response) in responses.iter().enumerate() {
         let edit = widget_edit(response, state, editor, "move");
-        if matches!(edit, Edit::None) {
-            continue;
-        }
         let rotation = if i < 3 {
+            // Only the rotation fields turn it: no rounding through angles otherwise.
             pose.rotation
         } else {
             UnitQuaternion::from_euler_angles(
@@ -867,6 +888,7 @@ fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: 
             }
             Edit::None => {}
         }
+        settle_widget_drag(response, state, editor);
     }
 }
 
@@ -980,6 +1002,7 @@ fn robot_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
             }
             Edit::None => {}
         }
+        settle_widget_drag(response, state, editor);
     }
     ui.horizontal(|ui| {
         if ui
@@ -1186,19 +1209,24 @@ fn show_toasts(ctx: &egui::Context, view: egui::Rect, toasts: &Toasts, now: f64)
         .fixed_pos(view.right_top() + egui::vec2(-12.0, 12.0))
         .interactable(false)
         .show(ctx, |ui| {
-            for toast in &toasts.active {
-                ui.scope(|ui| {
-                    ui.multiply_opacity(Toasts::opacity(toast, now));
-                    egui::Frame::popup(ui.style())
-                        .fill(egui::Color32::from_rgb(70, 24, 20))
-                        .stroke(egui::Stroke::new(1.0, ERROR))
-                        .show(ui, |ui| {
-                            ui.set_max_width(380.0);
-                            ui.label(egui::RichText::new(&toast.text).color(egui::Color32::WHITE));
-                        });
-                });
-                ui.add_space(6.0);
-            }
+            // Right-aligned, each as wide as its text.
+            ui.with_layout(egui::Layout::top_down(egui::Align::Max), |ui| {
+                for toast in &toasts.active {
+                    ui.scope(|ui| {
+                        ui.multiply_opacity(Toasts::opacity(toast, now));
+                        egui::Frame::popup(ui.style())
+                            .fill(egui::Color32::from_rgb(70, 24, 20))
+                            .stroke(egui::Stroke::new(1.0, ERROR))
+                            .show(ui, |ui| {
+                                ui.set_max_width(380.0);
+                                ui.label(
+                                    egui::RichText::new(&toast.text).color(egui::Color32::WHITE),
+                                );
+                            });
+                    });
+                    ui.add_space(6.0);
+                }
+            });
         });
 }
 

@@ -22,7 +22,7 @@ use clasp_app::{
     editor::ImportKind,
     open_scene,
     scene::BodyView,
-    ui::collision_button_label,
+    ui::{UiState, collision_button_label},
 };
 use clasp_core::{BodyId, Element, Pose};
 
@@ -416,4 +416,23 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     assert_eq!(editor.world.body(MUG).unwrap().pose, pose);
     assert_eq!(editor.can_undo(), Some("auto grasp"));
     assert!(!editor.dragging());
+}
+
+#[test]
+fn an_error_shows_as_a_notification_and_information_does_not() {
+    let mut app = headless_app();
+    editor_mut(&mut app).select_robot_of(BodyId::Palm { robot: 0 });
+    press(&mut app, &[], KeyCode::Delete);
+    assert!(editor(&app).world.robots.is_empty());
+    assert!(
+        app.world().resource::<UiState>().toasts.active.is_empty(),
+        "\"deleted\" is only logged"
+    );
+    // With no robot left, Ctrl+G has nothing to grasp with.
+    press(&mut app, CTRL, KeyCode::KeyG);
+    let toasts = &app.world().resource::<UiState>().toasts.active;
+    assert_eq!(toasts.len(), 1, "{toasts:?}");
+    assert!(toasts[0].text.contains("no robot"), "{}", toasts[0].text);
+    let last = editor(&app).log.last().unwrap();
+    assert!(last.error && last.text == toasts[0].text);
 }
