@@ -340,6 +340,7 @@ fn quality_state(report: &QualityReport) -> QualityState {
 const STATE_INTERVAL_SECONDS: f64 = 0.5;
 
 /// Writes the state on exit, and every half second while running.
+#[allow(clippy::too_many_arguments)] // one Bevy system: each argument is a resource it reads
 fn write_state(
     mut exits: MessageReader<AppExit>,
     options: Res<RunOptions>,

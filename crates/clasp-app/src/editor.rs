@@ -283,9 +283,7 @@ impl Editor {
     /// One step of a joint drag or a slider: moves DOF `dof` of `robot` toward `value` (clamped
     /// to its limits); coupled joints follow; each chain stops at contact.
     pub fn drag_dof(&mut self, robot: usize, dof: usize, value: f64) -> Option<MoveOutcome> {
-        let Some(r) = self.world.robots.get(robot) else {
-            return None;
-        };
+        let r = self.world.robots.get(robot)?;
         if dof >= r.dofs.len() || !value.is_finite() {
             return None;
         }

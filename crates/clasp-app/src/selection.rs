@@ -28,6 +28,7 @@ impl Plugin for SelectionPlugin {
 }
 
 /// A press that travelled further than a click is an orbit, a pan or a drag, and selects nothing.
+#[allow(clippy::too_many_arguments)] // one Bevy system: each argument is input it reads
 fn select_on_click(
     mut presses: MessageReader<Pointer<Press>>,
     mut clicks: MessageReader<Pointer<Click>>,
