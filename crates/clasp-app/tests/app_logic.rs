@@ -492,3 +492,57 @@ fn three_selected_elements_are_each_switched_against_everything() {
     assert!(editor(&app).world.switches().body_on(PALM));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
+    let mut app = headless_app();
+    editor_mut(&mut app).auto_grasp(0, true);
+    app.update();
+    let cone_slopes = |app: &App| -> Vec<f64> {
+        let geometry = clasp_app::markers::marker_geometry(editor(app));
+        let per_cone = clasp_app::markers::CONE_SIDES + 2;
+        (0..geometry.cones)
+            .map(|k| {
+                let p =
+                    |i: usize| bevy::math::Vec3::from_array(geometry.positions[k * per_cone + i]);
+                let (apex, rim, centre) = (p(0), p(1), p(per_cone - 1));
+                f64::from(rim.distance(centre) / apex.distance(centre))
+            })
+            .collect()
+    };
+    let marked: Vec<f64> = editor(&app)
+        .world
+        .contacts_of(MUG)
+        .map(|c| c.static_friction)
+        .collect();
+    let slopes = cone_slopes(&app);
+    assert!(!marked.is_empty(), "the closed hand touches the mug");
+    assert_eq!(
+        slopes.len(),
+        marked.len(),
+        "one cone per contact, on the mug's side"
+    );
+    for (slope, mu) in slopes.iter().zip(&marked) {
+        assert!(
+            (slope - mu).abs() < 1e-4,
+            "tan(half-angle) {slope} = μ {mu}"
+        );
+    }
+
+    editor_mut(&mut app).set_material(MUG, clasp_core::Material::Rubber);
+    app.update();
+    let rubber: Vec<f64> = editor(&app)
+        .world
+        .contacts_of(MUG)
+        .map(|c| c.static_friction)
+        .collect();
+    assert!(
+        rubber.iter().zip(&marked).all(|(r, m)| r > m),
+        "rubber grips better: {rubber:?}"
+    );
+    let wider = cone_slopes(&app);
+    for (slope, mu) in wider.iter().zip(&rubber) {
+        assert!((slope - mu).abs() < 1e-4);
+    }
+    assert_eq!(editor(&app).can_undo(), Some("material change"));
+}
