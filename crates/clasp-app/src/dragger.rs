@@ -132,7 +132,8 @@ fn unit(i: usize) -> Vector3<f64> {
     crate::editor::axis(i)
 }
 
-fn perpendiculars(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+/// Two unit vectors perpendicular to `axis` and to each other.
+pub fn perpendiculars(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     let helper = if axis.x.abs() < 0.9 {
         Vector3::x()
     } else {

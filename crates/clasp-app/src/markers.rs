@@ -11,7 +11,7 @@ use bevy::{
 use clasp_core::{BodyId, Contact, World};
 use nalgebra::{Point3, Vector3};
 
-use crate::{convert, editor::Editor};
+use crate::{convert, dragger::perpendiculars, editor::Editor};
 
 /// GraspIt's friction pyramid has 8 sides.
 pub const CONE_SIDES: usize = 8;
@@ -37,7 +37,7 @@ impl MarkerGeometry {
         tan_half_angle: f64,
         height: f64,
     ) {
-        let (u, v) = tangents(&axis);
+        let (u, v) = perpendiculars(&axis);
         let first = self.positions.len() as u32;
         self.positions.push(to_f32(&apex));
         let centre = apex + axis * height;
@@ -84,17 +84,6 @@ impl MarkerGeometry {
 
 fn to_f32(p: &Point3<f64>) -> [f32; 3] {
     [p.x as f32, p.y as f32, p.z as f32]
-}
-
-/// Two unit vectors perpendicular to `axis` and to each other.
-fn tangents(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
-    let helper = if axis.x.abs() < 0.9 {
-        Vector3::x()
-    } else {
-        Vector3::y()
-    };
-    let u = axis.cross(&helper).normalize();
-    (u, axis.cross(&u))
 }
 
 /// The contact sides that get a cone: the object's side where a robot touches a free body

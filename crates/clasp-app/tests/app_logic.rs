@@ -194,16 +194,21 @@ fn mug_position(app: &App) -> nalgebra::Vector3<f64> {
     editor(app).world.bodies[0].pose.translation.vector
 }
 
-/// Selects the mug with a click and drags its x arrow 150 mm toward the hand (−x).
-fn drag_mug_into_hand(app: &mut App) {
+/// Selects the mug with a click, and gives where its x arrow is grabbed and a point 150 mm
+/// further toward the hand (−x), in the window.
+fn mug_x_arrow_toward_hand(app: &mut App) -> (Vec2, Vec2) {
     let (on_mug, _) = screen_position(app, ON_MUG_WALL);
     click(app, on_mug);
     assert_eq!(selection(app), vec![MUG]);
     let handles = dragger::body_dragger(editor(app), 0.0).expect("the mug has a dragger");
-    // Grab the x arrow two thirds of the way out, where no other handle is near.
+    // Two thirds of the way out, where no other handle is near.
     let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
     let far = grab - nalgebra::Vector3::x() * 150.0;
-    let (from, to) = (on_screen(app, &grab), on_screen(app, &far));
+    (on_screen(app, &grab), on_screen(app, &far))
+}
+
+fn drag_mug_into_hand(app: &mut App) {
+    let (from, to) = mug_x_arrow_toward_hand(app);
     left_drag(app, from, to, 15);
 }
 
@@ -252,18 +257,8 @@ fn dragging_the_mug_into_the_hand_stops_at_contact_and_undo_restores_it() {
 #[test]
 fn a_drag_held_at_contact_says_what_it_touches_and_changes_colour() {
     let mut app = headless_app();
-    let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
-    click(&mut app, on_mug);
-    let handles = dragger::body_dragger(editor(&app), 0.0).unwrap();
-    let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
-    let far = grab - nalgebra::Vector3::x() * 150.0;
-    let (from, to) = (on_screen(&mut app, &grab), on_screen(&mut app, &far));
-    pointer_to(&mut app, from);
-    pointer_to(&mut app, from);
-    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
-    for k in 1..=15 {
-        pointer_to(&mut app, from.lerp(to, k as f32 / 15.0));
-    }
+    let (from, to) = mug_x_arrow_toward_hand(&mut app);
+    press_and_move(&mut app, from, to, 15);
     let touching = editor(&app).touching.clone().expect("held at contact");
     assert!(touching.contains("clasp_mug touches"), "{touching}");
     assert!(editor(&app).dragging());

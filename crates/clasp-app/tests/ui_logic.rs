@@ -2,65 +2,20 @@
 //! the help, auto grasp, files chosen in a dialog or dropped on the window, and the Toggle
 //! Collision button's label.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use bevy::{
-    input::{
-        ButtonState,
-        keyboard::{Key, KeyboardInput, NativeKey},
-    },
-    picking::mesh_picking::{MeshPickingSettings, ray_cast::RayCastVisibility},
-    prelude::*,
-    render::{RenderPlugin, settings::WgpuSettings},
-    window::{FileDragAndDrop, PrimaryWindow},
-    winit::WinitPlugin,
-};
+use bevy::{prelude::*, window::FileDragAndDrop};
 use clasp_app::{
-    Editor, RunOptions,
     camera::OrbitCamera,
     dialog::{DialogPurpose, FileDialogs},
     editor::ImportKind,
-    open_scene,
     scene::BodyView,
     ui::{UiState, collision_button_label},
 };
 use clasp_core::{BodyId, Element, Pose};
-
-fn headless_app() -> App {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(RenderPlugin {
-                render_creation: WgpuSettings {
-                    backends: None,
-                    ..default()
-                }
-                .into(),
-                ..default()
-            })
-            .disable::<WinitPlugin>(),
-    );
-    let editor = open_scene(&[]);
-    assert!(
-        editor.log.iter().all(|e| !e.error),
-        "the default scene opens cleanly: {:?}",
-        editor.log
-    );
-    clasp_app::install(&mut app, editor, RunOptions::default());
-    // Without a renderer nothing computes visibility, so ray casts must not wait for it.
-    app.insert_resource(MeshPickingSettings {
-        require_markers: true,
-        ray_cast_visibility: RayCastVisibility::Any,
-    });
-    // A test never waits on a system file dialog.
-    app.world_mut().resource_mut::<FileDialogs>().use_browser = true;
-    app.finish();
-    app.cleanup();
-    for _ in 0..3 {
-        app.update();
-    }
-    app
-}
+use common::*;
 
 /// A fresh folder for one test's files.
 fn scratch_dir(name: &str) -> PathBuf {
@@ -70,51 +25,8 @@ fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn primary_window(app: &mut App) -> Entity {
-    app.world_mut()
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .single(app.world())
-        .unwrap()
-}
-
-fn key(app: &mut App, key_code: KeyCode, state: ButtonState) {
-    let window = primary_window(app);
-    app.world_mut().write_message(KeyboardInput {
-        key_code,
-        logical_key: Key::Unidentified(NativeKey::Unidentified),
-        state,
-        text: None,
-        repeat: false,
-        window,
-    });
-}
-
-/// Holds the modifiers, presses and releases `code`, then lets go of the modifiers, a frame
-/// each, as a real keyboard would deliver them.
-fn press(app: &mut App, modifiers: &[KeyCode], code: KeyCode) {
-    for &m in modifiers {
-        key(app, m, ButtonState::Pressed);
-    }
-    app.update();
-    key(app, code, ButtonState::Pressed);
-    app.update();
-    key(app, code, ButtonState::Released);
-    for &m in modifiers {
-        key(app, m, ButtonState::Released);
-    }
-    app.update();
-}
-
 const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
 const CTRL_SHIFT: &[KeyCode] = &[KeyCode::ControlLeft, KeyCode::ShiftLeft];
-
-fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
-}
-
-fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
-    app.world_mut().resource_mut::<Editor>()
-}
 
 const MUG: BodyId = BodyId::Free(0);
 
@@ -145,21 +57,21 @@ fn ctrl_z_puts_a_moved_mug_back_exactly_and_ctrl_shift_z_moves_it_again() {
     assert!(moved.translation.z > before.translation.z);
     assert_eq!(editor(&app).can_undo(), Some("move"));
 
-    press(&mut app, CTRL, KeyCode::KeyZ);
+    press_key(&mut app, CTRL, KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), before, "undone exactly");
     assert_eq!(editor(&app).can_redo(), Some("move"));
 
-    press(&mut app, CTRL_SHIFT, KeyCode::KeyZ);
+    press_key(&mut app, CTRL_SHIFT, KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), moved, "redone exactly");
 
     // Ctrl+Y redoes too.
-    press(&mut app, CTRL, KeyCode::KeyZ);
+    press_key(&mut app, CTRL, KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), before);
-    press(&mut app, CTRL, KeyCode::KeyY);
+    press_key(&mut app, CTRL, KeyCode::KeyY);
     assert_eq!(mug_pose(&app), moved);
 
     // Without Ctrl, Z is no shortcut.
-    press(&mut app, &[], KeyCode::KeyZ);
+    press_key(&mut app, &[], KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), moved);
 }
 
@@ -172,18 +84,18 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
     let pose = mug_pose(&app);
 
     // Nothing selected: Delete deletes nothing.
-    press(&mut app, &[], KeyCode::Delete);
+    press_key(&mut app, &[], KeyCode::Delete);
     assert_eq!(editor(&app).world.bodies.len(), 1);
 
     editor_mut(&mut app).click_body(MUG, false);
-    press(&mut app, &[], KeyCode::Delete);
+    press_key(&mut app, &[], KeyCode::Delete);
     assert!(editor(&app).world.bodies.is_empty(), "the mug is gone");
     assert!(editor(&app).selection.is_empty());
     let left = body_views(&mut app);
     assert_eq!(left.len(), 9);
     assert!(!left.contains(&MUG), "its view went with it");
 
-    press(&mut app, CTRL, KeyCode::KeyZ);
+    press_key(&mut app, CTRL, KeyCode::KeyZ);
     assert_eq!(editor(&app).world.bodies.len(), 1);
     assert_eq!(editor(&app).world.bodies[0].name, "clasp_mug");
     assert_eq!(mug_pose(&app), pose);
@@ -194,9 +106,9 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
 fn f1_shows_and_hides_the_help() {
     let mut app = headless_app();
     assert!(!editor(&app).view.help_shown);
-    press(&mut app, &[], KeyCode::F1);
+    press_key(&mut app, &[], KeyCode::F1);
     assert!(editor(&app).view.help_shown);
-    press(&mut app, &[], KeyCode::F1);
+    press_key(&mut app, &[], KeyCode::F1);
     assert!(!editor(&app).view.help_shown);
 }
 
@@ -204,7 +116,7 @@ fn f1_shows_and_hides_the_help() {
 fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     let mut app = headless_app();
     let open = editor(&app).world.robots[0].dof_values().to_vec();
-    press(&mut app, CTRL, KeyCode::KeyG);
+    press_key(&mut app, CTRL, KeyCode::KeyG);
     let closed = editor(&app).world.robots[0].dof_values().to_vec();
     assert_ne!(closed, open, "the fingers moved");
     assert_eq!(editor(&app).can_undo(), Some("auto grasp"));
@@ -213,7 +125,7 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
         "the closed hand touches the mug"
     );
 
-    press(&mut app, CTRL_SHIFT, KeyCode::KeyG);
+    press_key(&mut app, CTRL_SHIFT, KeyCode::KeyG);
     let reopened = editor(&app).world.robots[0].dof_values().to_vec();
     assert_ne!(reopened, closed);
     assert_eq!(editor(&app).can_undo(), Some("auto open"));
@@ -236,7 +148,7 @@ fn f_frames_the_whole_world() {
         orbit.distance *= 10.0;
         orbit.focus += Vec3::new(500.0, 0.0, 0.0);
     }
-    press(&mut app, &[], KeyCode::KeyF);
+    press_key(&mut app, &[], KeyCode::KeyF);
     let world = app.world_mut();
     let orbit = *world.query::<&OrbitCamera>().single(world).unwrap();
     assert!(
@@ -326,7 +238,7 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
 fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
     let mut app = headless_app();
     assert_eq!(editor(&app).path, None);
-    press(&mut app, CTRL, KeyCode::KeyS);
+    press_key(&mut app, CTRL, KeyCode::KeyS);
     let dialogs = app.world().resource::<FileDialogs>();
     assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::SaveAs));
     let browser = dialogs.browser().unwrap();
@@ -351,7 +263,7 @@ fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
     assert!(text.contains("<graspableBody>") && text.contains("<robot>"));
 
     // Ctrl+O opens the browser for a world, listing the file just saved.
-    press(&mut app, CTRL, KeyCode::KeyO);
+    press_key(&mut app, CTRL, KeyCode::KeyO);
     let dialogs = app.world().resource::<FileDialogs>();
     assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::OpenWorld));
     let listed: Vec<&str> = dialogs
@@ -386,7 +298,7 @@ fn the_collision_button_reads_on_or_off_for_the_selection() {
     assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
 
     // Undo brings the mug's switch back.
-    press(&mut app, CTRL, KeyCode::KeyZ);
+    press_key(&mut app, CTRL, KeyCode::KeyZ);
     assert!(editor(&app).world.switches().body_on(MUG));
 }
 
@@ -400,7 +312,7 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     };
     // Nothing selected (the robot's DOF sliders show), a link (its palm's pose fields), the
     // mug (its pose, material and contacts), after the hand has closed on it.
-    press(&mut app, CTRL, KeyCode::KeyG);
+    press_key(&mut app, CTRL, KeyCode::KeyG);
     let revision = editor(&app).revision;
     let dofs = editor(&app).world.robots[0].dof_values().to_vec();
     let pose = mug_pose(&app);
@@ -422,14 +334,14 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
 fn an_error_shows_as_a_notification_and_information_does_not() {
     let mut app = headless_app();
     editor_mut(&mut app).select_robot_of(BodyId::Palm { robot: 0 });
-    press(&mut app, &[], KeyCode::Delete);
+    press_key(&mut app, &[], KeyCode::Delete);
     assert!(editor(&app).world.robots.is_empty());
     assert!(
         app.world().resource::<UiState>().toasts.active.is_empty(),
         "\"deleted\" is only logged"
     );
     // With no robot left, Ctrl+G has nothing to grasp with.
-    press(&mut app, CTRL, KeyCode::KeyG);
+    press_key(&mut app, CTRL, KeyCode::KeyG);
     let toasts = &app.world().resource::<UiState>().toasts.active;
     assert_eq!(toasts.len(), 1, "{toasts:?}");
     assert!(toasts[0].text.contains("no robot"), "{}", toasts[0].text);
