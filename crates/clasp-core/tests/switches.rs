@@ -275,7 +275,12 @@ fn removing_a_body_keeps_the_others_switches_under_their_new_ids() {
     assert!(!world.switches().pair_on(b, c), "B–C stays off");
     assert!(!world.switches().body_on(c), "C stays off");
     assert!(world.switches().body_on(b));
-    assert!(world.contacts().iter().all(|x| x.body != BA || x.other != BB));
+    assert!(
+        world
+            .contacts()
+            .iter()
+            .all(|x| x.body != BA || x.other != BB)
+    );
     assert!(world.remove_element(Element::Body(5)).is_err());
 }
 
@@ -287,7 +292,10 @@ fn removing_a_robot_forgets_its_switches_and_adding_one_returns_its_index() {
     let hand = world.robots[0].clone();
     world.remove_element(HAND).unwrap();
     assert!(world.robots.is_empty());
-    assert!(world.switches().body_on(PALM), "the removed hand's switch is gone");
+    assert!(
+        world.switches().body_on(PALM),
+        "the removed hand's switch is gone"
+    );
     assert_eq!(world.add_robot(hand), 0);
     let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));
     assert_eq!(id, BodyId::Free(3));
@@ -307,11 +315,14 @@ fn joint_axes_are_where_the_links_turn() {
     let (at, axis) = axes[0];
     assert!((axis.into_inner() - nalgebra::Vector3::z()).norm() < 1e-12);
     assert!((at - nalgebra::Point3::new(8.0, 6.0, 50.0)).norm() < 1e-12);
-    // Turning DOF 0 keeps every point of the distal link at its distance from the first axis.
-    let distal = RobotBody::Link { chain: 0, link: 1 };
-    let tip = |robot: &Robot| robot.body(distal).unwrap().pose * nalgebra::Point3::origin();
+    // Turning DOF 0 keeps the proximal link (carried by the first joint alone) at its distance
+    // from the first axis, and moves it.
+    let proximal = RobotBody::Link { chain: 0, link: 0 };
+    let tip = |robot: &Robot| robot.body(proximal).unwrap().pose * nalgebra::Point3::origin();
+    let start = tip(&hand);
     let before = (tip(&hand) - at).norm();
     hand.set_dof_values(&[0.7, 0.0]).unwrap();
     assert!(((tip(&hand) - at).norm() - before).abs() < 1e-9);
+    assert!((tip(&hand) - start).norm() > 1.0);
     assert!(hand.joint_axes(7).is_empty());
 }
