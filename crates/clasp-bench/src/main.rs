@@ -9,7 +9,12 @@
 //! It then loads GraspIt's model library (`--library DIR`, by default `../shared/graspit-models`
 //! beside the workspace when it is there); `--library-only` runs just that. Grasp evaluation
 //! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
+//!
+//! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
+//! `--features app`, which builds Bevy, and runs on its own.
 
+#[cfg(feature = "app")]
+mod app_frame;
 mod check;
 mod grasps;
 mod library;
@@ -42,6 +47,7 @@ struct Options {
     quality_only: bool,
     /// Overrides the plan's number of grasps.
     grasps: Option<usize>,
+    app_frame: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -54,6 +60,7 @@ fn options() -> Result<Options, String> {
         grasps_only: false,
         quality_only: false,
         grasps: None,
+        app_frame: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -68,13 +75,14 @@ fn options() -> Result<Options, String> {
             "--library-only" => options.library_only = true,
             "--grasps-only" => options.grasps_only = true,
             "--quality-only" => options.quality_only = true,
+            "--app-frame" => options.app_frame = true,
             "--grasps" => {
                 let count = args.next().ok_or("--grasps needs a count")?;
                 options.grasps = Some(count.parse().map_err(|_| format!("bad count {count}"))?)
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--app-frame]"
                 );
                 std::process::exit(0);
             }
@@ -137,6 +145,10 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if options.app_frame {
+        run_app_frame(options.json.as_deref());
+        return;
+    }
     let mut plan = Plan::new(options.quick);
     if let Some(count) = options.grasps {
         plan.grasps = count;
@@ -221,6 +233,37 @@ fn main() {
     if checks.failed > 0 {
         std::process::exit(1);
     }
+}
+
+/// The app frame benchmark alone, with its checks; `--json` writes its figures.
+#[cfg(feature = "app")]
+fn run_app_frame(json_path: Option<&str>) {
+    println!("clasp-bench --app-frame: release build");
+    let mut checks = Checks::default();
+    let figures = app_frame::run(&mut checks);
+    println!("{} passed, {} failed", checks.passed, checks.failed);
+    if let Some(path) = json_path {
+        let report = json!({
+            "app_frame": figures,
+            "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},
+        });
+        let text = serde_json::to_string_pretty(&report).expect("plain values");
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("clasp-bench: cannot write {path}: {e}");
+            std::process::exit(2);
+        }
+    }
+    if checks.failed > 0 {
+        std::process::exit(1);
+    }
+}
+
+#[cfg(not(feature = "app"))]
+fn run_app_frame(_json_path: Option<&str>) {
+    eprintln!(
+        "clasp-bench: --app-frame needs the app: cargo run --release -p clasp-bench --features app -- --app-frame"
+    );
+    std::process::exit(2);
 }
 
 /// Every (object, size, configuration) with the three pair queries.
