@@ -200,9 +200,9 @@ struct Stats {
     /// Gestures of any kind after which a body stood elsewhere, or a DOF had changed.
     gestures_moved: usize,
     gestures_changed_dofs: usize,
-    /// Presses that went to an egui panel.
+    /// Presses egui claimed (`PointerGesture::began_on_ui`).
     presses_on_panels: usize,
-    /// Drag steps held at contact (the status bar's "touches").
+    /// Inputs after which a drag was held at contact (the status bar's "touches").
     steps_at_contact: usize,
     emptied: usize,
     restored_by_ctrl_z: usize,
@@ -244,8 +244,7 @@ fn new_app() -> App {
     {
         settings.enable_ime = false;
     }
-    // A file dialog would wait for a person: the in-app browser instead, closed at once.
-    app.world_mut().resource_mut::<FileDialogs>().use_browser = true;
+    // `headless_app` gives file dialogs the in-app browser; `tidy` closes it at once.
     app
 }
 
@@ -1095,4 +1094,18 @@ fn ten_thousand_random_events_never_break_the_world() {
         "only {} inputs found a drag held at contact",
         s.steps_at_contact
     );
+}
+
+/// The checks themselves: a mug put into the palm behind the core's back is caught.
+#[test]
+#[should_panic(expected = "enabled pairs pass into each other")]
+fn the_monkey_notices_bodies_passing_into_each_other() {
+    let mut monkey = Monkey::new(SEED);
+    monkey.check();
+    let palm = editor(&monkey.app).world.robots[0].pose();
+    editor_mut(&mut monkey.app)
+        .world
+        .set_pose(clasp_core::Element::Body(0), palm)
+        .unwrap();
+    monkey.check();
 }
