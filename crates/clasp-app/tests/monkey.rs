@@ -1,8 +1,8 @@
 //! A monkey test: ten thousand random input events (pointer moves, button presses and
 //! releases, key presses and releases, wheel steps) on the headless default scene (ClaspHand
 //! beside the mug), grouped into gestures (moves, clicks, double clicks, drags of random length,
-//! Shift and Ctrl held, shortcuts, typing), from a seeded generator so that a failure can be
-//! replayed.
+//! Shift and Ctrl held, shortcuts, typing), from a seeded generator; app time advances 16 ms a
+//! frame, so the same seed gives the same run and a failure can be replayed.
 //!
 //! The pointer goes anywhere in the window, the egui panels included, but is biased toward the
 //! bodies and toward the handles of the selection's draggers, so that real drags move bodies and
@@ -24,6 +24,7 @@ use bevy::input::{
     touch::TouchPhase,
 };
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use bevy::window::{CursorMoved, WindowEvent};
 use clasp_app::{convert, dialog::FileDialogs, dragger, editor::axis};
 use clasp_core::{BodyId, JointKind, Pose, World};
@@ -245,6 +246,11 @@ fn new_app() -> App {
         settings.enable_ime = false;
     }
     // `headless_app` gives file dialogs the in-app browser; `tidy` closes it at once.
+    // Every frame lasts 16 ms of app time whatever the machine's speed, so that double clicks,
+    // egui's delays and the notifications' fading, and so the whole run, follow the seed.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        16,
+    )));
     app
 }
 
