@@ -174,9 +174,7 @@ fn main() {
         let mut checks = Checks::default();
         quality::run(options.quick, options.library.as_deref(), &mut checks);
         println!("{} passed, {} failed", checks.passed, checks.failed);
-        if checks.failed > 0 {
-            std::process::exit(1);
-        }
+        exit_on_failed_checks(&checks);
         return;
     }
     if options.library_only {
@@ -222,14 +220,26 @@ fn main() {
             "grasp_quality": grasp_quality,
             "summary": summary,
             "library": library,
-            "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},
         });
-        let text = serde_json::to_string_pretty(&report).expect("plain values");
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("clasp-bench: cannot write {path}: {e}");
-            std::process::exit(2);
-        }
+        write_report(path, report, &checks);
     }
+    exit_on_failed_checks(&checks);
+}
+
+/// Writes the figures with the checks' outcome as JSON; a file that cannot be written ends the
+/// run with 2.
+fn write_report(path: &str, mut report: Value, checks: &Checks) {
+    report["checks"] =
+        json!({"passed": checks.passed, "failed": checks.failed, "failures": checks.failures});
+    let text = serde_json::to_string_pretty(&report).expect("plain values");
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("clasp-bench: cannot write {path}: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// A failed check fails the run (exit 1); time never does.
+fn exit_on_failed_checks(checks: &Checks) {
     if checks.failed > 0 {
         std::process::exit(1);
     }
@@ -243,19 +253,9 @@ fn run_app_frame(json_path: Option<&str>) {
     let figures = app_frame::run(&mut checks);
     println!("{} passed, {} failed", checks.passed, checks.failed);
     if let Some(path) = json_path {
-        let report = json!({
-            "app_frame": figures,
-            "checks": {"passed": checks.passed, "failed": checks.failed, "failures": checks.failures},
-        });
-        let text = serde_json::to_string_pretty(&report).expect("plain values");
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("clasp-bench: cannot write {path}: {e}");
-            std::process::exit(2);
-        }
+        write_report(path, json!({ "app_frame": figures }), &checks);
     }
-    if checks.failed > 0 {
-        std::process::exit(1);
-    }
+    exit_on_failed_checks(&checks);
 }
 
 #[cfg(not(feature = "app"))]
