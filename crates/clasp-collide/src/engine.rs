@@ -28,6 +28,34 @@ pub struct Separation {
     pub point_a: Point,
     /// The closest point of the second body, in its own frame.
     pub point_b: Point,
+    /// The triangles the closest points lie on: a good seed for the next query of the pair.
+    pub triangles: TrianglePair,
+}
+
+/// One triangle of each body, by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TrianglePair {
+    pub a: u32,
+    pub b: u32,
+}
+
+/// What a distance query with a cut-off learnt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Gap {
+    /// The bodies are closer than the cut-off: their exact closest points.
+    Closer(Separation),
+    /// The bodies are at least this far apart; the query stopped once it knew.
+    AtLeast(f64),
+}
+
+impl Gap {
+    /// A lower bound on the distance: exact when closer than the cut-off.
+    pub fn lower_bound(&self) -> f64 {
+        match self {
+            Gap::Closer(s) => s.distance,
+            Gap::AtLeast(d) => *d,
+        }
+    }
 }
 
 impl Separation {
@@ -37,6 +65,7 @@ impl Separation {
             distance: f64::INFINITY,
             point_a: Point::origin(),
             point_b: Point::origin(),
+            triangles: TrianglePair::default(),
         })
     }
 }
@@ -84,6 +113,33 @@ pub trait CollisionEngine: Send + Sync {
 
     /// The minimum distance and the closest points.
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating>;
+
+    /// The exact distance if it is below `cutoff`, else only that it is not: what conservative
+    /// advancement needs, which stops descending the trees once every remaining pair of nodes
+    /// is at least `cutoff` apart. `seed` (the triangles of an earlier answer for this pair)
+    /// starts the search from their distance, which prunes most of the traversal when the
+    /// bodies have moved little since (PQP's and Coal's trick). A seed out of range is ignored.
+    fn distance_below(
+        &self,
+        a: Placed,
+        b: Placed,
+        cutoff: f64,
+        seed: Option<TrianglePair>,
+    ) -> Result<Gap, Interpenetrating> {
+        let _ = seed;
+        let separation = self.distance(a, b)?;
+        Ok(if separation.distance < cutoff {
+            Gap::Closer(separation)
+        } else {
+            Gap::AtLeast(cutoff)
+        })
+    }
+
+    /// Whether the bodies come closer than `tolerance` anywhere, or interpenetrate: PQP's
+    /// tolerance query, which stops at the first pair of triangles closer than that.
+    fn within(&self, a: Placed, b: Placed, tolerance: f64) -> bool {
+        !self.distance(a, b).is_ok_and(|s| s.distance >= tolerance)
+    }
 
     /// The distance from a world point to the body's surface, with the closest point (world).
     fn point_distance(&self, body: Placed, point: &Point) -> PointDistance;

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
 use crate::{
-    CollisionEngine, Contact, Geometry, Interpenetrating, Placed, PointDistance, Separation,
+    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, Placed, PointDistance, Separation,
+    TrianglePair,
     bvh::{
         Child, OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
         point_box_distance_squared, relative,
@@ -257,16 +258,31 @@ impl Visitor for Contacts<'_> {
     }
 }
 
-/// Keeps the closest pair of points found so far; stops at a crossing.
+/// Keeps the closest pair of points found so far, starting from a cut-off (or a seed's
+/// distance); stops at a crossing.
 struct Closest {
     best_squared: f64,
-    best: Option<(Point, Point)>,
+    best: Option<(Point, Point, TrianglePair)>,
     crossing: bool,
 }
 
 impl Closest {
     fn bound(&self, squared: f64) -> Option<f64> {
         self.still_worth(squared).then_some(squared)
+    }
+
+    /// Takes a triangle pair's closest points if they beat the best so far.
+    fn offer(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
+        match triangle_closest_points(ta, tb) {
+            None => self.crossing = true,
+            Some((pa, pb)) => {
+                let squared = (pa - pb).norm_squared();
+                if squared < self.best_squared {
+                    self.best_squared = squared;
+                    self.best = Some((pa, pb, TrianglePair { a: i, b: j }));
+                }
+            }
+        }
     }
 }
 
@@ -291,20 +307,54 @@ impl Visitor for Closest {
         // With slack, so a best of exactly zero still lets touching pairs through.
         squared < with_slack(self.best_squared)
     }
-    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
-        match triangle_closest_points(ta, tb) {
-            None => self.crossing = true,
-            Some((pa, pb)) => {
-                let squared = (pa - pb).norm_squared();
-                if squared < self.best_squared {
-                    self.best_squared = squared;
-                    self.best = Some((pa, pb));
-                }
-            }
-        }
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
+        self.offer(i, j, ta, tb);
     }
     fn finished(&self) -> bool {
         self.crossing
+    }
+}
+
+/// Stops at the first pair of triangles closer than the tolerance, or crossing.
+struct Near {
+    tolerance: f64,
+    /// Squared tolerance with slack, for the bounds.
+    reach: f64,
+    found: bool,
+}
+
+impl Near {
+    fn bound(&self, squared: f64) -> Option<f64> {
+        (squared < self.reach).then_some(squared)
+    }
+}
+
+impl Visitor for Near {
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        self.bound(boxes_distance_squared(&a.half, &b.half, r, t))
+    }
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        self.bound(box_triangle_distance_squared(bv, triangle))
+    }
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
+        let gap = plane_gap(ta, tb);
+        self.bound(gap * gap)
+    }
+    fn still_worth(&self, _: f64) -> bool {
+        true
+    }
+    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
+        self.found = triangle_closest_points(ta, tb)
+            .is_none_or(|(pa, pb)| (pa - pb).norm_squared() < self.tolerance * self.tolerance);
+    }
+    fn finished(&self) -> bool {
+        self.found
     }
 }
 
@@ -343,24 +393,65 @@ impl CollisionEngine for FastEngine {
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
-        if let Some(apart) = Separation::with_empty(&a, &b) {
-            return Ok(apart);
+        match self.distance_below(a, b, f64::INFINITY, None)? {
+            Gap::Closer(separation) => Ok(separation),
+            // Only bodies without triangles are infinitely far apart.
+            Gap::AtLeast(_) => Separation::with_empty(&a, &b).ok_or(Interpenetrating),
+        }
+    }
+
+    fn distance_below(
+        &self,
+        a: Placed,
+        b: Placed,
+        cutoff: f64,
+        seed: Option<TrianglePair>,
+    ) -> Result<Gap, Interpenetrating> {
+        if Separation::with_empty(&a, &b).is_some() {
+            return Ok(Gap::AtLeast(f64::INFINITY));
         }
         let pair = Pair::new(&a, &b);
         let mut closest = Closest {
-            best_squared: f64::INFINITY,
+            best_squared: cutoff * cutoff,
             best: None,
             crossing: false,
         };
-        start(&pair, &mut closest);
-        match closest.best {
-            Some((pa, pb)) if !closest.crossing && !nested(&a, &b) => Ok(Separation {
+        if let Some(TrianglePair { a: i, b: j }) = seed
+            && (i as usize) < a.mesh().triangles().len()
+            && (j as usize) < b.mesh().triangles().len()
+        {
+            closest.offer(
+                i,
+                j,
+                &pair.a.triangle(i),
+                &pair.b.triangle(j).map(|p| pair.moved * p),
+            );
+        }
+        if !closest.crossing {
+            start(&pair, &mut closest);
+        }
+        if closest.crossing || nested(&a, &b) {
+            return Err(Interpenetrating);
+        }
+        Ok(match closest.best {
+            Some((pa, pb, triangles)) => Gap::Closer(Separation {
                 distance: (pa - pb).norm(),
                 point_a: pa,
                 point_b: pair.moved.inverse_transform_point(&pb),
+                triangles,
             }),
-            _ => Err(Interpenetrating),
-        }
+            None => Gap::AtLeast(cutoff),
+        })
+    }
+
+    fn within(&self, a: Placed, b: Placed, tolerance: f64) -> bool {
+        let mut near = Near {
+            tolerance,
+            reach: with_slack(tolerance).powi(2),
+            found: false,
+        };
+        start(&Pair::new(&a, &b), &mut near);
+        near.found || nested(&a, &b)
     }
 
     fn point_distance(&self, body: Placed, point: &Point) -> PointDistance {

@@ -17,8 +17,8 @@ pub mod triangle;
 
 pub use bvh::{BoundingVolume, BvTree};
 pub use engine::{
-    CollisionEngine, Contact, DEFAULT_CONTACT_THRESHOLD, Interpenetrating, PointDistance,
-    Separation,
+    CollisionEngine, Contact, DEFAULT_CONTACT_THRESHOLD, Gap, Interpenetrating, PointDistance,
+    Separation, TrianglePair,
 };
 pub use fast::FastEngine;
 pub use filter::{

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Vector3};
 
 use crate::{
-    CollisionEngine, Contact, Interpenetrating, Placed, PointDistance, Separation,
+    CollisionEngine, Contact, Interpenetrating, Placed, PointDistance, Separation, TrianglePair,
     engine::{in_region, region_points},
     geometry::b_in_a,
     triangle::{
@@ -109,13 +109,17 @@ impl CollisionEngine for ReferenceEngine {
         if interpenetrate(&a, &b, &ta, &tb) {
             return Err(Interpenetrating);
         }
-        let (pa, pb) = ta
+        let (pa, pb, triangles) = ta
             .iter()
-            .flat_map(|t1| {
-                tb.iter()
-                    .filter_map(move |t2| triangle_closest_points(t1, t2))
+            .enumerate()
+            .flat_map(|(i, t1)| {
+                tb.iter().enumerate().filter_map(move |(j, t2)| {
+                    let (pa, pb) = triangle_closest_points(t1, t2)?;
+                    let (a, b) = (i as u32, j as u32);
+                    Some((pa, pb, TrianglePair { a, b }))
+                })
             })
-            .min_by(|(a1, b1), (a2, b2)| {
+            .min_by(|(a1, b1, _), (a2, b2, _)| {
                 (a1 - b1)
                     .norm_squared()
                     .total_cmp(&(a2 - b2).norm_squared())
@@ -125,6 +129,7 @@ impl CollisionEngine for ReferenceEngine {
             distance: (pa - pb).norm(),
             point_a: pa,
             point_b: moved.inverse_transform_point(&pb),
+            triangles,
         })
     }
 

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use clasp_collide::{
-    CollisionEngine, Contact, FastEngine, Geometry, Interpenetrating, Placed, ReferenceEngine,
-    Separation, TriMesh,
+    CollisionEngine, Contact, FastEngine, Gap, Geometry, Interpenetrating, Placed, ReferenceEngine,
+    Separation, TriMesh, TrianglePair,
     shapes::{bumpy_sphere, capsule, cuboid, gentle_bumps, subdivided_box, torus},
 };
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
@@ -136,6 +136,7 @@ fn assert_agree(a: Placed, b: Placed, threshold: f64, case: &str) -> Option<Sepa
         (Err(Interpenetrating), Err(Interpenetrating)) => None,
         (f, r) => panic!("distance {f:?} vs {r:?}, {case}"),
     };
+    assert_bounded_queries_agree(a, b, distance.as_ref(), case);
     match (
         fast.contacts(a, b, threshold),
         reference.contacts(a, b, threshold),
@@ -145,6 +146,67 @@ fn assert_agree(a: Placed, b: Placed, threshold: f64, case: &str) -> Option<Sepa
         (f, r) => panic!("contacts {f:?} vs {r:?}, {case}"),
     }
     distance
+}
+
+/// The cut-off distance (with no seed, a seed far off and the true closest triangles) and the
+/// tolerance query against the reference distance `exact` (`None`: they interpenetrate), at
+/// cut-offs and tolerances on either side of it.
+fn assert_bounded_queries_agree(a: Placed, b: Placed, exact: Option<&Separation>, case: &str) {
+    let fast = FastEngine;
+    let Some(exact) = exact else {
+        assert_eq!(
+            fast.distance_below(a, b, 1.0, None),
+            Err(Interpenetrating),
+            "{case}"
+        );
+        assert!(fast.within(a, b, 1e-3), "within, {case}");
+        return;
+    };
+    let d = exact.distance;
+    let seeds = [
+        None,
+        Some(TrianglePair { a: 0, b: 0 }),
+        Some(exact.triangles),
+    ];
+    for cutoff in [
+        0.5 * d,
+        d * (1.0 - 1e-6),
+        d * (1.0 + 1e-6) + 1e-9,
+        2.0 * d + 0.1,
+    ] {
+        for seed in seeds {
+            let label = format!("cut-off {cutoff} of {d}, seed {seed:?}, {case}");
+            match fast.distance_below(a, b, cutoff, seed) {
+                Ok(Gap::Closer(s)) => {
+                    assert!(s.distance < cutoff, "{label}");
+                    assert!((s.distance - d).abs() <= 1e-6 * d + 1e-9, "{label}");
+                    let gap = (a.pose * s.point_a - b.pose * s.point_b).norm();
+                    assert!((gap - s.distance).abs() <= 1e-9 * (1.0 + gap), "{label}");
+                }
+                Ok(Gap::AtLeast(bound)) => {
+                    assert!(
+                        bound >= cutoff && d >= cutoff * (1.0 - 1e-6) - 1e-9,
+                        "{label}"
+                    )
+                }
+                Err(e) => panic!("{e}, {label}"),
+            }
+        }
+    }
+    for tolerance in [0.5 * d, 2.0 * d + 1e-6] {
+        if (tolerance - d).abs() > 1e-6 * d + 1e-9 {
+            assert_eq!(
+                fast.within(a, b, tolerance),
+                d < tolerance,
+                "within {tolerance}, {case}"
+            );
+            assert_eq!(
+                ReferenceEngine.within(a, b, tolerance),
+                d < tolerance,
+                "reference within {tolerance}, {case}"
+            );
+        }
+    }
 }
 
 fn assert_same_contacts(fast: &[Contact], reference: &[Contact], case: &str) {
