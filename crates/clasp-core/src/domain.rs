@@ -5,7 +5,7 @@
 
 use crate::{
     Contact, DofError, Element, Pose, Robot, World,
-    moves::{Motion, MoveOutcome, Mover, Part, Rules},
+    moves::{GapMemory, Motion, MoveOutcome, Mover, Part, Rules},
     simulation::{MoveError, check_pose, dof_request, free_parts, robot_parts, sort_contacts},
 };
 
@@ -17,6 +17,8 @@ pub struct Domain<'w> {
     index: usize,
     robot: Robot,
     contacts: Vec<Contact>,
+    /// What the clone's moves learnt of its gaps.
+    memory: GapMemory,
 }
 
 impl World {
@@ -32,6 +34,7 @@ impl World {
             index: robot,
             robot: original.clone(),
             contacts: Vec::new(),
+            memory: self.gap_memory.clone(),
         };
         Ok(vec![domain; count])
     }
@@ -70,7 +73,9 @@ impl Domain<'_> {
                 switches: &world.switches,
                 threshold: world.settings.contact_threshold,
                 min_step: world.settings.min_step,
+                queries: world.settings.move_queries,
             },
+            memory: &mut self.memory,
         };
         let result = act(&mut motion);
         let mut contacts = motion.contacts();

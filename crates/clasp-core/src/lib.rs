@@ -25,7 +25,7 @@ pub use domain::Domain;
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
 pub use grasp::{ContactModel, Grasp, GraspContact, GraspError, GraspOptions, SoftContact};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
-pub use moves::MoveOutcome;
+pub use moves::{MoveOutcome, MoveQueries};
 pub use quality::{Quality, QualityError, WrenchSpaceKind};
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,

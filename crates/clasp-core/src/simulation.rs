@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use crate::{
-    BodyId, Contact, DofError, Element, Pose, Robot, World, WorldSettings,
+    BodyId, Contact, DofError, Element, MoveQueries, Pose, Robot, World, WorldSettings,
     moves::{Motion, MoveOutcome, Mover, Part, Rules, allowed, pair_contacts},
 };
 
@@ -71,6 +71,12 @@ pub(crate) fn dof_request(robot: &Robot, target: &[f64]) -> Result<Vec<f64>, Mov
 impl World {
     pub fn settings(&self) -> WorldSettings {
         self.settings
+    }
+
+    /// Chooses which queries moves ask of the engine (`Exact` is the move as it was before
+    /// bounded queries, for side-by-side benchmarks).
+    pub fn set_move_queries(&mut self, queries: MoveQueries) {
+        self.settings.move_queries = queries;
     }
 
     /// Changes the contact threshold (mm) and finds the contacts again.
@@ -176,6 +182,7 @@ impl World {
             switches: &self.switches,
             threshold: self.settings.contact_threshold,
             min_step: self.settings.min_step,
+            queries: self.settings.move_queries,
         };
         let (result, contacts, ids) = match element {
             Element::Body(i) if i < self.bodies.len() => {
@@ -189,6 +196,7 @@ impl World {
                     mover: Mover::Body { index: i, body },
                     others: &others,
                     rules,
+                    memory: &mut self.gap_memory,
                 };
                 let result = act(&mut motion);
                 (result, motion.contacts(), motion.mover_ids())
@@ -207,6 +215,7 @@ impl World {
                     mover: Mover::Robot { index: r, robot },
                     others: &others,
                     rules,
+                    memory: &mut self.gap_memory,
                 };
                 let result = act(&mut motion);
                 (result, motion.contacts(), motion.mover_ids())

@@ -2,7 +2,10 @@ use std::path::PathBuf;
 
 use nalgebra::{Point3, UnitQuaternion};
 
-use crate::{Body, CollisionSwitches, Contact, Element, Pose, Robot, RobotBody};
+use crate::{
+    Body, CollisionSwitches, Contact, Element, MoveQueries, Pose, Robot, RobotBody,
+    moves::GapMemory,
+};
 
 /// Names one body of a world: a free body, or a robot's palm or link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,6 +93,8 @@ pub struct WorldSettings {
     /// The shortest sub-step of a move near other bodies (mm of travel): bodies thinner than
     /// this together could be passed through only when already this close.
     pub min_step: f64,
+    /// Which queries moves ask of the engine: bounded ones, or exact distances as before.
+    pub move_queries: MoveQueries,
 }
 
 impl Default for WorldSettings {
@@ -97,6 +102,7 @@ impl Default for WorldSettings {
         Self {
             contact_threshold: clasp_collide::DEFAULT_CONTACT_THRESHOLD,
             min_step: 1.0,
+            move_queries: MoveQueries::default(),
         }
     }
 }
@@ -115,6 +121,8 @@ pub struct World {
     pub(crate) switches: CollisionSwitches,
     /// Both sides of every contact, sorted by body.
     pub(crate) contacts: Vec<Contact>,
+    /// What moves learnt of the gaps, for the next moves.
+    pub(crate) gap_memory: GapMemory,
 }
 
 impl World {

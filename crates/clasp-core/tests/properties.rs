@@ -5,7 +5,7 @@
 mod common;
 
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine, shapes};
-use clasp_core::{Body, BodyId, BodyKind, Element, Pose, TriMesh, World};
+use clasp_core::{Body, BodyId, BodyKind, Element, MoveQueries, Pose, TriMesh, World};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
 /// A small permuted congruential generator: deterministic scenes from a seed.
@@ -194,4 +194,55 @@ fn every_stored_contact_is_within_the_threshold_at_any_threshold() {
     assert!(world.set_contact_threshold(f64::NAN).is_err());
     assert!(world.set_contact_threshold(0.0).is_err());
     let _ = BodyId::Free(0);
+}
+
+/// The bounded move (cut-off distances, seeds, gaps remembered from move to move) against the
+/// move that asks exact distances everywhere: on the same random moves, both complete or both
+/// stop, the same pairs stop them, and they stop within a millimetre of each other. Moves come
+/// as drags: a run of small steps toward another body, so what one move remembers serves the
+/// next.
+#[test]
+fn bounded_moves_stop_where_exact_moves_stop() {
+    let mut compared = 0;
+    let mut stopped = 0;
+    for seed in 0..12u64 {
+        let mut rng = Rng(seed * 104_729 + 3);
+        let mut bounded = random_scene(&mut rng, 4);
+        let mut exact = bounded.clone();
+        exact.set_move_queries(MoveQueries::Exact);
+        for drag in 0..3 {
+            let mover = (rng.unit() * 4.0) as usize % 4;
+            let from = bounded.bodies[mover].pose;
+            let goal = bounded.bodies[(mover + 1) % 4].pose.translation.vector;
+            let turn = rng.rotation();
+            for step in 1..=20 {
+                let t = step as f64 / 20.0;
+                let translation = from.translation.vector.lerp(&goal, t);
+                let rotation = from.rotation.slerp(&(from.rotation * turn), t);
+                let target = Pose::from_parts(translation.into(), rotation);
+                let case = format!("seed {seed} drag {drag} step {step}");
+                let b = bounded.move_to(Element::Body(mover), target).unwrap();
+                let e = exact.move_to(Element::Body(mover), target).unwrap();
+                check_world(&bounded, &case);
+                assert_eq!(b.completed, e.completed, "{case}");
+                let pairs = |o: &clasp_core::MoveOutcome| {
+                    let mut p = o.stopped_by.clone();
+                    p.sort();
+                    p
+                };
+                assert_eq!(pairs(&b), pairs(&e), "{case}");
+                let (pb, pe) = (bounded.bodies[mover].pose, exact.bodies[mover].pose);
+                let apart = (pb.translation.vector - pe.translation.vector).norm();
+                assert!(apart < 1.0, "{case}: the stops are {apart} mm apart");
+                stopped += usize::from(!b.completed);
+                compared += 1;
+                // Both go on from the same place.
+                exact.set_pose(Element::Body(mover), pb).unwrap();
+            }
+        }
+    }
+    assert!(
+        stopped > 20,
+        "too few stops ({stopped} of {compared}) to compare much"
+    );
 }

@@ -1,0 +1,266 @@
+//! Conservative advancement: each sub-step as long as no pair can close more than 90 % of a
+//! certified lower bound on its gap (or the minimum step, where the gap is smaller), with
+//! exact distances asked only of pairs whose cheap bounds do not clear the step.
+
+use std::f64::consts::FRAC_PI_4;
+
+use clasp_collide::{CollisionEngine, FastEngine, Gap};
+
+use super::{
+    Motion, MoveOutcome, MoveQueries, Pair,
+    gaps::{Ball, Known, PairBalls},
+    overlap_depth,
+    path::Path,
+    placed,
+};
+use crate::{BodyId, Pose};
+
+/// The most sub-steps one move takes; a move this long stops where it got to.
+const MAX_SUBSTEPS: usize = 100_000;
+/// The share of a gap a sub-step may close.
+pub(super) const ADVANCE_SHARE: f64 = 0.9;
+/// A pair whose bound does not clear a sub-step is asked whether its gap is at least this many
+/// times what the sub-step needs: more than the step needs, so that the answer also clears the
+/// next few steps (and the next frames of a drag), and not so much more that proving it means
+/// descending far into the trees.
+const CUTOFF_REACH: f64 = 4.0;
+
+/// A pair checked along the move: its bodies' balls and what is known of its gap.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tracked {
+    pub pair: Pair,
+    pub balls: PairBalls,
+    pub known: Known,
+}
+
+/// A pair that interpenetrated when the move started, and how deep.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Overlap {
+    pub pair: Pair,
+    pub balls: PairBalls,
+    pub depth: f64,
+}
+
+/// The pairs of one move: free ones and ones overlapping at the start.
+pub(super) struct Run {
+    pub free: Vec<Tracked>,
+    pub overlaps: Vec<Overlap>,
+}
+
+impl Motion<'_, '_> {
+    /// Moves the mover's `moving` bodies along `path` until the end or the first contact.
+    pub(super) fn run(&mut self, path: &Path, moving: &[BodyId], with_own: bool) -> MoveOutcome {
+        let mut run = Run {
+            free: Vec::new(),
+            overlaps: Vec::new(),
+        };
+        for pair in self.pairs(moving, with_own) {
+            let (a, b) = self.pair_parts(pair, moving);
+            let balls = PairBalls(Ball::of(a.body), Ball::of(b.body));
+            let poses = (a.body.pose, b.body.pose);
+            let recalled = match self.rules.queries {
+                MoveQueries::Bounded => self
+                    .memory
+                    .recall((a.id, &a.body.geometry), (b.id, &b.body.geometry)),
+                MoveQueries::Exact => None,
+            };
+            let known = recalled.unwrap_or(Known::nothing(poses));
+            // A pair certified apart needs no collision test to start.
+            let apart = known.bound_at(&balls, (&poses.0, &poses.1)) > 0.0;
+            if apart || !FastEngine.collide(placed(a.body), placed(b.body)) {
+                run.free.push(Tracked { pair, balls, known });
+            } else {
+                let depth = overlap_depth(a.body, b.body);
+                run.overlaps.push(Overlap { pair, balls, depth });
+            }
+        }
+        let outcome = self.advance(path, moving, &mut run);
+        self.remember(&run, moving);
+        outcome
+    }
+
+    /// Leaves what this move learnt of each gap to the next move.
+    fn remember(&mut self, run: &Run, moving: &[BodyId]) {
+        if self.rules.queries == MoveQueries::Exact {
+            return;
+        }
+        let facts: Vec<_> = run
+            .free
+            .iter()
+            .map(|tracked| {
+                let (a, b) = self.pair_parts(tracked.pair, moving);
+                let side = |p: super::Part| (p.id, p.body.geometry.clone());
+                (side(a), side(b), tracked.known)
+            })
+            .collect();
+        for ((a, ga), (b, gb), known) in facts {
+            self.memory.keep((a, &ga), (b, &gb), known);
+        }
+    }
+
+    fn advance(&mut self, path: &Path, moving: &[BodyId], run: &mut Run) -> MoveOutcome {
+        let turn = self.path_turn(path);
+        let mut t: f64 = 0.0;
+        for _ in 0..MAX_SUBSTEPS {
+            if t >= 1.0 {
+                return MoveOutcome {
+                    completed: true,
+                    ..MoveOutcome::default()
+                };
+            }
+            let step = self.substep(path, moving, run, t, turn);
+            let hits: Vec<usize> = (0..run.free.len())
+                .filter(|&k| step.closing[k] > ADVANCE_SHARE * step.bounds[k])
+                .filter(|&k| self.pair_collides(run.free[k].pair, moving))
+                .collect();
+            if !hits.is_empty() {
+                return self.stop_between(path, moving, run, t, step.next, hits);
+            }
+            if let Some(outcome) = self.check_overlaps(path, moving, run, t) {
+                return outcome;
+            }
+            t = step.next;
+        }
+        MoveOutcome::default()
+    }
+
+    /// Chooses the next sub-step from `t` and leaves the mover there: as long as no pair
+    /// closes more than 90 % of its gap, or the minimum step. A gap is known as a lower bound
+    /// (the balls' gap, or what an earlier query leaves of it); a pair whose bound limits the
+    /// step is asked again, with a cut-off a few times what the step needs.
+    fn substep(
+        &mut self,
+        path: &Path,
+        moving: &[BodyId],
+        run: &mut Run,
+        t: f64,
+        turn: f64,
+    ) -> Step {
+        let start_free: Vec<(Pose, Pose)> = run
+            .free
+            .iter()
+            .map(|p| self.pair_poses(p.pair, moving))
+            .collect();
+        let start_overlaps: Vec<(Pose, Pose)> = run
+            .overlaps
+            .iter()
+            .map(|p| self.pair_poses(p.pair, moving))
+            .collect();
+        let mut bounds: Vec<f64> = run
+            .free
+            .iter()
+            .zip(&start_free)
+            .map(|(p, (a, b))| {
+                let balls = p.balls.0.gap(a, &p.balls.1, b);
+                balls.max(p.known.bound_at(&p.balls, (a, b)))
+            })
+            .collect();
+        let mut asked = vec![false; bounds.len()];
+        let mut dt = (1.0 - t).min(if turn > 0.0 { FRAC_PI_4 / turn } else { 1.0 });
+        loop {
+            self.apply(path, t + dt);
+            let closing = |pair: Pair, balls: &PairBalls, (a, b): &(Pose, Pose)| {
+                let (na, nb) = self.pair_poses(pair, moving);
+                balls.closing((a, b), (&na, &nb))
+            };
+            let free: Vec<f64> = run
+                .free
+                .iter()
+                .zip(&start_free)
+                .map(|(p, s)| closing(p.pair, &p.balls, s))
+                .collect();
+            let overlapping: Vec<f64> = run
+                .overlaps
+                .iter()
+                .zip(&start_overlaps)
+                .map(|(p, s)| closing(p.pair, &p.balls, s))
+                .collect();
+            let limiting: Vec<usize> = (0..bounds.len())
+                .filter(|&k| !asked[k] && free[k] > ADVANCE_SHARE * bounds[k])
+                .collect();
+            if !limiting.is_empty() {
+                self.apply(path, t);
+                for k in limiting {
+                    bounds[k] = self.ask(&mut run.free[k], moving, free[k] / ADVANCE_SHARE);
+                    asked[k] = true;
+                }
+                continue;
+            }
+            let worst_free = free
+                .iter()
+                .zip(&bounds)
+                .map(|(d, &g)| d / self.allowance(g));
+            let worst_overlap = overlapping.iter().map(|d| d / self.rules.min_step);
+            let worst = worst_free.chain(worst_overlap).fold(0.0, f64::max);
+            if worst <= 1.0 || dt < 1e-12 {
+                return Step {
+                    next: (t + dt).min(1.0),
+                    closing: free,
+                    bounds,
+                };
+            }
+            dt *= 0.95 / worst;
+        }
+    }
+
+    /// Asks the engine how far apart a pair is, as far as a step that needs `need` mm must
+    /// know; keeps the answer and returns the bound it gives.
+    fn ask(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64) -> f64 {
+        let (a, b) = self.pair_parts(tracked.pair, moving);
+        let (cutoff, seed) = match self.rules.queries {
+            MoveQueries::Bounded => (CUTOFF_REACH * need, tracked.known.seed),
+            MoveQueries::Exact => (f64::INFINITY, None),
+        };
+        let gap = FastEngine.distance_below(placed(a.body), placed(b.body), cutoff, seed);
+        tracked.known = known_from(gap, (a.body.pose, b.body.pose), tracked.known);
+        tracked.known.bound
+    }
+
+    fn allowance(&self, gap: f64) -> f64 {
+        (ADVANCE_SHARE * gap).max(self.rules.min_step)
+    }
+
+    /// The poses of a pair's two bodies now.
+    pub(super) fn pair_poses(&self, pair: Pair, moving: &[BodyId]) -> (Pose, Pose) {
+        let (a, b) = self.pair_parts(pair, moving);
+        (a.body.pose, b.body.pose)
+    }
+
+    pub(super) fn pair_collides(&self, pair: Pair, moving: &[BodyId]) -> bool {
+        let (a, b) = self.pair_parts(pair, moving);
+        FastEngine.collide(placed(a.body), placed(b.body))
+    }
+}
+
+/// What an answer of the engine says of a pair at `poses`; a seed is kept until a better one.
+pub(super) fn known_from(
+    gap: Result<Gap, clasp_collide::Interpenetrating>,
+    poses: (Pose, Pose),
+    before: Known,
+) -> Known {
+    match gap {
+        Ok(Gap::Closer(s)) => Known {
+            bound: s.distance,
+            poses,
+            seed: Some(s.triangles),
+        },
+        Ok(Gap::AtLeast(bound)) => Known {
+            bound,
+            poses,
+            seed: before.seed,
+        },
+        Err(_) => Known {
+            bound: 0.0,
+            poses,
+            seed: before.seed,
+        },
+    }
+}
+
+/// One sub-step chosen: where it ends, how far each free pair may close over it, and the
+/// bound on each free pair's gap at its start.
+pub(super) struct Step {
+    pub next: f64,
+    pub closing: Vec<f64>,
+    pub bounds: Vec<f64>,
+}

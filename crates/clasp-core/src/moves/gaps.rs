@@ -1,0 +1,158 @@
+//! What a move knows of the gaps between bodies: certified lower bounds that stay true as the
+//! bodies move, less how far they may have closed in since, and the memory of them that one
+//! move leaves to the next (a drag held at contact asks again only what moved).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+
+use clasp_collide::{Geometry, TrianglePair};
+use nalgebra::Point3;
+
+use crate::{Body, BodyId, Pose};
+
+/// How much larger than the chord a point's path over one sub-step can be (sub-steps turn at
+/// most π/4, where arc/chord is 1.03).
+const ARC_FACTOR: f64 = 1.1;
+
+/// A ball around a body, in its own frame: the centre and radius of its box.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ball {
+    pub centre: Point3<f64>,
+    pub radius: f64,
+}
+
+impl Ball {
+    pub fn of(body: &Body) -> Ball {
+        let (lo, hi) = body.mesh().bounding_box();
+        Ball {
+            centre: nalgebra::center(&lo, &hi),
+            radius: (hi - lo).norm() / 2.0,
+        }
+    }
+
+    /// How far any point of the body can travel between two poses: along a sub-step's path,
+    /// or straight from one to the other.
+    pub fn travel(&self, from: &Pose, to: &Pose) -> f64 {
+        let centre = (to * self.centre - from * self.centre).norm();
+        let turn = (to.rotation * from.rotation.inverse()).angle();
+        ARC_FACTOR * (centre + turn * self.radius)
+    }
+
+    /// The gap between the balls of two bodies at these poses: a lower bound on theirs.
+    pub fn gap(&self, pose: &Pose, other: &Ball, other_pose: &Pose) -> f64 {
+        let between = (pose * self.centre - other_pose * other.centre).norm();
+        (between - self.radius - other.radius).max(0.0)
+    }
+}
+
+/// The two balls of a pair, first body first.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PairBalls(pub Ball, pub Ball);
+
+impl PairBalls {
+    /// How much closer the two bodies can have come between poses `then` and `now` (each the
+    /// pair's two poses): the least of how far the first moves as seen from the second, the
+    /// second as seen from the first, and both in the world. Two fingers that move together
+    /// close in by what one moves relative to the other.
+    pub fn closing(&self, then: (&Pose, &Pose), now: (&Pose, &Pose)) -> f64 {
+        // The pose of `body` in the frame of `frame`.
+        let seen = |body: &Pose, frame: &Pose| frame.inv_mul(body);
+        let first_seen_from_second = self.0.travel(&seen(then.0, then.1), &seen(now.0, now.1));
+        let second_seen_from_first = self.1.travel(&seen(then.1, then.0), &seen(now.1, now.0));
+        let both = self.0.travel(then.0, now.0) + self.1.travel(then.1, now.1);
+        first_seen_from_second.min(second_seen_from_first).min(both)
+    }
+}
+
+/// A fact about a pair's gap: at least `bound` when its bodies stood at `poses`; and the
+/// triangles of its closest points then, if a query found them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Known {
+    pub bound: f64,
+    pub poses: (Pose, Pose),
+    pub seed: Option<TrianglePair>,
+}
+
+impl Known {
+    /// Nothing known yet, at these poses.
+    pub fn nothing(poses: (Pose, Pose)) -> Known {
+        Known {
+            bound: 0.0,
+            poses,
+            seed: None,
+        }
+    }
+
+    /// What the bound still certifies with the bodies at `now`.
+    pub fn bound_at(&self, balls: &PairBalls, now: (&Pose, &Pose)) -> f64 {
+        let closing = balls.closing((&self.poses.0, &self.poses.1), now);
+        (self.bound - closing).max(0.0)
+    }
+
+    fn swapped(self) -> Known {
+        Known {
+            bound: self.bound,
+            poses: (self.poses.1, self.poses.0),
+            seed: self.seed.map(|s| TrianglePair { a: s.b, b: s.a }),
+        }
+    }
+}
+
+/// What earlier moves learnt of the world's gaps, by pair of bodies. Each entry holds only for
+/// the geometries it was measured on (a body replaced, or an id given to another body, is
+/// recognised and ignored), and stays true wherever the bodies have moved since, because
+/// [`Known::bound_at`] takes off how far they may have come. So the memory never needs clearing.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GapMemory {
+    pairs: HashMap<(BodyId, BodyId), Entry>,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    geometries: (Weak<Geometry>, Weak<Geometry>),
+    known: Known,
+}
+
+impl GapMemory {
+    /// What is known of the pair of `a` and `b`, in that order, if it was measured on these
+    /// geometries.
+    pub(super) fn recall(&self, a: Side, b: Side) -> Option<Known> {
+        let (key, flipped) = key(a.0, b.0);
+        let entry = self.pairs.get(&key)?;
+        let (first, second) = if flipped { (b, a) } else { (a, b) };
+        let same = |weak: &Weak<Geometry>, geometry: &Arc<Geometry>| {
+            Weak::ptr_eq(weak, &Arc::downgrade(geometry))
+        };
+        if !(same(&entry.geometries.0, first.1) && same(&entry.geometries.1, second.1)) {
+            return None;
+        }
+        Some(if flipped {
+            entry.known.swapped()
+        } else {
+            entry.known
+        })
+    }
+
+    /// Keeps what is known of the pair of `a` and `b`, in that order.
+    pub(super) fn keep(&mut self, a: Side, b: Side, known: Known) {
+        let (key, flipped) = key(a.0, b.0);
+        let (first, second, known) = if flipped {
+            (b.1, a.1, known.swapped())
+        } else {
+            (a.1, b.1, known)
+        };
+        let geometries = (Arc::downgrade(first), Arc::downgrade(second));
+        self.pairs.insert(key, Entry { geometries, known });
+    }
+}
+
+/// A body of a pair as the memory knows it: its id and its geometry.
+pub(super) type Side<'a> = (BodyId, &'a Arc<Geometry>);
+
+fn key(a: BodyId, b: BodyId) -> ((BodyId, BodyId), bool) {
+    if a <= b {
+        ((a, b), false)
+    } else {
+        ((b, a), true)
+    }
+}

@@ -1,0 +1,288 @@
+//! Moves that stop at contact (graspit-spec §2), for a free body or a robot, against the bodies
+//! around it.
+//!
+//! A move follows a straight path in configuration space (a pose, or DOF values) from t = 0 to
+//! t = 1 in sub-steps ([`path`]). Each sub-step is sized by conservative advancement
+//! ([`advance`]): no point of a moving body travels farther than 90 % of a certified lower bound
+//! on its gap to anything it may meet, so nothing is passed through, however thin; only when
+//! bodies are closer than the world's minimum step does a sub-step take the minimum step and
+//! check for collision. The bounds come cheap where they can ([`gaps`]): balls around the
+//! bodies, what an earlier query (in this move or an earlier one) left of a gap, and distance
+//! queries with a cut-off that stop as soon as they know enough. A sub-step that collides is
+//! bisected until the gap is in (0, threshold/2) and the move stops there ([`bisect`]). A pair
+//! already interpenetrating when the move starts may move any way that does not deepen the
+//! overlap ([`overlap`]). Joint moves, Auto Grasp and approach are in [`joints`].
+
+mod advance;
+mod bisect;
+mod gaps;
+mod joints;
+mod overlap;
+mod path;
+
+use clasp_collide::{CollisionEngine, FastEngine, Placed};
+
+pub(crate) use gaps::GapMemory;
+pub(crate) use overlap::overlap_depth;
+
+use crate::{
+    Body, BodyId, CollisionSwitches, Contact, Pose, Robot,
+    contact::{Side, contact_pair},
+};
+
+/// One body around the mover, and the robot it belongs to, if any.
+#[derive(Clone, Copy)]
+pub(crate) struct Part<'a> {
+    pub id: BodyId,
+    pub body: &'a Body,
+    pub robot: Option<&'a Robot>,
+}
+
+/// What moves: a free body or a robot.
+pub(crate) enum Mover<'a> {
+    Body { index: usize, body: &'a mut Body },
+    Robot { index: usize, robot: &'a mut Robot },
+}
+
+/// Which queries a move asks of the collision engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MoveQueries {
+    /// Bounds where bounds do: distances with a cut-off and a seed, bisection probes that only
+    /// tell "colliding", "within threshold/2" or "farther", and gaps remembered from move to move.
+    #[default]
+    Bounded,
+    /// Exact distances at every step and nothing remembered: the move as it was before
+    /// bounded queries, kept so that benchmarks can measure both side by side.
+    Exact,
+}
+
+/// The world's settings a move obeys.
+#[derive(Clone, Copy)]
+pub(crate) struct Rules<'a> {
+    pub switches: &'a CollisionSwitches,
+    pub threshold: f64,
+    pub min_step: f64,
+    pub queries: MoveQueries,
+}
+
+/// How a move ended.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MoveOutcome {
+    /// The move reached its target.
+    pub completed: bool,
+    /// The pairs that stopped it, the mover's body first.
+    pub stopped_by: Vec<(BodyId, BodyId)>,
+    /// It stopped because it would have deepened an existing overlap.
+    pub blocked_by_overlap: bool,
+}
+
+/// Whether two bodies may collide: the switches, a robot file's rules, and bodies that have
+/// triangles.
+pub(crate) fn allowed<'a>(switches: &CollisionSwitches, a: Part<'a>, b: Part<'a>) -> bool {
+    if a.body.mesh().is_empty() || b.body.mesh().is_empty() || !switches.allow(a.id, b.id) {
+        return false;
+    }
+    let own = |part: Part<'a>| part.robot.zip(part.id.robot_body());
+    match (own(a), own(b)) {
+        (Some((robot, ra)), Some((_, rb))) if a.id.robot() == b.id.robot() => {
+            robot.self_pair_checked(ra, rb)
+        }
+        (ra, rb) => {
+            ra.is_none_or(|(robot, which)| robot.collides(which))
+                && rb.is_none_or(|(robot, which)| robot.collides(which))
+        }
+    }
+}
+
+/// The contacts of one pair (both sides of each), pruned as GraspIt prunes them; none when
+/// the pair interpenetrates.
+pub(crate) fn pair_contacts<'a>(a: Part<'a>, b: Part<'a>, threshold: f64) -> Vec<Contact> {
+    let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
+    let Ok(found) = FastEngine.contacts(placed(a.body), placed(b.body), threshold) else {
+        return Vec::new();
+    };
+    let side = |p: Part<'a>| Side {
+        id: p.id,
+        body: p.body,
+        local_index: p
+            .robot
+            .zip(p.id.robot_body())
+            .and_then(|(r, which)| r.local_index(which)),
+    };
+    clasp_collide::pruning::prune_contacts(&found)
+        .iter()
+        .filter_map(|c| contact_pair(side(a), side(b), c))
+        .flatten()
+        .collect()
+}
+
+fn placed(body: &Body) -> Placed<'_> {
+    Placed::new(&body.geometry, body.pose)
+}
+
+/// Which side of a pair a body is on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Slot {
+    /// One of the mover's bodies, by index into the move's list of them.
+    Mover(usize),
+    /// One of the mover's bodies that stays still in this move (a joint move's palm).
+    Still(BodyId),
+    /// One of the bodies around, by index.
+    Other(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Pair {
+    a: Slot,
+    b: Slot,
+}
+
+/// A move in progress: the mover, what surrounds it, the rules, and what earlier moves
+/// learnt of the gaps.
+pub(crate) struct Motion<'m, 'o> {
+    pub mover: Mover<'m>,
+    pub others: &'o [Part<'o>],
+    pub rules: Rules<'o>,
+    pub memory: &'m mut GapMemory,
+}
+
+impl Motion<'_, '_> {
+    fn robot(&self) -> Option<&Robot> {
+        match &self.mover {
+            Mover::Robot { robot, .. } => Some(robot),
+            Mover::Body { .. } => None,
+        }
+    }
+
+    /// The mover's bodies by id: a free body, or the palm and links of a robot.
+    pub fn mover_ids(&self) -> Vec<BodyId> {
+        match &self.mover {
+            Mover::Body { index, .. } => vec![BodyId::Free(*index)],
+            Mover::Robot { index, robot } => robot
+                .parts()
+                .into_iter()
+                .map(|p| BodyId::of_robot(*index, p))
+                .collect(),
+        }
+    }
+
+    fn mover_part(&self, id: BodyId) -> Option<Part<'_>> {
+        match &self.mover {
+            Mover::Body { index, body } => (id == BodyId::Free(*index)).then_some(Part {
+                id,
+                body,
+                robot: None,
+            }),
+            Mover::Robot { robot, .. } => {
+                let body = robot.body(id.robot_body()?)?;
+                Some(Part {
+                    id,
+                    body,
+                    robot: Some(robot),
+                })
+            }
+        }
+    }
+
+    fn part(&self, slot: Slot, moving: &[BodyId]) -> Option<Part<'_>> {
+        match slot {
+            Slot::Mover(i) => self.mover_part(moving[i]),
+            Slot::Still(id) => self.mover_part(id),
+            Slot::Other(i) => self.others.get(i).copied(),
+        }
+    }
+
+    /// The two bodies of a pair. Pairs are made only of bodies that exist, and a move adds or
+    /// removes none.
+    fn pair_parts(&self, pair: Pair, moving: &[BodyId]) -> (Part<'_>, Part<'_>) {
+        let part = |slot| self.part(slot, moving).expect("pairs name existing bodies");
+        (part(pair.a), part(pair.b))
+    }
+
+    /// The pairs a move of `moving` checks: each against the bodies around, and, when
+    /// `with_own` is set, against the mover's other bodies (a joint move).
+    fn pairs(&self, moving: &[BodyId], with_own: bool) -> Vec<Pair> {
+        let switches = self.rules.switches;
+        let mut pairs = Vec::new();
+        for (i, &id) in moving.iter().enumerate() {
+            let Some(part) = self.mover_part(id) else {
+                continue;
+            };
+            for (j, other) in self.others.iter().enumerate() {
+                if allowed(switches, part, *other) {
+                    pairs.push(Pair {
+                        a: Slot::Mover(i),
+                        b: Slot::Other(j),
+                    });
+                }
+            }
+        }
+        if with_own {
+            pairs.extend(self.own_pairs(moving));
+        }
+        pairs
+    }
+
+    /// Pairs of a moving body with a still one of the same robot, or two moving ones once.
+    fn own_pairs(&self, moving: &[BodyId]) -> Vec<Pair> {
+        let all = self.mover_ids();
+        let mut pairs = Vec::new();
+        for (i, &id) in moving.iter().enumerate() {
+            for &other in &all {
+                let other_moving = moving.iter().position(|&m| m == other);
+                if other == id || other_moving.is_some_and(|k| k < i) {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (self.mover_part(id), self.mover_part(other)) else {
+                    continue;
+                };
+                if allowed(self.rules.switches, a, b) {
+                    let b_slot = match other_moving {
+                        Some(k) => Slot::Mover(k),
+                        None => Slot::Still(other),
+                    };
+                    pairs.push(Pair {
+                        a: Slot::Mover(i),
+                        b: b_slot,
+                    });
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Every contact of the mover's bodies with the bodies around and among themselves.
+    pub fn contacts(&self) -> Vec<Contact> {
+        let ids = self.mover_ids();
+        let mut found = Vec::new();
+        for (i, &id) in ids.iter().enumerate() {
+            let Some(part) = self.mover_part(id) else {
+                continue;
+            };
+            for other in self.others {
+                if allowed(self.rules.switches, part, *other) {
+                    found.extend(pair_contacts(part, *other, self.rules.threshold));
+                }
+            }
+            for &own in &ids[i + 1..] {
+                if let Some(b) = self.mover_part(own)
+                    && allowed(self.rules.switches, part, b)
+                {
+                    found.extend(pair_contacts(part, b, self.rules.threshold));
+                }
+            }
+        }
+        found
+    }
+
+    /// Moves the whole mover (a body, or a robot by its palm) toward `target`, stopping at the
+    /// first contact.
+    pub fn move_to(&mut self, target: Pose) -> MoveOutcome {
+        let from = match &self.mover {
+            Mover::Body { body, .. } => body.pose,
+            Mover::Robot { robot, .. } => robot.pose(),
+        };
+        let moving = self.mover_ids();
+        self.run(&path::Path::Rigid { from, to: target }, &moving, false)
+    }
+}
