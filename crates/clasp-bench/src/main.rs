@@ -146,7 +146,7 @@ fn main() {
         }
     };
     if options.app_frame {
-        run_app_frame(options.json.as_deref());
+        run_app_frame(options.json.as_deref(), options.library.as_deref());
         return;
     }
     let mut plan = Plan::new(options.quick);
@@ -167,7 +167,15 @@ fn main() {
         return;
     }
     if options.grasps_only {
-        grasps::run(plan.grasps, &mut Random(2026));
+        let mut checks = Checks::default();
+        grasps::run(
+            plan.grasps,
+            options.library.as_deref(),
+            &mut Random(2026),
+            &mut checks,
+        );
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        exit_on_failed_checks(&checks);
         return;
     }
     if options.quality_only {
@@ -196,7 +204,12 @@ fn main() {
     let build = run_builds(&plan);
     let frame = run_hand_frame(&plan, &mut rng);
     let drag = run_drag(&plan, &mut rng);
-    let grasps = grasps::run(plan.grasps, &mut rng);
+    let grasps = grasps::run(
+        plan.grasps,
+        options.library.as_deref(),
+        &mut rng,
+        &mut checks,
+    );
     let grasp_quality = quality::run(options.quick, options.library.as_deref(), &mut checks);
     let summary = summarize(&cells);
     let library = match &options.library {
@@ -247,10 +260,10 @@ fn exit_on_failed_checks(checks: &Checks) {
 
 /// The app frame benchmark alone, with its checks; `--json` writes its figures.
 #[cfg(feature = "app")]
-fn run_app_frame(json_path: Option<&str>) {
+fn run_app_frame(json_path: Option<&str>, library: Option<&std::path::Path>) {
     println!("clasp-bench --app-frame: release build");
     let mut checks = Checks::default();
-    let figures = app_frame::run(&mut checks);
+    let figures = app_frame::run(library, &mut checks);
     println!("{} passed, {} failed", checks.passed, checks.failed);
     if let Some(path) = json_path {
         write_report(path, json!({ "app_frame": figures }), &checks);
@@ -259,7 +272,7 @@ fn run_app_frame(json_path: Option<&str>) {
 }
 
 #[cfg(not(feature = "app"))]
-fn run_app_frame(_json_path: Option<&str>) {
+fn run_app_frame(_json_path: Option<&str>, _library: Option<&std::path::Path>) {
     eprintln!(
         "clasp-bench: --app-frame needs the app: cargo run --release -p clasp-bench --features app -- --app-frame"
     );

@@ -126,8 +126,12 @@ impl Motion<'_, '_> {
 
     /// Chooses the next sub-step from `t` and leaves the mover there: as long as no pair
     /// closes more than 90 % of its gap, or the minimum step. A gap is known as a lower bound
-    /// (the balls' gap, or what an earlier query leaves of it); a pair whose bound limits the
-    /// step is asked again, with a cut-off a few times what the step needs.
+    /// (the balls' gap, or what an earlier query leaves of it). While a pair's bound limits the
+    /// step more than the minimum step does, the pair that limits it most is asked its
+    /// distance (with a cut-off a few times what the step needs). Once the step is chosen, a
+    /// pair that may still close more than its bound allows is asked only whether it is that
+    /// close (a tolerance query); if it is, the step is the minimum step anyway and the pair
+    /// is checked for collision at its end.
     fn substep(
         &mut self,
         path: &Path,
@@ -136,20 +140,22 @@ impl Motion<'_, '_> {
         t: f64,
         turn: f64,
     ) -> Step {
-        let start_free: Vec<(Pose, Pose)> = run
-            .free
-            .iter()
-            .map(|p| self.pair_poses(p.pair, moving))
-            .collect();
-        let start_overlaps: Vec<(Pose, Pose)> = run
-            .overlaps
-            .iter()
-            .map(|p| self.pair_poses(p.pair, moving))
-            .collect();
+        let start = Start {
+            free: run
+                .free
+                .iter()
+                .map(|p| self.pair_poses(p.pair, moving))
+                .collect(),
+            overlaps: run
+                .overlaps
+                .iter()
+                .map(|p| self.pair_poses(p.pair, moving))
+                .collect(),
+        };
         let mut bounds: Vec<f64> = run
             .free
             .iter()
-            .zip(&start_free)
+            .zip(&start.free)
             .map(|(p, (a, b))| {
                 let balls = p.balls.0.gap(a, &p.balls.1, b);
                 balls.max(p.known.bound_at(&p.balls, (a, b)))
@@ -159,40 +165,32 @@ impl Motion<'_, '_> {
         let mut dt = (1.0 - t).min(if turn > 0.0 { FRAC_PI_4 / turn } else { 1.0 });
         loop {
             self.apply(path, t + dt);
-            let closing = |pair: Pair, balls: &PairBalls, (a, b): &(Pose, Pose)| {
-                let (na, nb) = self.pair_poses(pair, moving);
-                balls.closing((a, b), (&na, &nb))
-            };
-            let free: Vec<f64> = run
-                .free
-                .iter()
-                .zip(&start_free)
-                .map(|(p, s)| closing(p.pair, &p.balls, s))
-                .collect();
-            let overlapping: Vec<f64> = run
-                .overlaps
-                .iter()
-                .zip(&start_overlaps)
-                .map(|(p, s)| closing(p.pair, &p.balls, s))
-                .collect();
-            let limiting: Vec<usize> = (0..bounds.len())
-                .filter(|&k| !asked[k] && free[k] > ADVANCE_SHARE * bounds[k])
-                .collect();
-            if !limiting.is_empty() {
+            let (free, overlapping) = self.closings(run, moving, &start);
+            let ratio = |k: usize| free[k] / self.allowance(bounds[k]);
+            let most_limiting = (0..bounds.len())
+                .filter(|&k| !asked[k] && ratio(k) > 1.0)
+                .max_by(|&x, &y| ratio(x).total_cmp(&ratio(y)));
+            if let Some(k) = most_limiting {
                 self.apply(path, t);
-                for k in limiting {
-                    bounds[k] = self.ask(&mut run.free[k], moving, free[k] / ADVANCE_SHARE);
-                    asked[k] = true;
-                }
+                bounds[k] = self.ask_distance(&mut run.free[k], moving, free[k] / ADVANCE_SHARE);
+                asked[k] = true;
                 continue;
             }
-            let worst_free = free
-                .iter()
-                .zip(&bounds)
-                .map(|(d, &g)| d / self.allowance(g));
+            let worst_free = (0..bounds.len()).map(ratio);
             let worst_overlap = overlapping.iter().map(|d| d / self.rules.min_step);
             let worst = worst_free.chain(worst_overlap).fold(0.0, f64::max);
             if worst <= 1.0 || dt < 1e-12 {
+                let close: Vec<usize> = (0..bounds.len())
+                    .filter(|&k| !asked[k] && free[k] > ADVANCE_SHARE * bounds[k])
+                    .collect();
+                if !close.is_empty() {
+                    self.apply(path, t);
+                    for k in close {
+                        let need = free[k] / ADVANCE_SHARE;
+                        bounds[k] = self.ask_within(&mut run.free[k], moving, need, bounds[k]);
+                    }
+                    self.apply(path, t + dt);
+                }
                 return Step {
                     next: (t + dt).min(1.0),
                     closing: free,
@@ -203,9 +201,30 @@ impl Motion<'_, '_> {
         }
     }
 
+    /// How far each free pair, then each overlapping pair, may have closed in since `start`.
+    fn closings(&self, run: &Run, moving: &[BodyId], start: &Start) -> (Vec<f64>, Vec<f64>) {
+        let closing = |pair: Pair, balls: &PairBalls, (a, b): &(Pose, Pose)| {
+            let (na, nb) = self.pair_poses(pair, moving);
+            balls.closing((a, b), (&na, &nb))
+        };
+        let free = run
+            .free
+            .iter()
+            .zip(&start.free)
+            .map(|(p, s)| closing(p.pair, &p.balls, s))
+            .collect();
+        let overlapping = run
+            .overlaps
+            .iter()
+            .zip(&start.overlaps)
+            .map(|(p, s)| closing(p.pair, &p.balls, s))
+            .collect();
+        (free, overlapping)
+    }
+
     /// Asks the engine how far apart a pair is, as far as a step that needs `need` mm must
     /// know; keeps the answer and returns the bound it gives.
-    fn ask(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64) -> f64 {
+    fn ask_distance(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64) -> f64 {
         let (a, b) = self.pair_parts(tracked.pair, moving);
         let (cutoff, seed) = match self.rules.queries {
             MoveQueries::Bounded => (CUTOFF_REACH * need, tracked.known.seed),
@@ -214,6 +233,25 @@ impl Motion<'_, '_> {
         let gap = FastEngine.distance_below(placed(a.body), placed(b.body), cutoff, seed);
         tracked.known = known_from(gap, (a.body.pose, b.body.pose), tracked.known);
         tracked.known.bound
+    }
+
+    /// Asks the engine only whether a pair is closer than a few times `need`: if not, that is
+    /// its new bound; if so, `bound` stands. (The exact move asks the distance.)
+    fn ask_within(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64, bound: f64) -> f64 {
+        if self.rules.queries == MoveQueries::Exact {
+            return self.ask_distance(tracked, moving, need);
+        }
+        let (a, b) = self.pair_parts(tracked.pair, moving);
+        let cutoff = CUTOFF_REACH * need;
+        if FastEngine.within(placed(a.body), placed(b.body), cutoff) {
+            return bound;
+        }
+        tracked.known = Known {
+            bound: cutoff,
+            poses: (a.body.pose, b.body.pose),
+            seed: tracked.known.seed,
+        };
+        cutoff
     }
 
     fn allowance(&self, gap: f64) -> f64 {
@@ -255,6 +293,12 @@ pub(super) fn known_from(
             seed: before.seed,
         },
     }
+}
+
+/// The poses of each pair's bodies where a sub-step starts: free pairs, then overlapping ones.
+struct Start {
+    free: Vec<(Pose, Pose)>,
+    overlaps: Vec<(Pose, Pose)>,
 }
 
 /// One sub-step chosen: where it ends, how far each free pair may close over it, and the
