@@ -9,11 +9,27 @@ use crate::{
     triangle::{Point, Triangle},
 };
 
+/// The ball about the centre of the mesh's box that reaches its farthest vertex: as tight as
+/// the box's half-diagonal or tighter (a sphere's own radius for a sphere).
+fn enclosing_ball(mesh: &TriMesh) -> (Point, f64) {
+    let (lo, hi) = mesh.bounding_box();
+    let centre = nalgebra::center(&lo, &hi);
+    let radius = mesh
+        .vertices()
+        .iter()
+        .map(|v| (v - centre).norm_squared())
+        .fold(0.0, f64::max)
+        .sqrt();
+    (centre, radius)
+}
+
 /// A validated mesh and the bounding-volume tree over its triangles.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Geometry {
     mesh: TriMesh,
     tree: BvTree,
+    /// A ball holding every vertex: centre (mesh frame) and radius.
+    ball: (Point, f64),
 }
 
 impl Geometry {
@@ -24,7 +40,14 @@ impl Geometry {
 
     pub fn with_bounding_volume(mesh: TriMesh, kind: BoundingVolume) -> Self {
         let tree = BvTree::build(&mesh, kind);
-        Self { mesh, tree }
+        let ball = enclosing_ball(&mesh);
+        Self { mesh, tree, ball }
+    }
+
+    /// A ball holding the whole mesh, in its frame: centre and radius. Computed once, for the
+    /// cheapest of distance bounds (the gap between two balls).
+    pub fn bounding_ball(&self) -> (Point, f64) {
+        self.ball
     }
 
     pub fn mesh(&self) -> &TriMesh {

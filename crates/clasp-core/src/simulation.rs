@@ -171,8 +171,8 @@ impl World {
         self.contacts = found;
     }
 
-    /// Runs `act` on a motion of `element` against everything else, then replaces the
-    /// element's contacts with the ones it has now.
+    /// Runs `act` on a motion of `element` against everything else, then, if it moved,
+    /// replaces the element's contacts with the ones it has now.
     fn with_motion<R>(
         &mut self,
         element: Element,
@@ -198,8 +198,10 @@ impl World {
                     rules,
                     memory: &mut self.gap_memory,
                 };
+                let before = motion.mover_poses();
                 let result = act(&mut motion);
-                (result, motion.contacts(), motion.mover_ids())
+                let contacts = (motion.mover_poses() != before).then(|| motion.contacts());
+                (result, contacts, motion.mover_ids())
             }
             Element::Robot(r) if r < self.robots.len() => {
                 let (left, rest) = self.robots.split_at_mut(r);
@@ -217,15 +219,20 @@ impl World {
                     rules,
                     memory: &mut self.gap_memory,
                 };
+                let before = motion.mover_poses();
                 let result = act(&mut motion);
-                (result, motion.contacts(), motion.mover_ids())
+                let contacts = (motion.mover_poses() != before).then(|| motion.contacts());
+                (result, contacts, motion.mover_ids())
             }
             _ => return Err(MoveError::NoSuchElement(element)),
         };
-        self.contacts
-            .retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));
-        self.contacts.extend(contacts);
-        sort_contacts(&mut self.contacts);
+        // A move that moved nothing (a drag held at contact) leaves the contacts as they were.
+        if let Some(contacts) = contacts {
+            self.contacts
+                .retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));
+            self.contacts.extend(contacts);
+            sort_contacts(&mut self.contacts);
+        }
         Ok(result)
     }
 

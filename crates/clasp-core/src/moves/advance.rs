@@ -226,6 +226,9 @@ impl Motion<'_, '_> {
     /// know; keeps the answer and returns the bound it gives.
     fn ask_distance(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64) -> f64 {
         let (a, b) = self.pair_parts(tracked.pair, moving);
+        if let Some(gap) = tracked.known.exact_at((&a.body.pose, &b.body.pose)) {
+            return gap;
+        }
         let (cutoff, seed) = match self.rules.queries {
             MoveQueries::Bounded => (CUTOFF_REACH * need, tracked.known.seed),
             MoveQueries::Exact => (f64::INFINITY, None),
@@ -242,12 +245,16 @@ impl Motion<'_, '_> {
             return self.ask_distance(tracked, moving, need);
         }
         let (a, b) = self.pair_parts(tracked.pair, moving);
+        if let Some(gap) = tracked.known.exact_at((&a.body.pose, &b.body.pose)) {
+            return gap;
+        }
         let cutoff = CUTOFF_REACH * need;
         if FastEngine.within(placed(a.body), placed(b.body), cutoff) {
             return bound;
         }
         tracked.known = Known {
             bound: cutoff,
+            exact: false,
             poses: (a.body.pose, b.body.pose),
             seed: tracked.known.seed,
         };
@@ -279,16 +286,19 @@ pub(super) fn known_from(
     match gap {
         Ok(Gap::Closer(s)) => Known {
             bound: s.distance,
+            exact: true,
             poses,
             seed: Some(s.triangles),
         },
         Ok(Gap::AtLeast(bound)) => Known {
             bound,
+            exact: false,
             poses,
             seed: before.seed,
         },
         Err(_) => Known {
             bound: 0.0,
+            exact: true,
             poses,
             seed: before.seed,
         },

@@ -3,7 +3,7 @@
 //! threshold/2" or "farther", which a distance query with threshold/2 as its cut-off answers
 //! in one walk of the trees near the contact, seeded from the last answer.
 
-use clasp_collide::{CollisionEngine, FastEngine, Gap};
+use clasp_collide::{CollisionEngine, FastEngine};
 
 use super::{
     Motion, MoveOutcome, MoveQueries,
@@ -55,9 +55,14 @@ impl Motion<'_, '_> {
         let threshold = self.rules.threshold;
         let stopped_by = hits
             .iter()
-            .map(|&k| self.pair_parts(run.free[k].pair, moving))
-            .filter(|(a, b)| FastEngine.within(placed(a.body), placed(b.body), threshold))
-            .map(|(a, b)| (a.id, b.id))
+            .map(|&k| (run.free[k].known, self.pair_parts(run.free[k].pair, moving)))
+            .filter(
+                |(known, (a, b))| match known.exact_at((&a.body.pose, &b.body.pose)) {
+                    Some(gap) => gap < threshold,
+                    None => FastEngine.within(placed(a.body), placed(b.body), threshold),
+                },
+            )
+            .map(|(_, (a, b))| (a.id, b.id))
             .collect();
         MoveOutcome {
             completed: false,
@@ -111,18 +116,24 @@ impl Motion<'_, '_> {
         for &k in watched {
             let tracked = &mut run.free[k];
             let (a, b) = self.pair_parts(tracked.pair, moving);
-            let (cutoff, seed) = match self.rules.queries {
-                MoveQueries::Bounded => (band, tracked.known.seed),
-                MoveQueries::Exact => (f64::INFINITY, None),
+            let poses = (a.body.pose, b.body.pose);
+            let gap = match tracked.known.exact_at((&poses.0, &poses.1)) {
+                Some(gap) => gap,
+                None => {
+                    let (cutoff, seed) = match self.rules.queries {
+                        MoveQueries::Bounded => (band, tracked.known.seed),
+                        MoveQueries::Exact => (f64::INFINITY, None),
+                    };
+                    let answer =
+                        FastEngine.distance_below(placed(a.body), placed(b.body), cutoff, seed);
+                    tracked.known = known_from(answer, poses, tracked.known);
+                    tracked.known.bound
+                }
             };
-            let gap = FastEngine.distance_below(placed(a.body), placed(b.body), cutoff, seed);
-            tracked.known = known_from(gap, (a.body.pose, b.body.pose), tracked.known);
-            match gap {
-                Err(_) => return Probe::Colliding,
-                Ok(Gap::Closer(s)) if s.distance <= 0.0 => return Probe::Colliding,
-                Ok(Gap::Closer(s)) if s.distance < band => within = true,
-                Ok(_) => {}
+            if gap <= 0.0 {
+                return Probe::Colliding;
             }
+            within |= gap < band;
         }
         if within {
             Probe::Within

@@ -14,7 +14,7 @@ use crate::{Body, BodyId, Pose};
 /// most π/4, where arc/chord is 1.03).
 const ARC_FACTOR: f64 = 1.1;
 
-/// A ball around a body, in its own frame: the centre and radius of its box.
+/// A ball around a body, in its own frame.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ball {
     pub centre: Point3<f64>,
@@ -23,11 +23,8 @@ pub(super) struct Ball {
 
 impl Ball {
     pub fn of(body: &Body) -> Ball {
-        let (lo, hi) = body.mesh().bounding_box();
-        Ball {
-            centre: nalgebra::center(&lo, &hi),
-            radius: (hi - lo).norm() / 2.0,
-        }
+        let (centre, radius) = body.geometry.bounding_ball();
+        Ball { centre, radius }
     }
 
     /// How far any point of the body can travel between two poses: along a sub-step's path,
@@ -64,11 +61,12 @@ impl PairBalls {
     }
 }
 
-/// A fact about a pair's gap: at least `bound` when its bodies stood at `poses`; and the
-/// triangles of its closest points then, if a query found them.
+/// A fact about a pair's gap: at least `bound` when its bodies stood at `poses` (exactly
+/// `bound` if `exact`); and the triangles of its closest points then, if a query found them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Known {
     pub bound: f64,
+    pub exact: bool,
     pub poses: (Pose, Pose),
     pub seed: Option<TrianglePair>,
 }
@@ -78,9 +76,16 @@ impl Known {
     pub fn nothing(poses: (Pose, Pose)) -> Known {
         Known {
             bound: 0.0,
+            exact: false,
             poses,
             seed: None,
         }
+    }
+
+    /// The exact gap, if it was measured with the bodies just where they are now (a drag
+    /// held at contact asks again what the last frame already knew).
+    pub fn exact_at(&self, now: (&Pose, &Pose)) -> Option<f64> {
+        (self.exact && (&self.poses.0, &self.poses.1) == now).then_some(self.bound)
     }
 
     /// What the bound still certifies with the bodies at `now`.
@@ -92,6 +97,7 @@ impl Known {
     fn swapped(self) -> Known {
         Known {
             bound: self.bound,
+            exact: self.exact,
             poses: (self.poses.1, self.poses.0),
             seed: self.seed.map(|s| TrianglePair { a: s.b, b: s.a }),
         }

@@ -166,6 +166,14 @@ impl Motion<'_, '_> {
         }
     }
 
+    /// The poses of the mover's bodies, to tell whether anything moved.
+    pub fn mover_poses(&self) -> Vec<Pose> {
+        self.mover_ids()
+            .into_iter()
+            .filter_map(|id| Some(self.mover_part(id)?.body.pose))
+            .collect()
+    }
+
     fn mover_part(&self, id: BodyId) -> Option<Part<'_>> {
         match &self.mover {
             Mover::Body { index, body } => (id == BodyId::Free(*index)).then_some(Part {
