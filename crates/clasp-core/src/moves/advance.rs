@@ -167,18 +167,37 @@ impl Motion<'_, '_> {
             self.apply(path, t + dt);
             let (free, overlapping) = self.closings(run, moving, &start);
             let ratio = |k: usize| free[k] / self.allowance(bounds[k]);
-            let most_limiting = (0..bounds.len())
-                .filter(|&k| !asked[k] && ratio(k) > 1.0)
-                .max_by(|&x, &y| ratio(x).total_cmp(&ratio(y)));
-            if let Some(k) = most_limiting {
+            let worst_overlap = overlapping.iter().map(|d| d / self.rules.min_step);
+            let (mut worst, mut ask) = (worst_overlap.fold(0.0, f64::max), None);
+            for k in 0..bounds.len() {
+                if ratio(k) > worst {
+                    worst = ratio(k);
+                    ask = (!asked[k]).then_some(k);
+                }
+            }
+            if self.rules.queries == MoveQueries::Exact {
+                // The move as it was: every pair whose bound does not clear the step is asked
+                // its exact distance at once.
+                let limiting: Vec<usize> = (0..bounds.len())
+                    .filter(|&k| !asked[k] && free[k] > ADVANCE_SHARE * bounds[k])
+                    .collect();
+                if !limiting.is_empty() {
+                    self.apply(path, t);
+                    for k in limiting {
+                        bounds[k] = self.ask_distance(&mut run.free[k], moving, f64::INFINITY);
+                        asked[k] = true;
+                    }
+                    continue;
+                }
+            }
+            // The pair that limits the step most is asked, if it has not been yet: its answer
+            // may let the step be longer, or make it shorter, and then fewer pairs need asking.
+            if let Some(k) = ask.filter(|_| worst > 1.0) {
                 self.apply(path, t);
                 bounds[k] = self.ask_distance(&mut run.free[k], moving, free[k] / ADVANCE_SHARE);
                 asked[k] = true;
                 continue;
             }
-            let worst_free = (0..bounds.len()).map(ratio);
-            let worst_overlap = overlapping.iter().map(|d| d / self.rules.min_step);
-            let worst = worst_free.chain(worst_overlap).fold(0.0, f64::max);
             if worst <= 1.0 || dt < 1e-12 {
                 let close: Vec<usize> = (0..bounds.len())
                     .filter(|&k| !asked[k] && free[k] > ADVANCE_SHARE * bounds[k])
@@ -226,7 +245,7 @@ impl Motion<'_, '_> {
     /// know; keeps the answer and returns the bound it gives.
     fn ask_distance(&self, tracked: &mut Tracked, moving: &[BodyId], need: f64) -> f64 {
         let (a, b) = self.pair_parts(tracked.pair, moving);
-        if let Some(gap) = tracked.known.exact_at((&a.body.pose, &b.body.pose)) {
+        if let Some(gap) = self.remembered(&tracked.known, (&a.body.pose, &b.body.pose)) {
             return gap;
         }
         let (cutoff, seed) = match self.rules.queries {
@@ -245,7 +264,7 @@ impl Motion<'_, '_> {
             return self.ask_distance(tracked, moving, need);
         }
         let (a, b) = self.pair_parts(tracked.pair, moving);
-        if let Some(gap) = tracked.known.exact_at((&a.body.pose, &b.body.pose)) {
+        if let Some(gap) = self.remembered(&tracked.known, (&a.body.pose, &b.body.pose)) {
             return gap;
         }
         let cutoff = CUTOFF_REACH * need;
@@ -259,6 +278,15 @@ impl Motion<'_, '_> {
             seed: tracked.known.seed,
         };
         cutoff
+    }
+
+    /// The exact gap of a pair whose bodies have not moved since it was measured; never with
+    /// the exact move, which asks again as it always did.
+    pub(super) fn remembered(&self, known: &Known, now: (&Pose, &Pose)) -> Option<f64> {
+        match self.rules.queries {
+            MoveQueries::Bounded => known.exact_at(now),
+            MoveQueries::Exact => None,
+        }
     }
 
     fn allowance(&self, gap: f64) -> f64 {

@@ -57,7 +57,7 @@ impl Motion<'_, '_> {
             .iter()
             .map(|&k| (run.free[k].known, self.pair_parts(run.free[k].pair, moving)))
             .filter(
-                |(known, (a, b))| match known.exact_at((&a.body.pose, &b.body.pose)) {
+                |(known, (a, b))| match self.remembered(known, (&a.body.pose, &b.body.pose)) {
                     Some(gap) => gap < threshold,
                     None => FastEngine.within(placed(a.body), placed(b.body), threshold),
                 },
@@ -117,7 +117,7 @@ impl Motion<'_, '_> {
             let tracked = &mut run.free[k];
             let (a, b) = self.pair_parts(tracked.pair, moving);
             let poses = (a.body.pose, b.body.pose);
-            let gap = match tracked.known.exact_at((&poses.0, &poses.1)) {
+            let gap = match self.remembered(&tracked.known, (&poses.0, &poses.1)) {
                 Some(gap) => gap,
                 None => {
                     let (cutoff, seed) = match self.rules.queries {
