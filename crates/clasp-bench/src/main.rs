@@ -16,6 +16,7 @@
 #[cfg(feature = "app")]
 mod app_frame;
 mod check;
+mod export;
 mod grasps;
 mod library;
 #[cfg(feature = "vs-parry")]
@@ -48,6 +49,7 @@ struct Options {
     /// Overrides the plan's number of grasps.
     grasps: Option<usize>,
     app_frame: bool,
+    export: Option<std::path::PathBuf>,
 }
 
 fn options() -> Result<Options, String> {
@@ -61,6 +63,7 @@ fn options() -> Result<Options, String> {
         quality_only: false,
         grasps: None,
         app_frame: false,
+        export: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -76,13 +79,16 @@ fn options() -> Result<Options, String> {
             "--grasps-only" => options.grasps_only = true,
             "--quality-only" => options.quality_only = true,
             "--app-frame" => options.app_frame = true,
+            "--export" => {
+                options.export = Some(args.next().ok_or("--export needs a folder")?.into())
+            }
             "--grasps" => {
                 let count = args.next().ok_or("--grasps needs a count")?;
                 options.grasps = Some(count.parse().map_err(|_| format!("bad count {count}"))?)
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--app-frame]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--app-frame] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -145,6 +151,13 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(dir) = &options.export {
+        if let Err(e) = export::run(dir) {
+            eprintln!("clasp-bench: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     if options.app_frame {
         run_app_frame(options.json.as_deref(), options.library.as_deref());
         return;
