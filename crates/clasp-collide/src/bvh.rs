@@ -375,12 +375,16 @@ pub(crate) fn boxes_overlap(
 }
 
 /// A lower bound on the squared distance between two boxes: the gaps along either box's three
-/// axes, which are orthonormal, so their squares add up. Zero when the boxes may touch.
+/// axes, which are orthonormal, so their squares add up; or the widest gap along one of the
+/// nine edge–edge axes, which part boxes that face each other corner to corner. Zero when the
+/// boxes may touch. The edge–edge axes are tried only while the bound is below `enough` (what
+/// the caller prunes at).
 pub(crate) fn boxes_distance_squared(
     a: &Vector3<f64>,
     b: &Vector3<f64>,
     r: &Matrix3<f64>,
     t: &Vector3<f64>,
+    enough: f64,
 ) -> f64 {
     let abs = r.abs();
     let mut along_a = 0.0;
@@ -398,24 +402,68 @@ pub(crate) fn boxes_distance_squared(
             along_b += gap * gap;
         }
     }
-    f64::max(along_a, along_b)
+    let mut widest = f64::max(along_a, along_b);
+    if widest >= enough {
+        return widest;
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // Axis: a's axis i crossed with b's axis j, of length sin(angle between them).
+            let length_squared = 1.0 - r[(i, j)] * r[(i, j)];
+            if length_squared < 1e-6 {
+                continue;
+            }
+            let distance = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
+            let ra = a[i1] * abs[(i2, j)] + a[i2] * abs[(i1, j)];
+            let rb = b[j1] * abs[(i, j2)] + b[j2] * abs[(i, j1)];
+            let gap = distance - ra - rb;
+            if gap > 0.0 {
+                widest = widest.max(gap * gap / length_squared);
+            }
+        }
+    }
+    widest
 }
 
 /// A lower bound on the squared distance between a box and a triangle in the same frame: the
-/// gaps along the box's axes, or along the triangle's normal. Zero when they may touch.
-pub(crate) fn box_triangle_distance_squared(bv: &OrientedBox, triangle: &[Point3<f64>; 3]) -> f64 {
+/// gaps along the box's axes, or along the triangle's normal or one of its in-plane edge
+/// normals. Zero when they may touch. The triangle's axes are tried only while the box's leave
+/// the bound below `enough`.
+pub(crate) fn box_triangle_distance_squared(
+    bv: &OrientedBox,
+    triangle: &[Point3<f64>; 3],
+    enough: f64,
+) -> f64 {
     let at = bv.axes.transpose();
     let q = triangle.map(|p| at * (p.coords - bv.center));
     let lo = q[0].inf(&q[1]).inf(&q[2]);
     let hi = q[0].sup(&q[1]).sup(&q[2]);
     let gaps = (lo - bv.half).sup(&(-bv.half - hi)).sup(&Vector3::zeros());
     let along_box = gaps.norm_squared();
-    let normal = (q[1] - q[0]).cross(&(q[2] - q[0]));
+    if along_box >= enough {
+        return along_box;
+    }
+    let edges = [q[1] - q[0], q[2] - q[1], q[0] - q[2]];
+    let normal = edges[0].cross(&edges[1]);
     let length = normal.norm();
-    let radius = normal.abs().dot(&bv.half);
-    let gap = (normal.dot(&q[0]).abs() - radius) / length;
-    let along_normal = if gap > 0.0 { gap * gap } else { 0.0 };
-    f64::max(along_box, along_normal)
+    if length == 0.0 {
+        return along_box;
+    }
+    // Along an axis, the box reaches `radius` either side of its centre (the origin here).
+    let gap_along = |axis: &Vector3<f64>, axis_length: f64| {
+        let d = q.map(|p| p.dot(axis));
+        let (lo, hi) = (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]));
+        let radius = axis.abs().dot(&bv.half);
+        let gap = (lo - radius).max(-radius - hi) / axis_length;
+        gap.max(0.0)
+    };
+    let mut widest = gap_along(&normal, length);
+    for edge in &edges {
+        widest = widest.max(gap_along(&edge.cross(&normal), edge.norm() * length));
+    }
+    f64::max(along_box, widest * widest)
 }
 
 /// The squared distance from a point to a box (exact, zero inside).
@@ -540,7 +588,10 @@ mod tests {
             &Vector3::zeros(),
         );
         assert!(!boxes_overlap(&unit.half, &unit.half, &r, &t));
-        assert!((boxes_distance_squared(&unit.half, &unit.half, &r, &t) - 0.25).abs() < 1e-12);
+        assert!(
+            (boxes_distance_squared(&unit.half, &unit.half, &r, &t, f64::INFINITY) - 0.25).abs()
+                < 1e-12
+        );
         let (r, t) = relative(
             &unit,
             &shifted(1.5),
@@ -548,7 +599,10 @@ mod tests {
             &Vector3::zeros(),
         );
         assert!(boxes_overlap(&unit.half, &unit.half, &r, &t));
-        assert_eq!(boxes_distance_squared(&unit.half, &unit.half, &r, &t), 0.0);
+        assert_eq!(
+            boxes_distance_squared(&unit.half, &unit.half, &r, &t, f64::INFINITY),
+            0.0
+        );
         assert!(
             (point_box_distance_squared(&unit, &Point3::new(2.0, 2.0, 0.0)) - 2.0).abs() < 1e-12
         );
@@ -567,6 +621,8 @@ mod tests {
             Point3::new(3.0, 1.0, 0.0),
             Point3::new(3.0, 0.0, 1.0),
         ];
-        assert!((box_triangle_distance_squared(&unit, &triangle) - 4.0).abs() < 1e-12);
+        assert!(
+            (box_triangle_distance_squared(&unit, &triangle, f64::INFINITY) - 4.0).abs() < 1e-12
+        );
     }
 }

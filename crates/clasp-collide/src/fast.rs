@@ -17,8 +17,8 @@ use crate::{
     engine::{in_region, region_points},
     geometry::{b_in_a, first_corner_inside},
     triangle::{
-        Point, Triangle, closest_point_on_triangle, plane_gap, push_triangle_contacts,
-        triangle_closest_points, triangles_intersect,
+        Point, Triangle, closest_point_on_triangle, closest_points_apart, push_triangle_contacts,
+        separation_bound, triangle_closest_points, triangles_intersect,
     },
 };
 
@@ -100,7 +100,8 @@ trait Visitor {
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64>;
     /// Whether a pair found worth opening earlier still is (the query may have learnt more).
     fn still_worth(&self, priority: f64) -> bool;
-    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle);
+    /// Two triangles worth testing; `apart` when their bound already shows they do not meet.
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool);
     fn finished(&self) -> bool;
 }
 
@@ -133,7 +134,9 @@ fn visit<V: Visitor>(pair: &Pair, v: &mut V, a: Side, b: Side, urgency: f64) {
         return;
     }
     let split_a = match (&a, &b) {
-        (Side::Triangle(i, ta), Side::Triangle(j, tb)) => return v.triangles(*i, *j, ta, tb),
+        (Side::Triangle(i, ta), Side::Triangle(j, tb)) => {
+            return v.triangles(*i, *j, ta, tb, urgency > 0.0);
+        }
         (Side::Node(_), Side::Triangle(..)) => true,
         (Side::Triangle(..), Side::Node(_)) => false,
         (Side::Node(n), Side::Node(m)) => {
@@ -141,22 +144,15 @@ fn visit<V: Visitor>(pair: &Pair, v: &mut V, a: Side, b: Side, urgency: f64) {
             size(&pair.a.tree().node(*n).bv) >= size(&pair.b.tree().node(*m).bv)
         }
     };
-    let children: [(Side, Side); 2] = if split_a {
+    let (a0, b0, a1, b1) = if split_a {
         let Side::Node(n) = a else { unreachable!() };
-        pair.a
-            .tree()
-            .node(n)
-            .children()
-            .map(|c| (pair.side_a(c), b))
+        let [c0, c1] = pair.a.tree().node(n).children();
+        (pair.side_a(c0), b, pair.side_a(c1), b)
     } else {
         let Side::Node(m) = b else { unreachable!() };
-        pair.b
-            .tree()
-            .node(m)
-            .children()
-            .map(|c| (a, pair.side_b(c)))
+        let [c0, c1] = pair.b.tree().node(m).children();
+        (a, pair.side_b(c0), a, pair.side_b(c1))
     };
-    let [(a0, b0), (a1, b1)] = children;
     let p0 = priority(pair, v, &a0, &b0);
     let p1 = priority(pair, v, &a1, &b1);
     match (p0, p1) {
@@ -192,7 +188,7 @@ impl Visitor for Crossing {
         boxes_overlap(&a.half, &b.half, r, t).then_some(0.0)
     }
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        (box_triangle_distance_squared(bv, triangle) == 0.0).then_some(0.0)
+        (box_triangle_distance_squared(bv, triangle, f64::MIN_POSITIVE) == 0.0).then_some(0.0)
     }
     fn triangle_pair(&self, _: &Triangle, _: &Triangle) -> Option<f64> {
         Some(0.0)
@@ -200,7 +196,7 @@ impl Visitor for Crossing {
     fn still_worth(&self, _: f64) -> bool {
         true
     }
-    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
+    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle, _: bool) {
         self.found = triangles_intersect(ta, tb);
     }
     fn finished(&self) -> bool {
@@ -227,21 +223,21 @@ impl Visitor for Contacts<'_> {
         r: &Matrix3<f64>,
         t: &Vector3<f64>,
     ) -> Option<f64> {
-        let bound = boxes_distance_squared(&a.half, &b.half, r, t);
+        let bound = boxes_distance_squared(&a.half, &b.half, r, t, self.reach);
         (bound < self.reach).then_some(bound)
     }
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        let bound = box_triangle_distance_squared(bv, triangle);
+        let bound = box_triangle_distance_squared(bv, triangle, self.reach);
         (bound < self.reach).then_some(bound)
     }
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = plane_gap(ta, tb);
+        let gap = separation_bound(ta, tb, with_slack(self.threshold));
         (gap < with_slack(self.threshold)).then_some(gap * gap)
     }
     fn still_worth(&self, _: f64) -> bool {
         true
     }
-    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, _: bool) {
         self.points.clear();
         if !push_triangle_contacts(ta, tb, self.threshold, &mut self.points) {
             self.crossing = true;
@@ -271,9 +267,15 @@ impl Closest {
         self.still_worth(squared).then_some(squared)
     }
 
-    /// Takes a triangle pair's closest points if they beat the best so far.
-    fn offer(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
-        match triangle_closest_points(ta, tb) {
+    /// Takes a triangle pair's closest points if they beat the best so far; `apart` when the
+    /// pair is known not to intersect, which spares the intersection test.
+    fn offer(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+        let closest = if apart {
+            Some(closest_points_apart(ta, tb))
+        } else {
+            triangle_closest_points(ta, tb)
+        };
+        match closest {
             None => self.crossing = true,
             Some((pa, pb)) => {
                 let squared = (pa - pb).norm_squared();
@@ -294,21 +296,31 @@ impl Visitor for Closest {
         r: &Matrix3<f64>,
         t: &Vector3<f64>,
     ) -> Option<f64> {
-        self.bound(boxes_distance_squared(&a.half, &b.half, r, t))
+        self.bound(boxes_distance_squared(
+            &a.half,
+            &b.half,
+            r,
+            t,
+            with_slack(self.best_squared),
+        ))
     }
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        self.bound(box_triangle_distance_squared(bv, triangle))
+        self.bound(box_triangle_distance_squared(
+            bv,
+            triangle,
+            with_slack(self.best_squared),
+        ))
     }
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = plane_gap(ta, tb);
+        let gap = separation_bound(ta, tb, with_slack(self.best_squared).sqrt());
         self.bound(gap * gap)
     }
     fn still_worth(&self, squared: f64) -> bool {
         // With slack, so a best of exactly zero still lets touching pairs through.
         squared < with_slack(self.best_squared)
     }
-    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle) {
-        self.offer(i, j, ta, tb);
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+        self.offer(i, j, ta, tb, apart);
     }
     fn finished(&self) -> bool {
         self.crossing
@@ -337,20 +349,25 @@ impl Visitor for Near {
         r: &Matrix3<f64>,
         t: &Vector3<f64>,
     ) -> Option<f64> {
-        self.bound(boxes_distance_squared(&a.half, &b.half, r, t))
+        self.bound(boxes_distance_squared(&a.half, &b.half, r, t, self.reach))
     }
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        self.bound(box_triangle_distance_squared(bv, triangle))
+        self.bound(box_triangle_distance_squared(bv, triangle, self.reach))
     }
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = plane_gap(ta, tb);
+        let gap = separation_bound(ta, tb, with_slack(self.tolerance));
         self.bound(gap * gap)
     }
     fn still_worth(&self, _: f64) -> bool {
         true
     }
-    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle) {
-        self.found = triangle_closest_points(ta, tb)
+    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+        let closest = if apart {
+            Some(closest_points_apart(ta, tb))
+        } else {
+            triangle_closest_points(ta, tb)
+        };
+        self.found = closest
             .is_none_or(|(pa, pb)| (pa - pb).norm_squared() < self.tolerance * self.tolerance);
     }
     fn finished(&self) -> bool {
@@ -420,12 +437,8 @@ impl CollisionEngine for FastEngine {
             && (i as usize) < a.mesh().triangles().len()
             && (j as usize) < b.mesh().triangles().len()
         {
-            closest.offer(
-                i,
-                j,
-                &pair.a.triangle(i),
-                &pair.b.triangle(j).map(|p| pair.moved * p),
-            );
+            let tb = pair.b.triangle(j).map(|p| pair.moved * p);
+            closest.offer(i, j, &pair.a.triangle(i), &tb, false);
         }
         if !closest.crossing {
             start(&pair, &mut closest);

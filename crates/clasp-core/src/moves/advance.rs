@@ -169,10 +169,10 @@ impl Motion<'_, '_> {
             let ratio = |k: usize| free[k] / self.allowance(bounds[k]);
             let worst_overlap = overlapping.iter().map(|d| d / self.rules.min_step);
             let (mut worst, mut ask) = (worst_overlap.fold(0.0, f64::max), None);
-            for k in 0..bounds.len() {
+            for (k, &was_asked) in asked.iter().enumerate() {
                 if ratio(k) > worst {
                     worst = ratio(k);
-                    ask = (!asked[k]).then_some(k);
+                    ask = (!was_asked).then_some(k);
                 }
             }
             if self.rules.queries == MoveQueries::Exact {
