@@ -3,6 +3,7 @@
 //! tested against the other side's box directly, which halves the node count.
 
 use nalgebra::{Matrix3, Point3, SymmetricEigen, Vector3};
+use rayon::prelude::*;
 
 use crate::TriMesh;
 
@@ -145,7 +146,7 @@ impl BvTree {
     }
 }
 
-/// Nodes of this many triangles or fewer (three in four nodes) take their largest triangle's
+/// Nodes of this many triangles or fewer (half the nodes) take their largest triangle's
 /// frame as their axes instead of the covariance's eigenvectors.
 const SMALL_NODE: usize = 2;
 
@@ -182,25 +183,29 @@ impl<'a> Builder<'a> {
     fn new(mesh: &'a TriMesh, kind: BoundingVolume) -> Self {
         let (lo, hi) = mesh.bounding_box();
         let scale = lo.coords.amax().max(hi.coords.amax());
-        let mut centroids = Vec::with_capacity(mesh.triangles().len());
-        let mut moments = Vec::with_capacity(mesh.triangles().len());
-        for t in 0..mesh.triangles().len() {
-            let [a, b, c] = mesh.triangle_points(t).map(|p| p.coords);
-            let m = (a + b + c) / 3.0;
-            let area = 0.5 * (b - a).cross(&(c - a)).norm();
-            // Ericson's area-weighted covariance of a triangle, before centring.
-            let second = (m * m.transpose() * 9.0
-                + a * a.transpose()
-                + b * b.transpose()
-                + c * c.transpose())
-                * (area / 12.0);
-            centroids.push(m);
-            moments.push(Moments {
-                area,
-                first: m * area,
-                second,
-            });
-        }
+        let (centroids, moments) = (0..mesh.triangles().len())
+            .into_par_iter()
+            .map(|t| {
+                let [a, b, c] = mesh.triangle_points(t).map(|p| p.coords);
+                let m = (a + b + c) / 3.0;
+                let area = 0.5 * (b - a).cross(&(c - a)).norm();
+                // Ericson's area-weighted covariance of a triangle, before centring.
+                let second = (m * m.transpose() * 9.0
+                    + a * a.transpose()
+                    + b * b.transpose()
+                    + c * c.transpose())
+                    * (area / 12.0);
+                let first = m * area;
+                (
+                    m,
+                    Moments {
+                        area,
+                        first,
+                        second,
+                    },
+                )
+            })
+            .unzip();
         Self {
             mesh,
             kind,
@@ -309,6 +314,9 @@ impl<'a> Builder<'a> {
         }
         let mean = sum.first / sum.area;
         let covariance = sum.second / sum.area - mean * mean.transpose();
+        if let Some(axes) = closed_form_eigenvectors(&covariance) {
+            return axes;
+        }
         let eigen = SymmetricEigen::new(covariance);
         let x = eigen.eigenvectors.column(0).into_owned();
         let y = eigen.eigenvectors.column(1).into_owned();
@@ -318,6 +326,47 @@ impl<'a> Builder<'a> {
         }
         Matrix3::from_columns(&[x, z.cross(&x).normalize(), z.normalize()])
     }
+}
+
+/// The eigenvectors of a symmetric 3×3 matrix as a rotation's columns, in closed form: the
+/// eigenvalues by the trigonometric method, the vectors of the largest and the smallest as the
+/// longest cross product of two rows of `m − λI`. `None` where two eigenvalues are too close for
+/// that to be well conditioned (the iterative solver takes over).
+fn closed_form_eigenvectors(m: &Matrix3<f64>) -> Option<Matrix3<f64>> {
+    let off = m[(0, 1)].powi(2) + m[(0, 2)].powi(2) + m[(1, 2)].powi(2);
+    let mean = m.trace() / 3.0;
+    let spread = ((0..3).map(|i| (m[(i, i)] - mean).powi(2)).sum::<f64>() + 2.0 * off) / 6.0;
+    // Zero (all eigenvalues equal) or NaN: nothing to take in closed form.
+    if spread.is_nan() || spread <= 0.0 {
+        return None;
+    }
+    let p = spread.sqrt();
+    let b = (m - Matrix3::identity() * mean) / p;
+    let phi = (b.determinant() / 2.0).clamp(-1.0, 1.0).acos() / 3.0;
+    let largest = mean + 2.0 * p * phi.cos();
+    let smallest = mean + 2.0 * p * (phi + 2.0 * std::f64::consts::FRAC_PI_3).cos();
+    let middle = 3.0 * mean - largest - smallest;
+    // Well separated from the middle one, or the vectors are ill conditioned.
+    let gap = 1e-6 * p;
+    if largest - middle < gap || middle - smallest < gap {
+        return None;
+    }
+    let vector = |lambda: f64| {
+        let a = m - Matrix3::identity() * lambda;
+        let (r0, r1, r2) = (
+            a.row(0).transpose(),
+            a.row(1).transpose(),
+            a.row(2).transpose(),
+        );
+        [r0.cross(&r1), r0.cross(&r2), r1.cross(&r2)]
+            .into_iter()
+            .max_by(|u, v| u.norm_squared().total_cmp(&v.norm_squared()))
+            .and_then(|v| v.try_normalize(0.0))
+    };
+    let x = vector(largest)?;
+    let z = vector(smallest)?;
+    let z = (z - x * x.dot(&z)).try_normalize(1e-6)?;
+    Some(Matrix3::from_columns(&[x, z.cross(&x), z]))
 }
 
 /// A small margin on rotation entries, so boxes with parallel edges never look separated on an
@@ -568,6 +617,28 @@ mod tests {
             seen.sort();
             assert_eq!(seen, (0..mesh.triangles().len() as u32).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn closed_form_eigenvectors_diagonalise_the_covariance() {
+        let rotation = nalgebra::Rotation3::from_euler_angles(0.3, -1.1, 2.0).into_inner();
+        let covariance =
+            rotation * Matrix3::from_diagonal(&Vector3::new(5.0, 2.0, 0.5)) * rotation.transpose();
+        let axes = closed_form_eigenvectors(&covariance).expect("distinct eigenvalues");
+        let diagonal = axes.transpose() * covariance * axes;
+        for i in 0..3 {
+            for j in 0..3 {
+                if i != j {
+                    assert!(diagonal[(i, j)].abs() < 1e-9, "{diagonal}");
+                }
+            }
+        }
+        assert!((axes.determinant() - 1.0).abs() < 1e-9);
+        let round = Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, 3.0));
+        assert!(
+            closed_form_eigenvectors(&round).is_none(),
+            "a repeated eigenvalue"
+        );
     }
 
     #[test]
