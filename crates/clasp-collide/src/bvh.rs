@@ -347,7 +347,7 @@ fn closed_form_eigenvectors(m: &Matrix3<f64>) -> Option<Matrix3<f64>> {
     let smallest = mean + 2.0 * p * (phi + 2.0 * std::f64::consts::FRAC_PI_3).cos();
     let middle = 3.0 * mean - largest - smallest;
     // Well separated from the middle one, or the vectors are ill conditioned.
-    let gap = 1e-6 * p;
+    let gap = 0.05 * p;
     if largest - middle < gap || middle - smallest < gap {
         return None;
     }
@@ -363,10 +363,16 @@ fn closed_form_eigenvectors(m: &Matrix3<f64>) -> Option<Matrix3<f64>> {
             .max_by(|u, v| u.norm_squared().total_cmp(&v.norm_squared()))
             .and_then(|v| v.try_normalize(0.0))
     };
-    let x = vector(largest)?;
-    let z = vector(smallest)?;
+    let x = canonical(vector(largest)?);
+    let z = canonical(vector(smallest)?);
     let z = (z - x * x.dot(&z)).try_normalize(1e-6)?;
     Some(Matrix3::from_columns(&[x, z.cross(&x), z]))
+}
+
+/// An eigenvector's sign fixed so that its largest component is positive: the same frame
+/// whatever the solver, so the same tree.
+fn canonical(v: Vector3<f64>) -> Vector3<f64> {
+    if v[v.iamax()] < 0.0 { -v } else { v }
 }
 
 /// A small margin on rotation entries, so boxes with parallel edges never look separated on an
