@@ -42,20 +42,11 @@ pub struct TrianglePair {
 /// What a distance query with a cut-off learnt.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Gap {
-    /// The bodies are closer than the cut-off: their exact closest points.
+    /// The bodies are closer than the cut-off: their closest points (within the query's
+    /// relative error).
     Closer(Separation),
     /// The bodies are at least this far apart; the query stopped once it knew.
     AtLeast(f64),
-}
-
-impl Gap {
-    /// A lower bound on the distance: exact when closer than the cut-off.
-    pub fn lower_bound(&self) -> f64 {
-        match self {
-            Gap::Closer(s) => s.distance,
-            Gap::AtLeast(d) => *d,
-        }
-    }
 }
 
 impl Separation {
@@ -114,24 +105,32 @@ pub trait CollisionEngine: Send + Sync {
     /// The minimum distance and the closest points.
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating>;
 
-    /// The exact distance if it is below `cutoff`, else only that it is not: what conservative
+    /// The distance if it is below `cutoff`, else only that it is not: what conservative
     /// advancement needs, which stops descending the trees once every remaining pair of nodes
     /// is at least `cutoff` apart. `seed` (the triangles of an earlier answer for this pair)
     /// starts the search from their distance, which prunes most of the traversal when the
     /// bodies have moved little since (PQP's and Coal's trick). A seed out of range is ignored.
+    ///
+    /// With a `relative_error` ε > 0 the walk also gives up pairs of nodes that could beat the
+    /// best pair found by no more than a factor 1 + ε (Coal's and FCL's `rel_err`): a
+    /// `Gap::Closer` is then a real pair of points at most 1 + ε times farther apart than the
+    /// closest, and `Gap::AtLeast` says the distance is at least `cutoff / (1 + ε)`. A lower
+    /// bound is all a move needs, and far apart it comes much cheaper this way. 0 is exact.
     fn distance_below(
         &self,
         a: Placed,
         b: Placed,
         cutoff: f64,
         seed: Option<TrianglePair>,
+        relative_error: f64,
     ) -> Result<Gap, Interpenetrating> {
         let _ = seed;
         let separation = self.distance(a, b)?;
-        Ok(if separation.distance < cutoff {
+        let loosest = cutoff / (1.0 + relative_error);
+        Ok(if separation.distance < loosest {
             Gap::Closer(separation)
         } else {
-            Gap::AtLeast(cutoff)
+            Gap::AtLeast(loosest)
         })
     }
 

@@ -260,6 +260,8 @@ struct Closest {
     best_squared: f64,
     best: Option<(Point, Point, TrianglePair)>,
     crossing: bool,
+    /// 1 / (1 + ε)²: pairs that cannot beat the best by more than 1 + ε are given up.
+    shrink: f64,
 }
 
 impl Closest {
@@ -317,7 +319,7 @@ impl Visitor for Closest {
     }
     fn still_worth(&self, squared: f64) -> bool {
         // With slack, so a best of exactly zero still lets touching pairs through.
-        squared < with_slack(self.best_squared)
+        squared < with_slack(self.best_squared * self.shrink)
     }
     fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
         self.offer(i, j, ta, tb, apart);
@@ -410,7 +412,7 @@ impl CollisionEngine for FastEngine {
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
-        match self.distance_below(a, b, f64::INFINITY, None)? {
+        match self.distance_below(a, b, f64::INFINITY, None, 0.0)? {
             Gap::Closer(separation) => Ok(separation),
             // Only bodies without triangles are infinitely far apart.
             Gap::AtLeast(_) => Separation::with_empty(&a, &b).ok_or(Interpenetrating),
@@ -423,6 +425,7 @@ impl CollisionEngine for FastEngine {
         b: Placed,
         cutoff: f64,
         seed: Option<TrianglePair>,
+        relative_error: f64,
     ) -> Result<Gap, Interpenetrating> {
         if Separation::with_empty(&a, &b).is_some() {
             return Ok(Gap::AtLeast(f64::INFINITY));
@@ -432,6 +435,7 @@ impl CollisionEngine for FastEngine {
             best_squared: cutoff * cutoff,
             best: None,
             crossing: false,
+            shrink: (1.0 + relative_error).powi(-2),
         };
         if let Some(TrianglePair { a: i, b: j }) = seed
             && (i as usize) < a.mesh().triangles().len()
@@ -453,7 +457,7 @@ impl CollisionEngine for FastEngine {
                 point_b: pair.moved.inverse_transform_point(&pb),
                 triangles,
             }),
-            None => Gap::AtLeast(cutoff),
+            None => Gap::AtLeast(cutoff / (1.0 + relative_error)),
         })
     }
 

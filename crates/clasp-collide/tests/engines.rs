@@ -155,7 +155,7 @@ fn assert_bounded_queries_agree(a: Placed, b: Placed, exact: Option<&Separation>
     let fast = FastEngine;
     let Some(exact) = exact else {
         assert_eq!(
-            fast.distance_below(a, b, 1.0, None),
+            fast.distance_below(a, b, 1.0, None, 0.0),
             Err(Interpenetrating),
             "{case}"
         );
@@ -174,20 +174,21 @@ fn assert_bounded_queries_agree(a: Placed, b: Placed, exact: Option<&Separation>
         d * (1.0 + 1e-6) + 1e-9,
         2.0 * d + 0.1,
     ] {
-        for seed in seeds {
-            let label = format!("cut-off {cutoff} of {d}, seed {seed:?}, {case}");
-            match fast.distance_below(a, b, cutoff, seed) {
+        for (seed, error) in seeds.into_iter().flat_map(|s| [(s, 0.0), (s, 0.25)]) {
+            let label = format!("cut-off {cutoff} of {d}, seed {seed:?}, error {error}, {case}");
+            let slack = 1.0 + error;
+            match fast.distance_below(a, b, cutoff, seed, error) {
                 Ok(Gap::Closer(s)) => {
                     assert!(s.distance < cutoff, "{label}");
-                    assert!((s.distance - d).abs() <= 1e-6 * d + 1e-9, "{label}");
+                    // A real pair of points, no farther than 1 + ε times the closest.
+                    assert!(s.distance >= d * (1.0 - 1e-6) - 1e-9, "{label}");
+                    assert!(s.distance <= d * slack * (1.0 + 1e-6) + 1e-9, "{label}");
                     let gap = (a.pose * s.point_a - b.pose * s.point_b).norm();
                     assert!((gap - s.distance).abs() <= 1e-9 * (1.0 + gap), "{label}");
                 }
                 Ok(Gap::AtLeast(bound)) => {
-                    assert!(
-                        bound >= cutoff && d >= cutoff * (1.0 - 1e-6) - 1e-9,
-                        "{label}"
-                    )
+                    assert!((bound - cutoff / slack).abs() <= 1e-12 * cutoff, "{label}");
+                    assert!(d >= bound * (1.0 - 1e-6) - 1e-9, "{label}")
                 }
                 Err(e) => panic!("{e}, {label}"),
             }

@@ -124,9 +124,14 @@ impl Motion<'_, '_> {
                         MoveQueries::Bounded => (band, tracked.known.seed),
                         MoveQueries::Exact => (f64::INFINITY, None),
                     };
-                    let answer =
-                        FastEngine.distance_below(placed(a.body), placed(b.body), cutoff, seed);
-                    tracked.known = known_from(answer, poses, tracked.known);
+                    let answer = FastEngine.distance_below(
+                        placed(a.body),
+                        placed(b.body),
+                        cutoff,
+                        seed,
+                        0.0,
+                    );
+                    tracked.known = known_from(answer, 0.0, poses, tracked.known);
                     tracked.known.bound
                 }
             };
