@@ -31,7 +31,11 @@ use clasp_core::{BodyId, JointKind, Pose, World};
 use common::*;
 use nalgebra::Point3;
 
-const SEED: u64 = 0x00c1_a5b0_2026_0001;
+/// The stream is chaotic: any change to where a move stops (within its (0, threshold/2) band)
+/// re-rolls everything after it. Seed 1 now loses the scene from view for most of its run (F
+/// pressed 577 times) and drags a DOF 13 times, under the 15 asked below; seed 2 drags 45 and
+/// seed 3 52, with every check the same.
+const SEED: u64 = 0x00c1_a5b0_2026_0002;
 const EVENTS: usize = 10_000;
 /// How many of the latest gestures a failure reports.
 const REMEMBERED: usize = 30;
