@@ -44,6 +44,9 @@ struct Frame {
     dofs: Vec<f64>,
 }
 
+/// What a script does to the editor at frame `f`.
+type FrameStep = Box<dyn FnMut(&mut Editor, usize)>;
+
 #[derive(Clone, Copy, PartialEq)]
 enum Script {
     Hand,
@@ -196,7 +199,7 @@ fn play(
     let started = Instant::now();
     let mut overlaps = 0;
     let mut frames = Vec::with_capacity(FRAMES);
-    let mut step: Box<dyn FnMut(&mut Editor, usize)> = match script {
+    let mut step: FrameStep = match script {
         Script::Hand => {
             let mut hand = HandScript::new(&scene);
             Box::new(move |e: &mut Editor, f| {
