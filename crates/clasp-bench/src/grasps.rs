@@ -67,8 +67,8 @@ fn scenes(library: Option<&Path>) -> Vec<Scene> {
     scenes
 }
 
-/// GraspIt's mug at the origin and the Barrett beside it, fingers spread 60°.
-fn barrett_world(library: &Path) -> Result<World, String> {
+/// GraspIt's mug centred on the origin and the Barrett 300 mm along x, fingers spread 60°.
+pub fn barrett_world(library: &Path) -> Result<World, String> {
     let mut mug = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable)
         .map_err(|e| e.to_string())?;
     let (lo, hi) = mug.mesh().bounding_box();

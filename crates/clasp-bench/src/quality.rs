@@ -11,11 +11,12 @@ use std::{
 };
 
 use clasp_core::{
-    BodyId, BodyKind, GraspOptions, Pose, Quality, Robot, World, WrenchSpaceKind, contact_frame,
+    BodyId, BodyKind, Element, GraspOptions, Pose, Quality, Robot, World, WrenchSpaceKind,
+    contact_frame,
     quality::{self, Wrench},
     soft::pyramid_edges,
 };
-use clasp_io::{Disk, load_body, load_robot, load_world};
+use clasp_io::{Disk, load_body, load_world};
 use nalgebra::{Point3, Unit, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
 
@@ -324,19 +325,10 @@ fn clasp_hand_grasp() -> Result<Vec<Vec<Wrench>>, String> {
 /// origin, the hand 200 mm away along -x with its approach direction along +x and its fingers
 /// spread 60° (the scene of clasp-io's grasp tests).
 fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
-    let mut mug = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable)
-        .map_err(|e| e.to_string())?;
-    let (lo, hi) = mug.mesh().bounding_box();
-    let centre = nalgebra::center(&lo, &hi);
-    mug.pose = Pose::translation(-centre.x, -centre.y, -centre.z);
-    let mut hand = load_robot(&Disk, &library.join("robots/Barrett/Barrett.xml"))
-        .map_err(|e| e.to_string())?;
-    hand.set_pose(facing_origin(&hand, 200.0));
-    let mut world = World::new(vec![mug], vec![hand]);
-    let mut spread = world.robots[0].dof_values().to_vec();
-    spread[0] = std::f64::consts::FRAC_PI_3;
+    let mut world = crate::grasps::barrett_world(library)?;
+    let facing = facing_origin(&world.robots[0], 200.0);
     world
-        .set_dof_values(0, &spread)
+        .set_pose(Element::Robot(0), facing)
         .map_err(|e| e.to_string())?;
     approach_and_grasp(&mut world, 400.0)
 }

@@ -5,8 +5,7 @@ use std::path::Path;
 
 use clasp_app::Editor;
 use clasp_collide::{TriMesh, shapes::subdivided_box};
-use clasp_core::{Body, BodyId, BodyKind, Element, Pose, World};
-use clasp_io::{Disk, load_body, load_robot};
+use clasp_core::{Body, BodyId, BodyKind, Element, Pose};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 /// How far the hand starts from the object, mm.
@@ -68,16 +67,7 @@ pub fn sphere_scene(mesh: &TriMesh) -> Scene {
 
 /// GraspIt's Barrett and GraspIt's mug, fingers spread 60°.
 pub fn barrett_scene(library: &Path) -> Result<Scene, String> {
-    let mug = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable)
-        .map_err(|e| e.to_string())?;
-    let hand = load_robot(&Disk, &library.join("robots/Barrett/Barrett.xml"))
-        .map_err(|e| e.to_string())?;
-    let mut world = World::new(vec![mug], vec![hand]);
-    let mut spread = world.robots[0].dof_values().to_vec();
-    spread[0] = std::f64::consts::FRAC_PI_3;
-    world
-        .set_dof_values(0, &spread)
-        .map_err(|e| e.to_string())?;
+    let world = crate::grasps::barrett_world(library)?;
     let editor = Editor::new(world, "Barrett and GraspIt's mug", None);
     Ok(place("Barrett, GraspIt's mug", editor, BodyId::Free(0)))
 }
