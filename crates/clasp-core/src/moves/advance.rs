@@ -7,9 +7,9 @@ use std::f64::consts::FRAC_PI_4;
 use clasp_collide::{CollisionEngine, FastEngine, Gap};
 
 use super::{
-    Motion, MoveOutcome, MoveQueries, Pair,
+    Motion, MoveOutcome, MoveQueries, Mover, Overlap, Pair, Run, Tracked,
     gaps::{Ball, Known, PairBalls},
-    overlap_depth,
+    overlap::overlap_depth,
     path::Path,
     placed,
 };
@@ -30,29 +30,18 @@ const RELATIVE_ERROR: f64 = 0.5;
 /// descending far into the trees.
 const CUTOFF_REACH: f64 = 4.0;
 
-/// A pair checked along the move: its bodies' balls and what is known of its gap.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Tracked {
-    pub pair: Pair,
-    pub balls: PairBalls,
-    pub known: Known,
-}
-
-/// A pair that interpenetrated when the move started, and how deep.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Overlap {
-    pub pair: Pair,
-    pub balls: PairBalls,
-    pub depth: f64,
-}
-
-/// The pairs of one move: free ones and ones overlapping at the start.
-pub(super) struct Run {
-    pub free: Vec<Tracked>,
-    pub overlaps: Vec<Overlap>,
-}
-
 impl Motion<'_, '_> {
+    /// Moves the whole mover (a body, or a robot by its palm) toward `target`, stopping at the
+    /// first contact.
+    pub fn move_to(&mut self, target: Pose) -> MoveOutcome {
+        let from = match &self.mover {
+            Mover::Body { body, .. } => body.pose,
+            Mover::Robot { robot, .. } => robot.pose(),
+        };
+        let moving = self.mover_ids();
+        self.run(&Path::Rigid { from, to: target }, &moving, false)
+    }
+
     /// Moves the mover's `moving` bodies along `path` until the end or the first contact.
     pub(super) fn run(&mut self, path: &Path, moving: &[BodyId], with_own: bool) -> MoveOutcome {
         let mut run = Run {

@@ -5,12 +5,7 @@
 
 use clasp_collide::{CollisionEngine, FastEngine};
 
-use super::{
-    Motion, MoveOutcome, MoveQueries,
-    advance::{Run, known_from},
-    path::Path,
-    placed,
-};
+use super::{Motion, MoveOutcome, MoveQueries, Run, advance::known_from, path::Path, placed};
 use crate::BodyId;
 
 /// Bisection halvings before settling on the last free point (GraspIt allows about 67).

@@ -23,7 +23,7 @@ mod path;
 use clasp_collide::{CollisionEngine, FastEngine, Placed};
 
 pub(crate) use gaps::GapMemory;
-pub(crate) use overlap::overlap_depth;
+use gaps::{Known, PairBalls};
 
 use crate::{
     Body, BodyId, CollisionSwitches, Contact, Pose, Robot,
@@ -135,6 +135,28 @@ enum Slot {
 struct Pair {
     a: Slot,
     b: Slot,
+}
+
+/// A pair checked along the move: its bodies' balls and what is known of its gap.
+#[derive(Debug, Clone, Copy)]
+struct Tracked {
+    pair: Pair,
+    balls: PairBalls,
+    known: Known,
+}
+
+/// A pair that interpenetrated when the move started, and how deep.
+#[derive(Debug, Clone, Copy)]
+struct Overlap {
+    pair: Pair,
+    balls: PairBalls,
+    depth: f64,
+}
+
+/// The pairs of one move: free ones and ones overlapping at the start.
+struct Run {
+    free: Vec<Tracked>,
+    overlaps: Vec<Overlap>,
 }
 
 /// A move in progress: the mover, what surrounds it, the rules, and what earlier moves
@@ -281,16 +303,5 @@ impl Motion<'_, '_> {
             }
         }
         found
-    }
-
-    /// Moves the whole mover (a body, or a robot by its palm) toward `target`, stopping at the
-    /// first contact.
-    pub fn move_to(&mut self, target: Pose) -> MoveOutcome {
-        let from = match &self.mover {
-            Mover::Body { body, .. } => body.pose,
-            Mover::Robot { robot, .. } => robot.pose(),
-        };
-        let moving = self.mover_ids();
-        self.run(&path::Path::Rigid { from, to: target }, &moving, false)
     }
 }

@@ -5,13 +5,7 @@
 use clasp_collide::{CollisionEngine, FastEngine, Placed};
 use nalgebra::Vector3;
 
-use super::{
-    Motion, MoveOutcome,
-    advance::{Run, Tracked},
-    gaps::Known,
-    path::Path,
-    placed,
-};
+use super::{Motion, MoveOutcome, Run, Tracked, gaps::Known, path::Path, placed};
 use crate::{Body, BodyId, Pose};
 
 impl Motion<'_, '_> {
@@ -56,7 +50,7 @@ impl Motion<'_, '_> {
 /// How deep two interpenetrating bodies are in each other: the deepest vertex of either inside
 /// the other, measured to the other's surface. A vertex is inside when it lies behind the
 /// triangle closest to it.
-pub(crate) fn overlap_depth(a: &Body, b: &Body) -> f64 {
+pub(super) fn overlap_depth(a: &Body, b: &Body) -> f64 {
     vertex_depth(a, b).max(vertex_depth(b, a))
 }
 
