@@ -162,3 +162,74 @@ fn key(a: BodyId, b: BodyId) -> ((BodyId, BodyId), bool) {
         ((b, a), true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clasp_collide::{TriMesh, shapes::cuboid};
+    use nalgebra::{Translation3, UnitQuaternion, Vector3};
+
+    use super::*;
+    use crate::BodyKind;
+
+    fn cube() -> Body {
+        let mesh: TriMesh = cuboid([-1.0; 3], [1.0; 3]);
+        Body::from_mesh("cube", BodyKind::Graspable, mesh)
+    }
+
+    fn at(x: f64) -> Pose {
+        Pose::from_parts(Translation3::new(x, 0.0, 0.0), UnitQuaternion::identity())
+    }
+
+    #[test]
+    fn a_bound_loses_what_the_bodies_may_have_closed_in_and_never_goes_below_zero() {
+        let body = cube();
+        let balls = PairBalls(Ball::of(&body), Ball::of(&body));
+        let known = Known {
+            bound: 5.0,
+            exact: true,
+            poses: (at(0.0), at(10.0)),
+            seed: None,
+        };
+        assert_eq!(known.bound_at(&balls, (&at(0.0), &at(10.0))), 5.0);
+        assert_eq!(known.exact_at((&at(0.0), &at(10.0))), Some(5.0));
+        // One moves 2 mm: the bound drops by at least that, and is no longer exact.
+        let moved = known.bound_at(&balls, (&at(2.0), &at(10.0)));
+        assert!(moved <= 3.0 && moved > 0.0, "{moved}");
+        assert_eq!(known.exact_at((&at(2.0), &at(10.0))), None);
+        // Both moving together close in by nothing, seen from each other.
+        let together = known.bound_at(&balls, (&at(7.0), &at(17.0)));
+        assert!((together - 5.0).abs() < 1e-9, "{together}");
+        // A turn of the first about its centre counts its radius times the angle.
+        let turned = Pose::from_parts(
+            Translation3::identity(),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.5),
+        );
+        assert!(known.bound_at(&balls, (&turned, &at(10.0))) < 5.0);
+        assert_eq!(known.bound_at(&balls, (&at(9.0), &at(10.0))), 0.0);
+    }
+
+    #[test]
+    fn the_memory_answers_in_either_order_and_only_for_the_geometries_it_measured() {
+        let (a, b) = (cube(), cube());
+        let (ia, ib) = (BodyId::Free(0), BodyId::Free(1));
+        let known = Known {
+            bound: 3.0,
+            exact: true,
+            poses: (at(0.0), at(10.0)),
+            seed: Some(TrianglePair { a: 4, b: 7 }),
+        };
+        let mut memory = GapMemory::default();
+        memory.keep((ib, &b.geometry), (ia, &a.geometry), known);
+        let recalled = memory.recall((ia, &a.geometry), (ib, &b.geometry)).unwrap();
+        assert_eq!(recalled.poses, (at(10.0), at(0.0)));
+        assert_eq!(recalled.seed, Some(TrianglePair { a: 7, b: 4 }));
+        assert_eq!(recalled.bound, 3.0);
+        // The same ids on other geometry (a body replaced): nothing is known.
+        let other = cube();
+        assert!(
+            memory
+                .recall((ia, &other.geometry), (ib, &b.geometry))
+                .is_none()
+        );
+    }
+}
