@@ -1,6 +1,7 @@
 //! Conservative advancement: each sub-step as long as no pair can close more than 90 % of a
-//! certified lower bound on its gap (or the minimum step, where the gap is smaller), with
-//! exact distances asked only of pairs whose cheap bounds do not clear the step.
+//! certified lower bound on its gap (or the minimum step, where the gap is smaller), with the
+//! engine asked only about the pairs whose cheap bounds do not clear the step, and only as much
+//! as the step needs (a cut-off, a seed, a relative error, or just "is it that close?").
 
 use std::f64::consts::FRAC_PI_4;
 
@@ -18,7 +19,7 @@ use crate::{BodyId, Pose};
 /// The most sub-steps one move takes; a move this long stops where it got to.
 const MAX_SUBSTEPS: usize = 100_000;
 /// The share of a gap a sub-step may close.
-pub(super) const ADVANCE_SHARE: f64 = 0.9;
+const ADVANCE_SHARE: f64 = 0.9;
 /// A sub-step needs a lower bound on a gap, not the gap: its distance queries may give up pairs
 /// of nodes that could beat their best by no more than this share, which is far cheaper between
 /// bodies a few millimetres apart and costs a step at most a third of its length (measured:
