@@ -161,17 +161,24 @@ fn met(ok: bool) -> &'static str {
 /// The grasps (by index) that the two moves end differently: one touches and the other does
 /// not, the palms stop more than a millimetre apart, or a DOF more than 0.01 rad (or mm) apart.
 fn compare(bounded: &[Ending], exact: &[Ending]) -> Vec<usize> {
-    bounded
+    let (mut most_palm, mut most_dof) = (0.0_f64, 0.0_f64);
+    let differing = bounded
         .iter()
         .zip(exact)
         .enumerate()
         .filter(|(_, (b, e))| {
-            let palms = (b.palm.translation.vector - e.palm.translation.vector).norm();
-            let dofs = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
-            b.touching != e.touching || palms > 1.0 || dofs.fold(0.0, f64::max) > 0.01
+            let palm = (b.palm.translation.vector - e.palm.translation.vector).norm();
+            let dof = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
+            let dof = dof.fold(0.0, f64::max);
+            (most_palm, most_dof) = (most_palm.max(palm), most_dof.max(dof));
+            b.touching != e.touching || palm > 1.0 || dof > 0.01
         })
         .map(|(i, _)| i)
-        .collect()
+        .collect();
+    println!(
+        "  bounded and exact moves: palms at most {most_palm:.4} mm apart, DOFs {most_dof:.5}"
+    );
+    differing
 }
 
 /// One clone per pose, each approaching and grasping in parallel.
