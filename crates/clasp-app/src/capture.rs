@@ -217,12 +217,12 @@ pub fn state_dump(editor: &Editor) -> StateDump {
         .into_iter()
         .filter_map(|id| Some((id, world.body(id)?)))
         .map(|(id, body)| {
-            let t = body.pose.translation.vector;
-            let q = body.pose.rotation.quaternion();
+            let t = body.pose().translation.vector;
+            let q = body.pose().rotation.quaternion();
             BodyState {
                 name: body.name.clone(),
                 kind: body.kind.name(),
-                robot: id.robot().map(|r| world.robots[r].name.clone()),
+                robot: id.robot().map(|r| world.robot(r).unwrap().name.clone()),
                 position: [t.x, t.y, t.z],
                 orientation_wxyz: [q.w, q.i, q.j, q.k],
             }

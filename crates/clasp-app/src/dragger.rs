@@ -177,12 +177,12 @@ pub fn joint_draggers(editor: &Editor) -> Vec<JointDragger> {
     if whole_robot_selected(editor, BodyId::Palm { robot }) {
         return Vec::new();
     }
-    let Some(r) = editor.world.robots.get(robot) else {
+    let Some(r) = editor.world.robot(robot) else {
         return Vec::new();
     };
     let axes = r.joint_axes(chain);
     let mut draggers: Vec<JointDragger> = Vec::new();
-    for (joint, (origin, axis)) in r.chains[chain].joints.iter().zip(axes) {
+    for (joint, (origin, axis)) in r.chains()[chain].joints.iter().zip(axes) {
         let dof = joint.coupling.dof;
         if draggers.iter().any(|d| d.dof == dof) || joint.coupling.ratio == 0.0 {
             continue;
@@ -389,8 +389,8 @@ fn angle_about(centre: &Point3<f64>, axis: &Vector3<f64>, a: &Point3<f64>, b: &P
 
 fn element_pose(editor: &Editor, element: Element) -> Option<Pose> {
     match element {
-        Element::Body(i) => editor.world.bodies.get(i).map(|b| b.pose),
-        Element::Robot(r) => editor.world.robots.get(r).map(|r| r.pose()),
+        Element::Body(i) => editor.world.free_body(i).map(|b| b.pose()),
+        Element::Robot(r) => editor.world.robot(r).map(|r| r.pose()),
     }
 }
 
@@ -474,7 +474,7 @@ fn new_drag(
             handle,
             element: Element::Robot(robot),
             start_pose: element_pose(editor, Element::Robot(robot))?,
-            start_value: editor.world.robots[robot].dof_values()[dof],
+            start_value: editor.world.robot(robot).unwrap().dof_values()[dof],
             centre: joint.origin,
             axis,
             start_hit,

@@ -283,7 +283,7 @@ impl Editor {
     /// One step of a joint drag or a slider: moves DOF `dof` of `robot` toward `value` (clamped
     /// to its limits); coupled joints follow; each chain stops at contact.
     pub fn drag_dof(&mut self, robot: usize, dof: usize, value: f64) -> Option<MoveOutcome> {
-        let r = self.world.robots.get(robot)?;
+        let r = self.world.robot(robot)?;
         if dof >= r.dofs.len() || !value.is_finite() {
             return None;
         }
@@ -456,7 +456,7 @@ impl Editor {
         let id = match loaded {
             Loaded::Body(mut body) => {
                 body.pose = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity())
-                    * body.pose;
+                    * body.pose();
                 self.world.add_body(*body)
             }
             Loaded::Robot(mut robot) => {
@@ -631,11 +631,11 @@ impl Editor {
 pub fn body_mut(world: &mut World, id: BodyId) -> Option<&mut clasp_core::Body> {
     match id {
         BodyId::Free(i) => world.bodies.get_mut(i),
-        BodyId::Palm { robot } => world.robots.get_mut(robot).map(|r| &mut r.palm),
+        BodyId::Palm { robot } => world.robots.get_mut(robot).map(|r| &mut r.palm()),
         BodyId::Link { robot, chain, link } => world
             .robots
             .get_mut(robot)?
-            .chains
+            .chains()
             .get_mut(chain)?
             .links
             .get_mut(link)
@@ -654,7 +654,7 @@ pub fn bodies_bounds<'a>(
 ) -> Option<(Point3<f64>, Point3<f64>)> {
     bodies
         .into_iter()
-        .flat_map(|b| b.mesh().vertices().iter().map(move |v| b.pose * v))
+        .flat_map(|b| b.mesh().vertices().iter().map(move |v| b.pose() * v))
         .fold(None, |acc, p| match acc {
             None => Some((p, p)),
             Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
@@ -669,7 +669,7 @@ fn poses_differ(a: &World, b: &World) -> bool {
             let (Some(x), Some(y)) = (a.body(id), b.body(id)) else {
                 return true;
             };
-            x.pose != y.pose
+            x.pose() != y.pose()
         })
 }
 

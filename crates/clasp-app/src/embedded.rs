@@ -44,11 +44,11 @@ mod tests {
     #[test]
     fn the_default_scene_loads_from_the_embedded_files() {
         let world = default_world().unwrap();
-        assert_eq!(world.bodies.len(), 1);
-        assert_eq!(world.bodies[0].name, "clasp_mug");
-        assert_eq!(world.bodies[0].kind, BodyKind::Graspable);
-        assert_eq!(world.robots.len(), 1);
-        assert_eq!(world.robots[0].name, "ClaspHand");
+        assert_eq!(world.free_bodies().count(), 1);
+        assert_eq!(world.free_body(0).unwrap().name, "clasp_mug");
+        assert_eq!(world.free_body(0).unwrap().kind, BodyKind::Graspable);
+        assert_eq!(world.robots().count(), 1);
+        assert_eq!(world.robot(0).unwrap().name, "ClaspHand");
         assert_eq!(world.body_ids().len(), 1 + 1 + 8);
     }
 }

@@ -97,7 +97,7 @@ fn marked(world: &World, contact: &Contact) -> bool {
     match (free(contact.body), free(contact.other)) {
         (true, false) => true,
         (false, true) => false,
-        _ => contact.is_a,
+        _ => contact.is_object_a,
     }
 }
 

@@ -67,7 +67,7 @@ fn respawn_bodies(
                 reflectance: 0.3,
                 ..default()
             })),
-            convert::transform(&body.pose),
+            convert::transform(&body.pose()),
         ));
     }
 }
@@ -87,7 +87,7 @@ fn place_bodies(
         let Some(body) = editor.world.body(view.0) else {
             continue;
         };
-        let pose = convert::transform(&body.pose);
+        let pose = convert::transform(&body.pose());
         if *transform != pose {
             *transform = pose;
         }
@@ -120,7 +120,7 @@ fn draw_wireframes(editor: Res<Editor>, mut gizmos: Gizmos) {
         let corners: Vec<Vec3> = mesh
             .vertices()
             .iter()
-            .map(|v| convert::point(&(body.pose * v)))
+            .map(|v| convert::point(&(body.pose() * v)))
             .collect();
         for t in mesh.triangles() {
             let [a, b, c] = t.map(|i| corners[i as usize]);

@@ -118,7 +118,7 @@ fn outline_selected(editor: Res<Editor>, mut gizmos: Gizmos) {
         };
         let (lo, hi) = body.mesh().bounding_box();
         let (lo, hi) = (convert::point(&lo), convert::point(&hi));
-        let pose = convert::transform(&body.pose);
+        let pose = convert::transform(&body.pose());
         let local = Transform::from_translation((lo + hi) / 2.0)
             .with_scale((hi - lo).max(Vec3::splat(0.5)));
         gizmos.cube(pose * local, SELECTED);

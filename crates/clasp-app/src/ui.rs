@@ -468,7 +468,7 @@ fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) 
 fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
     let robot = grasping_robot(editor);
     let hover = robot.map_or("there is no robot".into(), |r| {
-        format!("{}'s fingers", editor.world.robots[r].name)
+        format!("{}'s fingers", editor.world.robot(r).unwrap().name)
     });
     if ui
         .add_enabled(
@@ -600,8 +600,8 @@ pub fn collision_button_tooltip(editor: &Editor) -> String {
 
 fn element_name(editor: &Editor, element: Element) -> String {
     match element {
-        Element::Body(i) => editor.world.bodies.get(i).map(|b| b.name.clone()),
-        Element::Robot(r) => editor.world.robots.get(r).map(|r| r.name.clone()),
+        Element::Body(i) => editor.world.free_body(i).map(|b| b.name.clone()),
+        Element::Robot(r) => editor.world.robot(r).map(|r| r.name.clone()),
     }
     .unwrap_or_else(|| "?".into())
 }
@@ -614,7 +614,7 @@ fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
         let ids = editor.world.body_ids();
-        let robots: Vec<String> = editor.world.robots.iter().map(|r| r.name.clone()).collect();
+        let robots: Vec<String> = editor.world.robots().map(|(_, r)| r).map(|r| r.name.clone()).collect();
         for (r, robot) in robots.iter().enumerate() {
             egui::CollapsingHeader::new(robot.as_str())
                 .id_salt(("robot", r))
@@ -629,7 +629,7 @@ fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
             ("Objects", BodyKind::Graspable),
             ("Obstacles", BodyKind::Obstacle),
         ] {
-            let ids: Vec<BodyId> = (0..editor.world.bodies.len())
+            let ids: Vec<BodyId> = (0..editor.world.free_bodies().count())
                 .map(BodyId::Free)
                 .filter(|&id| editor.world.body(id).is_some_and(|b| b.kind == kind))
                 .collect();
@@ -735,7 +735,7 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
     }
     let robot = editor
         .selected_robot()
-        .or((editor.world.robots.len() == 1).then_some(0));
+        .or((editor.world.robots().count() == 1).then_some(0));
     if let Some(robot) = robot {
         ui.separator();
         robot_section(ui, editor, state, robot);
@@ -763,7 +763,7 @@ fn body_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id:
         ui.end_row();
         if let Some(r) = id.robot() {
             ui.label("Robot");
-            ui.label(&editor.world.robots[r].name);
+            ui.label(&editor.world.robot(r).unwrap().name);
             ui.end_row();
         }
         ui.label("Mass");
@@ -807,9 +807,9 @@ fn on_off(on: bool) -> &'static str {
 fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: BodyId) {
     let element = id.element();
     let pose = match element {
-        Element::Robot(r) => editor.world.robots[r].pose(),
+        Element::Robot(r) => editor.world.robot(r).unwrap().pose(),
         Element::Body(_) => match editor.world.body(id) {
-            Some(body) => body.pose,
+            Some(body) => body.pose(),
             None => return,
         },
     };
@@ -819,7 +819,7 @@ fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: 
         ui.label(
             egui::RichText::new(format!(
                 "A link moves with its robot: these fields place {}'s palm.",
-                editor.world.robots[r].name
+                editor.world.robot(r).unwrap().name
             ))
             .small()
             .weak(),
@@ -951,7 +951,7 @@ fn material_field(ui: &mut egui::Ui, editor: &mut Editor, id: BodyId) {
 /// first joint it drives.
 pub fn dof_is_revolute(robot: &Robot, dof: usize) -> bool {
     robot
-        .chains
+        .chains()
         .iter()
         .flat_map(|c| &c.joints)
         .find(|j| j.coupling.dof == dof)
@@ -959,7 +959,7 @@ pub fn dof_is_revolute(robot: &Robot, dof: usize) -> bool {
 }
 
 fn robot_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, robot: usize) {
-    let Some(r) = editor.world.robots.get(robot) else {
+    let Some(r) = editor.world.robot(robot) else {
         return;
     };
     ui.heading(format!("Robot: {}", r.name));
@@ -969,7 +969,7 @@ fn robot_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
         .num_columns(2)
         .show(ui, |ui| {
             for dof in 0..count {
-                let r = &editor.world.robots[robot];
+                let r = &editor.world.robot(robot).unwrap();
                 let revolute = dof_is_revolute(r, dof);
                 let (lo, hi) = r.dof_limits(dof);
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };
@@ -1052,7 +1052,7 @@ pub fn listed_contacts(world: &clasp_core::World) -> Vec<&clasp_core::Contact> {
         .iter()
         .filter(|c| !c.skip)
         .filter(|c| {
-            c.is_a
+            c.is_object_a
                 || world
                     .body(c.body)
                     .is_some_and(|b| matches!(b.kind, BodyKind::Graspable | BodyKind::Obstacle))
@@ -1062,7 +1062,7 @@ pub fn listed_contacts(world: &clasp_core::World) -> Vec<&clasp_core::Contact> {
 
 /// How many places touch: each pair's contact once.
 pub fn contact_count(world: &clasp_core::World) -> usize {
-    world.contacts().iter().filter(|c| c.is_a).count()
+    world.contacts().iter().filter(|c| c.is_object_a).count()
 }
 
 fn contacts_section(ui: &mut egui::Ui, editor: &Editor) {

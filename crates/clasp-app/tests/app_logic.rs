@@ -191,7 +191,7 @@ fn mug_gap(app: &App) -> Option<f64> {
 }
 
 fn mug_position(app: &App) -> nalgebra::Vector3<f64> {
-    editor(app).world.bodies[0].pose.translation.vector
+    editor(app).world.free_body(0).unwrap().pose().translation.vector
 }
 
 /// Selects the mug with a click, and gives where its x arrow is grabbed and a point 150 mm
@@ -296,12 +296,12 @@ fn rotating_with_a_ring_turns_the_mug_about_its_centre() {
     let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
     click(&mut app, on_mug);
     let handles = dragger::body_dragger(editor(&app), 0.0).unwrap();
-    let before = editor(&app).world.bodies[0].pose;
+    let before = editor(&app).world.free_body(0).unwrap().pose();
     // The z ring, from a point in front of the camera a quarter turn round.
     let (from, to) = (handles.ring_point(2, -1.2), handles.ring_point(2, -0.6));
     let (from, to) = (on_screen(&mut app, &from), on_screen(&mut app, &to));
     left_drag(&mut app, from, to, 6);
-    let after = editor(&app).world.bodies[0].pose;
+    let after = editor(&app).world.free_body(0).unwrap().pose();
     let turned = (before.rotation.inverse() * after.rotation).angle();
     assert!(turned > 0.3, "turned {turned} rad");
     let axis = (before.rotation.inverse() * after.rotation).axis().unwrap();
@@ -341,14 +341,14 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         .iter()
         .find(|j| {
             j.kind == clasp_core::JointKind::Revolute
-                && editor(&app).world.robots[0].dofs[j.dof].default_velocity != 0.0
+                && editor(&app).world.robot(0).unwrap().dofs[j.dof].default_velocity != 0.0
         })
         .expect("a finger DOF that closes");
     let dof = disc.dof;
-    let value = |app: &App| editor(app).world.robots[0].dof_values()[dof];
+    let value = |app: &App| editor(app).world.robot(0).unwrap().dof_values()[dof];
     let before = value(&app);
-    let (lo, hi) = editor(&app).world.robots[0].dof_limits(dof);
-    let closing = editor(&app).world.robots[0].dofs[dof]
+    let (lo, hi) = editor(&app).world.robot(0).unwrap().dof_limits(dof);
+    let closing = editor(&app).world.robot(0).unwrap().dofs[dof]
         .default_velocity
         .signum();
     // Grab the rim and sweep it 150 degrees the closing way, in steps.
@@ -496,7 +496,7 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
     let cone_slopes = |app: &App| -> Vec<f64> {
         let geometry = clasp_app::markers::marker_geometry(editor(app));
         let per_cone = clasp_app::markers::CONE_SIDES + 2;
-        (0..geometry.cones)
+        (0..geometry().cones)
             .map(|k| {
                 let p =
                     |i: usize| bevy::math::Vec3::from_array(geometry.positions[k * per_cone + i]);

@@ -380,11 +380,11 @@ impl Monkey {
             let Some(body) = world.body(id) else {
                 self.fail(format!("{id:?} is listed but not there"));
             };
-            if !finite(&body.pose) {
+            if !finite(&body.pose()) {
                 self.fail(format!("{} has a pose that is not finite", body.name));
             }
         }
-        for (r, robot) in world.robots.iter().enumerate() {
+        for (r, robot) in world.robots().map(|(_, r)| r).enumerate() {
             if !robot.dof_values().iter().all(|v| v.is_finite()) {
                 self.fail(format!("robot {r} has a DOF that is not finite"));
             }
@@ -541,7 +541,7 @@ impl Monkey {
                 .filter_map(|id| {
                     let body = world.body(id)?;
                     let (lo, hi) = body.mesh().bounding_box();
-                    Some(body.pose * nalgebra::center(&lo, &hi))
+                    Some(body.pose() * nalgebra::center(&lo, &hi))
                 })
                 .collect()
         };
@@ -569,7 +569,7 @@ impl Monkey {
         let body = self.editor().world.body(id)?;
         let (lo, hi) = body.mesh().bounding_box();
         let centre = nalgebra::center(&lo, &hi);
-        let p = body.pose * (centre + (body.mesh().vertices()[k] - centre) * 0.8);
+        let p = body.pose() * (centre + (body.mesh().vertices()[k] - centre) * 0.8);
         self.project(&p)
     }
 
@@ -591,7 +591,7 @@ impl Monkey {
         let body = self.editor().world.body(id)?;
         let (lo, hi) = body.mesh().bounding_box();
         let centre = nalgebra::center(&lo, &hi);
-        let p = body.pose * (centre + (body.mesh().vertices()[k] - centre) * 0.6);
+        let p = body.pose() * (centre + (body.mesh().vertices()[k] - centre) * 0.6);
         self.project(&p)
     }
 
@@ -1112,7 +1112,7 @@ fn ten_thousand_random_events_never_break_the_world() {
 fn the_monkey_notices_bodies_passing_into_each_other() {
     let mut monkey = Monkey::new(SEED);
     monkey.check();
-    let palm = editor(&monkey.app).world.robots[0].pose();
+    let palm = editor(&monkey.app).world.robot(0).unwrap().pose();
     editor_mut(&mut monkey.app)
         .world
         .set_pose(clasp_core::Element::Body(0), palm)

@@ -31,7 +31,7 @@ const CTRL_SHIFT: &[KeyCode] = &[KeyCode::ControlLeft, KeyCode::ShiftLeft];
 const MUG: BodyId = BodyId::Free(0);
 
 fn mug_pose(app: &App) -> Pose {
-    editor(app).world.body(MUG).unwrap().pose
+    editor(app).world.body(MUG).unwrap().pose()
 }
 
 fn body_views(app: &mut App) -> Vec<BodyId> {
@@ -85,7 +85,7 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
 
     // Nothing selected: Delete deletes nothing.
     press_key(&mut app, &[], KeyCode::Delete);
-    assert_eq!(editor(&app).world.bodies.len(), 1);
+    assert_eq!(editor(&app).world.free_bodies().count(), 1);
 
     editor_mut(&mut app).click_body(MUG, false);
     press_key(&mut app, &[], KeyCode::Delete);
@@ -96,8 +96,8 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
     assert!(!left.contains(&MUG), "its view went with it");
 
     press_key(&mut app, CTRL, KeyCode::KeyZ);
-    assert_eq!(editor(&app).world.bodies.len(), 1);
-    assert_eq!(editor(&app).world.bodies[0].name, "clasp_mug");
+    assert_eq!(editor(&app).world.free_bodies().count(), 1);
+    assert_eq!(editor(&app).world.free_body(0).unwrap().name, "clasp_mug");
     assert_eq!(mug_pose(&app), pose);
     assert_eq!(body_views(&mut app), all, "its view is shown again");
 }
@@ -115,9 +115,9 @@ fn f1_shows_and_hides_the_help() {
 #[test]
 fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     let mut app = headless_app();
-    let open = editor(&app).world.robots[0].dof_values().to_vec();
+    let open = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
     press_key(&mut app, CTRL, KeyCode::KeyG);
-    let closed = editor(&app).world.robots[0].dof_values().to_vec();
+    let closed = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
     assert_ne!(closed, open, "the fingers moved");
     assert_eq!(editor(&app).can_undo(), Some("auto grasp"));
     assert!(
@@ -126,7 +126,7 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     );
 
     press_key(&mut app, CTRL_SHIFT, KeyCode::KeyG);
-    let reopened = editor(&app).world.robots[0].dof_values().to_vec();
+    let reopened = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
     assert_ne!(reopened, closed);
     assert_eq!(editor(&app).can_undo(), Some("auto open"));
     // Each finger DOF is back at or below where it started: opening goes the other way.
@@ -169,7 +169,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
         world
             .body_ids()
             .iter()
-            .map(|&id| world.body(id).unwrap().pose)
+            .map(|&id| world.body(id).unwrap().pose())
             .collect()
     };
     let before = poses(&app);
@@ -181,7 +181,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
     app.update();
 
     assert_eq!(poses(&app), before, "no body came, went or moved");
-    assert_eq!(editor(&app).world.bodies.len(), 1);
+    assert_eq!(editor(&app).world.free_bodies().count(), 1);
     assert_eq!(editor(&app).can_undo(), None, "nothing to undo");
     let new: Vec<_> = editor(&app).log[log_before..].to_vec();
     let error = new.iter().find(|e| e.error).expect("an error is logged");
@@ -219,8 +219,8 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
 
     drop_file(&mut app, &cube);
     let world = &editor(&app).world;
-    assert_eq!(world.bodies.len(), 2, "{:?}", editor(&app).log);
-    assert_eq!(world.bodies[1].name, "cube");
+    assert_eq!(world.free_bodies().count(), 2, "{:?}", editor(&app).log);
+    assert_eq!(world.free_body(1).unwrap().name, "cube");
     assert_eq!(editor(&app).selection, vec![BodyId::Free(1)]);
     assert_eq!(body_views(&mut app).len(), 11);
 
@@ -228,8 +228,8 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
     drop_file(&mut app, &world_file);
     let editor = editor(&app);
     assert_eq!(editor.path.as_deref(), Some(world_file.as_path()));
-    assert_eq!(editor.world.bodies.len(), 1, "the world replaced the scene");
-    assert_eq!(editor.world.robots.len(), 1);
+    assert_eq!(editor.world.free_bodies().count(), 1, "the world replaced the scene");
+    assert_eq!(editor.world.robots().count(), 1);
     assert_eq!(editor.recent.first(), Some(&world_file));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -314,7 +314,7 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     // mug (its pose, material and contacts), after the hand has closed on it.
     press_key(&mut app, CTRL, KeyCode::KeyG);
     let revision = editor(&app).revision;
-    let dofs = editor(&app).world.robots[0].dof_values().to_vec();
+    let dofs = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
     let pose = mug_pose(&app);
     for selection in [vec![], vec![link], vec![MUG]] {
         editor_mut(&mut app).selection = selection;
@@ -324,8 +324,8 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     }
     let editor = editor(&app);
     assert_eq!(editor.revision, revision, "nothing changed the world");
-    assert_eq!(editor.world.robots[0].dof_values(), dofs.as_slice());
-    assert_eq!(editor.world.body(MUG).unwrap().pose, pose);
+    assert_eq!(editor.world.robot(0).unwrap().dof_values(), dofs.as_slice());
+    assert_eq!(editor.world.body(MUG).unwrap().pose(), pose);
     assert_eq!(editor.can_undo(), Some("auto grasp"));
     assert!(!editor.dragging());
 }

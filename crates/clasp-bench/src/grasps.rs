@@ -73,12 +73,12 @@ pub fn barrett_world(library: &Path) -> Result<World, String> {
         .map_err(|e| e.to_string())?;
     let (lo, hi) = mug.mesh().bounding_box();
     let centre = nalgebra::center(&lo, &hi);
-    mug.pose = Pose::translation(-centre.x, -centre.y, -centre.z);
+    mug = mug.at(Pose::translation(-centre.x, -centre.y, -centre.z));
     let mut hand: Robot = load_robot(&Disk, &library.join("robots/Barrett/Barrett.xml"))
         .map_err(|e| e.to_string())?;
     hand.set_pose(Pose::translation(300.0, 0.0, 0.0));
     let mut world = World::new(vec![mug], vec![hand]);
-    let mut spread = world.robots[0].dof_values().to_vec();
+    let mut spread = world.robot(0).unwrap().dof_values().to_vec();
     spread[0] = std::f64::consts::FRAC_PI_3;
     world
         .set_dof_values(0, &spread)
@@ -167,7 +167,7 @@ fn compare(bounded: &[Ending], exact: &[Ending]) -> Vec<usize> {
         .zip(exact)
         .enumerate()
         .filter(|(_, (b, e))| {
-            let palm = (b.palm.translation.vector - e.palm.translation.vector).norm();
+            let palm = (b.palm().translation.vector - e.palm().translation.vector).norm();
             let dof = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
             let dof = dof.fold(0.0, f64::max);
             (most_palm, most_dof) = (most_palm.max(palm), most_dof.max(dof));
@@ -186,7 +186,7 @@ fn evaluate(world: &World, poses: &[Pose]) -> Vec<Ending> {
     let Ok(clones) = world.clone_domains(0, poses.len()) else {
         return Vec::new();
     };
-    let open: Vec<f64> = world.robots[0].dof_values().to_vec();
+    let open: Vec<f64> = world.robot(0).unwrap().dof_values().to_vec();
     clones
         .into_par_iter()
         .zip(poses.par_iter())
@@ -209,10 +209,10 @@ fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
 /// Palm poses 150 mm from the object's centre in random directions, each pointing its
 /// approach direction at the centre, turned about it at random.
 fn poses_around_object(world: &World, count: usize, rng: &mut Random) -> Vec<Pose> {
-    let object = &world.bodies[0];
+    let object = &world.free_body(0).unwrap();
     let (lo, hi) = object.mesh().bounding_box();
-    let centre = object.pose * nalgebra::center(&lo, &hi);
-    let hand = &world.robots[0];
+    let centre = object.pose() * nalgebra::center(&lo, &hi);
+    let hand = &world.robot(0).unwrap();
     let (reference, direction) = hand
         .approach
         .as_ref()

@@ -57,7 +57,7 @@ pub fn robot(robot: &Robot) -> Value {
         })
         .collect();
     let chains: Vec<Value> = robot
-        .chains
+        .chains()
         .iter()
         .map(|chain| {
             let joints: Vec<Value> = chain
@@ -93,7 +93,7 @@ pub fn world(world: &World) -> Value {
     let bodies: Vec<Value> = world
         .bodies
         .iter()
-        .map(|b| json!({ "name": b.name, "kind": b.kind.name(), "pose": pose(&b.pose) }))
+        .map(|b| json!({ "name": b.name, "kind": b.kind.name(), "pose": pose(&b.pose()) }))
         .collect();
     let robots: Vec<Value> = world
         .robots

@@ -97,12 +97,12 @@ pub fn grasp(
         .then(|| approach_hand(&mut world, file, robot))
         .transpose()?;
     let grasped = close_hand(&mut world, file, robot)?;
-    let dofs = world.robots[robot].dof_values().to_vec();
+    let dofs = world.robot(robot).unwrap().dof_values().to_vec();
     let contacts = physical_contacts(&world);
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
-            "robot": world.robots[robot].name,
+            "robot": world.robot(robot).unwrap().name,
             "approach": approached.as_ref().map(|a| approach_json(&world, a)),
             "dof_values": dofs,
             "stopped_by": pairs_json(&world, &grasped.stopped_by),
@@ -187,7 +187,7 @@ pub fn quality(
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
-            "robot": world.robots[robot].name,
+            "robot": world.robot(robot).unwrap().name,
             "robot_index": robot,
             "object": body_json(&world, object),
             "approach": approached.as_ref().map(|a| approach_json(&world, a)),
@@ -212,7 +212,7 @@ pub fn quality(
                 text,
                 "{} grasped by {} (robot {robot}): {}",
                 body_name(&world, object),
-                world.robots[robot].name,
+                world.robot(robot).unwrap().name,
                 count(grasp.contacts.len(), "contact")
             );
             for contact in &grasp.contacts {
@@ -231,7 +231,7 @@ pub fn quality(
 
 /// Fails unless the world has robot `robot`.
 fn check_robot(world: &World, file: &Path, robot: usize) -> Result<(), Failure> {
-    match world.robots.len() {
+    match world.robots().count() {
         0 => Err(world_error(file, "the world has no robot to grasp with")),
         n if robot >= n => Err(world_error(
             file,
@@ -358,7 +358,7 @@ fn grasp_contact_line(world: &World, c: &GraspContact) -> String {
 
 /// Each physical contact once: the side on the pair's first body.
 fn physical_contacts(world: &World) -> Vec<&Contact> {
-    world.contacts().iter().filter(|c| c.is_a).collect()
+    world.contacts().iter().filter(|c| c.is_object_a).collect()
 }
 
 fn count(n: usize, what: &str) -> String {
@@ -388,7 +388,7 @@ fn body_name(world: &World, id: BodyId) -> String {
 
 fn robot_name(world: &World, id: BodyId) -> Option<String> {
     id.robot()
-        .and_then(|r| world.robots.get(r))
+        .and_then(|r| world.robot(r))
         .map(|r| r.name.clone())
 }
 
@@ -433,7 +433,7 @@ fn contact_json(world: &World, c: &Contact) -> Value {
         "separation": c.separation,
         "static_friction": c.static_friction,
         "kinetic_friction": c.kinetic_friction,
-        "self_collision": c.self_collision,
+        "self_collision": c.is_self_collision,
         "other_type": other_type(c.other_type),
     })
 }
@@ -456,7 +456,7 @@ fn contact_line(world: &World, c: &Contact) -> String {
         c.static_friction,
         c.kinetic_friction,
     );
-    if c.self_collision {
+    if c.is_self_collision {
         line.push_str(", self-collision");
     }
     line

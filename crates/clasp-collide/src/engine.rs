@@ -1,6 +1,6 @@
 //! The replaceable collision API, after GraspIt's `CollisionInterface`: the queries on one pair
-//! of bodies, or on one body, that every engine answers the same way. Registering bodies,
-//! switches and running many pairs at once live in [`crate::CollisionScene`], on top of any
+//! of bodies, or on one body, that every engine answers the same way. The world that registers
+//! bodies, applies the rules and runs many pairs at once is `clasp-core`'s, generic over the
 //! engine.
 
 use std::collections::BTreeSet;
@@ -194,4 +194,10 @@ pub(crate) fn region_points(mesh: &TriMesh, vertices: BTreeSet<u32>) -> Vec<Poin
         .into_iter()
         .map(|v| mesh.vertices()[v as usize])
         .collect()
+}
+
+/// Whether every part of a pose is a finite number.
+pub fn pose_is_finite(pose: &Isometry3<f64>) -> bool {
+    pose.translation.vector.iter().all(|c| c.is_finite())
+        && pose.rotation.coords.iter().all(|c| c.is_finite())
 }

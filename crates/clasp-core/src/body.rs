@@ -1,6 +1,6 @@
 use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
-use clasp_collide::{Geometry, TriMesh};
+use clasp_collide::{CollisionGroups, Geometry, TriMesh};
 
 use crate::{MassProperties, Pose};
 
@@ -152,16 +152,19 @@ pub struct Compliance {
     pub shear: f64,
 }
 
-/// A rigid body: a shared triangle mesh placed in the world.
+/// A rigid body: a shared triangle mesh placed in the world. Its pose, geometry and collision
+/// groups change only through the [`crate::World`] that holds it, which keeps its contacts true.
 #[derive(Debug, Clone)]
 pub struct Body {
     pub name: String,
     pub kind: BodyKind,
     /// The body's frame in world coordinates.
-    pub pose: Pose,
+    pub(crate) pose: Pose,
     /// The mesh in the body's frame with its bounding-volume tree, built once and shared by
     /// every clone of the body.
-    pub geometry: Arc<Geometry>,
+    pub(crate) geometry: Arc<Geometry>,
+    /// RaiSim's collision group and mask.
+    pub(crate) groups: CollisionGroups,
     pub material: Material,
     /// Mass, centre of gravity and inertia (from the file, else from the mesh).
     pub mass: MassProperties,
@@ -184,6 +187,7 @@ impl Body {
             kind,
             pose: Pose::identity(),
             geometry: Arc::new(Geometry::new(mesh)),
+            groups: CollisionGroups::default_for(kind == BodyKind::Obstacle),
             material: Material::Generic,
             mass,
             youngs: None,
@@ -196,6 +200,33 @@ impl Body {
     /// The triangles, in the body's frame.
     pub fn mesh(&self) -> &TriMesh {
         self.geometry.mesh()
+    }
+
+    /// The body's frame in world coordinates.
+    pub fn pose(&self) -> Pose {
+        self.pose
+    }
+
+    /// The mesh with its tree, shared by every clone of the body.
+    pub fn geometry(&self) -> &Arc<Geometry> {
+        &self.geometry
+    }
+
+    /// The body's collision group and mask (RaiSim's defaults unless set).
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
+    }
+
+    /// The same body at another pose: for bodies not yet in a world (a world moves its own).
+    pub fn at(mut self, pose: Pose) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// The same body in other collision groups: for bodies not yet in a world.
+    pub fn in_groups(mut self, groups: CollisionGroups) -> Self {
+        self.groups = groups;
+        self
     }
 
     /// Whether the body stays where it is put: obstacles (GraspIt's static bodies). Everything

@@ -1,5 +1,8 @@
 //! Contacts as a user reads them, after RaiSim's contact API: each contact appears once on each
-//! of its two bodies, with the point, the normal into that body, a frame, the pair, and flags.
+//! of its two bodies, with the point, the normal pointing to object A, a frame, its place in
+//! each body's list, the triangles, and flags.
+
+use std::collections::HashMap;
 
 use nalgebra::{Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -25,29 +28,39 @@ impl BodyType {
     }
 }
 
-/// One contact seen from one of its two bodies. Every contact is stored twice, once per body;
-/// [`Contact::is_a`] says which side is the pair's first body.
+/// One contact seen from one of its two bodies, RaiSim's way. Every contact is stored twice,
+/// once in each body's list; [`Contact::is_object_a`] says which side is the pair's first body
+/// ("object A", the smaller id), and both sides carry the same normal and frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contact {
     /// The body this side of the contact is on.
     pub body: BodyId,
     /// The body it touches.
     pub other: BodyId,
-    /// True on the side of the pair's first body ("A", the smaller id).
-    pub is_a: bool,
+    /// This contact's position in this body's list (see [`crate::World::contacts_of`]).
+    pub index: usize,
+    /// The position of the same contact in the other body's list; `None` when the other body
+    /// is static (RaiSim keeps no list for those).
+    pub pair_index: Option<usize>,
+    /// True on the side of the pair's first body, object A.
+    pub is_object_a: bool,
     /// The point on this body, world coordinates (mm).
     pub point: Point3<f64>,
     /// The point on the other body, world coordinates (mm).
     pub other_point: Point3<f64>,
-    /// Unit normal in world coordinates, pointing into this body (GraspIt's convention): the
-    /// direction the other body pushes it.
+    /// Unit normal in world coordinates pointing to object A, from B's point to A's: the same
+    /// on both sides (RaiSim's convention). [`Contact::inward`] gives the normal into this body.
     pub normal: Unit<Vector3<f64>>,
-    /// Origin at `point`, z along `normal`, x and y tangent (GraspIt's contact frame).
+    /// Origin at `point`, z along `normal`, x and y tangent (RaiSim's contact frame).
     pub frame: Pose,
     /// Distance between the two points, mm: 0 ≤ separation < the world's threshold.
     pub separation: f64,
+    /// The triangle of this body the point lies on.
+    pub triangle: usize,
+    /// The triangle of the other body the other point lies on.
+    pub other_triangle: usize,
     /// Both bodies are parts of one robot.
-    pub self_collision: bool,
+    pub is_self_collision: bool,
     /// Set on the second side of a self-collision, so a robot's contacts count each once.
     pub skip: bool,
     /// This body's index within its robot (0 the palm, then each chain's links in order).
@@ -73,6 +86,32 @@ impl Contact {
             self.static_friction
         }
     }
+
+    /// RaiSim's depth: how far the bodies overlap, the negative of the separation (never
+    /// positive here, since moves stop before bodies meet).
+    pub fn depth(&self) -> f64 {
+        -self.separation
+    }
+
+    /// The unit normal into this body (GraspIt's convention): the direction the other body
+    /// pushes it.
+    pub fn inward(&self) -> Unit<Vector3<f64>> {
+        if self.is_object_a {
+            self.normal
+        } else {
+            -self.normal
+        }
+    }
+
+    /// GraspIt's contact frame on this body: origin at `point`, z along [`Contact::inward`];
+    /// friction cones and wrenches are built in it.
+    pub fn inward_frame(&self) -> Pose {
+        if self.is_object_a {
+            self.frame
+        } else {
+            contact_frame(self.point, self.inward())
+        }
+    }
 }
 
 /// One side of a pair, as the contact builder needs it.
@@ -83,7 +122,8 @@ pub(crate) struct Side<'a> {
     pub local_index: Option<usize>,
 }
 
-/// Both sides of one engine contact between `a` (the smaller id) and `b`.
+/// Both sides of one engine contact between `a` (the smaller id) and `b`; their indices are
+/// set once the world's list is sorted ([`number_contacts`]).
 pub(crate) fn contact_pair(
     a: Side,
     b: Side,
@@ -91,30 +131,78 @@ pub(crate) fn contact_pair(
 ) -> Option<[Contact; 2]> {
     let point_a = a.body.pose * found.point_a;
     let point_b = b.body.pose * found.point_b;
-    let normal_a = Unit::try_new(a.body.pose.rotation * found.normal_a, 1e-12)?;
-    let self_collision = a.id.robot().is_some() && a.id.robot() == b.id.robot();
+    let normal = Unit::try_new(a.body.pose.rotation * found.normal_a, 1e-12)?;
+    let frame = contact_frame(point_a, normal);
+    let is_self_collision = a.id.robot().is_some() && a.id.robot() == b.id.robot();
     let (mat_a, mat_b) = (a.body.material, b.body.material);
-    let side = |this: Side, other: Side, point, other_point, normal, is_a| Contact {
-        body: this.id,
-        other: other.id,
-        is_a,
-        point,
-        other_point,
-        normal,
-        frame: contact_frame(point, normal),
-        separation: found.separation,
-        self_collision,
-        skip: self_collision && !is_a,
-        local_index: this.local_index,
-        body_type: BodyType::of(this.body),
-        other_type: BodyType::of(other.body),
-        static_friction: mat_a.static_friction(mat_b),
-        kinetic_friction: mat_a.kinetic_friction(mat_b),
+    let side = |this: Side, other: Side, point: Point3<f64>, other_point, triangles, is_a| {
+        let (triangle, other_triangle) = triangles;
+        Contact {
+            body: this.id,
+            other: other.id,
+            index: 0,
+            pair_index: None,
+            is_object_a: is_a,
+            point,
+            other_point,
+            normal,
+            frame: Pose::from_parts(Translation3::from(point.coords), frame.rotation),
+            separation: found.separation,
+            triangle,
+            other_triangle,
+            is_self_collision,
+            skip: is_self_collision && !is_a,
+            local_index: this.local_index,
+            body_type: BodyType::of(this.body),
+            other_type: BodyType::of(other.body),
+            static_friction: mat_a.static_friction(mat_b),
+            kinetic_friction: mat_a.kinetic_friction(mat_b),
+        }
     };
+    let (ta, tb) = (found.triangle_a, found.triangle_b);
     Some([
-        side(a, b, point_a, point_b, normal_a, true),
-        side(b, a, point_b, point_a, -normal_a, false),
+        side(a, b, point_a, point_b, (ta, tb), true),
+        side(b, a, point_b, point_a, (tb, ta), false),
     ])
+}
+
+/// Sorts a world's contacts by body (each body's list in the order found) and numbers them:
+/// each contact's place in its body's list, and its twin's place in the other body's.
+pub(crate) fn number_contacts(contacts: &mut [Contact]) {
+    contacts.sort_by_key(|c| (c.body, c.other));
+    let mut list_start = 0;
+    for i in 0..contacts.len() {
+        if contacts[i].body != contacts[list_start].body {
+            list_start = i;
+        }
+        contacts[i].index = i - list_start;
+    }
+    let key = |c: &Contact, mine: bool| {
+        let (p, q) = if mine {
+            (c.point, c.other_point)
+        } else {
+            (c.other_point, c.point)
+        };
+        let bits = |v: Point3<f64>| v.coords.map(f64::to_bits);
+        let (body, other) = if mine {
+            (c.body, c.other)
+        } else {
+            (c.other, c.body)
+        };
+        let (t, u) = if mine {
+            (c.triangle, c.other_triangle)
+        } else {
+            (c.other_triangle, c.triangle)
+        };
+        (body, other, t, u, bits(p), bits(q))
+    };
+    let place: HashMap<_, usize> = contacts.iter().map(|c| (key(c, true), c.index)).collect();
+    for c in contacts.iter_mut() {
+        c.pair_index = match c.other_type {
+            BodyType::Static => None,
+            BodyType::Dynamic => place.get(&key(c, false)).copied(),
+        };
+    }
 }
 
 /// GraspIt's contact frame: x = n × (1,0,0) (or n × (0,0,1) when n is along x), y = n × x,

@@ -3,44 +3,52 @@
 //! shared-tree crash: geometry sits behind `Arc`s and the world cannot change while clones
 //! borrow it).
 
+use clasp_collide::{CollisionEngine, FastEngine};
+
 use crate::{
     Contact, DofError, Element, Pose, Robot, World,
+    contact::number_contacts,
     moves::{GapMemory, Motion, MoveOutcome, Mover, Part, Rules},
-    simulation::{MoveError, check_pose, dof_request, free_parts, robot_parts, sort_contacts},
+    simulation::{MoveError, check_pose, dof_request, free_parts, robot_parts},
 };
 
 /// One clone of a world's robot in a domain of its own: it sees the world's free bodies and
 /// its other robots, but not the robot it was cloned from, nor any other clone.
 #[derive(Debug, Clone)]
-pub struct Domain<'w> {
-    world: &'w World,
+pub struct Domain<'w, E: CollisionEngine = FastEngine> {
+    world: &'w World<E>,
     index: usize,
+    /// 1, 2, …: the domain's number; the shared world is domain 0.
+    domain: u32,
     robot: Robot,
     contacts: Vec<Contact>,
     /// What the clone's moves learnt of its gaps.
     memory: GapMemory,
 }
 
-impl World {
-    /// `count` clones of robot `robot`, each in its own domain. The clones share every mesh
-    /// and tree with the original.
-    pub fn clone_domains(&self, robot: usize, count: usize) -> Result<Vec<Domain<'_>>, MoveError> {
-        let original = self
-            .robots
-            .get(robot)
-            .ok_or(MoveError::NoSuchRobot(robot))?;
-        let domain = Domain {
-            world: self,
-            index: robot,
-            robot: original.clone(),
-            contacts: Vec::new(),
-            memory: self.gap_memory.clone(),
-        };
-        Ok(vec![domain; count])
+impl<E: CollisionEngine> World<E> {
+    /// `count` clones of robot `robot`, each in its own domain (1 to `count`). The clones
+    /// share every mesh and tree with the original.
+    pub fn clone_domains(
+        &self,
+        robot: usize,
+        count: usize,
+    ) -> Result<Vec<Domain<'_, E>>, MoveError> {
+        let original = self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        Ok((1..=count)
+            .map(|domain| Domain {
+                world: self,
+                index: robot,
+                domain: domain as u32,
+                robot: original.clone(),
+                contacts: Vec::new(),
+                memory: self.gap_memory.clone(),
+            })
+            .collect())
     }
 }
 
-impl Domain<'_> {
+impl<E: CollisionEngine> Domain<'_, E> {
     /// The clone; its bodies carry the same ids as the original's.
     pub fn robot(&self) -> &Robot {
         &self.robot
@@ -61,7 +69,7 @@ impl Domain<'_> {
     fn act<R>(&mut self, act: impl FnOnce(&mut Motion) -> R) -> R {
         let world = self.world;
         let others: Vec<Part> = free_parts(&world.bodies, 0)
-            .chain(robot_parts(&world.robots, Some(self.index)))
+            .chain(robot_parts(&world.robots, 0, Some(self.index)))
             .collect();
         let mut motion = Motion {
             mover: Mover::Robot {
@@ -70,16 +78,18 @@ impl Domain<'_> {
             },
             others: &others,
             rules: Rules {
+                engine: &world.engine,
                 switches: &world.switches,
                 threshold: world.settings.contact_threshold,
                 min_step: world.settings.min_step,
                 queries: world.settings.move_queries,
             },
             memory: &mut self.memory,
+            domain: self.domain,
         };
         let result = act(&mut motion);
         let mut contacts = motion.contacts();
-        sort_contacts(&mut contacts);
+        number_contacts(&mut contacts);
         self.contacts = contacts;
         result
     }

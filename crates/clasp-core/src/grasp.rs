@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use clasp_collide::{CollisionEngine, FastEngine, Placed};
+use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::{
@@ -115,14 +115,12 @@ impl Grasp {
     }
 }
 
-impl World {
+impl<E: CollisionEngine> World<E> {
     /// The object hands grasp: GraspIt's rule, the first graspable body.
     pub fn grasped_object(&self) -> Option<BodyId> {
-        let index = self
-            .bodies
-            .iter()
-            .position(|b| b.kind == BodyKind::Graspable)?;
-        Some(BodyId::Free(index))
+        self.free_bodies()
+            .find(|(_, b)| b.kind == BodyKind::Graspable)
+            .map(|(i, _)| BodyId::Free(i))
     }
 
     /// The grasp of `object` by `robot` as the world's contacts stand now.
@@ -132,15 +130,14 @@ impl World {
         object: BodyId,
         options: &GraspOptions,
     ) -> Result<Grasp, GraspError> {
-        if robot >= self.robots.len() {
+        if self.robot(robot).is_none() {
             return Err(GraspError::NoSuchRobot(robot));
         }
         let BodyId::Free(index) = object else {
             return Err(GraspError::NotAnObject(object));
         };
         let body = self
-            .bodies
-            .get(index)
+            .free_body(index)
             .ok_or(GraspError::NotAnObject(object))?;
         let cog = body.mass.cog;
         let max_radius = quality::max_radius(body.mesh().vertices(), &cog);
@@ -158,8 +155,8 @@ impl World {
                 .copied()
                 .filter(|c| c.other == link)
                 .collect();
-            for (contact, model, edges) in model_pair(body, hand, &on_link, options) {
-                let frame = body.pose.inverse() * contact.frame;
+            for (contact, model, edges) in model_pair(&self.engine, body, hand, &on_link, options) {
+                let frame = body.pose.inverse() * contact.inward_frame();
                 let friction = contact.static_friction;
                 let wrenches = contact_wrenches(&frame, &edges, friction, &cog, max_radius);
                 contacts.push(GraspContact {
@@ -194,6 +191,7 @@ fn distinct_others(contacts: &[&Contact]) -> Vec<BodyId> {
 /// The contacts between the object and one link, modelled: point contacts, or soft contacts
 /// (nearby ones merged) when either body is soft. Each with its friction edges.
 fn model_pair(
+    engine: &dyn CollisionEngine,
     object: &Body,
     hand: &Body,
     contacts: &[&Contact],
@@ -212,7 +210,7 @@ fn model_pair(
             .collect();
     };
     let radius = soft::neighbourhood_radius(youngs);
-    merge(neighbourhoods(object, hand, contacts, radius))
+    merge(neighbourhoods(engine, object, hand, contacts, radius))
         .into_iter()
         .map(|n| {
             let soft = soft_contact(object, hand, &n, youngs, options.normal_force);
@@ -233,6 +231,7 @@ struct Neighbourhood {
 }
 
 fn neighbourhoods(
+    engine: &dyn CollisionEngine,
     object: &Body,
     hand: &Body,
     contacts: &[&Contact],
@@ -242,8 +241,8 @@ fn neighbourhoods(
         .iter()
         .map(|c| Neighbourhood {
             contact: (*c).clone(),
-            object_points: region(object, &c.point, &c.normal, radius),
-            hand_points: region(hand, &c.other_point, &-c.normal, radius),
+            object_points: region(engine, object, &c.point, &c.inward(), radius),
+            hand_points: region(engine, hand, &c.other_point, &-c.inward(), radius),
             merged: 0,
         })
         .collect()
@@ -252,6 +251,7 @@ fn neighbourhoods(
 /// GraspIt's bodyRegion: the vertices of the triangles within `radius` of a contact point that
 /// face against the inward normal, and the point itself; in the body's frame.
 fn region(
+    engine: &dyn CollisionEngine,
     body: &Body,
     point: &Point3<f64>,
     inward: &Unit<Vector3<f64>>,
@@ -260,7 +260,7 @@ fn region(
     let local_point = body.pose.inverse_transform_point(point);
     let local_normal = body.pose.inverse_transform_vector(inward);
     let placed = Placed::new(&body.geometry, body.pose);
-    let mut points = FastEngine.region(placed, &local_point, &local_normal, radius);
+    let mut points = engine.region(placed, &local_point, &local_normal, radius);
     points.push(local_point);
     points
 }
@@ -312,8 +312,8 @@ fn soft_contact(
     youngs: f64,
     normal_force: f64,
 ) -> Result<SoftContact, SoftFallback> {
-    let object_frame = n.contact.frame;
-    let hand_frame = contact_frame(n.contact.other_point, -n.contact.normal);
+    let object_frame = n.contact.inward_frame();
+    let hand_frame = contact_frame(n.contact.other_point, -n.contact.inward());
     let object_fit = fit(object, &object_frame, &n.object_points)?;
     let hand_fit = fit(hand, &hand_frame, &n.hand_points)?;
     let (object_curvature, hand_curvature) = (object_fit.curvature()?, hand_fit.curvature()?);

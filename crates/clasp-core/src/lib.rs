@@ -13,13 +13,16 @@ mod mass;
 mod moves;
 pub mod quality;
 mod robot;
+mod rules;
 mod simulation;
 pub mod soft;
-mod switches;
 mod world;
 
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial};
-pub use clasp_collide::TriMesh;
+pub use clasp_collide::{
+    ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, NoSuchGroup, ReferenceEngine,
+    TriMesh, group_bit,
+};
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
 pub use domain::Domain;
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
@@ -31,9 +34,9 @@ pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot, RobotBody,
 };
+pub use rules::CollisionSwitches;
 pub use simulation::MoveError;
-pub use switches::{CollisionSwitches, Element};
-pub use world::{BodyId, Camera, Connection, World, WorldSettings};
+pub use world::{BodyId, Camera, Connection, Element, World, WorldSettings};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.
 pub type Pose = nalgebra::Isometry3<f64>;

@@ -249,9 +249,9 @@ const LIMIT_TOLERANCE: f64 = 1e-6;
 #[derive(Debug, Clone)]
 pub struct Robot {
     pub name: String,
-    pub palm: Body,
+    pub(crate) palm: Body,
     pub dofs: Vec<Dof>,
-    pub chains: Vec<Chain>,
+    pub(crate) chains: Vec<Chain>,
     pub approach: Option<Approach>,
     /// The robot file it was loaded from, for saving worlds; `None` for robots built in code.
     pub source: Option<std::path::PathBuf>,
@@ -263,10 +263,10 @@ pub struct Robot {
     /// then uses [`EigenGrasps::identity`]).
     pub eigen_grasps: Option<EigenGrasps>,
     /// Collision exceptions the file asks for, beyond GraspIt's automatic ones.
-    pub collision_rules: Vec<CollisionRule>,
+    pub(crate) collision_rules: Vec<CollisionRule>,
     /// Pairs of the robot's own bodies that interpenetrate at the pose it was built in; like
     /// GraspIt, they never collide with each other (the model overlaps them on purpose).
-    pub overlapping_at_start: Vec<(RobotBody, RobotBody)>,
+    pub(crate) overlapping_at_start: Vec<(RobotBody, RobotBody)>,
     dof_values: Vec<f64>,
 }
 
@@ -327,6 +327,31 @@ impl Robot {
             Placed::new(&a.geometry, a.pose),
             Placed::new(&b.geometry, b.pose),
         )
+    }
+
+    pub fn palm(&self) -> &Body {
+        &self.palm
+    }
+
+    pub fn chains(&self) -> &[Chain] {
+        &self.chains
+    }
+
+    /// Collision exceptions the file asks for, beyond GraspIt's automatic ones.
+    pub fn collision_rules(&self) -> &[CollisionRule] {
+        &self.collision_rules
+    }
+
+    /// The same robot with these collision exceptions: for robots not yet in a world.
+    pub fn with_collision_rules(mut self, rules: Vec<CollisionRule>) -> Self {
+        self.collision_rules = rules;
+        self
+    }
+
+    /// Pairs of its own bodies that interpenetrate at the pose it was built in, and so never
+    /// collide with each other.
+    pub fn overlapping_at_start(&self) -> &[(RobotBody, RobotBody)] {
+        &self.overlapping_at_start
     }
 
     /// Every body of the robot by position: the palm, then each chain's links in order.

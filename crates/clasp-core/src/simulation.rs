@@ -2,9 +2,15 @@
 
 use rayon::prelude::*;
 
+use clasp_collide::{CollisionEngine, CollisionGroups, Placed};
+
 use crate::{
-    BodyId, Contact, DofError, Element, MoveQueries, Pose, Robot, World, WorldSettings,
-    moves::{Motion, MoveOutcome, Mover, Part, Rules, allowed, pair_contacts},
+    Body, BodyId, Contact, DofError, Element, Material, MoveQueries, Pose, Robot, World,
+    WorldSettings,
+    contact::number_contacts,
+    moves::{Motion, MoveOutcome, Mover, Part, Rules, pair_contacts},
+    rules::{CollisionSwitches, checked},
+    world::slots,
 };
 
 /// Why a request was refused; the world is unchanged.
@@ -14,6 +20,8 @@ pub enum MoveError {
     NoSuchElement(Element),
     #[error("there is no robot {0} in the world")]
     NoSuchRobot(usize),
+    #[error("there is no body {0:?} in the world")]
+    NoSuchBody(BodyId),
     #[error("a pose with a coordinate that is not a finite number")]
     NonFinitePose,
     #[error("{0}")]
@@ -24,11 +32,15 @@ pub enum MoveError {
     BadDistance(f64),
 }
 
-/// The parts of every robot but `skip`, for a move's surroundings.
-pub(crate) fn robot_parts(robots: &[Robot], skip: Option<usize>) -> Vec<Part<'_>> {
-    robots
-        .iter()
-        .enumerate()
+/// The parts of every robot in a list of slots that starts at robot `first`, but `skip`, for
+/// a move's surroundings.
+pub(crate) fn robot_parts(
+    robots: &[Option<Robot>],
+    first: usize,
+    skip: Option<usize>,
+) -> Vec<Part<'_>> {
+    slots(robots)
+        .map(|(r, robot)| (first + r, robot))
         .filter(|(r, _)| Some(*r) != skip)
         .flat_map(|(r, robot)| {
             robot.parts().into_iter().filter_map(move |which| {
@@ -36,17 +48,20 @@ pub(crate) fn robot_parts(robots: &[Robot], skip: Option<usize>) -> Vec<Part<'_>
                     id: BodyId::of_robot(r, which),
                     body: robot.body(which)?,
                     robot: Some(robot),
+                    domain: 0,
                 })
             })
         })
         .collect()
 }
 
-pub(crate) fn free_parts(bodies: &[crate::Body], first: usize) -> impl Iterator<Item = Part<'_>> {
-    bodies.iter().enumerate().map(move |(i, body)| Part {
+/// The free bodies in a list of slots that starts at body `first`.
+pub(crate) fn free_parts(bodies: &[Option<Body>], first: usize) -> impl Iterator<Item = Part<'_>> {
+    slots(bodies).map(move |(i, body)| Part {
         id: BodyId::Free(first + i),
         body,
         robot: None,
+        domain: 0,
     })
 }
 
@@ -68,7 +83,7 @@ pub(crate) fn dof_request(robot: &Robot, target: &[f64]) -> Result<Vec<f64>, Mov
         .collect())
 }
 
-impl World {
+impl<E: CollisionEngine> World<E> {
     pub fn settings(&self) -> WorldSettings {
         self.settings
     }
@@ -102,8 +117,8 @@ impl World {
     /// The bodies of an element: a free body, or a robot's palm and links.
     pub fn element_bodies(&self, element: Element) -> Vec<BodyId> {
         match element {
-            Element::Body(i) if i < self.bodies.len() => vec![BodyId::Free(i)],
-            Element::Robot(r) => self.robots.get(r).map_or(Vec::new(), |robot| {
+            Element::Body(i) if self.free_body(i).is_some() => vec![BodyId::Free(i)],
+            Element::Robot(r) => self.robot(r).map_or(Vec::new(), |robot| {
                 robot
                     .parts()
                     .into_iter()
@@ -116,7 +131,7 @@ impl World {
 
     fn parts(&self) -> Vec<Part<'_>> {
         let mut parts: Vec<Part> = free_parts(&self.bodies, 0).collect();
-        parts.extend(robot_parts(&self.robots, None));
+        parts.extend(robot_parts(&self.robots, 0, None));
         parts
     }
 
@@ -133,7 +148,7 @@ impl World {
         let mut pairs = Vec::new();
         for (i, a) in parts.iter().enumerate() {
             for b in &parts[i + 1..] {
-                if allowed(&self.switches, *a, *b) {
+                if checked(&self.switches, *a, *b) {
                     pairs.push((*a, *b));
                 }
             }
@@ -143,14 +158,13 @@ impl World {
 
     /// The checked pairs that interpenetrate now (after collisions were switched back on, say).
     pub fn overlapping_pairs(&self) -> Vec<(BodyId, BodyId)> {
-        use clasp_collide::{CollisionEngine, FastEngine, Placed};
         self.checked_pairs()
             .into_par_iter()
             .filter(|&(a, b)| {
                 let (Some(a), Some(b)) = (self.body(a), self.body(b)) else {
                     return false;
                 };
-                FastEngine.collide(
+                self.engine.collide(
                     Placed::new(&a.geometry, a.pose),
                     Placed::new(&b.geometry, b.pose),
                 )
@@ -159,15 +173,16 @@ impl World {
     }
 
     /// Finds every contact of the world again, all pairs in parallel (GraspIt's
-    /// `findAllContacts`).
-    pub fn find_all_contacts(&mut self) {
+    /// `findAllContacts`). Every method that changes what contacts depend on calls it.
+    pub(crate) fn find_all_contacts(&mut self) {
         let threshold = self.settings.contact_threshold;
+        let engine: &dyn CollisionEngine = &self.engine;
         let mut found: Vec<Contact> = self
             .allowed_pairs()
             .par_iter()
-            .flat_map_iter(|(a, b)| pair_contacts(*a, *b, threshold))
+            .flat_map_iter(|(a, b)| pair_contacts(engine, *a, *b, threshold))
             .collect();
-        sort_contacts(&mut found);
+        number_contacts(&mut found);
         self.contacts = found;
     }
 
@@ -179,45 +194,48 @@ impl World {
         act: impl FnOnce(&mut Motion) -> R,
     ) -> Result<R, MoveError> {
         let rules = Rules {
+            engine: &self.engine,
             switches: &self.switches,
             threshold: self.settings.contact_threshold,
             min_step: self.settings.min_step,
             queries: self.settings.move_queries,
         };
         let (result, contacts, ids) = match element {
-            Element::Body(i) if i < self.bodies.len() => {
+            Element::Body(i) if self.free_body(i).is_some() => {
                 let (left, rest) = self.bodies.split_at_mut(i);
-                let (body, right) = rest.split_first_mut().expect("i is in range");
+                let (Some((Some(body), right)), _) = (rest.split_first_mut(), ()) else {
+                    unreachable!("the slot was just checked");
+                };
                 let mut others: Vec<Part> = free_parts(left, 0)
                     .chain(free_parts(right, i + 1))
                     .collect();
-                others.extend(robot_parts(&self.robots, None));
+                others.extend(robot_parts(&self.robots, 0, None));
                 let mut motion = Motion {
                     mover: Mover::Body { index: i, body },
                     others: &others,
                     rules,
                     memory: &mut self.gap_memory,
+                    domain: 0,
                 };
                 let before = motion.mover_poses();
                 let result = act(&mut motion);
                 let contacts = (motion.mover_poses() != before).then(|| motion.contacts());
                 (result, contacts, motion.mover_ids())
             }
-            Element::Robot(r) if r < self.robots.len() => {
+            Element::Robot(r) if self.robot(r).is_some() => {
                 let (left, rest) = self.robots.split_at_mut(r);
-                let (robot, right) = rest.split_first_mut().expect("r is in range");
+                let (Some((Some(robot), right)), _) = (rest.split_first_mut(), ()) else {
+                    unreachable!("the slot was just checked");
+                };
                 let mut others: Vec<Part> = free_parts(&self.bodies, 0).collect();
-                others.extend(robot_parts(left, None));
-                others.extend(
-                    robot_parts(right, None)
-                        .into_iter()
-                        .map(|p| shift_robot(p, r + 1)),
-                );
+                others.extend(robot_parts(left, 0, None));
+                others.extend(robot_parts(right, r + 1, None));
                 let mut motion = Motion {
                     mover: Mover::Robot { index: r, robot },
                     others: &others,
                     rules,
                     memory: &mut self.gap_memory,
+                    domain: 0,
                 };
                 let before = motion.mover_poses();
                 let result = act(&mut motion);
@@ -231,7 +249,7 @@ impl World {
             self.contacts
                 .retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));
             self.contacts.extend(contacts);
-            sort_contacts(&mut self.contacts);
+            number_contacts(&mut self.contacts);
         }
         Ok(result)
     }
@@ -248,8 +266,7 @@ impl World {
 
     /// Sets a robot's DOFs without checking collisions; values outside the limits are refused.
     pub fn set_dof_values(&mut self, robot: usize, values: &[f64]) -> Result<(), MoveError> {
-        self.robots
-            .get(robot)
+        self.robot(robot)
             .ok_or(MoveError::NoSuchRobot(robot))?
             .check_dof_values(values)?;
         self.with_motion(Element::Robot(robot), |motion| {
@@ -269,9 +286,7 @@ impl World {
     /// Moves a robot's DOFs toward `target` together; each chain stops at its first contact.
     pub fn move_dofs_to(&mut self, robot: usize, target: &[f64]) -> Result<MoveOutcome, MoveError> {
         let speeds = dof_request(
-            self.robots
-                .get(robot)
-                .ok_or(MoveError::NoSuchRobot(robot))?,
+            self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?,
             target,
         )?;
         self.with_motion(Element::Robot(robot), |motion| {
@@ -308,7 +323,7 @@ impl World {
         robot: usize,
         act: impl FnOnce(&mut Motion) -> MoveOutcome,
     ) -> Result<MoveOutcome, MoveError> {
-        if robot >= self.robots.len() {
+        if self.robot(robot).is_none() {
             return Err(MoveError::NoSuchRobot(robot));
         }
         self.with_motion(Element::Robot(robot), act)
@@ -333,43 +348,41 @@ impl World {
     }
 
     /// Adds a free body where it stands, finds its contacts, and returns its id.
-    pub fn add_body(&mut self, body: crate::Body) -> BodyId {
-        self.bodies.push(body);
+    pub fn add_body(&mut self, body: Body) -> BodyId {
+        self.bodies.push(Some(body));
         self.find_all_contacts();
         BodyId::Free(self.bodies.len() - 1)
     }
 
     /// Adds a robot where it stands, finds its contacts, and returns its index.
     pub fn add_robot(&mut self, robot: Robot) -> usize {
-        self.robots.push(robot);
+        self.robots.push(Some(robot));
         self.find_all_contacts();
         self.robots.len() - 1
     }
 
-    /// Removes a free body or a whole robot. The ids after it shift down by one, in the
-    /// switches and the robot connections too; contacts are found again.
+    /// Removes a free body or a whole robot, with its switches, its connections and its
+    /// contacts. No other body is renumbered: ids stay valid, and the removed ones are never
+    /// given to another body.
     pub fn remove_element(&mut self, element: Element) -> Result<(), MoveError> {
+        if !self.contains(element) {
+            return Err(MoveError::NoSuchElement(element));
+        }
         match element {
-            Element::Body(i) if i < self.bodies.len() => {
-                self.bodies.remove(i);
-                self.switches.rename(|id| match id {
-                    BodyId::Free(j) if j == i => None,
-                    BodyId::Free(j) if j > i => Some(BodyId::Free(j - 1)),
-                    other => Some(other),
-                });
-            }
-            Element::Robot(r) if r < self.robots.len() => {
-                self.robots.remove(r);
-                self.switches.rename(|id| shift_down(id, r));
+            Element::Body(i) => self.bodies[i] = None,
+            Element::Robot(r) => {
+                self.robots[r] = None;
                 self.connections
                     .retain(|c| c.parent_robot != r && c.child_robot != r);
-                for c in &mut self.connections {
-                    c.parent_robot -= usize::from(c.parent_robot > r);
-                    c.child_robot -= usize::from(c.child_robot > r);
-                }
             }
-            _ => return Err(MoveError::NoSuchElement(element)),
         }
+        let (bodies, robots) = (&self.bodies, &self.robots);
+        self.switches.retain(|id| match id {
+            BodyId::Free(i) => bodies.get(i).is_some_and(Option::is_some),
+            other => other
+                .robot()
+                .is_some_and(|r| robots.get(r).is_some_and(Option::is_some)),
+        });
         self.find_all_contacts();
         Ok(())
     }
@@ -378,49 +391,37 @@ impl World {
         selection.iter().map(|&e| self.element_bodies(e)).collect()
     }
 
-    pub fn switches(&self) -> &crate::CollisionSwitches {
+    pub fn switches(&self) -> &CollisionSwitches {
         &self.switches
     }
 
     /// Sets the switches directly (a saved session, an undo), then finds contacts again.
-    pub fn set_switches(&mut self, switches: crate::CollisionSwitches) {
+    pub fn set_switches(&mut self, switches: CollisionSwitches) {
         self.switches = switches;
         self.find_all_contacts();
     }
-}
 
-/// A body's id once robot `removed` is gone: `None` for its own bodies.
-fn shift_down(id: BodyId, removed: usize) -> Option<BodyId> {
-    let renumber = |robot: usize| (robot != removed).then(|| robot - usize::from(robot > removed));
-    Some(match id {
-        BodyId::Free(_) => id,
-        BodyId::Palm { robot } => BodyId::Palm {
-            robot: renumber(robot)?,
-        },
-        BodyId::Link { robot, chain, link } => BodyId::Link {
-            robot: renumber(robot)?,
-            chain,
-            link,
-        },
-    })
-}
+    /// Gives a body a collision group and mask (RaiSim's), then finds contacts again.
+    pub fn set_collision_groups(
+        &mut self,
+        id: BodyId,
+        groups: CollisionGroups,
+    ) -> Result<(), MoveError> {
+        self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.groups = groups;
+        self.find_all_contacts();
+        Ok(())
+    }
 
-/// Robot parts numbered from a slice that starts at robot `first`.
-fn shift_robot(part: Part<'_>, first: usize) -> Part<'_> {
-    let id = match part.id {
-        BodyId::Palm { robot } => BodyId::Palm {
-            robot: robot + first,
-        },
-        BodyId::Link { robot, chain, link } => BodyId::Link {
-            robot: robot + first,
-            chain,
-            link,
-        },
-        free => free,
-    };
-    Part { id, ..part }
-}
+    /// Changes a body's material, and so the friction of its contacts.
+    pub fn set_material(&mut self, id: BodyId, material: Material) -> Result<(), MoveError> {
+        self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.material = material;
+        self.find_all_contacts();
+        Ok(())
+    }
 
-pub(crate) fn sort_contacts(contacts: &mut [Contact]) {
-    contacts.sort_by_key(|c| (c.body, c.other));
+    /// Renames a body (what the app, the CLI and saved files call it).
+    pub fn set_body_name(&mut self, id: BodyId, name: &str) -> Result<(), MoveError> {
+        self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.name = name.to_owned();
+        Ok(())
+    }
 }

@@ -2,10 +2,17 @@ use std::path::PathBuf;
 
 use nalgebra::{Point3, UnitQuaternion};
 
-use crate::{
-    Body, CollisionSwitches, Contact, Element, MoveQueries, Pose, Robot, RobotBody,
-    moves::GapMemory,
-};
+use clasp_collide::{CollisionEngine, FastEngine};
+
+use crate::rules::CollisionSwitches;
+use crate::{Body, Contact, MoveQueries, Pose, Robot, RobotBody, moves::GapMemory};
+
+/// What a user selects and moves as one: a free body, or a whole robot (palm and links).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Element {
+    Body(usize),
+    Robot(usize),
+}
 
 /// Names one body of a world: a free body, or a robot's palm or link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,12 +114,17 @@ impl Default for WorldSettings {
     }
 }
 
-/// The simulated world: free bodies and robots, collision switches and contacts. The single
-/// source of truth for poses. Move bodies through its methods so contacts stay current.
-#[derive(Debug, Clone, Default)]
-pub struct World {
-    pub bodies: Vec<Body>,
-    pub robots: Vec<Robot>,
+/// The simulated world: free bodies and robots, the collision rules, the engine that answers
+/// its queries, and the contacts. The single source of truth for poses: bodies, robots and
+/// rules change only through its methods, which keep the contacts true.
+#[derive(Debug, Clone)]
+pub struct World<E: CollisionEngine = FastEngine> {
+    pub(crate) engine: E,
+    /// Free bodies by index; a removed one leaves its slot empty, and slots are never reused,
+    /// so an id names one body for the world's whole life and removals renumber nothing.
+    pub(crate) bodies: Vec<Option<Body>>,
+    /// Robots by index, the same way.
+    pub(crate) robots: Vec<Option<Robot>>,
     /// Robots mounted on other robots.
     pub connections: Vec<Connection>,
     /// The saved viewpoint, if the file had one.
@@ -125,23 +137,91 @@ pub struct World {
     pub(crate) gap_memory: GapMemory,
 }
 
+impl Default for World {
+    /// An empty world on the fast engine.
+    fn default() -> Self {
+        World::new(Vec::new(), Vec::new())
+    }
+}
+
 impl World {
-    /// A world of these bodies and robots with default settings, all collisions on, and its
-    /// contacts found.
+    /// A world of these bodies and robots on the fast engine, with default settings, all
+    /// collisions on, and its contacts found.
     pub fn new(bodies: Vec<Body>, robots: Vec<Robot>) -> Self {
+        World::with_engine(FastEngine, bodies, robots)
+    }
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// A world of these bodies and robots on `engine`, its contacts found.
+    pub fn with_engine(engine: E, bodies: Vec<Body>, robots: Vec<Robot>) -> Self {
         let mut world = World {
-            bodies,
-            robots,
-            ..World::default()
+            engine,
+            bodies: bodies.into_iter().map(Some).collect(),
+            robots: robots.into_iter().map(Some).collect(),
+            connections: Vec::new(),
+            camera: None,
+            settings: WorldSettings::default(),
+            switches: CollisionSwitches::default(),
+            contacts: Vec::new(),
+            gap_memory: GapMemory::default(),
         };
         world.find_all_contacts();
         world
     }
 
+    /// The same world, every body, rule and setting, on another engine; contacts found again.
+    pub fn on_engine<F: CollisionEngine>(self, engine: F) -> World<F> {
+        let mut world = World {
+            engine,
+            bodies: self.bodies,
+            robots: self.robots,
+            connections: self.connections,
+            camera: self.camera,
+            settings: self.settings,
+            switches: self.switches,
+            contacts: Vec::new(),
+            gap_memory: GapMemory::default(),
+        };
+        world.find_all_contacts();
+        world
+    }
+
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// The free bodies (obstacles and graspables) with their indices, in the order added.
+    pub fn free_bodies(&self) -> impl Iterator<Item = (usize, &Body)> {
+        slots(&self.bodies)
+    }
+
+    /// The robots with their indices, in the order added.
+    pub fn robots(&self) -> impl Iterator<Item = (usize, &Robot)> {
+        slots(&self.robots)
+    }
+
+    /// The free body at an index, if it is there.
+    pub fn free_body(&self, index: usize) -> Option<&Body> {
+        self.bodies.get(index)?.as_ref()
+    }
+
+    pub fn robot(&self, index: usize) -> Option<&Robot> {
+        self.robots.get(index)?.as_ref()
+    }
+
+    /// Whether the world has this element.
+    pub fn contains(&self, element: Element) -> bool {
+        match element {
+            Element::Body(i) => self.free_body(i).is_some(),
+            Element::Robot(r) => self.robot(r).is_some(),
+        }
+    }
+
     /// Every body in a stable order: free bodies, then each robot's palm and links.
     pub fn body_ids(&self) -> Vec<BodyId> {
-        let free = (0..self.bodies.len()).map(BodyId::Free);
-        let robots = self.robots.iter().enumerate().flat_map(|(r, robot)| {
+        let free = self.free_bodies().map(|(i, _)| BodyId::Free(i));
+        let robots = self.robots().flat_map(|(r, robot)| {
             let links = robot.chains.iter().enumerate().flat_map(move |(c, chain)| {
                 (0..chain.links.len()).map(move |l| BodyId::Link {
                     robot: r,
@@ -157,16 +237,31 @@ impl World {
     /// The body an id names, if it exists.
     pub fn body(&self, id: BodyId) -> Option<&Body> {
         match id {
-            BodyId::Free(i) => self.bodies.get(i),
-            BodyId::Palm { robot } => self.robots.get(robot).map(|r| &r.palm),
+            BodyId::Free(i) => self.free_body(i),
+            BodyId::Palm { robot } => self.robot(robot).map(|r| &r.palm),
             BodyId::Link { robot, chain, link } => self
-                .robots
-                .get(robot)?
+                .robot(robot)?
                 .chains
                 .get(chain)?
                 .links
                 .get(link)
                 .map(|l| &l.body),
+        }
+    }
+
+    pub(crate) fn body_mut(&mut self, id: BodyId) -> Option<&mut Body> {
+        match id {
+            BodyId::Free(i) => self.bodies.get_mut(i)?.as_mut(),
+            BodyId::Palm { robot } => self.robots.get_mut(robot)?.as_mut().map(|r| &mut r.palm),
+            BodyId::Link { robot, chain, link } => self
+                .robots
+                .get_mut(robot)?
+                .as_mut()?
+                .chains
+                .get_mut(chain)?
+                .links
+                .get_mut(link)
+                .map(|l| &mut l.body),
         }
     }
 
@@ -181,6 +276,13 @@ impl World {
                 Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
             })
     }
+}
+
+/// The filled slots of a list, with their indices.
+pub(crate) fn slots<T>(list: &[Option<T>]) -> impl Iterator<Item = (usize, &T)> {
+    list.iter()
+        .enumerate()
+        .filter_map(|(i, slot)| Some((i, slot.as_ref()?)))
 }
 
 #[cfg(test)]
@@ -198,17 +300,15 @@ mod tests {
             vec![[0, 1, 2]],
         )
         .unwrap();
-        let mut body = Body::from_mesh(name, BodyKind::Graspable, mesh);
-        body.pose = Pose::translation(at, 0.0, 0.0);
-        body
+        Body::from_mesh(name, BodyKind::Graspable, mesh).at(Pose::translation(at, 0.0, 0.0))
     }
 
     #[test]
     fn ids_name_every_body_and_the_box_spans_them() {
-        let world = World {
-            bodies: vec![triangle_body("a", 0.0), triangle_body("b", 10.0)],
-            ..World::default()
-        };
+        let world = World::new(
+            vec![triangle_body("a", 0.0), triangle_body("b", 10.0)],
+            vec![],
+        );
         assert_eq!(world.body_ids(), vec![BodyId::Free(0), BodyId::Free(1)]);
         assert_eq!(world.body(BodyId::Free(1)).unwrap().name, "b");
         assert!(world.body(BodyId::Free(2)).is_none());

@@ -28,7 +28,7 @@ fn world(object: Body, hand: Robot) -> World {
 
 fn object(shape: TriMesh, at: [f64; 3], youngs: Option<f64>) -> Body {
     let mut body = Body::from_mesh("object", BodyKind::Graspable, shape);
-    body.pose = Pose::translation(at[0], at[1], at[2]);
+    body = body.at(Pose::translation(at[0], at[1], at[2]));
     body.youngs = youngs;
     body
 }

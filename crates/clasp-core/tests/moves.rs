@@ -8,7 +8,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 fn body(name: &str, kind: BodyKind, mesh: TriMesh, at: [f64; 3]) -> Body {
     let mut body = Body::from_mesh(name, kind, mesh);
-    body.pose = Pose::translation(at[0], at[1], at[2]);
+    body = body.at(Pose::translation(at[0], at[1], at[2]));
     body
 }
 
@@ -45,7 +45,7 @@ fn a_body_moved_into_another_stops_just_short_with_contacts() {
     assert_eq!(outcome.stopped_by, vec![(CUBE, BLOCK)]);
     let g = gap(&world, CUBE, BLOCK).expect("no interpenetration");
     assert!(g > 0.0 && g < threshold / 2.0, "gap {g}");
-    let x = world.bodies[1].pose.translation.x;
+    let x = world.free_body(1).unwrap().pose().translation.x;
     assert!((x - 15.0).abs() < threshold, "stopped at x = {x}");
     let on_cube: Vec<_> = world.contacts_of(CUBE).collect();
     assert!(
@@ -56,9 +56,14 @@ fn a_body_moved_into_another_stops_just_short_with_contacts() {
     for c in &on_cube {
         assert_eq!(c.other, BLOCK);
         assert!(c.separation >= 0.0 && c.separation < threshold);
-        // The normal points into the cube, away from the block.
-        assert!(c.normal.x > 0.99, "normal {:?}", c.normal);
+        // The normal points to object A, the block (the smaller id); into the cube is the
+        // other way.
+        assert!(!c.is_object_a);
+        assert!(c.normal.x < -0.99, "normal {:?}", c.normal);
+        assert!(c.inward().x > 0.99, "inward {:?}", c.inward());
         assert!((c.frame.rotation * Vector3::z() - c.normal.into_inner()).norm() < 1e-9);
+        let inward_z = c.inward_frame().rotation * Vector3::z();
+        assert!((inward_z - c.inward().into_inner()).norm() < 1e-9);
         assert_eq!(
             c.static_friction,
             Material::Generic.static_friction(Material::Generic)
@@ -86,7 +91,7 @@ fn with_the_pair_switched_off_a_body_passes_through() {
         .move_to(Element::Body(1), Pose::translation(-40.0, 0.0, 0.0))
         .unwrap();
     assert!(outcome.completed);
-    assert_eq!(world.bodies[1].pose.translation.x, -40.0);
+    assert_eq!(world.free_body(1).unwrap().pose().translation.x, -40.0);
     assert!(world.contacts().is_empty());
 }
 
@@ -104,7 +109,7 @@ fn a_body_in_an_existing_overlap_can_move_out_but_not_deeper() {
         .move_to(Element::Body(1), Pose::translation(5.0, 0.0, 0.0))
         .unwrap();
     assert!(deeper.blocked_by_overlap);
-    assert!(world.bodies[1].pose.translation.x >= 13.0 - 1.0);
+    assert!(world.free_body(1).unwrap().pose().translation.x >= 13.0 - 1.0);
     // Sideways along the face: allowed.
     let sideways = world
         .move_to(Element::Body(1), Pose::translation(13.0, 3.0, 0.0))
@@ -143,7 +148,7 @@ fn a_long_move_does_not_tunnel_through_a_thin_plate() {
         assert!(!outcome.completed, "from {start}");
         let g = gap(&world, CUBE, BLOCK).unwrap();
         assert!(g > 0.0 && g < 0.05, "from {start}: gap {g}");
-        assert!(world.bodies[1].pose.translation.x > 0.0);
+        assert!(world.free_body(1).unwrap().pose().translation.x > 0.0);
     }
 }
 

@@ -65,8 +65,8 @@ fn shape(rng: &mut Rng) -> TriMesh {
 
 fn collide(a: &Body, b: &Body) -> bool {
     ReferenceEngine.collide(
-        Placed::new(&a.geometry, a.pose),
-        Placed::new(&b.geometry, b.pose),
+        Placed::new(&a.geometry(), a.pose()),
+        Placed::new(&b.geometry(), b.pose()),
     )
 }
 
@@ -80,7 +80,7 @@ fn random_scene(rng: &mut Rng, count: usize) -> World {
             BodyKind::Graspable
         };
         let mut body = Body::from_mesh(format!("b{}", bodies.len()), kind, shape(rng));
-        body.pose = rng.pose(40.0);
+        body = body.at(rng.pose(40.0));
         if bodies.iter().all(|other| !collide(&body, other)) {
             bodies.push(body);
         }
@@ -90,8 +90,9 @@ fn random_scene(rng: &mut Rng, count: usize) -> World {
 
 fn check_world(world: &World, case: &str) {
     let threshold = world.settings().contact_threshold;
-    for (i, a) in world.bodies.iter().enumerate() {
-        for b in &world.bodies[i + 1..] {
+    let bodies: Vec<_> = world.free_bodies().map(|(_, b)| b).collect();
+    for (i, a) in bodies.iter().enumerate() {
+        for b in &bodies[i + 1..] {
             assert!(
                 !collide(a, b),
                 "{case}: {} and {} interpenetrate",
@@ -133,8 +134,8 @@ fn random_moves_never_leave_an_enabled_pair_interpenetrating() {
             let mover = (rng.unit() * 4.0) as usize % 4;
             let target = if rng.unit() < 0.5 {
                 // Straight at another body: most of these stop at contact.
-                let goal = world.bodies[(mover + 1) % 4].pose.translation;
-                Pose::from_parts(goal, world.bodies[mover].pose.rotation * rng.rotation())
+                let goal = world.free_body((mover + 1) % 4).unwrap().pose().translation;
+                Pose::from_parts(goal, world.free_body(mover).unwrap().pose().rotation * rng.rotation())
             } else {
                 rng.pose(50.0)
             };
@@ -182,8 +183,8 @@ fn every_stored_contact_is_within_the_threshold_at_any_threshold() {
         .move_to(
             Element::Body(1),
             Pose::from_parts(
-                world.bodies[0].pose.translation,
-                world.bodies[1].pose.rotation,
+                world.free_body(0).unwrap().pose().translation,
+                world.free_body(1).unwrap().pose().rotation,
             ),
         )
         .unwrap();
@@ -212,8 +213,8 @@ fn bounded_moves_stop_where_exact_moves_stop() {
         exact.set_move_queries(MoveQueries::Exact);
         for drag in 0..3 {
             let mover = (rng.unit() * 4.0) as usize % 4;
-            let from = bounded.bodies[mover].pose;
-            let goal = bounded.bodies[(mover + 1) % 4].pose.translation.vector;
+            let from = bounded.free_body(mover).unwrap().pose();
+            let goal = bounded.free_body((mover + 1) % 4).unwrap().pose().translation.vector;
             let turn = rng.rotation();
             for step in 1..=20 {
                 let t = step as f64 / 20.0;
@@ -231,7 +232,7 @@ fn bounded_moves_stop_where_exact_moves_stop() {
                     p
                 };
                 assert_eq!(pairs(&b), pairs(&e), "{case}");
-                let (pb, pe) = (bounded.bodies[mover].pose, exact.bodies[mover].pose);
+                let (pb, pe) = (bounded.free_body(mover).unwrap().pose(), exact.free_body(mover).unwrap().pose());
                 let apart = (pb.translation.vector - pe.translation.vector).norm();
                 assert!(apart < 1.0, "{case}: the stops are {apart} mm apart");
                 stopped += usize::from(!b.completed);

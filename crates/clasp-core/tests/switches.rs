@@ -16,7 +16,7 @@ fn cube(half: f64) -> TriMesh {
 
 fn body(name: &str, mesh: TriMesh, at: [f64; 3]) -> Body {
     let mut body = Body::from_mesh(name, BodyKind::Graspable, mesh);
-    body.pose = Pose::translation(at[0], at[1], at[2]);
+    body = body.at(Pose::translation(at[0], at[1], at[2]));
     body
 }
 
@@ -204,22 +204,29 @@ fn a_robots_own_links_follow_its_rules() {
     // Across chains, and the palm with a distal link: yes.
     assert!(checked(&world, link(0, 1), link(1, 1)) && checked(&world, PALM, link(1, 1)));
     // A file's disableCollision rule.
-    world.robots[0].collision_rules.push(CollisionRule::Pair(
+    let ruled = hand().with_collision_rules(vec![CollisionRule::Pair(
         RobotBody::Link { chain: 0, link: 1 },
         RobotBody::Link { chain: 1, link: 1 },
-    ));
+    )]);
+    world.remove_element(HAND).unwrap();
+    let ruled = world.add_robot(ruled);
+    let link = |chain, link| BodyId::Link {
+        robot: ruled,
+        chain,
+        link,
+    };
     assert!(!checked(&world, link(0, 1), link(1, 1)));
     // Closing the fingers toward each other stops them at contact with each other.
     let mut world = World::new(Vec::new(), vec![hand()]);
     let outcome = world.move_dofs_to(0, &[-1.2, 1.2]).unwrap();
     assert!(!outcome.completed, "{outcome:?}");
-    let values = world.robots[0].dof_values().to_vec();
+    let values = world.robot(0).unwrap().dof_values().to_vec();
     assert!(values[0] > -1.2 && values[1] < 1.2, "{values:?}");
-    assert!(world.contacts().iter().any(|c| c.self_collision));
+    assert!(world.contacts().iter().any(|c| c.is_self_collision));
     let own: Vec<_> = world
         .contacts()
         .iter()
-        .filter(|c| c.self_collision)
+        .filter(|c| c.is_self_collision)
         .collect();
     assert_eq!(
         own.iter().filter(|c| c.skip).count() * 2,
@@ -230,20 +237,22 @@ fn a_robots_own_links_follow_its_rules() {
     // An impossible DOF value changes nothing.
     assert!(world.move_dofs_to(0, &[f64::NAN, 0.0]).is_err());
     assert!(world.move_dofs_to(0, &[3.0, 0.0]).is_err());
-    assert_eq!(world.robots[0].dof_values(), values.as_slice());
+    assert_eq!(world.robot(0).unwrap().dof_values(), values.as_slice());
 }
 
 #[test]
 fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
     let mut world = world();
-    world.robots[0].set_pose(Pose::translation(-60.0, 0.0, 0.0));
+    world
+        .set_pose(HAND, Pose::translation(-60.0, 0.0, 0.0))
+        .unwrap();
     let world = world;
     let mut clones = world.clone_domains(0, 8).unwrap();
-    let palm = &world.robots[0].palm.geometry;
+    let palm = &world.robot(0).unwrap().palm().geometry();
     assert!(
         clones
             .iter()
-            .all(|c| Arc::ptr_eq(&c.robot().palm.geometry, palm))
+            .all(|c| Arc::ptr_eq(&c.robot().palm().geometry(), palm))
     );
     // Every clone at the same pose moves toward A at once; none meets another clone.
     let outcomes: Vec<_> = clones
@@ -260,28 +269,26 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
         assert!(clone.robot_contacts().all(|c| c.other == BA));
     }
     // The world itself did not move.
-    assert_eq!(world.robots[0].pose(), Pose::translation(-60.0, 0.0, 0.0));
+    assert_eq!(world.robot(0).unwrap().pose(), Pose::translation(-60.0, 0.0, 0.0));
 }
 
 #[test]
-fn removing_a_body_keeps_the_others_switches_under_their_new_ids() {
+fn removing_a_body_renumbers_nothing_and_keeps_the_others_switches() {
     let mut world = world();
     world.toggle_collisions(&[B, C]); // the pair B–C off
     world.toggle_collisions(&[C]); // C off against everything
     world.remove_element(A).unwrap();
-    assert_eq!(world.bodies.len(), 2);
-    assert_eq!(world.bodies[0].name, "B");
-    let (b, c) = (BodyId::Free(0), BodyId::Free(1));
-    assert!(!world.switches().pair_on(b, c), "B–C stays off");
-    assert!(!world.switches().body_on(c), "C stays off");
-    assert!(world.switches().body_on(b));
-    assert!(
-        world
-            .contacts()
-            .iter()
-            .all(|x| x.body != BA || x.other != BB)
-    );
+    assert_eq!(world.free_bodies().count(), 2);
+    assert!(world.free_body(0).is_none(), "A's id names nothing now");
+    assert_eq!(world.free_body(1).unwrap().name, "B", "B keeps its id");
+    assert!(!world.switches().pair_on(BB, BC), "B–C stays off");
+    assert!(!world.switches().body_on(BC), "C stays off");
+    assert!(world.switches().body_on(BB));
+    assert!(world.contacts().iter().all(|x| x.body != BA && x.other != BA));
+    assert!(world.remove_element(A).is_err(), "an id is removed once");
     assert!(world.remove_element(Element::Body(5)).is_err());
+    let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));
+    assert_eq!(id, BodyId::Free(3), "a removed id is never given again");
 }
 
 #[test]
@@ -289,14 +296,14 @@ fn removing_a_robot_forgets_its_switches_and_adding_one_returns_its_index() {
     let mut world = world();
     world.toggle_collisions(&[HAND]);
     assert!(!world.switches().body_on(PALM));
-    let hand = world.robots[0].clone();
+    let hand = world.robot(0).unwrap().clone();
     world.remove_element(HAND).unwrap();
-    assert!(world.robots.is_empty());
+    assert_eq!(world.robots().count(), 0);
     assert!(
         world.switches().body_on(PALM),
         "the removed hand's switch is gone"
     );
-    assert_eq!(world.add_robot(hand), 0);
+    assert_eq!(world.add_robot(hand), 1);
     let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));
     assert_eq!(id, BodyId::Free(3));
     assert!(
@@ -318,7 +325,7 @@ fn joint_axes_are_where_the_links_turn() {
     // Turning DOF 0 keeps the proximal link (carried by the first joint alone) at its distance
     // from the first axis, and moves it.
     let proximal = RobotBody::Link { chain: 0, link: 0 };
-    let tip = |robot: &Robot| robot.body(proximal).unwrap().pose * nalgebra::Point3::origin();
+    let tip = |robot: &Robot| robot.body(proximal).unwrap().pose() * nalgebra::Point3::origin();
     let start = tip(&hand);
     let before = (tip(&hand) - at).norm();
     hand.set_dof_values(&[0.7, 0.0]).unwrap();

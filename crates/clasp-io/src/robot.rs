@@ -71,7 +71,7 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     robot.robot_type = root.attribute("type").map(str::to_owned);
     robot.db_name = root.attribute("DBName").map(str::to_owned);
     robot.eigen_grasps = eigen_grasps;
-    robot.collision_rules = collision_rules;
+    robot.collision_rules() = collision_rules;
     Ok(robot)
 }
 
@@ -660,22 +660,22 @@ mod tests {
             ),
             (2.5e9, 1.0e9, 1.0e5, 15.0, 0.5)
         );
-        let dynamics = robot.chains[0].joints[0].dynamics;
+        let dynamics = robot.chains()[0].joints[0].dynamics;
         assert_eq!(dynamics.viscous_friction, 5.0e7);
         assert_eq!(dynamics.coulomb_friction, 2.0);
         assert_eq!(dynamics.spring_stiffness, 4.0);
         assert!((dynamics.rest_value + 30f64.to_radians()).abs() < 1e-15);
-        assert_eq!(robot.chains[1].joints[1].dynamics, JointDynamics::default());
+        assert_eq!(robot.chains()[1].joints[1].dynamics, JointDynamics::default());
         // `d1-2.46` is an offset of -2.46 degrees, not GraspIt's silent 0.
-        let offset = robot.chains[1].joints[0].coupling.offset;
+        let offset = robot.chains()[1].joints[0].coupling.offset;
         assert!((offset + 2.46f64.to_radians()).abs() < 1e-15);
-        assert!(robot.eigen_grasps.is_none() && robot.collision_rules.is_empty());
+        assert!(robot.eigen_grasps.is_none() && robot.collision_rules().is_empty());
     }
 
     #[test]
     fn link_files_in_subfolders_find_their_geometry_beside_them() {
         let robot = load(robot_xml("", TWO_LINKS, "")).unwrap();
-        let link = &robot.chains[0].links[0].body;
+        let link = &robot.chains()[0].links[0].body;
         assert_eq!(link.source.as_deref(), Some(Path::new("r/iv/sub/link.xml")));
         assert_eq!(link.mesh().triangles().len(), 1);
     }
@@ -726,7 +726,7 @@ mod tests {
         let robot = load(xml).unwrap();
         let link = |chain, link| RobotBody::Link { chain, link };
         assert_eq!(
-            robot.collision_rules,
+            robot.collision_rules(),
             vec![
                 CollisionRule::Pair(link(0, 0), RobotBody::Palm),
                 CollisionRule::Off(link(1, 0)),

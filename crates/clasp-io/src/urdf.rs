@@ -815,7 +815,7 @@ mod tests {
     }
 
     fn origin_of(body: &Body) -> Point3<f64> {
-        body.pose * Point3::origin()
+        body.pose() * Point3::origin()
     }
 
     fn assert_at(got: Point3<f64>, want: [f64; 3]) {
@@ -829,18 +829,18 @@ mod tests {
     fn a_gripper_folds_fixed_joints_into_the_palm_and_mimics_a_finger() {
         let mut robot = load(GRIPPER).unwrap();
         assert_eq!(robot.name, "gripper");
-        assert_eq!((robot.dofs.len(), robot.chains.len()), (1, 2));
-        assert_eq!(robot.palm.name, "base");
+        assert_eq!((robot.dofs.len(), robot.chains().len()), (1, 2));
+        assert_eq!(robot.palm().name, "base");
         // The collision box, not the visual sphere, lifted 10 mm by the fixed joint.
-        assert_eq!(robot.palm.mesh().triangles().len(), 12);
-        let (lo, hi) = robot.palm.mesh().bounding_box();
+        assert_eq!(robot.palm().mesh().triangles().len(), 12);
+        let (lo, hi) = robot.palm().mesh().bounding_box();
         assert_at(lo, [-20.0, -10.0, 5.0]);
         assert_at(hi, [20.0, 10.0, 15.0]);
         assert_eq!(robot.dof_limits(0), (0.0, 20.0));
         robot.set_dof_values(&[10.0]).unwrap();
         let (left, right) = (
-            &robot.chains[0].links[0].body,
-            &robot.chains[1].links[0].body,
+            &robot.chains()[0].links[0].body,
+            &robot.chains()[1].links[0].body,
         );
         assert_eq!(
             (left.name.as_str(), right.name.as_str()),
@@ -883,7 +883,7 @@ mod tests {
     fn a_link_takes_the_frame_of_its_only_geometry_and_mimic_offsets_apply() {
         let mut robot = load(FINGER).unwrap();
         assert_eq!(robot.dofs.len(), 2, "j1 and the continuous spin");
-        let chain = &robot.chains[0];
+        let chain = &robot.chains()[0];
         assert_eq!((chain.joints.len(), chain.links.len()), (3, 2));
         assert_eq!(chain.links[0].body.name, "prox");
         let c = chain.joints[1].coupling;
@@ -900,12 +900,12 @@ mod tests {
         // j1 sits at (0, 20, 0) turned 90° + q about z; prox is 50 mm out along its x.
         let a1 = std::f64::consts::FRAC_PI_2 + q;
         let prox = [50.0 * a1.cos(), 20.0 + 50.0 * a1.sin(), 0.0];
-        assert_at(origin_of(&robot.chains[0].links[0].body), prox);
+        assert_at(origin_of(&robot.chains()[0].links[0].body), prox);
         // dist turns a further 0.5·q + 0.25 at prox's origin; its box centre is 20 mm out.
-        let dist = &robot.chains[0].links[1].body;
+        let dist = &robot.chains()[0].links[1].body;
         assert_at(origin_of(dist), prox);
         let a2 = a1 + 0.5 * q + 0.25;
-        let centre = dist.pose * Point3::new(20.0, 0.0, 0.0);
+        let centre = dist.pose() * Point3::new(20.0, 0.0, 0.0);
         assert_at(
             centre,
             [prox[0] + 20.0 * a2.cos(), prox[1] + 20.0 * a2.sin(), 0.0],

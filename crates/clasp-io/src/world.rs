@@ -91,7 +91,7 @@ impl WorldLoader<'_> {
             Some(inline) => self.inline_body(inline, kind)?,
             None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
         };
-        body.pose = placement(element, self.path)?;
+        body = body.at(placement(element, self.path)?);
         Ok(body)
     }
 
@@ -146,7 +146,7 @@ impl WorldLoader<'_> {
                 "<connection> mounts robot {child_robot} on itself"
             )));
         }
-        let chains = robots[parent_robot].chains.len();
+        let chains = robots[parent_robot].chains().len();
         if parent_chain >= chains {
             return Err(error(format!(
                 "<connection> names chain {parent_chain} of robot {parent_robot}, which has {chains} chains"
@@ -249,7 +249,7 @@ fn camera(element: &Element, file: &Path) -> Result<Camera, LoadError> {
 /// How many joints each DOF drives: a breakaway DOF's stream entry has one state per joint.
 fn joints_per_dof(robot: &Robot, dof: usize) -> usize {
     robot
-        .chains
+        .chains()
         .iter()
         .flat_map(|c| &c.joints)
         .filter(|j| j.coupling.dof == dof)
@@ -310,7 +310,7 @@ pub fn save_world(
     let root = graspit_root.map(absolute);
     let refer = |file: &Path| escape(&reference(file, &folder, root.as_deref()));
     let mut xml = String::from("<?xml version=\"1.0\" ?>\n<world>\n");
-    for (i, body) in world.bodies.iter().enumerate() {
+    for (i, body) in world.free_bodies().map(|(_, b)| b).enumerate() {
         let tag = match body.kind {
             BodyKind::Obstacle => "obstacle",
             _ => "graspableBody",
@@ -327,7 +327,7 @@ pub fn save_world(
                 xml.push_str(&inline_body(body, &mesh_file));
             }
         }
-        xml.push_str(&transform_xml(&body.pose, "\t\t"));
+        xml.push_str(&transform_xml(&body.pose(), "\t\t"));
         let _ = writeln!(xml, "\t</{tag}>");
     }
     for robot in &world.robots {
@@ -565,9 +565,9 @@ mod tests {
              <transform><translation>0 0 7</translation></transform></graspableBody></world>",
         )
         .unwrap();
-        let body = &world.bodies[0];
+        let body = &world.free_body(0).unwrap();
         assert_eq!((body.name.as_str(), body.mass.mass), ("floor", 5.0));
-        assert_eq!(body.pose.translation.vector.z, 7.0);
+        assert_eq!(body.pose().translation.vector.z, 7.0);
         assert_eq!(body.source, None);
     }
 
@@ -600,7 +600,7 @@ mod tests {
             "{err}"
         );
         let world = load("<world><graspableBody><filename>models/objects/tri.xml</filename></graspableBody></world>").unwrap();
-        assert_eq!(world.bodies[0].name, "tri");
+        assert_eq!(world.free_body(0).unwrap().name, "tri");
     }
 
     const HAND: &str = "<robot><palm>tri.xml</palm>\
@@ -630,8 +630,8 @@ mod tests {
             ),
         ]);
         let world = load_world(&files, Path::new("w.xml"), None).unwrap();
-        assert_eq!(world.robots[0].dof_values(), &[0.3]);
-        assert_eq!(dof_stream(&world.robots[0]), "0.3 0 0");
+        assert_eq!(world.robot(0).unwrap().dof_values(), &[0.3]);
+        assert_eq!(dof_stream(&world.robot(0).unwrap()), "0.3 0 0");
         let err = load_world(&files, Path::new("short.xml"), None).unwrap_err();
         assert!(
             err.message

@@ -262,7 +262,7 @@ fn a_graspit_world_saves_and_loads_unchanged() {
     std::os::unix::fs::symlink(&library, root.join("models")).unwrap();
     std::fs::write(root.join("plannerMug.xml"), PLANNER_MUG).unwrap();
     let world = load_world(&Disk, &root.join("plannerMug.xml"), Some(&root)).unwrap();
-    assert_eq!(world.robots[0].dof_values(), &[0.5, 0.0, 0.7, 0.0]);
+    assert_eq!(world.robot(0).unwrap().dof_values(), &[0.5, 0.0, 0.7, 0.0]);
     let saved = root.join("saved.xml");
     save_world(&world, &saved, Some(&root)).unwrap();
     let text = std::fs::read_to_string(&saved).unwrap();
@@ -279,11 +279,11 @@ fn a_graspit_world_saves_and_loads_unchanged() {
         (a.translation.vector - b.translation.vector).norm() < 1e-9
             && a.rotation.angle_to(&b.rotation) < 1e-9
     };
-    assert_eq!(world.bodies[0].name, again.bodies[0].name);
-    assert!(close(&world.bodies[0].pose, &again.bodies[0].pose));
-    assert_eq!(world.robots[0].dof_values(), again.robots[0].dof_values());
-    for (a, b) in world.robots[0].bodies().zip(again.robots[0].bodies()) {
-        assert!(close(&a.pose, &b.pose), "{}", a.name);
+    assert_eq!(world.free_body(0).unwrap().name, again.free_body(0).unwrap().name);
+    assert!(close(&world.free_body(0).unwrap().pose(), &again.free_body(0).unwrap().pose()));
+    assert_eq!(world.robot(0).unwrap().dof_values(), again.robot(0).unwrap().dof_values());
+    for (a, b) in world.robot(0).unwrap().bodies().zip(again.robot(0).unwrap().bodies()) {
+        assert!(close(&a.pose(), &b.pose()), "{}", a.name);
     }
     let (a, b) = (world.camera.unwrap(), again.camera.unwrap());
     assert!((a.position - b.position).norm() < 1e-9);

@@ -89,10 +89,10 @@ fn barrett_frames(d: [f64; 4]) -> Vec<Vec<Matrix4<f64>>> {
 }
 
 fn assert_links_at(robot: &Robot, want: &[Vec<Matrix4<f64>>]) {
-    for (c, (chain, frames)) in robot.chains.iter().zip(want).enumerate() {
+    for (c, (chain, frames)) in robot.chains().iter().zip(want).enumerate() {
         assert_eq!(chain.links.len(), frames.len());
         for (l, (link, frame)) in chain.links.iter().zip(frames).enumerate() {
-            let got = link.body.pose.to_homogeneous();
+            let got = link.body.pose().to_homogeneous();
             // Rotation entries are unitless; 1e-9 of them moves points 100 mm away by 1e-7 mm.
             let error = (got - frame).abs().max();
             assert!(error < 1e-9, "chain {c} link {l}: got {got}, want {frame}");
@@ -101,10 +101,10 @@ fn assert_links_at(robot: &Robot, want: &[Vec<Matrix4<f64>>]) {
 }
 
 fn origins(robot: &Robot, chain: usize) -> Vec<Point3<f64>> {
-    robot.chains[chain]
+    robot.chains()[chain]
         .links
         .iter()
-        .map(|l| l.body.pose * Point3::origin())
+        .map(|l| l.body.pose() * Point3::origin())
         .collect()
 }
 
@@ -124,9 +124,9 @@ fn barrett_loads_with_its_dofs_chains_eigengrasps_and_approach() {
     assert_eq!(robot.robot_type.as_deref(), Some("Barrett"));
     assert_eq!(robot.db_name.as_deref(), Some("Barrett"));
     assert_eq!(robot.dofs.len(), 4);
-    assert_eq!(robot.chains.len(), 3);
+    assert_eq!(robot.chains().len(), 3);
     assert_eq!(robot.bodies().count() - 1, 8, "links besides the palm");
-    assert_eq!(robot.palm.mesh().triangles().len(), 268);
+    assert_eq!(robot.palm().mesh().triangles().len(), 268);
     assert_eq!(robot.dofs[0].kind, DofKind::Rigid);
     assert_eq!(
         (robot.dofs[0].max_effort, robot.dofs[0].kp, robot.dofs[0].kd),
@@ -137,7 +137,7 @@ fn barrett_loads_with_its_dofs_chains_eigengrasps_and_approach() {
         assert_eq!((dof.max_effort, dof.dragger_scale), (effort, 20.0));
         assert_eq!(dof.breakaway_torque, 0.5);
     }
-    let joint = &robot.chains[0].joints[0];
+    let joint = &robot.chains()[0].joints[0];
     assert_eq!(joint.dynamics.viscous_friction, 5.0e7);
     let eigen = robot
         .eigen_grasps
@@ -220,9 +220,9 @@ fn barrett_bh8_280_reads_the_minus_offset() {
     let Some(robot) = load("BarrettBH8_280/BarrettBH8_280.xml") else {
         return;
     };
-    assert_eq!((robot.dofs.len(), robot.chains.len()), (4, 3));
+    assert_eq!((robot.dofs.len(), robot.chains().len()), (4, 3));
     // `<theta>d1-2.46</theta>`: GraspIt reads offset 0 there; the file means -2.46 degrees.
-    let coupling = robot.chains[0].joints[1].coupling;
+    let coupling = robot.chains()[0].joints[1].coupling;
     assert_eq!((coupling.dof, coupling.ratio), (1, 1.0));
     assert!((coupling.offset - (-2.46f64).to_radians()).abs() < 1e-15);
 }
@@ -233,5 +233,5 @@ fn mcgrip_with_double_dashes_in_comments_loads() {
         return;
     };
     assert_eq!(robot.robot_type.as_deref(), Some("McGrip"));
-    assert_eq!((robot.dofs.len(), robot.chains.len()), (6, 2));
+    assert_eq!((robot.dofs.len(), robot.chains().len()), (6, 2));
 }

@@ -36,7 +36,7 @@ fn scene(object: &Path, robot: &Path, distance: f64) -> World {
         load_body(&Disk, object, clasp_core::BodyKind::Graspable).unwrap_or_else(|e| panic!("{e}"));
     let (lo, hi) = body.mesh().bounding_box();
     let centre = nalgebra::center(&lo, &hi);
-    body.pose = Pose::translation(-centre.x, -centre.y, -centre.z);
+    body = body.at(Pose::translation(-centre.x, -centre.y, -centre.z));
     let mut hand = load_robot(&Disk, robot).unwrap_or_else(|e| panic!("{e}"));
     hand.set_pose(facing_origin(&hand, distance));
     World::new(vec![body], vec![hand])
@@ -67,10 +67,10 @@ fn assert_grasped(world: &mut World, name: &str) -> Quality {
     let grasp = world.auto_grasp(0).unwrap();
     println!(
         "{name}: grasp {grasp:?}, DOFs {:?}",
-        world.robots[0].dof_values()
+        world.robot(0).unwrap().dof_values()
     );
     let threshold = world.settings().contact_threshold;
-    for (chain, links) in world.robots[0].chains.iter().enumerate() {
+    for (chain, links) in world.robot(0).unwrap().chains().iter().enumerate() {
         let touching: usize = (0..links.links.len())
             .map(|link| {
                 world
@@ -95,8 +95,8 @@ fn assert_grasped(world: &mut World, name: &str) -> Quality {
     for (a, b) in world.checked_pairs() {
         let (ba, bb) = (world.body(a).unwrap(), world.body(b).unwrap());
         let overlap = ReferenceEngine.collide(
-            Placed::new(&ba.geometry, ba.pose),
-            Placed::new(&bb.geometry, bb.pose),
+            Placed::new(&ba.geometry(), ba.pose()),
+            Placed::new(&bb.geometry(), bb.pose()),
         );
         assert!(!overlap, "{name}: {a:?} and {b:?} interpenetrate");
     }
@@ -160,7 +160,7 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
     // fingers side by side (spread 0) the thumb meets the mug with its proximal link, which
     // stops it (breakaway is not modelled), and the grasp is not force-closure.
     let mut world = scene(&graspit("objects/mug.xml").unwrap(), &hand, 200.0);
-    let mut spread = world.robots[0].dof_values().to_vec();
+    let mut spread = world.robot(0).unwrap().dof_values().to_vec();
     spread[0] = std::f64::consts::FRAC_PI_3;
     world.set_dof_values(0, &spread).unwrap();
     let quality = assert_grasped(&mut world, "Barrett on GraspIt's mug");

@@ -53,7 +53,7 @@ fn the_hand_has_four_dofs_three_chains_and_closed_links() {
     assert_eq!(robot.dofs.len(), 4);
     assert_eq!(
         robot
-            .chains
+            .chains()
             .iter()
             .map(|c| c.links.len())
             .collect::<Vec<_>>(),
@@ -62,7 +62,7 @@ fn the_hand_has_four_dofs_three_chains_and_closed_links() {
     for body in robot.bodies() {
         assert_closed(body.mesh(), &body.name);
     }
-    assert_eq!(robot.chains[2].links[1].body.name, "ClaspHand_chain2_link1");
+    assert_eq!(robot.chains()[2].links[1].body.name, "ClaspHand_chain2_link1");
     let approach = robot.approach.as_ref().unwrap();
     assert_eq!(approach.direction.into_inner(), nalgebra::Vector3::z());
     // Spread 0..90 degrees, flexion 0..100 degrees (the distal joint allows 2 x 50).
@@ -87,13 +87,13 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
         );
     }
     let shape = |r: &clasp_core::Robot| {
-        r.chains
+        r.chains()
             .iter()
             .map(|c| (c.joints.len(), c.links.len()))
             .collect::<Vec<_>>()
     };
     assert_eq!(shape(&urdf), shape(&graspit));
-    assert_eq!(urdf.palm.mesh().vertices(), graspit.palm.mesh().vertices());
+    assert_eq!(urdf.palm().mesh().vertices(), graspit.palm().mesh().vertices());
     // Closed, spread, flexed, and everything at once, each finger differently.
     for values in [
         [0.0, 0.0, 0.0, 0.0],
@@ -110,7 +110,7 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
     ] {
         graspit.set_dof_values(&values).unwrap();
         urdf.set_dof_values(&values).unwrap();
-        for (c, (a, b)) in graspit.chains.iter().zip(&urdf.chains).enumerate() {
+        for (c, (a, b)) in graspit.chains().iter().zip(&urdf.chains()).enumerate() {
             for (l, (a, b)) in a.links.iter().zip(&b.links).enumerate() {
                 assert_eq!(
                     a.body.mesh().vertices(),
@@ -119,14 +119,14 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
                 );
                 // Every vertex, so both position and orientation agree.
                 for v in a.body.mesh().vertices() {
-                    let (p, q) = (a.body.pose * v, b.body.pose * v);
+                    let (p, q) = (a.body.pose() * v, b.body.pose() * v);
                     assert!(
                         (p - q).norm() < 1e-6,
                         "{values:?} chain {c} link {l}: {p} vs {q}"
                     );
                 }
                 let origin =
-                    (a.body.pose * Point3::origin() - b.body.pose * Point3::origin()).norm();
+                    (a.body.pose() * Point3::origin() - b.body.pose() * Point3::origin()).norm();
                 assert!(
                     origin < 1e-6,
                     "{values:?} chain {c} link {l}: {origin} mm apart"
@@ -137,8 +137,8 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
 }
 
 fn fingertip(robot: &clasp_core::Robot, chain: usize) -> Point3<f64> {
-    let link = robot.chains[chain].links.last().unwrap();
-    link.body.pose * Point3::origin()
+    let link = robot.chains()[chain].links.last().unwrap();
+    link.body.pose() * Point3::origin()
 }
 
 #[test]
@@ -174,8 +174,8 @@ fn the_two_fingers_mirror_each_other_and_close_toward_the_thumb() {
 #[test]
 fn the_default_world_places_the_hand_beside_the_mug() {
     let world = load_world(&Disk, &models().join("worlds/default.xml"), None).unwrap();
-    assert_eq!(world.bodies.len(), 1);
-    let robot = &world.robots[0];
+    assert_eq!(world.free_bodies().count(), 1);
+    let robot = &world.robot(0).unwrap();
     assert_eq!(robot.dof_values(), &[0.0, 0.2, 0.2, 0.2]);
     // The palm faces the mug: its approach direction (+z) points along world +x.
     let approach = robot.pose() * nalgebra::Vector3::z();
@@ -185,18 +185,18 @@ fn the_default_world_places_the_hand_beside_the_mug() {
     );
     // The palm's box ends before the mug's does: they do not overlap along the approach.
     let palm_max_x = robot
-        .palm
+        .palm()
         .mesh()
         .vertices()
         .iter()
-        .map(|v| (robot.palm.pose * v).x)
+        .map(|v| (robot.palm().pose() * v).x)
         .fold(f64::MIN, f64::max);
     let mug = world.body(BodyId::Free(0)).unwrap();
     let mug_min_x = mug
         .mesh()
         .vertices()
         .iter()
-        .map(|v| (mug.pose * v).x)
+        .map(|v| (mug.pose() * v).x)
         .fold(f64::MAX, f64::min);
     assert!(
         palm_max_x < mug_min_x,

@@ -91,7 +91,7 @@ pub fn click(app: &mut App, position: Vec2) {
 pub fn body_center(app: &App, id: BodyId) -> Vec3 {
     let body = app.world().resource::<Editor>().world.body(id).unwrap();
     let (lo, hi) = body.mesh().bounding_box();
-    convert::point(&(body.pose * nalgebra::center(&lo, &hi)))
+    convert::point(&(body.pose() * nalgebra::center(&lo, &hi)))
 }
 
 /// Where a world point appears in the window, in logical pixels, and the 3D view's rectangle.
@@ -265,7 +265,7 @@ pub fn visible_point(app: &mut App, id: BodyId) -> Option<Vec2> {
     let centre = nalgebra::center(&lo, &hi);
     let step = (body.mesh().vertices().len() / 60).max(1);
     for v in body.mesh().vertices().iter().step_by(step) {
-        let inside = body.pose * (centre + (v - centre) * 0.8);
+        let inside = body.pose() * (centre + (v - centre) * 0.8);
         let p = on_screen(app, &inside);
         if hovered_body(app, p) == Some(id) {
             return Some(p);

@@ -172,7 +172,7 @@ fn ns(frames: &[Frame]) -> Vec<f64> {
 fn check_alike(bounded: &[Frame], exact: &[Frame], label: &str, checks: &mut Checks) {
     let (mut palm, mut dofs) = (0.0_f64, 0.0_f64);
     for (b, e) in bounded.iter().zip(exact) {
-        palm = palm.max((b.palm.translation.vector - e.palm.translation.vector).norm());
+        palm = palm.max((b.palm().translation.vector - e.palm().translation.vector).norm());
         let most = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
         dofs = dofs.max(most.fold(0.0, f64::max));
     }
@@ -205,7 +205,7 @@ fn play(
         Script::Hand => {
             let mut hand = HandScript::new(&scene);
             Box::new(move |e: &mut Editor, f| {
-                let target = hand.target(f, e.world.robots[0].pose());
+                let target = hand.target(f, e.world.robot(0).unwrap().pose());
                 e.drag_element_to(Element::Robot(0), target);
             })
         }
@@ -248,7 +248,7 @@ fn frame(editor: &mut Editor, object: BodyId, step: impl FnOnce(&mut Editor)) ->
         ns,
         held: editor.touching.is_some(),
         touching: editor.world.contacts_of(object).next().is_some(),
-        palm: editor.world.robots[0].pose(),
-        dofs: editor.world.robots[0].dof_values().to_vec(),
+        palm: editor.world.robot(0).unwrap().pose(),
+        dofs: editor.world.robot(0).unwrap().dof_values().to_vec(),
     }
 }

@@ -78,7 +78,7 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
     let BodyId::Free(index) = object else {
         unreachable!("the object is a free body")
     };
-    let robot = &editor.world.robots[0];
+    let robot = &editor.world.robot(0).unwrap();
     let palm = robot.pose();
     let (reference, direction) = robot
         .approach
@@ -87,11 +87,11 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
             (a.reference, a.direction.into_inner())
         });
     let (reference, approach) = (palm * reference, palm.rotation * direction);
-    let body = &editor.world.bodies[index];
+    let body = &editor.world.free_body(index).unwrap();
     let (lo, hi) = body.mesh().bounding_box();
     let own_centre = nalgebra::center(&lo, &hi);
     let far = (hi - lo).norm() + 200.0;
-    let rotation = body.pose.rotation;
+    let rotation = body.pose().rotation;
     let at = |centre: Point3<f64>| {
         Pose::from_parts(
             Translation3::from(centre - rotation * own_centre.coords),
@@ -108,7 +108,7 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
         .approach_to_contact(0, 2.0 * far)
         .expect("the hand can approach");
     assert!(!outcome.completed, "the hand meets the object on its way");
-    let travel = (probe.robots[0].pose().translation.vector - palm.translation.vector).norm();
+    let travel = (probe.robot(0).unwrap().pose().translation.vector - palm.translation.vector).norm();
     let centre = reference + approach * (far - travel + START_GAP);
     editor
         .world
@@ -140,7 +140,7 @@ pub struct HandScript {
 impl HandScript {
     pub fn new(scene: &Scene) -> Self {
         HandScript {
-            start: scene.editor.world.robots[0].pose(),
+            start: scene.editor.world.robot(0).unwrap().pose(),
             approach: scene.approach,
             across: across(&scene.approach),
             centre: scene.centre,
@@ -189,7 +189,7 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
     let editor = &mut scene.editor;
     editor.approach(0, 2.0 * START_GAP);
     editor.forget_history();
-    let robot = &editor.world.robots[0];
+    let robot = &editor.world.robot(0).unwrap();
     let closing = |dof: usize| {
         let (lo, hi) = robot.dof_limits(dof);
         if robot.dofs[dof].default_velocity >= 0.0 {
@@ -202,7 +202,7 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
         .filter(|&d| robot.dofs[d].default_velocity != 0.0)
         .find(|&d| {
             let mut probe = editor.world.clone();
-            let mut target = probe.robots[0].dof_values().to_vec();
+            let mut target = probe.robot(0).unwrap().dof_values().to_vec();
             target[d] = closing(d);
             probe
                 .move_dofs_to(0, &target)

@@ -5,7 +5,7 @@
 
 use std::f64::consts::FRAC_PI_4;
 
-use clasp_collide::{CollisionEngine, FastEngine, Gap};
+use clasp_collide::Gap;
 
 use super::{
     Motion, MoveOutcome, MoveQueries, Mover, Overlap, Pair, Run, Tracked,
@@ -62,10 +62,10 @@ impl Motion<'_, '_> {
             let known = recalled.unwrap_or(Known::nothing(poses));
             // A pair certified apart needs no collision test to start.
             let apart = known.bound_at(&balls, (&poses.0, &poses.1)) > 0.0;
-            if apart || !FastEngine.collide(placed(a.body), placed(b.body)) {
+            if apart || !self.rules.engine.collide(placed(a.body), placed(b.body)) {
                 run.free.push(Tracked { pair, balls, known });
             } else {
-                let depth = overlap_depth(a.body, b.body);
+                let depth = overlap_depth(self.rules.engine, a.body, b.body);
                 run.overlaps.push(Overlap { pair, balls, depth });
             }
         }
@@ -248,7 +248,10 @@ impl Motion<'_, '_> {
             MoveQueries::Exact => (f64::INFINITY, None, 0.0),
         };
         let (a_at, b_at) = (placed(a.body), placed(b.body));
-        let gap = FastEngine.distance_below(a_at, b_at, cutoff, seed, error);
+        let gap = self
+            .rules
+            .engine
+            .distance_below(a_at, b_at, cutoff, seed, error);
         tracked.known = known_from(gap, error, (a.body.pose, b.body.pose), tracked.known);
         tracked.known.bound
     }
@@ -264,7 +267,11 @@ impl Motion<'_, '_> {
             return gap;
         }
         let cutoff = CUTOFF_REACH * need;
-        if FastEngine.within(placed(a.body), placed(b.body), cutoff) {
+        if self
+            .rules
+            .engine
+            .within(placed(a.body), placed(b.body), cutoff)
+        {
             return bound;
         }
         tracked.known = Known {
@@ -297,7 +304,7 @@ impl Motion<'_, '_> {
 
     pub(super) fn pair_collides(&self, pair: Pair, moving: &[BodyId]) -> bool {
         let (a, b) = self.pair_parts(pair, moving);
-        FastEngine.collide(placed(a.body), placed(b.body))
+        self.rules.engine.collide(placed(a.body), placed(b.body))
     }
 }
 

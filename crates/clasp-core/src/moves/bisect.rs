@@ -3,8 +3,6 @@
 //! threshold/2" or "farther", which a distance query with threshold/2 as its cut-off answers
 //! in one walk of the trees near the contact, seeded from the last answer.
 
-use clasp_collide::{CollisionEngine, FastEngine};
-
 use super::{Motion, MoveOutcome, MoveQueries, Run, advance::known_from, path::Path, placed};
 use crate::BodyId;
 
@@ -54,7 +52,10 @@ impl Motion<'_, '_> {
             .filter(
                 |(known, (a, b))| match self.remembered(known, (&a.body.pose, &b.body.pose)) {
                     Some(gap) => gap < threshold,
-                    None => FastEngine.within(placed(a.body), placed(b.body), threshold),
+                    None => self
+                        .rules
+                        .engine
+                        .within(placed(a.body), placed(b.body), threshold),
                 },
             )
             .map(|(_, (a, b))| (a.id, b.id))
@@ -119,7 +120,7 @@ impl Motion<'_, '_> {
                         MoveQueries::Bounded => (band, tracked.known.seed),
                         MoveQueries::Exact => (f64::INFINITY, None),
                     };
-                    let answer = FastEngine.distance_below(
+                    let answer = self.rules.engine.distance_below(
                         placed(a.body),
                         placed(b.body),
                         cutoff,

@@ -20,23 +20,17 @@ mod joints;
 mod overlap;
 mod path;
 
-use clasp_collide::{CollisionEngine, FastEngine, Placed};
+use clasp_collide::{CollisionEngine, Placed};
 
 pub(crate) use gaps::GapMemory;
 use gaps::{Known, PairBalls};
 
+pub(crate) use crate::rules::Part;
 use crate::{
-    Body, BodyId, CollisionSwitches, Contact, Pose, Robot,
+    Body, BodyId, Contact, Pose, Robot,
     contact::{Side, contact_pair},
+    rules::{CollisionSwitches, checked},
 };
-
-/// One body around the mover, and the robot it belongs to, if any.
-#[derive(Clone, Copy)]
-pub(crate) struct Part<'a> {
-    pub id: BodyId,
-    pub body: &'a Body,
-    pub robot: Option<&'a Robot>,
-}
 
 /// What moves: a free body or a robot.
 pub(crate) enum Mover<'a> {
@@ -59,6 +53,7 @@ pub enum MoveQueries {
 /// The world's settings a move obeys.
 #[derive(Clone, Copy)]
 pub(crate) struct Rules<'a> {
+    pub engine: &'a dyn CollisionEngine,
     pub switches: &'a CollisionSwitches,
     pub threshold: f64,
     pub min_step: f64,
@@ -76,29 +71,16 @@ pub struct MoveOutcome {
     pub blocked_by_overlap: bool,
 }
 
-/// Whether two bodies may collide: the switches, a robot file's rules, and bodies that have
-/// triangles.
-pub(crate) fn allowed<'a>(switches: &CollisionSwitches, a: Part<'a>, b: Part<'a>) -> bool {
-    if a.body.mesh().is_empty() || b.body.mesh().is_empty() || !switches.allow(a.id, b.id) {
-        return false;
-    }
-    let own = |part: Part<'a>| part.robot.zip(part.id.robot_body());
-    match (own(a), own(b)) {
-        (Some((robot, ra)), Some((_, rb))) if a.id.robot() == b.id.robot() => {
-            robot.self_pair_checked(ra, rb)
-        }
-        (ra, rb) => {
-            ra.is_none_or(|(robot, which)| robot.collides(which))
-                && rb.is_none_or(|(robot, which)| robot.collides(which))
-        }
-    }
-}
-
 /// The contacts of one pair (both sides of each), pruned as GraspIt prunes them; none when
 /// the pair interpenetrates.
-pub(crate) fn pair_contacts<'a>(a: Part<'a>, b: Part<'a>, threshold: f64) -> Vec<Contact> {
+pub(crate) fn pair_contacts<'a>(
+    engine: &dyn CollisionEngine,
+    a: Part<'a>,
+    b: Part<'a>,
+    threshold: f64,
+) -> Vec<Contact> {
     let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-    let Ok(found) = FastEngine.contacts(placed(a.body), placed(b.body), threshold) else {
+    let Ok(found) = engine.contacts(placed(a.body), placed(b.body), threshold) else {
         return Vec::new();
     };
     let side = |p: Part<'a>| Side {
@@ -166,6 +148,8 @@ pub(crate) struct Motion<'m, 'o> {
     pub others: &'o [Part<'o>],
     pub rules: Rules<'o>,
     pub memory: &'m mut GapMemory,
+    /// The domain of the mover's bodies (0: the shared world).
+    pub domain: u32,
 }
 
 impl Motion<'_, '_> {
@@ -202,6 +186,7 @@ impl Motion<'_, '_> {
                 id,
                 body,
                 robot: None,
+                domain: self.domain,
             }),
             Mover::Robot { robot, .. } => {
                 let body = robot.body(id.robot_body()?)?;
@@ -209,6 +194,7 @@ impl Motion<'_, '_> {
                     id,
                     body,
                     robot: Some(robot),
+                    domain: self.domain,
                 })
             }
         }
@@ -239,7 +225,7 @@ impl Motion<'_, '_> {
                 continue;
             };
             for (j, other) in self.others.iter().enumerate() {
-                if allowed(switches, part, *other) {
+                if checked(switches, part, *other) {
                     pairs.push(Pair {
                         a: Slot::Mover(i),
                         b: Slot::Other(j),
@@ -266,7 +252,7 @@ impl Motion<'_, '_> {
                 let (Some(a), Some(b)) = (self.mover_part(id), self.mover_part(other)) else {
                     continue;
                 };
-                if allowed(self.rules.switches, a, b) {
+                if checked(self.rules.switches, a, b) {
                     let b_slot = match other_moving {
                         Some(k) => Slot::Mover(k),
                         None => Slot::Still(other),
@@ -290,15 +276,25 @@ impl Motion<'_, '_> {
                 continue;
             };
             for other in self.others {
-                if allowed(self.rules.switches, part, *other) {
-                    found.extend(pair_contacts(part, *other, self.rules.threshold));
+                if checked(self.rules.switches, part, *other) {
+                    found.extend(pair_contacts(
+                        self.rules.engine,
+                        part,
+                        *other,
+                        self.rules.threshold,
+                    ));
                 }
             }
             for &own in &ids[i + 1..] {
                 if let Some(b) = self.mover_part(own)
-                    && allowed(self.rules.switches, part, b)
+                    && checked(self.rules.switches, part, b)
                 {
-                    found.extend(pair_contacts(part, b, self.rules.threshold));
+                    found.extend(pair_contacts(
+                        self.rules.engine,
+                        part,
+                        b,
+                        self.rules.threshold,
+                    ));
                 }
             }
         }

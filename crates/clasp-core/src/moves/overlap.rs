@@ -2,7 +2,7 @@
 //! back on between bodies that pass into each other) may move any way that does not deepen
 //! the overlap; once apart it is checked like any other pair.
 
-use clasp_collide::{CollisionEngine, FastEngine, Placed};
+use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::Vector3;
 
 use super::{Motion, MoveOutcome, Run, Tracked, gaps::Known, path::Path, placed};
@@ -22,9 +22,9 @@ impl Motion<'_, '_> {
         let mut apart = Vec::new();
         for (k, overlap) in run.overlaps.iter().enumerate() {
             let (a, b) = self.pair_parts(overlap.pair, moving);
-            if !FastEngine.collide(placed(a.body), placed(b.body)) {
+            if !self.rules.engine.collide(placed(a.body), placed(b.body)) {
                 apart.push(k);
-            } else if overlap_depth(a.body, b.body) > overlap.depth + tolerance {
+            } else if overlap_depth(self.rules.engine, a.body, b.body) > overlap.depth + tolerance {
                 let stopped_by = vec![(a.id, b.id)];
                 self.apply(path, t);
                 return Some(MoveOutcome {
@@ -50,11 +50,11 @@ impl Motion<'_, '_> {
 /// How deep two interpenetrating bodies are in each other: the deepest vertex of either inside
 /// the other, measured to the other's surface. A vertex is inside when it lies behind the
 /// triangle closest to it.
-pub(super) fn overlap_depth(a: &Body, b: &Body) -> f64 {
-    vertex_depth(a, b).max(vertex_depth(b, a))
+pub(super) fn overlap_depth(engine: &dyn CollisionEngine, a: &Body, b: &Body) -> f64 {
+    vertex_depth(engine, a, b).max(vertex_depth(engine, b, a))
 }
 
-fn vertex_depth(body: &Body, container: &Body) -> f64 {
+fn vertex_depth(engine: &dyn CollisionEngine, body: &Body, container: &Body) -> f64 {
     let (lo, hi) = container.mesh().bounding_box();
     let to_container = container.pose.inverse() * body.pose;
     let here = Placed::new(&container.geometry, Pose::identity());
@@ -64,7 +64,7 @@ fn vertex_depth(body: &Body, container: &Body) -> f64 {
         .map(|v| to_container * v)
         .filter(|p| (0..3).all(|k| p[k] >= lo[k] && p[k] <= hi[k]))
         .map(|p| {
-            let near = FastEngine.point_distance(here, &p);
+            let near = engine.point_distance(here, &p);
             let normal: Vector3<f64> = container.mesh().triangle_normal(near.triangle);
             if (p - near.closest).dot(&normal) < 0.0 {
                 near.distance

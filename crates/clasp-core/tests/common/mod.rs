@@ -8,8 +8,8 @@ use clasp_core::Body;
 pub fn reference_distance(a: &Body, b: &Body) -> Option<f64> {
     ReferenceEngine
         .distance(
-            Placed::new(&a.geometry, a.pose),
-            Placed::new(&b.geometry, b.pose),
+            Placed::new(&a.geometry(), a.pose()),
+            Placed::new(&b.geometry(), b.pose()),
         )
         .ok()
         .map(|s| s.distance)
