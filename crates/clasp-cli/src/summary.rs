@@ -36,6 +36,8 @@ pub fn body(body: &Body) -> Value {
             "inertia_per_unit_mass": inertia,
             "youngs": body.youngs,
             "open_mesh_estimate": m.open_mesh_estimate,
+            "collision_group": body.groups().group(),
+            "collision_mask": clasp_io::mask_text(body.groups().mask()),
         }),
     );
     value
@@ -91,19 +93,31 @@ pub fn robot(robot: &Robot) -> Value {
 /// A world: its bodies and robots with names, kinds and poses.
 pub fn world(world: &World) -> Value {
     let bodies: Vec<Value> = world
-        .bodies
-        .iter()
-        .map(|b| json!({ "name": b.name, "kind": b.kind.name(), "pose": pose(&b.pose()) }))
+        .free_bodies()
+        .map(|(_, b)| {
+            let mut value =
+                json!({ "name": b.name, "kind": b.kind.name(), "pose": pose(&b.pose()) });
+            extend(&mut value, groups(b));
+            value
+        })
         .collect();
     let robots: Vec<Value> = world
-        .robots
-        .iter()
-        .map(|r| {
+        .robots()
+        .map(|(_, r)| {
+            let bodies: Vec<Value> = r
+                .bodies()
+                .map(|b| {
+                    let mut value = json!({ "name": b.name });
+                    extend(&mut value, groups(b));
+                    value
+                })
+                .collect();
             json!({
                 "name": r.name,
                 "kind": "robot",
                 "pose": pose(&r.pose()),
                 "dof_values": r.dof_values(),
+                "bodies": bodies,
             })
         })
         .collect();
@@ -112,6 +126,14 @@ pub fn world(world: &World) -> Value {
         "robots": robots,
         "connections": world.connections.len(),
         "camera": world.camera.is_some(),
+    })
+}
+
+/// A body's collision group and mask (RaiSim's).
+pub fn groups(body: &Body) -> Value {
+    json!({
+        "collision_group": body.groups().group(),
+        "collision_mask": clasp_io::mask_text(body.groups().mask()),
     })
 }
 

@@ -331,7 +331,7 @@ fn model_text(model: &ContactModel) -> String {
 /// A grasp's contact: the hand's body touching the object, the object-side point and normal,
 /// the friction its wrenches use, its model and its wrenches.
 fn grasp_contact_json(world: &World, c: &GraspContact) -> Value {
-    let (p, n) = (c.contact.point, c.contact.normal.into_inner());
+    let (p, n) = (c.contact.point, c.contact.inward().into_inner());
     json!({
         "body": body_json(world, c.contact.other),
         "point": [p.x, p.y, p.z],
@@ -405,6 +405,9 @@ fn body_text(world: &World, id: BodyId) -> String {
 
 fn body_json(world: &World, id: BodyId) -> Value {
     let mut value = json!({ "id": id_string(id), "name": body_name(world, id) });
+    if let Some(body) = world.body(id) {
+        crate::summary::extend(&mut value, crate::summary::groups(body));
+    }
     if let Some(robot) = robot_name(world, id) {
         value["robot"] = json!(robot);
     }
@@ -415,26 +418,38 @@ fn body_json(world: &World, id: BodyId) -> Value {
     value
 }
 
-fn other_type(kind: BodyType) -> &'static str {
+fn type_name(kind: BodyType) -> &'static str {
     match kind {
         BodyType::Static => "static",
         BodyType::Dynamic => "dynamic",
     }
 }
 
+/// Every field of RaiSim's contact API, as the side on `c.body` sees it.
 fn contact_json(world: &World, c: &Contact) -> Value {
     let n = c.normal.into_inner();
+    let q = c.frame.rotation.quaternion();
     json!({
         "body": body_json(world, c.body),
         "other": body_json(world, c.other),
+        "index": c.index,
+        "pair_index": c.pair_index,
+        "is_object_a": c.is_object_a,
         "point": [c.point.x, c.point.y, c.point.z],
         "other_point": [c.other_point.x, c.other_point.y, c.other_point.z],
         "normal": [n.x, n.y, n.z],
+        "frame_rotation_wxyz": [q.w, q.i, q.j, q.k],
         "separation": c.separation,
+        "depth": c.depth(),
+        "triangle": c.triangle,
+        "other_triangle": c.other_triangle,
+        "local_index": c.local_index,
+        "body_type": type_name(c.body_type),
+        "other_type": type_name(c.other_type),
         "static_friction": c.static_friction,
         "kinetic_friction": c.kinetic_friction,
-        "self_collision": c.is_self_collision,
-        "other_type": other_type(c.other_type),
+        "is_self_collision": c.is_self_collision,
+        "skip": c.skip,
     })
 }
 

@@ -159,7 +159,7 @@ fn assert_every_finger_on_the_mug(document: &Value) {
         );
     }
     for contact in contacts {
-        assert_eq!(contact["self_collision"], false, "{contact}");
+        assert_eq!(contact["is_self_collision"], false, "{contact}");
         // The mug is body 0, the pair's first body; the hand is dynamic.
         assert_eq!(contact["body"]["name"], "clasp_mug");
         assert_eq!(contact["other_type"], "dynamic");
@@ -221,7 +221,7 @@ fn contacts_of_two_boxes_follow_the_threshold() {
         let normal = vector(&contact["normal"]);
         assert!((normal[0] + 1.0).abs() < 1e-9, "{contact}");
         assert_eq!(contact["other_type"], "dynamic");
-        assert_eq!(contact["self_collision"], false);
+        assert_eq!(contact["is_self_collision"], false);
         let (mu_s, mu_k) = (
             contact["static_friction"].as_f64().unwrap(),
             contact["kinetic_friction"].as_f64().unwrap(),
@@ -805,4 +805,94 @@ fn barrett_grasps_graspits_mug_through_the_graspit_root() {
     let again = quality_json(&args);
     assert_eq!(again["epsilon"], document["epsilon"]);
     assert_eq!(again["volume"], document["volume"]);
+}
+
+/// RaiSim's four spheres: neighbours all touch, and only the groups and masks decide.
+#[test]
+fn raisims_four_spheres_meet_as_their_groups_and_masks_say() {
+    let world = models().join("worlds/raisim_four_spheres.xml");
+    let document = ok_json(&run(&["contacts", path_str(&world), "--json"]));
+    let contacts = contacts_of(&document);
+    assert!(!contacts.is_empty(), "{document}");
+    for contact in contacts {
+        assert_eq!(contact["body"]["id"], "body 0", "{contact}");
+        assert_eq!(contact["other"]["id"], "body 1", "{contact}");
+        assert_eq!(contact["body"]["collision_group"], 0);
+        assert_eq!(contact["body"]["collision_mask"], "0 1");
+        assert_eq!(contact["other"]["collision_group"], 1);
+    }
+    // With a threshold that reaches every neighbour, still only sphere0–sphere1.
+    let wide = ok_json(&run(&[
+        "contacts",
+        path_str(&world),
+        "--json",
+        "--threshold",
+        "1",
+    ]));
+    assert!(
+        contacts_of(&wide)
+            .iter()
+            .all(|c| (c["body"]["id"].clone(), c["other"]["id"].clone())
+                == ("body 0".into(), "body 1".into()))
+    );
+    // Inspect shows each body's group and mask.
+    let summary = ok_json(&run(&["inspect", path_str(&world)]));
+    let bodies = summary["bodies"].as_array().unwrap();
+    let groups: Vec<_> = bodies
+        .iter()
+        .map(|b| {
+            (
+                b["collision_group"].as_u64().unwrap(),
+                b["collision_mask"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(groups, [(0, "0 1"), (1, "0 1"), (2, "1"), (3, "all")]);
+}
+
+/// `contacts --json` lists every field of RaiSim's contact API.
+#[test]
+fn contacts_json_lists_every_field() {
+    let dir = scratch("fields", &[("boxes.xml", &boxes_world(0.05))]);
+    let document = ok_json(&run(&[
+        "contacts",
+        path_str(&dir.join("boxes.xml")),
+        "--json",
+    ]));
+    let contact = &contacts_of(&document)[0];
+    for field in [
+        "body",
+        "other",
+        "index",
+        "pair_index",
+        "is_object_a",
+        "point",
+        "other_point",
+        "normal",
+        "frame_rotation_wxyz",
+        "separation",
+        "depth",
+        "triangle",
+        "other_triangle",
+        "local_index",
+        "body_type",
+        "other_type",
+        "static_friction",
+        "kinetic_friction",
+        "is_self_collision",
+        "skip",
+    ] {
+        assert!(
+            contact.get(field).is_some(),
+            "{field} missing from {contact}"
+        );
+    }
+    assert_eq!(contact["is_object_a"], true);
+    assert_eq!(
+        contact["depth"].as_f64().unwrap(),
+        -contact["separation"].as_f64().unwrap()
+    );
+    // The other box is dynamic, so the same contact has a place in its list.
+    assert!(contact["pair_index"].is_u64(), "{contact}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

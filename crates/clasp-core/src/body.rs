@@ -182,11 +182,22 @@ impl Body {
     /// mesh's tree.
     pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: TriMesh) -> Self {
         let mass = MassProperties::complete(&mesh, Default::default());
+        Self::from_parts(name, kind, Arc::new(Geometry::new(mesh)), mass)
+    }
+
+    /// A body of built geometry and given mass properties at the origin, generic material,
+    /// RaiSim's default groups for its kind.
+    pub fn from_parts(
+        name: impl Into<String>,
+        kind: BodyKind,
+        geometry: Arc<Geometry>,
+        mass: MassProperties,
+    ) -> Self {
         Self {
             name: name.into(),
             kind,
             pose: Pose::identity(),
-            geometry: Arc::new(Geometry::new(mesh)),
+            geometry,
             groups: CollisionGroups::default_for(kind == BodyKind::Obstacle),
             material: Material::Generic,
             mass,

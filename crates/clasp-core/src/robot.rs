@@ -354,6 +354,25 @@ impl Robot {
         &self.overlapping_at_start
     }
 
+    /// Puts one of its bodies in collision groups: for robots not yet in a world (a world's
+    /// robots change groups through [`crate::World::set_collision_groups`]). False if the
+    /// robot has no such body.
+    pub fn set_body_groups(
+        &mut self,
+        which: RobotBody,
+        groups: clasp_collide::CollisionGroups,
+    ) -> bool {
+        let body = match which {
+            RobotBody::Palm => Some(&mut self.palm),
+            RobotBody::Link { chain, link } => self
+                .chains
+                .get_mut(chain)
+                .and_then(|c| c.links.get_mut(link))
+                .map(|l| &mut l.body),
+        };
+        body.map(|b| b.groups = groups).is_some()
+    }
+
     /// Every body of the robot by position: the palm, then each chain's links in order.
     pub fn parts(&self) -> Vec<RobotBody> {
         let links = self.chains.iter().enumerate().flat_map(|(chain, c)| {

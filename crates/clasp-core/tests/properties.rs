@@ -135,7 +135,10 @@ fn random_moves_never_leave_an_enabled_pair_interpenetrating() {
             let target = if rng.unit() < 0.5 {
                 // Straight at another body: most of these stop at contact.
                 let goal = world.free_body((mover + 1) % 4).unwrap().pose().translation;
-                Pose::from_parts(goal, world.free_body(mover).unwrap().pose().rotation * rng.rotation())
+                Pose::from_parts(
+                    goal,
+                    world.free_body(mover).unwrap().pose().rotation * rng.rotation(),
+                )
             } else {
                 rng.pose(50.0)
             };
@@ -214,7 +217,12 @@ fn bounded_moves_stop_where_exact_moves_stop() {
         for drag in 0..3 {
             let mover = (rng.unit() * 4.0) as usize % 4;
             let from = bounded.free_body(mover).unwrap().pose();
-            let goal = bounded.free_body((mover + 1) % 4).unwrap().pose().translation.vector;
+            let goal = bounded
+                .free_body((mover + 1) % 4)
+                .unwrap()
+                .pose()
+                .translation
+                .vector;
             let turn = rng.rotation();
             for step in 1..=20 {
                 let t = step as f64 / 20.0;
@@ -232,7 +240,10 @@ fn bounded_moves_stop_where_exact_moves_stop() {
                     p
                 };
                 assert_eq!(pairs(&b), pairs(&e), "{case}");
-                let (pb, pe) = (bounded.free_body(mover).unwrap().pose(), exact.free_body(mover).unwrap().pose());
+                let (pb, pe) = (
+                    bounded.free_body(mover).unwrap().pose(),
+                    exact.free_body(mover).unwrap().pose(),
+                );
                 let apart = (pb.translation.vector - pe.translation.vector).norm();
                 assert!(apart < 1.0, "{case}: the stops are {apart} mm apart");
                 stopped += usize::from(!b.completed);

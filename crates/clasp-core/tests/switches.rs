@@ -269,7 +269,10 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
         assert!(clone.robot_contacts().all(|c| c.other == BA));
     }
     // The world itself did not move.
-    assert_eq!(world.robot(0).unwrap().pose(), Pose::translation(-60.0, 0.0, 0.0));
+    assert_eq!(
+        world.robot(0).unwrap().pose(),
+        Pose::translation(-60.0, 0.0, 0.0)
+    );
 }
 
 #[test]
@@ -284,7 +287,12 @@ fn removing_a_body_renumbers_nothing_and_keeps_the_others_switches() {
     assert!(!world.switches().pair_on(BB, BC), "B–C stays off");
     assert!(!world.switches().body_on(BC), "C stays off");
     assert!(world.switches().body_on(BB));
-    assert!(world.contacts().iter().all(|x| x.body != BA && x.other != BA));
+    assert!(
+        world
+            .contacts()
+            .iter()
+            .all(|x| x.body != BA && x.other != BA)
+    );
     assert!(world.remove_element(A).is_err(), "an id is removed once");
     assert!(world.remove_element(Element::Body(5)).is_err());
     let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));

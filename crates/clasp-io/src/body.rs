@@ -6,12 +6,15 @@ use std::{
 };
 
 use clasp_collide::{Geometry, TriMesh};
-use clasp_core::{Body, BodyKind, Compliance, GivenMass, MassProperties, Material, Pose};
+use clasp_core::{
+    Body, BodyKind, CollisionGroups, Compliance, GivenMass, MassProperties, Material, Pose,
+};
 use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::{
     FileSource, LoadError,
     geometry::{GeometryFormat, MeshFile, load_mesh_file},
+    groups::read_groups,
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
 };
@@ -67,21 +70,22 @@ pub(crate) fn body_from_element(
     };
     let (geometry, geometry_path) = load_geometry(source, path, root, geometry_folders)?;
     let mass = MassProperties::complete(&geometry.mesh, given);
-    Ok(Body {
-        name: geometry_path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        kind,
-        pose: Pose::identity(),
-        geometry: Arc::new(Geometry::new(geometry.mesh)),
-        material,
-        mass,
-        youngs,
-        compliance,
-        color: geometry.color,
-        source: None,
-    })
+    let groups = read_groups(
+        root,
+        path,
+        CollisionGroups::default_for(kind == BodyKind::Obstacle),
+    )?;
+    let name = geometry_path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut body = Body::from_parts(name, kind, Arc::new(Geometry::new(geometry.mesh)), mass)
+        .in_groups(groups);
+    body.material = material;
+    body.youngs = youngs;
+    body.compliance = compliance;
+    body.color = geometry.color;
+    Ok(body)
 }
 
 pub(crate) fn read(source: &dyn FileSource, path: &Path) -> Result<String, LoadError> {

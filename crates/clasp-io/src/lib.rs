@@ -7,6 +7,7 @@
 mod body;
 mod error;
 mod geometry;
+mod groups;
 mod inventor;
 mod kind;
 mod line_reader;
@@ -26,6 +27,7 @@ mod xml;
 pub use body::load_body;
 pub use error::LoadError;
 pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
+pub use groups::{mask_text, parse_group, parse_mask};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
 pub use obj::parse_obj;

@@ -71,8 +71,7 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     robot.robot_type = root.attribute("type").map(str::to_owned);
     robot.db_name = root.attribute("DBName").map(str::to_owned);
     robot.eigen_grasps = eigen_grasps;
-    robot.collision_rules() = collision_rules;
-    Ok(robot)
+    Ok(robot.with_collision_rules(collision_rules))
 }
 
 /// The link attributes `collisionRule`/`targetChain`/`targetLink` and the robot-level
@@ -665,7 +664,10 @@ mod tests {
         assert_eq!(dynamics.coulomb_friction, 2.0);
         assert_eq!(dynamics.spring_stiffness, 4.0);
         assert!((dynamics.rest_value + 30f64.to_radians()).abs() < 1e-15);
-        assert_eq!(robot.chains()[1].joints[1].dynamics, JointDynamics::default());
+        assert_eq!(
+            robot.chains()[1].joints[1].dynamics,
+            JointDynamics::default()
+        );
         // `d1-2.46` is an offset of -2.46 degrees, not GraspIt's silent 0.
         let offset = robot.chains()[1].joints[0].coupling.offset;
         assert!((offset + 2.46f64.to_radians()).abs() < 1e-15);

@@ -6,12 +6,16 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use clasp_core::{Body, BodyKind, Camera, Connection, DofKind, Material, Pose, Robot, World};
+use clasp_core::{
+    Body, BodyKind, Camera, CollisionGroups, Connection, DofKind, Material, Pose, Robot, RobotBody,
+    World,
+};
 use nalgebra::{Point3, Quaternion, UnitQuaternion};
 
 use crate::{
     FileSource, LoadError,
     body::{body_from_element, load_body, read},
+    groups::{groups_xml, read_groups},
     robot::load_robot,
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
@@ -51,30 +55,96 @@ pub fn load_world(
         path,
         graspit_root,
     };
-    let mut world = World::default();
-    let mut connections = Vec::new();
+    let (mut bodies, mut robots, mut connections, mut camera_seen) =
+        (Vec::new(), Vec::new(), Vec::new(), None);
     for element in &root.children {
         match element.name.as_str() {
-            "obstacle" => world
-                .bodies
-                .push(loader.free_body(element, BodyKind::Obstacle)?),
-            "graspableBody" => world
-                .bodies
-                .push(loader.free_body(element, BodyKind::Graspable)?),
-            "robot" => world.robots.push(loader.robot(element)?),
+            "obstacle" => bodies.push(loader.free_body(element, BodyKind::Obstacle)?),
+            "graspableBody" => bodies.push(loader.free_body(element, BodyKind::Graspable)?),
+            "robot" => robots.push(loader.robot(element)?),
             // Checked once every robot is loaded: a connection may come before its robots.
             "connection" => connections.push(element),
-            "camera" => world.camera = Some(camera(element, path)?),
+            "camera" => camera_seen = Some(camera(element, path)?),
             // GraspIt ignores what it does not know; so does Clasp.
             _ => {}
         }
     }
-    for element in connections {
-        let connection = loader.connection(element, &world.robots)?;
-        world.connections.push(connection);
-    }
-    world.find_all_contacts();
+    let connections = connections
+        .into_iter()
+        .map(|element| loader.connection(element, &robots))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut world = World::new(bodies, robots);
+    world.connections = connections;
+    world.camera = camera_seen;
     Ok(world)
+}
+
+/// A `<robot>` element's groups: `<collisionGroup>`/`<collisionMask>` for every body, then
+/// `<bodyGroups body="palm">` or `<bodyGroups chain="0" link="1">` for one.
+fn read_robot_groups(robot: &mut Robot, element: &Element, file: &Path) -> Result<(), LoadError> {
+    let has_own =
+        element.child("collisionGroup").is_some() || element.child("collisionMask").is_some();
+    if has_own {
+        for which in robot.parts() {
+            let start = robot
+                .body(which)
+                .map_or(CollisionGroups::MOVABLE, Body::groups);
+            robot.set_body_groups(which, read_groups(element, file, start)?);
+        }
+    }
+    for one in element.children_named("bodyGroups") {
+        let error = |message: &str| LoadError::new(file, Some(one.line), message);
+        let which = match (
+            one.attribute("body"),
+            one.attribute("chain"),
+            one.attribute("link"),
+        ) {
+            (Some("palm"), None, None) => RobotBody::Palm,
+            (None, Some(chain), Some(link)) => RobotBody::Link {
+                chain: chain
+                    .trim()
+                    .parse()
+                    .map_err(|_| error("chain must be a number"))?,
+                link: link
+                    .trim()
+                    .parse()
+                    .map_err(|_| error("link must be a number"))?,
+            },
+            _ => {
+                return Err(error(
+                    "<bodyGroups> names body=\"palm\", or a chain and a link",
+                ));
+            }
+        };
+        let start = robot
+            .body(which)
+            .ok_or_else(|| error("the robot has no such body"))?
+            .groups();
+        robot.set_body_groups(which, read_groups(one, file, start)?);
+    }
+    Ok(())
+}
+
+/// A `<robot>`'s groups as [`read_robot_groups`] reads them: one `<bodyGroups>` for each body
+/// not in RaiSim's default.
+fn robot_groups_xml(robot: &Robot) -> String {
+    let mut xml = String::new();
+    for which in robot.parts() {
+        let Some(groups) = robot.body(which).map(Body::groups) else {
+            continue;
+        };
+        if groups == CollisionGroups::MOVABLE {
+            continue;
+        }
+        let names = match which {
+            RobotBody::Palm => "body=\"palm\"".to_owned(),
+            RobotBody::Link { chain, link } => format!("chain=\"{chain}\" link=\"{link}\""),
+        };
+        let _ = writeln!(xml, "\t\t<bodyGroups {names}>");
+        xml.push_str(&groups_xml(groups, "\t\t\t"));
+        xml.push_str("\t\t</bodyGroups>\n");
+    }
+    xml
 }
 
 /// What every part of one world file is resolved against.
@@ -87,12 +157,12 @@ struct WorldLoader<'a> {
 impl WorldLoader<'_> {
     /// An obstacle or graspable body, from `<filename>` or an inline `<body>`, placed.
     fn free_body(&self, element: &Element, kind: BodyKind) -> Result<Body, LoadError> {
-        let mut body = match element.child("body") {
+        let body = match element.child("body") {
             Some(inline) => self.inline_body(inline, kind)?,
             None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
         };
-        body = body.at(placement(element, self.path)?);
-        Ok(body)
+        let groups = read_groups(element, self.path, body.groups())?;
+        Ok(body.at(placement(element, self.path)?).in_groups(groups))
     }
 
     /// An inline body's geometry is looked up, as GraspIt does, in the root's `models/objects`
@@ -124,6 +194,7 @@ impl WorldLoader<'_> {
                 .map_err(|message| LoadError::new(self.path, Some(values.line), message))?;
         }
         robot.set_pose(placement(element, self.path)?);
+        read_robot_groups(&mut robot, element, self.path)?;
         Ok(robot)
     }
 
@@ -328,9 +399,12 @@ pub fn save_world(
             }
         }
         xml.push_str(&transform_xml(&body.pose(), "\t\t"));
+        if body.groups() != CollisionGroups::default_for(body.is_static()) {
+            xml.push_str(&groups_xml(body.groups(), "\t\t"));
+        }
         let _ = writeln!(xml, "\t</{tag}>");
     }
-    for robot in &world.robots {
+    for (_, robot) in world.robots() {
         let file = robot.source.as_deref().ok_or_else(|| {
             error(format!(
                 "robot \"{}\" was not loaded from a file, so the world cannot refer to it",
@@ -340,13 +414,19 @@ pub fn save_world(
         let _ = writeln!(xml, "\t<robot>\n\t\t<filename>{}</filename>", refer(file));
         let _ = writeln!(xml, "\t\t<dofValues>{}</dofValues>", dof_stream(robot));
         xml.push_str(&transform_xml(&robot.pose(), "\t\t"));
+        xml.push_str(&robot_groups_xml(robot));
         xml.push_str("\t</robot>\n");
     }
+    // Robots are written in order without the removed ones, so connections name their places.
+    let place = |robot: usize| world.robots().position(|(r, _)| r == robot);
     for c in &world.connections {
+        let (Some(parent), Some(child)) = (place(c.parent_robot), place(c.child_robot)) else {
+            continue;
+        };
         let _ = writeln!(
             xml,
-            "\t<connection>\n\t\t<parentRobot>{}</parentRobot>\n\t\t<parentChain>{}</parentChain>\n\t\t<childRobot>{}</childRobot>",
-            c.parent_robot, c.parent_chain, c.child_robot
+            "\t<connection>\n\t\t<parentRobot>{parent}</parentRobot>\n\t\t<parentChain>{}</parentChain>\n\t\t<childRobot>{child}</childRobot>",
+            c.parent_chain
         );
         if let Some(mount) = &c.mount {
             let _ = writeln!(xml, "\t\t<mountFilename>{}</mountFilename>", refer(mount));

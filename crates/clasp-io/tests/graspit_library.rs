@@ -279,10 +279,24 @@ fn a_graspit_world_saves_and_loads_unchanged() {
         (a.translation.vector - b.translation.vector).norm() < 1e-9
             && a.rotation.angle_to(&b.rotation) < 1e-9
     };
-    assert_eq!(world.free_body(0).unwrap().name, again.free_body(0).unwrap().name);
-    assert!(close(&world.free_body(0).unwrap().pose(), &again.free_body(0).unwrap().pose()));
-    assert_eq!(world.robot(0).unwrap().dof_values(), again.robot(0).unwrap().dof_values());
-    for (a, b) in world.robot(0).unwrap().bodies().zip(again.robot(0).unwrap().bodies()) {
+    assert_eq!(
+        world.free_body(0).unwrap().name,
+        again.free_body(0).unwrap().name
+    );
+    assert!(close(
+        &world.free_body(0).unwrap().pose(),
+        &again.free_body(0).unwrap().pose()
+    ));
+    assert_eq!(
+        world.robot(0).unwrap().dof_values(),
+        again.robot(0).unwrap().dof_values()
+    );
+    for (a, b) in world
+        .robot(0)
+        .unwrap()
+        .bodies()
+        .zip(again.robot(0).unwrap().bodies())
+    {
         assert!(close(&a.pose(), &b.pose()), "{}", a.name);
     }
     let (a, b) = (world.camera.unwrap(), again.camera.unwrap());

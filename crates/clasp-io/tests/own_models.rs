@@ -62,7 +62,10 @@ fn the_hand_has_four_dofs_three_chains_and_closed_links() {
     for body in robot.bodies() {
         assert_closed(body.mesh(), &body.name);
     }
-    assert_eq!(robot.chains()[2].links[1].body.name, "ClaspHand_chain2_link1");
+    assert_eq!(
+        robot.chains()[2].links[1].body.name,
+        "ClaspHand_chain2_link1"
+    );
     let approach = robot.approach.as_ref().unwrap();
     assert_eq!(approach.direction.into_inner(), nalgebra::Vector3::z());
     // Spread 0..90 degrees, flexion 0..100 degrees (the distal joint allows 2 x 50).
@@ -93,7 +96,10 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
             .collect::<Vec<_>>()
     };
     assert_eq!(shape(&urdf), shape(&graspit));
-    assert_eq!(urdf.palm().mesh().vertices(), graspit.palm().mesh().vertices());
+    assert_eq!(
+        urdf.palm().mesh().vertices(),
+        graspit.palm().mesh().vertices()
+    );
     // Closed, spread, flexed, and everything at once, each finger differently.
     for values in [
         [0.0, 0.0, 0.0, 0.0],
@@ -110,7 +116,7 @@ fn the_urdf_hand_puts_every_link_where_the_graspit_hand_does() {
     ] {
         graspit.set_dof_values(&values).unwrap();
         urdf.set_dof_values(&values).unwrap();
-        for (c, (a, b)) in graspit.chains().iter().zip(&urdf.chains()).enumerate() {
+        for (c, (a, b)) in graspit.chains().iter().zip(urdf.chains()).enumerate() {
             for (l, (a, b)) in a.links.iter().zip(&b.links).enumerate() {
                 assert_eq!(
                     a.body.mesh().vertices(),

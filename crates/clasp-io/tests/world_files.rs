@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{Body, BodyKind, Camera, Connection, Pose, TriMesh, World};
+use clasp_core::{
+    Body, BodyId, BodyKind, Camera, CollisionGroups, Connection, Element, Pose, RobotBody, TriMesh,
+    World, group_bit,
+};
 use clasp_io::{Disk, load_robot, load_world, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -28,8 +31,9 @@ fn assert_same_pose(a: &Pose, b: &Pose, what: &str) {
 /// Everything a world file keeps.
 fn assert_same_world(a: &World, b: &World) {
     assert_eq!(a.free_bodies().count(), b.free_bodies().count());
-    for (x, y) in a.free_bodies().map(|(_, b)| b).zip(&b.bodies) {
+    for ((_, x), (_, y)) in a.free_bodies().zip(b.free_bodies()) {
         assert_eq!((&x.name, x.kind, x.material), (&y.name, y.kind, y.material));
+        assert_eq!(x.groups(), y.groups(), "{}", x.name);
         assert_same_pose(&x.pose(), &y.pose(), &x.name);
         assert_eq!(x.mesh().vertices(), y.mesh().vertices(), "{}", x.name);
         assert_eq!(x.mesh().triangles(), y.mesh().triangles(), "{}", x.name);
@@ -38,12 +42,13 @@ fn assert_same_world(a: &World, b: &World) {
         assert_eq!(x.mass.inertia, y.mass.inertia, "{}", x.name);
     }
     assert_eq!(a.robots().count(), b.robots().count());
-    for (x, y) in a.robots().map(|(_, r)| r).zip(&b.robots) {
+    for ((_, x), (_, y)) in a.robots().zip(b.robots()) {
         assert_eq!(x.name, y.name);
         assert_eq!(x.dof_values(), y.dof_values(), "{}", x.name);
         assert_same_pose(&x.pose(), &y.pose(), &x.name);
         for (p, q) in x.bodies().zip(y.bodies()) {
             assert_same_pose(&p.pose(), &q.pose(), &p.name);
+            assert_eq!(p.groups(), q.groups(), "{}", p.name);
         }
     }
     assert_eq!(a.connections.len(), b.connections.len());
@@ -122,7 +127,12 @@ fn full_world() -> World {
         UnitQuaternion::from_euler_angles(0.1, -0.7, 2.9),
     );
     arm.set_pose(odd);
-    world.robots.push(arm);
+    let fingertip = RobotBody::Link { chain: 1, link: 1 };
+    assert!(arm.set_body_groups(
+        fingertip,
+        CollisionGroups::new(4, group_bit(1) | group_bit(4)).unwrap()
+    ));
+    world.add_robot(arm);
     let mesh = TriMesh::new(
         vec![
             Point3::new(0.1, 0.2, 0.3),
@@ -135,8 +145,10 @@ fn full_world() -> World {
     .unwrap();
     let mut shard = Body::from_mesh("shard & co", BodyKind::Obstacle, mesh);
     shard.youngs = Some(2.5e6);
-    shard = shard.at(odd.inverse());
-    world.bodies.push(shard);
+    shard = shard
+        .at(odd.inverse())
+        .in_groups(CollisionGroups::new(7, group_bit(0) | group_bit(63)).unwrap());
+    world.add_body(shard);
     world.connections.push(Connection {
         parent_robot: 1,
         parent_chain: 2,
@@ -204,7 +216,10 @@ fn files_under_the_graspit_root_are_named_from_it() {
 #[test]
 fn a_robot_built_in_code_cannot_be_saved_by_reference() {
     let mut world = full_world();
-    world.robot(0).unwrap().source = None;
+    let mut hand = world.robot(0).unwrap().clone();
+    hand.source = None;
+    world.remove_element(Element::Robot(0)).unwrap();
+    world.add_robot(hand);
     let dir = scratch("nosource");
     let err = save_world(&world, &dir.join("w.xml"), None).unwrap_err();
     assert!(
@@ -213,4 +228,40 @@ fn a_robot_built_in_code_cannot_be_saved_by_reference() {
         "{err}"
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// RaiSim's four spheres: loaded, they meet as their groups and masks say; the groups survive
+/// saving and loading; changing a mask changes the contacts at once.
+#[test]
+fn raisims_four_spheres_load_meet_and_survive_saving() {
+    let models = workspace().join("models");
+    let mut world =
+        load_world(&Disk, &models.join("worlds/raisim_four_spheres.xml"), None).unwrap();
+    let sphere = BodyId::Free;
+    assert_eq!(world.checked_pairs(), vec![(sphere(0), sphere(1))]);
+    assert!(world.contacts().iter().all(|c| {
+        let pair = (c.body.min(c.other), c.body.max(c.other));
+        pair == (sphere(0), sphere(1))
+    }));
+    assert!(
+        world.contacts_of(sphere(0)).next().is_some(),
+        "0 and 1 touch"
+    );
+    assert!(
+        world.contacts_of(sphere(3)).next().is_none(),
+        "3 meets nothing"
+    );
+
+    let dir = scratch("spheres");
+    let saved = dir.join("spheres.xml");
+    save_world(&world, &saved, None).unwrap();
+    let reloaded = load_world(&Disk, &saved, None).unwrap();
+    assert_same_world(&world, &reloaded);
+    assert_eq!(reloaded.checked_pairs(), world.checked_pairs());
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // Sphere1's mask taking group 2 lets sphere1 and sphere2 meet: they touch already.
+    let opened = CollisionGroups::new(1, group_bit(0) | group_bit(1) | group_bit(2)).unwrap();
+    world.set_collision_groups(sphere(1), opened).unwrap();
+    assert!(world.contacts_of(sphere(2)).any(|c| c.other == sphere(1)));
 }
