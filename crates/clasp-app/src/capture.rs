@@ -218,7 +218,8 @@ pub fn state_dump(editor: &Editor) -> StateDump {
         .filter_map(|id| Some((id, world.body(id)?)))
         .map(|(id, body)| {
             let t = body.pose().translation.vector;
-            let q = body.pose().rotation.quaternion();
+            let rotation = body.pose().rotation;
+            let q = rotation.quaternion();
             BodyState {
                 name: body.name.clone(),
                 kind: body.kind.name(),
@@ -229,9 +230,8 @@ pub fn state_dump(editor: &Editor) -> StateDump {
         })
         .collect();
     let robots = world
-        .robots
-        .iter()
-        .map(|r| RobotState {
+        .robots()
+        .map(|(_, r)| RobotState {
             name: r.name.clone(),
             dof_values: r.dof_values().to_vec(),
         })

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::Resource;
 use clasp_core::{
-    BodyId, ContactModel, Element, GraspOptions, Material, MoveOutcome, Pose, Quality, World,
-    WrenchSpaceKind,
+    BodyId, CollisionGroups, ContactModel, Element, GraspOptions, Material, MoveOutcome, Pose,
+    Quality, World, WrenchSpaceKind,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -372,10 +372,25 @@ impl Editor {
             return;
         }
         self.checkpoint("material change");
-        if let Some(body) = body_mut(&mut self.world, id) {
-            body.material = material;
+        if let Err(e) = self.world.set_material(id, material) {
+            self.error(e.to_string());
+            return;
         }
-        self.world.find_all_contacts();
+        self.changed();
+        self.refresh_quality(true);
+    }
+
+    /// Gives a body a collision group and mask (RaiSim's): what it meets changes at once, and
+    /// the next move passes through what it no longer meets.
+    pub fn set_collision_groups(&mut self, id: BodyId, groups: CollisionGroups) {
+        if self.world.body(id).is_none_or(|b| b.groups() == groups) {
+            return;
+        }
+        self.checkpoint("collision groups change");
+        if let Err(e) = self.world.set_collision_groups(id, groups) {
+            self.error(e.to_string());
+            return;
+        }
         self.changed();
         self.refresh_quality(true);
     }
@@ -454,10 +469,10 @@ impl Editor {
         self.checkpoint("import");
         let offset = files::place_beside(&self.world, &loaded);
         let id = match loaded {
-            Loaded::Body(mut body) => {
-                body.pose = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity())
-                    * body.pose();
-                self.world.add_body(*body)
+            Loaded::Body(body) => {
+                let pose = body.pose();
+                let shift = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity());
+                self.world.add_body(body.at(shift * pose))
             }
             Loaded::Robot(mut robot) => {
                 let pose = robot.pose();
@@ -590,12 +605,12 @@ impl Editor {
     /// volume, which can take tens of milliseconds, once the drag ends.
     fn refresh_quality(&mut self, with_volume: bool) {
         self.soft_patches.clear();
-        let (Some(object), false) = (self.world.grasped_object(), self.world.robots.is_empty())
-        else {
+        let first_robot = self.world.robots().next().map(|(r, _)| r);
+        let (Some(object), Some(robot)) = (self.world.grasped_object(), first_robot) else {
             self.quality = QualityReport::NoGrasp;
             return;
         };
-        let grasp = match self.world.grasp(0, object, &GraspOptions::default()) {
+        let grasp = match self.world.grasp(robot, object, &GraspOptions::default()) {
             Ok(grasp) => grasp,
             Err(e) => {
                 self.quality = QualityReport::Failed(e.to_string());
@@ -624,22 +639,6 @@ impl Editor {
             Ok(q) => QualityReport::Computed(q),
             Err(e) => QualityReport::Failed(e.to_string()),
         };
-    }
-}
-
-/// A body of the world to change.
-pub fn body_mut(world: &mut World, id: BodyId) -> Option<&mut clasp_core::Body> {
-    match id {
-        BodyId::Free(i) => world.bodies.get_mut(i),
-        BodyId::Palm { robot } => world.robots.get_mut(robot).map(|r| &mut r.palm()),
-        BodyId::Link { robot, chain, link } => world
-            .robots
-            .get_mut(robot)?
-            .chains()
-            .get_mut(chain)?
-            .links
-            .get_mut(link)
-            .map(|l| &mut l.body),
     }
 }
 

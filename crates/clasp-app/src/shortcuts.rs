@@ -91,7 +91,7 @@ pub fn action_for(key: KeyCode, modifiers: Modifiers) -> Option<Action> {
 pub fn grasping_robot(editor: &Editor) -> Option<usize> {
     editor
         .selected_robot()
-        .or((!editor.world.robots.is_empty()).then_some(0))
+        .or(editor.world.robots().next().map(|(r, _)| r))
 }
 
 /// Carries out an action. File actions only ask for a dialog; it opens on the next frame.

@@ -12,7 +12,7 @@ use bevy::{
 use bevy_egui::{
     EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
-use clasp_core::{BodyId, BodyKind, Element, JointKind, Material, Pose, Robot};
+use clasp_core::{BodyId, BodyKind, CollisionGroups, Element, JointKind, Material, Pose, Robot};
 use nalgebra::{Translation3, UnitQuaternion};
 
 use crate::{
@@ -105,6 +105,9 @@ pub struct UiState {
     drag_held: bool,
     /// The contact threshold while its field is being dragged: applied when the drag ends.
     threshold_draft: Option<f64>,
+    /// A collision mask being typed, for the body it belongs to: applied when the field
+    /// loses focus.
+    mask_draft: Option<(BodyId, String)>,
 }
 
 /// Error notifications: each new error in the log shows for a few seconds, then fades.
@@ -598,6 +601,15 @@ pub fn collision_button_tooltip(editor: &Editor) -> String {
     format!("Switches {what}; now {now}")
 }
 
+/// The world's robot when it has exactly one.
+fn only_robot(world: &clasp_core::World) -> Option<usize> {
+    let mut robots = world.robots();
+    match (robots.next(), robots.next()) {
+        (Some((r, _)), None) => Some(r),
+        _ => None,
+    }
+}
+
 fn element_name(editor: &Editor, element: Element) -> String {
     match element {
         Element::Body(i) => editor.world.free_body(i).map(|b| b.name.clone()),
@@ -614,8 +626,13 @@ fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
         let ids = editor.world.body_ids();
-        let robots: Vec<String> = editor.world.robots().map(|(_, r)| r).map(|r| r.name.clone()).collect();
-        for (r, robot) in robots.iter().enumerate() {
+        let robots: Vec<(usize, String)> = editor
+            .world
+            .robots()
+            .map(|(r, robot)| (r, robot.name.clone()))
+            .collect();
+        for (r, robot) in &robots {
+            let r = *r;
             egui::CollapsingHeader::new(robot.as_str())
                 .id_salt(("robot", r))
                 .default_open(true)
@@ -629,9 +646,11 @@ fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
             ("Objects", BodyKind::Graspable),
             ("Obstacles", BodyKind::Obstacle),
         ] {
-            let ids: Vec<BodyId> = (0..editor.world.free_bodies().count())
-                .map(BodyId::Free)
-                .filter(|&id| editor.world.body(id).is_some_and(|b| b.kind == kind))
+            let ids: Vec<BodyId> = editor
+                .world
+                .free_bodies()
+                .filter(|(_, b)| b.kind == kind)
+                .map(|(i, _)| BodyId::Free(i))
                 .collect();
             if ids.is_empty() {
                 continue;
@@ -733,9 +752,7 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
             ui.label(egui::RichText::new("Select a body to see and change it.").weak());
         }
     }
-    let robot = editor
-        .selected_robot()
-        .or((editor.world.robots().count() == 1).then_some(0));
+    let robot = editor.selected_robot().or(only_robot(&editor.world));
     if let Some(robot) = robot {
         ui.separator();
         robot_section(ui, editor, state, robot);
@@ -796,6 +813,54 @@ fn body_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id:
 
     ui.add_space(4.0);
     material_field(ui, editor, id);
+    groups_field(ui, editor, state, id);
+}
+
+/// RaiSim's collision group (0 to 63) and mask (the groups it may meet: numbers, `all` or
+/// `none`), each applied at once: two bodies meet only if each one's mask holds the other's
+/// group.
+fn groups_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: BodyId) {
+    let Some(groups) = editor.world.body(id).map(|b| b.groups()) else {
+        return;
+    };
+    let mut group = groups.group();
+    ui.horizontal(|ui| {
+        ui.label("Collision group");
+        let changed = ui
+            .add(egui::DragValue::new(&mut group).range(0..=63))
+            .on_hover_text("the one group (0 to 63) the body belongs to")
+            .changed();
+        if changed && let Ok(g) = CollisionGroups::new(group.into(), groups.mask()) {
+            editor.set_collision_groups(id, g);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Collision mask");
+        let shown = clasp_io::mask_text(groups.mask());
+        let draft = match &mut state.mask_draft {
+            Some((body, text)) if *body == id => text,
+            slot => &mut slot.insert((id, shown.clone())).1,
+        };
+        let response = ui
+            .add(egui::TextEdit::singleline(draft).desired_width(120.0))
+            .on_hover_text(
+                "the groups it may meet: numbers 0 to 63, \"all\" or \"none\"; it meets a body \
+                 only if that body's mask holds its group too",
+            );
+        if response.lost_focus() {
+            let typed = std::mem::take(draft);
+            state.mask_draft = None;
+            match clasp_io::parse_mask(&typed) {
+                Ok(mask) => match CollisionGroups::new(group.into(), mask) {
+                    Ok(g) => editor.set_collision_groups(id, g),
+                    Err(e) => editor.error(e.to_string()),
+                },
+                Err(e) => editor.error(format!("collision mask: {e}")),
+            }
+        } else if !response.has_focus() {
+            *draft = shown;
+        }
+    });
 }
 
 fn on_off(on: bool) -> &'static str {

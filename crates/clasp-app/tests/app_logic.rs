@@ -191,7 +191,13 @@ fn mug_gap(app: &App) -> Option<f64> {
 }
 
 fn mug_position(app: &App) -> nalgebra::Vector3<f64> {
-    editor(app).world.free_body(0).unwrap().pose().translation.vector
+    editor(app)
+        .world
+        .free_body(0)
+        .unwrap()
+        .pose()
+        .translation
+        .vector
 }
 
 /// Selects the mug with a click, and gives where its x arrow is grabbed and a point 150 mm
@@ -496,7 +502,7 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
     let cone_slopes = |app: &App| -> Vec<f64> {
         let geometry = clasp_app::markers::marker_geometry(editor(app));
         let per_cone = clasp_app::markers::CONE_SIDES + 2;
-        (0..geometry().cones)
+        (0..geometry.cones)
             .map(|k| {
                 let p =
                     |i: usize| bevy::math::Vec3::from_array(geometry.positions[k * per_cone + i]);
@@ -540,4 +546,37 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
         assert!((slope - mu).abs() < 1e-4);
     }
     assert_eq!(editor(&app).can_undo(), Some("material change"));
+}
+
+/// A body's mask edited in the app: the contacts follow at once, and the next move passes
+/// through what it no longer meets; undo brings the mask back.
+#[test]
+fn a_mask_that_leaves_out_the_hands_group_lets_the_hand_pass_through_the_mug() {
+    use clasp_core::{CollisionGroups, Pose, group_bit};
+    let mut app = headless_app();
+    let hand = Element::Robot(0);
+    let palm = editor(&app).world.robot(0).unwrap().pose();
+    // Toward the mug and well past its centre: stopped at contact.
+    let through = Pose::translation(120.0, 0.0, 0.0) * palm;
+    let stopped = editor_mut(&mut app).move_element(hand, through).unwrap();
+    assert!(!stopped.completed, "the mug stops the hand: {stopped:?}");
+    assert!(editor(&app).world.contacts_of(MUG).next().is_some());
+    editor_mut(&mut app).undo();
+
+    // The mug keeps group 1 but meets only the static group: not the hand (group 1).
+    let aloof = CollisionGroups::new(1, group_bit(63)).unwrap();
+    editor_mut(&mut app).set_collision_groups(MUG, aloof);
+    app.update();
+    assert_eq!(editor(&app).world.body(MUG).unwrap().groups(), aloof);
+    let passed = editor_mut(&mut app).move_element(hand, through).unwrap();
+    assert!(passed.completed, "nothing stops the hand now: {passed:?}");
+    assert!(editor(&app).world.contacts_of(MUG).next().is_none());
+
+    // Undo the move, then the mask: the mug meets the hand again.
+    editor_mut(&mut app).undo();
+    editor_mut(&mut app).undo();
+    assert_eq!(
+        editor(&app).world.body(MUG).unwrap().groups(),
+        CollisionGroups::MOVABLE
+    );
 }

@@ -180,12 +180,11 @@ impl Poses {
             bodies: world
                 .body_ids()
                 .into_iter()
-                .filter_map(|id| Some((id, world.body(id)?.pose)))
+                .filter_map(|id| Some((id, world.body(id)?.pose())))
                 .collect(),
             dofs: world
-                .robots
-                .iter()
-                .map(|r| r.dof_values().to_vec())
+                .robots()
+                .map(|(_, r)| r.dof_values().to_vec())
                 .collect(),
         }
     }
@@ -384,7 +383,7 @@ impl Monkey {
                 self.fail(format!("{} has a pose that is not finite", body.name));
             }
         }
-        for (r, robot) in world.robots().map(|(_, r)| r).enumerate() {
+        for (r, robot) in world.robots() {
             if !robot.dof_values().iter().all(|v| v.is_finite()) {
                 self.fail(format!("robot {r} has a DOF that is not finite"));
             }
@@ -956,7 +955,7 @@ impl Monkey {
                 self.stats.restored_by_undo += 1;
             }
         }
-        if self.editor().world.robots.is_empty() {
+        if self.editor().world.robots().next().is_none() {
             self.without_robot += 1;
         } else {
             self.without_robot = 0;
@@ -965,13 +964,15 @@ impl Monkey {
             self.note("no robot for 40 gestures: undo until it is back".into());
             self.release_everything();
             for _ in 0..100 {
-                if !self.editor().world.robots.is_empty() || !editor_mut(&mut self.app).undo() {
+                if !self.editor().world.robots().next().is_none()
+                    || !editor_mut(&mut self.app).undo()
+                {
                     break;
                 }
                 self.app.update();
                 self.check();
             }
-            if self.editor().world.robots.is_empty() {
+            if self.editor().world.robots().next().is_none() {
                 self.note("the history has no robot: a new app".into());
                 self.app = new_app();
                 self.left_down = false;

@@ -113,7 +113,7 @@ fn window(object: &TriMesh, link: Placed, reach: f64) -> (Geometry, Vec<usize>) 
         .mesh()
         .vertices()
         .iter()
-        .map(|v| link.pose() * v)
+        .map(|v| link.pose * v)
         .collect();
     let (mut lo, mut hi) = (corners[0], corners[0]);
     for c in &corners {

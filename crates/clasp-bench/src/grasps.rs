@@ -167,7 +167,7 @@ fn compare(bounded: &[Ending], exact: &[Ending]) -> Vec<usize> {
         .zip(exact)
         .enumerate()
         .filter(|(_, (b, e))| {
-            let palm = (b.palm().translation.vector - e.palm().translation.vector).norm();
+            let palm = (b.palm.translation.vector - e.palm.translation.vector).norm();
             let dof = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
             let dof = dof.fold(0.0, f64::max);
             (most_palm, most_dof) = (most_palm.max(palm), most_dof.max(dof));

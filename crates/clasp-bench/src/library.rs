@@ -86,7 +86,7 @@ fn report(dir: &Path, counts: &Counts, [parse, xml]: [Duration; 2], failures: &[
     println!("\nGraspIt library {} (one thread)", dir.display());
     println!(
         "  geometry: {} files, {} triangles: parse {:.2} s",
-        counts.geometry(),
+        counts.geometry,
         counts.triangles,
         parse.as_secs_f64(),
     );

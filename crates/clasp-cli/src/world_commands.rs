@@ -233,7 +233,7 @@ pub fn quality(
 fn check_robot(world: &World, file: &Path, robot: usize) -> Result<(), Failure> {
     match world.robots().count() {
         0 => Err(world_error(file, "the world has no robot to grasp with")),
-        n if robot >= n => Err(world_error(
+        n if world.robot(robot).is_none() => Err(world_error(
             file,
             format!(
                 "the world has no robot {robot} (it has {})",

@@ -264,7 +264,10 @@ mod tests {
         assert!(!s.toggle(&[]), "nothing selected: the world");
         assert!(!s.world_on());
         assert!(s.toggle(&[]));
-        assert!(!s.toggle(&[vec![0, 1], vec![2]]), "two elements: their pairs");
+        assert!(
+            !s.toggle(&[vec![0, 1], vec![2]]),
+            "two elements: their pairs"
+        );
         assert!(!s.pair_on(0, 2) && !s.pair_on(1, 2) && s.pair_on(0, 1));
         assert!(!s.toggle(&[vec![3]]), "one element: its bodies");
         assert!(!s.body_on(3) && s.selection_on(&[vec![3], vec![4], vec![5]]));

@@ -381,7 +381,7 @@ pub fn save_world(
     let root = graspit_root.map(absolute);
     let refer = |file: &Path| escape(&reference(file, &folder, root.as_deref()));
     let mut xml = String::from("<?xml version=\"1.0\" ?>\n<world>\n");
-    for (i, body) in world.free_bodies().map(|(_, b)| b).enumerate() {
+    for (i, body) in world.free_bodies() {
         let tag = match body.kind {
             BodyKind::Obstacle => "obstacle",
             _ => "graspableBody",

@@ -108,7 +108,8 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
         .approach_to_contact(0, 2.0 * far)
         .expect("the hand can approach");
     assert!(!outcome.completed, "the hand meets the object on its way");
-    let travel = (probe.robot(0).unwrap().pose().translation.vector - palm.translation.vector).norm();
+    let travel =
+        (probe.robot(0).unwrap().pose().translation.vector - palm.translation.vector).norm();
     let centre = reference + approach * (far - travel + START_GAP);
     editor
         .world
