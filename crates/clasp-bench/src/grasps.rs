@@ -7,7 +7,7 @@
 
 use std::{path::Path, time::Instant};
 
-use clasp_core::{BodyId, BodyKind, Domain, MoveQueries, Pose, Robot, World};
+use clasp_core::{BodyId, BodyKind, Domain, Element, MoveQueries, Pose, Robot, World};
 use clasp_io::{Disk, load_body, load_robot, load_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -28,7 +28,7 @@ struct Scene {
 }
 
 /// How one grasp ended: whether a finger touches the object, the palm and the DOFs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Ending {
     touching: bool,
     palm: Pose,
@@ -195,14 +195,19 @@ fn evaluate(world: &World, poses: &[Pose]) -> Vec<Ending> {
 }
 
 fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
-    let ready = clone.set_pose(*pose).is_ok() && clone.set_dof_values(open).is_ok();
-    if ready && clone.approach_to_contact(300.0).is_ok() {
-        clone.auto_grasp();
+    let Some((hand, _)) = clone.own_robots().next() else {
+        return Ending::default();
+    };
+    let ready = clone.set_pose(Element::Robot(hand), *pose).is_ok()
+        && clone.set_dof_values(hand, open).is_ok();
+    if ready && clone.approach_to_contact(hand, 300.0).is_ok() {
+        let _ = clone.auto_grasp(hand);
     }
+    let robot = clone.robot(hand).expect("the clone is the domain's own");
     Ending {
-        touching: clone.robot_contacts().any(|c| c.other == BodyId::Free(0)),
-        palm: clone.robot().pose(),
-        dofs: clone.robot().dof_values().to_vec(),
+        touching: clone.contacts_of(BodyId::Free(0)).next().is_some(),
+        palm: robot.pose(),
+        dofs: robot.dof_values().to_vec(),
     }
 }
 

@@ -1,151 +1,289 @@
-//! Collision domains: clones of one robot, each moving on its own around a shared, read-only
-//! world, so that many grasps are evaluated in parallel (GraspIt's planner clones, without its
-//! shared-tree crash: geometry sits behind `Arc`s and the world cannot change while clones
-//! borrow it).
+//! Collision domains, after GraspIt's threads: the world is domain 0, shared and read-only while
+//! domains borrow it; each domain holds bodies and robots of its own (loaded from files, or
+//! clones that share a world robot's geometry) and moves them against the world and each
+//! other, never against another domain's. Many grasps are so evaluated in parallel, each
+//! exactly as it would be alone (without GraspIt's shared-tree crash: geometry sits behind
+//! `Arc`s and the world cannot change while a domain borrows it).
 
 use clasp_collide::{CollisionEngine, FastEngine};
 
 use crate::{
-    Contact, DofError, Element, Pose, Robot, World,
-    contact::number_contacts,
-    moves::{GapMemory, Motion, MoveOutcome, Mover, Part, Rules},
-    simulation::{MoveError, check_pose, dof_request, free_parts, robot_parts},
+    Body, BodyId, Contact, Element, Grasp, GraspError, GraspOptions, Pose, Robot, World,
+    grasp::evaluate_grasp,
+    layers::{self, Layer, OwnLayer},
+    moves::{GapMemory, Motion, MoveOutcome},
+    simulation::{MoveError, check_distance, check_pose, dof_request},
+    world::slots,
 };
 
-/// One clone of a world's robot in a domain of its own: it sees the world's free bodies and
-/// its other robots, but not the robot it was cloned from, nor any other clone.
+/// One domain around a world: its own bodies and robots, numbered after the world's, and
+/// their contacts with the world and with each other.
 #[derive(Debug, Clone)]
 pub struct Domain<'w, E: CollisionEngine = FastEngine> {
     world: &'w World<E>,
-    index: usize,
-    /// 1, 2, …: the domain's number; the shared world is domain 0.
-    domain: u32,
-    robot: Robot,
+    /// 1, 2, …: the shared world is domain 0.
+    number: u32,
+    /// World robots this domain does not see: the originals of its clones.
+    hidden_robots: Vec<usize>,
+    bodies: Vec<Option<Body>>,
+    robots: Vec<Option<Robot>>,
+    /// Both sides of every contact of the domain's own bodies.
     contacts: Vec<Contact>,
-    /// What the clone's moves learnt of its gaps.
+    /// What the domain's moves learnt of its gaps.
     memory: GapMemory,
 }
 
 impl<E: CollisionEngine> World<E> {
-    /// `count` clones of robot `robot`, each in its own domain (1 to `count`). The clones
+    /// An empty domain numbered `number` (1 or more: 0 is the world itself).
+    pub fn domain(&self, number: u32) -> Result<Domain<'_, E>, MoveError> {
+        if number == 0 {
+            return Err(MoveError::SharedDomain);
+        }
+        Ok(Domain {
+            world: self,
+            number,
+            hidden_robots: Vec::new(),
+            bodies: Vec::new(),
+            robots: Vec::new(),
+            contacts: Vec::new(),
+            memory: self.gap_memory.clone(),
+        })
+    }
+
+    /// `count` domains (1 to `count`), each holding a clone of robot `robot` in its place
+    /// (the original hidden): the way to evaluate grasps of one hand in parallel. The clones
     /// share every mesh and tree with the original.
     pub fn clone_domains(
         &self,
         robot: usize,
         count: usize,
     ) -> Result<Vec<Domain<'_, E>>, MoveError> {
-        let original = self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
-        Ok((1..=count)
-            .map(|domain| Domain {
-                world: self,
-                index: robot,
-                domain: domain as u32,
-                robot: original.clone(),
-                contacts: Vec::new(),
-                memory: self.gap_memory.clone(),
+        (1..=count)
+            .map(|number| {
+                let mut domain = self.domain(number as u32)?;
+                domain.clone_robot(robot)?;
+                Ok(domain)
             })
-            .collect())
+            .collect()
     }
 }
 
-impl<E: CollisionEngine> Domain<'_, E> {
-    /// The clone; its bodies carry the same ids as the original's.
-    pub fn robot(&self) -> &Robot {
-        &self.robot
+impl<'w, E: CollisionEngine> Domain<'w, E> {
+    pub fn number(&self) -> u32 {
+        self.number
     }
 
-    /// The clone's contacts, both sides of each, after its last move.
+    /// The shared world the domain moves in.
+    pub fn world(&self) -> &'w World<E> {
+        self.world
+    }
+
+    /// The domain's own robots are numbered after the world's, its bodies likewise.
+    fn first_robot(&self) -> usize {
+        self.world.robots.len()
+    }
+
+    fn first_body(&self) -> usize {
+        self.world.bodies.len()
+    }
+
+    /// Adds a body of the domain's own where it stands, finds its contacts, returns its id.
+    pub fn add_body(&mut self, body: Body) -> BodyId {
+        self.bodies.push(Some(body));
+        self.find_contacts();
+        BodyId::Free(self.first_body() + self.bodies.len() - 1)
+    }
+
+    /// Adds a robot of the domain's own where it stands, finds its contacts, returns its index.
+    pub fn add_robot(&mut self, robot: Robot) -> usize {
+        self.robots.push(Some(robot));
+        self.find_contacts();
+        self.first_robot() + self.robots.len() - 1
+    }
+
+    /// Adds a clone of world robot `robot` (sharing its geometry) in its place, and hides the
+    /// original from the domain; returns the clone's index.
+    pub fn clone_robot(&mut self, robot: usize) -> Result<usize, MoveError> {
+        let original = self
+            .world
+            .robot(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
+        self.hidden_robots.push(robot);
+        Ok(self.add_robot(original.clone()))
+    }
+
+    /// A body the domain sees: one of its own, or the world's.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        match id {
+            BodyId::Free(i) if i >= self.first_body() => {
+                self.bodies.get(i - self.first_body())?.as_ref()
+            }
+            BodyId::Free(_) => self.world.body(id),
+            _ => {
+                let robot = self.robot(id.robot()?)?;
+                robot.body(id.robot_body()?)
+            }
+        }
+    }
+
+    /// A robot the domain sees: one of its own, or a world robot it does not hide.
+    pub fn robot(&self, index: usize) -> Option<&Robot> {
+        match index.checked_sub(self.first_robot()) {
+            Some(local) => self.robots.get(local)?.as_ref(),
+            None if self.hidden_robots.contains(&index) => None,
+            None => self.world.robot(index),
+        }
+    }
+
+    /// The domain's own robots with their indices.
+    pub fn own_robots(&self) -> impl Iterator<Item = (usize, &Robot)> {
+        let first = self.first_robot();
+        slots(&self.robots).map(move |(r, robot)| (first + r, robot))
+    }
+
+    /// Both sides of every contact of the domain's own bodies, sorted by body.
     pub fn contacts(&self) -> &[Contact] {
         &self.contacts
     }
 
-    /// The contacts on the clone's bodies (one side of each, self-contacts once).
-    pub fn robot_contacts(&self) -> impl Iterator<Item = &Contact> {
-        self.contacts
-            .iter()
-            .filter(|c| c.body.robot() == Some(self.index) && !c.skip)
+    /// The contacts on one body (each seen from that body), as far as the domain's bodies
+    /// touch it.
+    pub fn contacts_of(&self, body: BodyId) -> impl Iterator<Item = &Contact> {
+        self.contacts.iter().filter(move |c| c.body == body)
     }
 
-    fn act<R>(&mut self, act: impl FnOnce(&mut Motion) -> R) -> R {
-        let world = self.world;
-        let others: Vec<Part> = free_parts(&world.bodies, 0)
-            .chain(robot_parts(&world.robots, 0, Some(self.index)))
-            .collect();
-        let mut motion = Motion {
-            mover: Mover::Robot {
-                index: self.index,
-                robot: &mut self.robot,
-            },
-            others: &others,
-            rules: Rules {
-                engine: &world.engine,
-                switches: &world.switches,
-                threshold: world.settings.contact_threshold,
-                min_step: world.settings.min_step,
-                queries: world.settings.move_queries,
-            },
-            memory: &mut self.memory,
-            domain: self.domain,
-        };
-        let result = act(&mut motion);
-        let mut contacts = motion.contacts();
-        number_contacts(&mut contacts);
-        self.contacts = contacts;
-        result
-    }
-
-    /// Puts the clone's palm at a pose without checking collisions.
-    pub fn set_pose(&mut self, pose: Pose) -> Result<(), MoveError> {
-        check_pose(&pose)?;
-        self.act(|motion| {
-            if let Mover::Robot { robot, .. } = &mut motion.mover {
-                robot.set_pose(pose);
-            }
-        });
-        Ok(())
-    }
-
-    /// Sets the clone's DOFs without checking collisions.
-    pub fn set_dof_values(&mut self, values: &[f64]) -> Result<(), DofError> {
-        self.robot.check_dof_values(values)?;
-        self.act(|motion| {
-            if let Mover::Robot { robot, .. } = &mut motion.mover {
-                robot.force_dof_values(values);
-            }
-        });
-        Ok(())
-    }
-
-    /// Moves the clone's palm toward `pose`, stopping at contact.
-    pub fn move_to(&mut self, pose: Pose) -> Result<MoveOutcome, MoveError> {
-        check_pose(&pose)?;
-        Ok(self.act(|motion| motion.move_to(pose)))
-    }
-
-    /// Moves the clone's DOFs toward `target`; each chain stops at its first contact.
-    pub fn move_dofs_to(&mut self, target: &[f64]) -> Result<MoveOutcome, MoveError> {
-        let speeds = dof_request(&self.robot, target)?;
-        Ok(self.act(|motion| motion.move_dofs(target, &speeds)))
-    }
-
-    pub fn auto_grasp(&mut self) -> MoveOutcome {
-        self.act(|motion| motion.auto_grasp(true))
-    }
-
-    pub fn auto_open(&mut self) -> MoveOutcome {
-        self.act(|motion| motion.auto_grasp(false))
-    }
-
-    /// Approaches along the clone's approach direction, at most `distance` mm.
-    pub fn approach_to_contact(&mut self, distance: f64) -> Result<MoveOutcome, MoveError> {
-        if !(distance.is_finite() && distance > 0.0) {
-            return Err(MoveError::BadDistance(distance));
+    fn shared(&self) -> Layer<'w> {
+        Layer {
+            hidden_robots: &[],
+            ..self.world.layer()
         }
-        Ok(self.act(|motion| motion.approach(distance)))
     }
 
-    /// The element the clone stands for in its world.
-    pub fn element(&self) -> Element {
-        Element::Robot(self.index)
+    fn own(&self) -> Layer<'_> {
+        Layer {
+            bodies: &self.bodies,
+            robots: &self.robots,
+            first_body: self.first_body(),
+            first_robot: self.first_robot(),
+            domain: self.number,
+            hidden_robots: &[],
+        }
+    }
+
+    fn find_contacts(&mut self) {
+        let shared = Layer {
+            hidden_robots: &self.hidden_robots,
+            ..self.shared()
+        };
+        self.contacts = layers::find_contacts(
+            &self.world.engine,
+            &self.world.switches,
+            self.world.settings.contact_threshold,
+            &shared,
+            &self.own(),
+        );
+    }
+
+    /// Runs `act` on a motion of one of the domain's own elements; the world's stay put.
+    fn with_motion<R>(
+        &mut self,
+        element: Element,
+        act: impl FnOnce(&mut Motion) -> R,
+    ) -> Result<R, MoveError> {
+        let (first_body, first_robot) = (self.first_body(), self.first_robot());
+        let shared = Layer {
+            hidden_robots: &self.hidden_robots,
+            ..self.shared()
+        };
+        let own = OwnLayer {
+            bodies: &mut self.bodies,
+            robots: &mut self.robots,
+            first_body,
+            first_robot,
+            domain: self.number,
+        };
+        layers::run_motion(
+            shared,
+            own,
+            element,
+            self.world.rules(),
+            &mut self.memory,
+            &mut self.contacts,
+            act,
+        )
+    }
+
+    fn own_robot(&self, robot: usize) -> Result<&Robot, MoveError> {
+        robot
+            .checked_sub(self.first_robot())
+            .and_then(|local| self.robots.get(local)?.as_ref())
+            .ok_or(MoveError::NoSuchRobot(robot))
+    }
+
+    /// Puts one of the domain's elements at a pose without checking collisions.
+    pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
+        check_pose(&pose)?;
+        self.with_motion(element, |motion| motion.place(pose))
+    }
+
+    /// Sets one of the domain's robots' DOFs without checking collisions.
+    pub fn set_dof_values(&mut self, robot: usize, values: &[f64]) -> Result<(), MoveError> {
+        self.own_robot(robot)?.check_dof_values(values)?;
+        self.with_motion(Element::Robot(robot), |motion| motion.force_dofs(values))
+    }
+
+    /// Moves one of the domain's elements toward `pose`, stopping at contact.
+    pub fn move_to(&mut self, element: Element, pose: Pose) -> Result<MoveOutcome, MoveError> {
+        check_pose(&pose)?;
+        self.with_motion(element, |motion| motion.move_to(pose))
+    }
+
+    /// Moves a robot's DOFs toward `target`; each chain stops at its first contact.
+    pub fn move_dofs_to(&mut self, robot: usize, target: &[f64]) -> Result<MoveOutcome, MoveError> {
+        let speeds = dof_request(self.own_robot(robot)?, target)?;
+        self.with_motion(Element::Robot(robot), |motion| {
+            motion.move_dofs(target, &speeds)
+        })
+    }
+
+    /// GraspIt's Auto Grasp for one of the domain's robots.
+    pub fn auto_grasp(&mut self, robot: usize) -> Result<MoveOutcome, MoveError> {
+        self.own_robot(robot)?;
+        self.with_motion(Element::Robot(robot), |motion| motion.auto_grasp(true))
+    }
+
+    /// GraspIt's Auto Open for one of the domain's robots.
+    pub fn auto_open(&mut self, robot: usize) -> Result<MoveOutcome, MoveError> {
+        self.own_robot(robot)?;
+        self.with_motion(Element::Robot(robot), |motion| motion.auto_grasp(false))
+    }
+
+    /// Approaches along a robot's approach direction, at most `distance` mm.
+    pub fn approach_to_contact(
+        &mut self,
+        robot: usize,
+        distance: f64,
+    ) -> Result<MoveOutcome, MoveError> {
+        check_distance(distance)?;
+        self.own_robot(robot)?;
+        self.with_motion(Element::Robot(robot), |motion| motion.approach(distance))
+    }
+
+    /// The grasp of `object` (the world's or the domain's) by one of the domain's robots.
+    pub fn grasp(
+        &self,
+        robot: usize,
+        object: BodyId,
+        options: &GraspOptions,
+    ) -> Result<Grasp, GraspError> {
+        self.own_robot(robot)
+            .map_err(|_| GraspError::NoSuchRobot(robot))?;
+        evaluate_grasp(
+            &self.world.engine,
+            |id| self.body(id),
+            &self.contacts,
+            (robot, object),
+            options,
+        )
     }
 }

@@ -133,48 +133,63 @@ impl<E: CollisionEngine> World<E> {
         if self.robot(robot).is_none() {
             return Err(GraspError::NoSuchRobot(robot));
         }
-        let BodyId::Free(index) = object else {
-            return Err(GraspError::NotAnObject(object));
-        };
-        let body = self
-            .free_body(index)
-            .ok_or(GraspError::NotAnObject(object))?;
-        let cog = body.mass.cog;
-        let max_radius = quality::max_radius(body.mesh().vertices(), &cog);
-        let touching: Vec<&Contact> = self
-            .contacts_of(object)
-            .filter(|c| c.other.robot() == Some(robot))
-            .collect();
-        let mut contacts = Vec::new();
-        for link in distinct_others(&touching) {
-            let Some(hand) = self.body(link) else {
-                continue;
-            };
-            let on_link: Vec<&Contact> = touching
-                .iter()
-                .copied()
-                .filter(|c| c.other == link)
-                .collect();
-            for (contact, model, edges) in model_pair(&self.engine, body, hand, &on_link, options) {
-                let frame = body.pose.inverse() * contact.inward_frame();
-                let friction = contact.static_friction;
-                let wrenches = contact_wrenches(&frame, &edges, friction, &cog, max_radius);
-                contacts.push(GraspContact {
-                    contact,
-                    friction,
-                    model,
-                    wrenches,
-                });
-            }
-        }
-        Ok(Grasp {
-            robot,
-            object,
-            cog,
-            max_radius,
-            contacts,
-        })
+        evaluate_grasp(
+            &self.engine,
+            |id| self.body(id),
+            &self.contacts,
+            (robot, object),
+            options,
+        )
     }
+}
+
+/// The grasp of `object` by `robot` (which the caller has checked) in a world or a domain:
+/// its bodies by id, and both sides of its contacts.
+pub(crate) fn evaluate_grasp<'a>(
+    engine: &dyn CollisionEngine,
+    body_of: impl Fn(BodyId) -> Option<&'a Body>,
+    all_contacts: &[Contact],
+    (robot, object): (usize, BodyId),
+    options: &GraspOptions,
+) -> Result<Grasp, GraspError> {
+    let (BodyId::Free(_), Some(body)) = (object, body_of(object)) else {
+        return Err(GraspError::NotAnObject(object));
+    };
+    let cog = body.mass.cog;
+    let max_radius = quality::max_radius(body.mesh().vertices(), &cog);
+    let touching: Vec<&Contact> = all_contacts
+        .iter()
+        .filter(|c| c.body == object && c.other.robot() == Some(robot))
+        .collect();
+    let mut contacts = Vec::new();
+    for link in distinct_others(&touching) {
+        let Some(hand) = body_of(link) else {
+            continue;
+        };
+        let on_link: Vec<&Contact> = touching
+            .iter()
+            .copied()
+            .filter(|c| c.other == link)
+            .collect();
+        for (contact, model, edges) in model_pair(engine, body, hand, &on_link, options) {
+            let frame = body.pose.inverse() * contact.inward_frame();
+            let friction = contact.static_friction;
+            let wrenches = contact_wrenches(&frame, &edges, friction, &cog, max_radius);
+            contacts.push(GraspContact {
+                contact,
+                friction,
+                model,
+                wrenches,
+            });
+        }
+    }
+    Ok(Grasp {
+        robot,
+        object,
+        cog,
+        max_radius,
+        contacts,
+    })
 }
 
 /// The bodies the contacts touch, in first-seen order.

@@ -9,6 +9,7 @@ mod domain;
 mod eigengrasp;
 mod grasp;
 pub mod hull;
+mod layers;
 mod mass;
 mod moves;
 pub mod quality;

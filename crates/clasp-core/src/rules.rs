@@ -20,6 +20,13 @@ pub(crate) struct Part<'a> {
     pub domain: u32,
 }
 
+impl<'a> Part<'a> {
+    /// The body where it stands, for the engine.
+    pub fn placed(&self) -> clasp_collide::Placed<'a> {
+        clasp_collide::Placed::new(&self.body.geometry, self.body.pose)
+    }
+}
+
 /// Whether two bodies are checked: both have triangles, the switches allow the pair, each
 /// one's mask holds the other's group, their domains meet, and the robots' own rules agree.
 pub(crate) fn checked<'a>(switches: &CollisionSwitches, a: Part<'a>, b: Part<'a>) -> bool {

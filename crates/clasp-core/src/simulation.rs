@@ -2,15 +2,14 @@
 
 use rayon::prelude::*;
 
-use clasp_collide::{CollisionEngine, CollisionGroups, Placed};
+use clasp_collide::{CollisionEngine, CollisionGroups};
 
 use crate::{
     Body, BodyId, Contact, DofError, Element, Material, MoveQueries, Pose, Robot, World,
     WorldSettings,
-    contact::number_contacts,
-    moves::{Motion, MoveOutcome, Mover, Part, Rules, pair_contacts},
-    rules::{CollisionSwitches, checked},
-    world::slots,
+    layers::{self, Layer, OwnLayer},
+    moves::{Motion, MoveOutcome, Rules},
+    rules::CollisionSwitches,
 };
 
 /// Why a request was refused; the world is unchanged.
@@ -30,39 +29,17 @@ pub enum MoveError {
     BadThreshold(f64),
     #[error("a distance must be a positive number of millimetres, not {0}")]
     BadDistance(f64),
+    #[error("domain 0 is the shared world itself; a domain of its own is numbered 1 or more")]
+    SharedDomain,
 }
 
-/// The parts of every robot in a list of slots that starts at robot `first`, but `skip`, for
-/// a move's surroundings.
-pub(crate) fn robot_parts(
-    robots: &[Option<Robot>],
-    first: usize,
-    skip: Option<usize>,
-) -> Vec<Part<'_>> {
-    slots(robots)
-        .map(|(r, robot)| (first + r, robot))
-        .filter(|(r, _)| Some(*r) != skip)
-        .flat_map(|(r, robot)| {
-            robot.parts().into_iter().filter_map(move |which| {
-                Some(Part {
-                    id: BodyId::of_robot(r, which),
-                    body: robot.body(which)?,
-                    robot: Some(robot),
-                    domain: 0,
-                })
-            })
-        })
-        .collect()
-}
-
-/// The free bodies in a list of slots that starts at body `first`.
-pub(crate) fn free_parts(bodies: &[Option<Body>], first: usize) -> impl Iterator<Item = Part<'_>> {
-    slots(bodies).map(move |(i, body)| Part {
-        id: BodyId::Free(first + i),
-        body,
-        robot: None,
-        domain: 0,
-    })
+/// A move's length: a positive, finite number of millimetres.
+pub(crate) fn check_distance(distance: f64) -> Result<(), MoveError> {
+    if distance.is_finite() && distance > 0.0 {
+        Ok(())
+    } else {
+        Err(MoveError::BadDistance(distance))
+    }
 }
 
 pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
@@ -70,6 +47,21 @@ pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
         Ok(())
     } else {
         Err(MoveError::NonFinitePose)
+    }
+}
+
+/// A world's rules and settings, on its engine: what its moves, and its domains', obey.
+fn rules_of<'a>(
+    engine: &'a dyn CollisionEngine,
+    switches: &'a CollisionSwitches,
+    settings: WorldSettings,
+) -> Rules<'a> {
+    Rules {
+        engine,
+        switches,
+        threshold: settings.contact_threshold,
+        min_step: settings.min_step,
+        queries: settings.move_queries,
     }
 }
 
@@ -129,61 +121,48 @@ impl<E: CollisionEngine> World<E> {
         }
     }
 
-    fn parts(&self) -> Vec<Part<'_>> {
-        let mut parts: Vec<Part> = free_parts(&self.bodies, 0).collect();
-        parts.extend(robot_parts(&self.robots, 0, None));
-        parts
+    /// The world's bodies as one layer: what its moves and contact searches see.
+    pub(crate) fn layer(&self) -> Layer<'_> {
+        Layer {
+            bodies: &self.bodies,
+            robots: &self.robots,
+            ..Layer::empty()
+        }
     }
 
-    /// Every pair of bodies the switches and the robots' rules let collide.
+    /// Every pair of bodies the rules let collide: the switches, the robots' own rules, groups
+    /// and masks.
     pub fn checked_pairs(&self) -> Vec<(BodyId, BodyId)> {
-        self.allowed_pairs()
+        layers::checked_pairs(&self.switches, &Layer::empty(), &self.layer())
             .into_iter()
             .map(|(a, b)| (a.id, b.id))
             .collect()
     }
 
-    fn allowed_pairs(&self) -> Vec<(Part<'_>, Part<'_>)> {
-        let parts = self.parts();
-        let mut pairs = Vec::new();
-        for (i, a) in parts.iter().enumerate() {
-            for b in &parts[i + 1..] {
-                if checked(&self.switches, *a, *b) {
-                    pairs.push((*a, *b));
-                }
-            }
-        }
-        pairs
-    }
-
     /// The checked pairs that interpenetrate now (after collisions were switched back on, say).
     pub fn overlapping_pairs(&self) -> Vec<(BodyId, BodyId)> {
-        self.checked_pairs()
+        layers::checked_pairs(&self.switches, &Layer::empty(), &self.layer())
             .into_par_iter()
-            .filter(|&(a, b)| {
-                let (Some(a), Some(b)) = (self.body(a), self.body(b)) else {
-                    return false;
-                };
-                self.engine.collide(
-                    Placed::new(&a.geometry, a.pose),
-                    Placed::new(&b.geometry, b.pose),
-                )
-            })
+            .filter(|(a, b)| self.engine.collide(a.placed(), b.placed()))
+            .map(|(a, b)| (a.id, b.id))
             .collect()
     }
 
-    /// Finds every contact of the world again, all pairs in parallel (GraspIt's
-    /// `findAllContacts`). Every method that changes what contacts depend on calls it.
+    /// Finds every contact of the world again. Every method that changes what contacts
+    /// depend on calls it.
     pub(crate) fn find_all_contacts(&mut self) {
-        let threshold = self.settings.contact_threshold;
-        let engine: &dyn CollisionEngine = &self.engine;
-        let mut found: Vec<Contact> = self
-            .allowed_pairs()
-            .par_iter()
-            .flat_map_iter(|(a, b)| pair_contacts(engine, *a, *b, threshold))
-            .collect();
-        number_contacts(&mut found);
-        self.contacts = found;
+        self.contacts = layers::find_contacts(
+            &self.engine,
+            &self.switches,
+            self.settings.contact_threshold,
+            &Layer::empty(),
+            &self.layer(),
+        );
+    }
+
+    /// The rules the world's moves, and its domains' moves, obey.
+    pub(crate) fn rules(&self) -> Rules<'_> {
+        rules_of(&self.engine, &self.switches, self.settings)
     }
 
     /// Runs `act` on a motion of `element` against everything else, then, if it moved,
@@ -193,75 +172,30 @@ impl<E: CollisionEngine> World<E> {
         element: Element,
         act: impl FnOnce(&mut Motion) -> R,
     ) -> Result<R, MoveError> {
-        let rules = Rules {
-            engine: &self.engine,
-            switches: &self.switches,
-            threshold: self.settings.contact_threshold,
-            min_step: self.settings.min_step,
-            queries: self.settings.move_queries,
+        let rules = rules_of(&self.engine, &self.switches, self.settings);
+        let own = OwnLayer {
+            bodies: &mut self.bodies,
+            robots: &mut self.robots,
+            first_body: 0,
+            first_robot: 0,
+            domain: 0,
         };
-        let (result, contacts, ids) = match element {
-            Element::Body(i) if self.free_body(i).is_some() => {
-                let (left, rest) = self.bodies.split_at_mut(i);
-                let (Some((Some(body), right)), _) = (rest.split_first_mut(), ()) else {
-                    unreachable!("the slot was just checked");
-                };
-                let mut others: Vec<Part> = free_parts(left, 0)
-                    .chain(free_parts(right, i + 1))
-                    .collect();
-                others.extend(robot_parts(&self.robots, 0, None));
-                let mut motion = Motion {
-                    mover: Mover::Body { index: i, body },
-                    others: &others,
-                    rules,
-                    memory: &mut self.gap_memory,
-                    domain: 0,
-                };
-                let before = motion.mover_poses();
-                let result = act(&mut motion);
-                let contacts = (motion.mover_poses() != before).then(|| motion.contacts());
-                (result, contacts, motion.mover_ids())
-            }
-            Element::Robot(r) if self.robot(r).is_some() => {
-                let (left, rest) = self.robots.split_at_mut(r);
-                let (Some((Some(robot), right)), _) = (rest.split_first_mut(), ()) else {
-                    unreachable!("the slot was just checked");
-                };
-                let mut others: Vec<Part> = free_parts(&self.bodies, 0).collect();
-                others.extend(robot_parts(left, 0, None));
-                others.extend(robot_parts(right, r + 1, None));
-                let mut motion = Motion {
-                    mover: Mover::Robot { index: r, robot },
-                    others: &others,
-                    rules,
-                    memory: &mut self.gap_memory,
-                    domain: 0,
-                };
-                let before = motion.mover_poses();
-                let result = act(&mut motion);
-                let contacts = (motion.mover_poses() != before).then(|| motion.contacts());
-                (result, contacts, motion.mover_ids())
-            }
-            _ => return Err(MoveError::NoSuchElement(element)),
-        };
-        // A move that moved nothing (a drag held at contact) leaves the contacts as they were.
-        if let Some(contacts) = contacts {
-            self.contacts
-                .retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));
-            self.contacts.extend(contacts);
-            number_contacts(&mut self.contacts);
-        }
-        Ok(result)
+        layers::run_motion(
+            Layer::empty(),
+            own,
+            element,
+            rules,
+            &mut self.gap_memory,
+            &mut self.contacts,
+            act,
+        )
     }
 
     /// Puts an element at a pose without checking collisions (GraspIt's `setTran`); its
     /// contacts are found again.
     pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
         check_pose(&pose)?;
-        self.with_motion(element, |motion| match &mut motion.mover {
-            Mover::Body { body, .. } => body.pose = pose,
-            Mover::Robot { robot, .. } => robot.set_pose(pose),
-        })
+        self.with_motion(element, |motion| motion.place(pose))
     }
 
     /// Sets a robot's DOFs without checking collisions; values outside the limits are refused.
@@ -269,11 +203,7 @@ impl<E: CollisionEngine> World<E> {
         self.robot(robot)
             .ok_or(MoveError::NoSuchRobot(robot))?
             .check_dof_values(values)?;
-        self.with_motion(Element::Robot(robot), |motion| {
-            if let Mover::Robot { robot, .. } = &mut motion.mover {
-                robot.force_dof_values(values);
-            }
-        })
+        self.with_motion(Element::Robot(robot), |motion| motion.force_dofs(values))
     }
 
     /// Moves an element (a body, or a robot by its palm) toward `pose`, stopping at contact
@@ -312,9 +242,7 @@ impl<E: CollisionEngine> World<E> {
         robot: usize,
         distance: f64,
     ) -> Result<MoveOutcome, MoveError> {
-        if !(distance.is_finite() && distance > 0.0) {
-            return Err(MoveError::BadDistance(distance));
-        }
+        check_distance(distance)?;
         self.robot_motion(robot, |motion| motion.approach(distance))
     }
 

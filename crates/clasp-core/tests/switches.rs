@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, Element, Joint,
+    Body, BodyId, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, Domain, Element, Joint,
     JointDynamics, JointFrame, JointKind, Link, Pose, Robot, RobotBody, TriMesh, World,
 };
 use rayon::prelude::*;
@@ -249,15 +249,26 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
     let world = world;
     let mut clones = world.clone_domains(0, 8).unwrap();
     let palm = &world.robot(0).unwrap().palm().geometry();
+    // Each clone is its domain's own robot, numbered after the world's; the original is hidden.
+    let clone_hand = 1;
+    assert!(clones.iter().all(|c| c.robot(0).is_none()));
     assert!(
         clones
             .iter()
-            .all(|c| Arc::ptr_eq(&c.robot().palm().geometry(), palm))
+            .all(|c| Arc::ptr_eq(c.robot(clone_hand).unwrap().palm().geometry(), palm))
+    );
+    assert!(
+        clones[0].move_to(HAND, Pose::identity()).is_err(),
+        "the world's robot stays put"
     );
     // Every clone at the same pose moves toward A at once; none meets another clone.
     let outcomes: Vec<_> = clones
         .par_iter_mut()
-        .map(|clone| clone.move_to(Pose::translation(0.0, 0.0, 0.0)).unwrap())
+        .map(|clone| {
+            clone
+                .move_to(Element::Robot(clone_hand), Pose::translation(0.0, 0.0, 0.0))
+                .unwrap()
+        })
         .collect();
     for (clone, outcome) in clones.iter().zip(&outcomes) {
         assert!(!outcome.completed);
@@ -265,8 +276,14 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
             outcome.stopped_by.iter().all(|&(_, b)| b == BA),
             "{outcome:?}"
         );
-        assert_eq!(clone.robot().pose(), clones[0].robot().pose());
-        assert!(clone.robot_contacts().all(|c| c.other == BA));
+        let pose = |d: &Domain| d.robot(clone_hand).unwrap().pose();
+        assert_eq!(pose(clone), pose(&clones[0]));
+        assert!(
+            clone
+                .contacts()
+                .iter()
+                .all(|c| c.body == BA || c.other == BA)
+        );
     }
     // The world itself did not move.
     assert_eq!(

@@ -160,6 +160,22 @@ impl Motion<'_, '_> {
         }
     }
 
+    /// Puts the mover at a pose without checking collisions (a robot by its palm).
+    pub fn place(&mut self, pose: Pose) {
+        match &mut self.mover {
+            Mover::Body { body, .. } => body.pose = pose,
+            Mover::Robot { robot, .. } => robot.set_pose(pose),
+        }
+    }
+
+    /// Sets a robot mover's DOFs without checking them or collisions; the caller has checked
+    /// the values against the limits.
+    pub fn force_dofs(&mut self, values: &[f64]) {
+        if let Mover::Robot { robot, .. } = &mut self.mover {
+            robot.force_dof_values(values);
+        }
+    }
+
     /// The mover's bodies by id: a free body, or the palm and links of a robot.
     pub fn mover_ids(&self) -> Vec<BodyId> {
         match &self.mover {
