@@ -1034,7 +1034,7 @@ fn robot_section(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
         .num_columns(2)
         .show(ui, |ui| {
             for dof in 0..count {
-                let r = &editor.world.robot(robot).unwrap();
+                let r = editor.world.robot(robot).unwrap();
                 let revolute = dof_is_revolute(r, dof);
                 let (lo, hi) = r.dof_limits(dof);
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };

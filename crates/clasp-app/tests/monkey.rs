@@ -964,7 +964,7 @@ impl Monkey {
             self.note("no robot for 40 gestures: undo until it is back".into());
             self.release_everything();
             for _ in 0..100 {
-                if !self.editor().world.robots().next().is_none()
+                if self.editor().world.robots().next().is_some()
                     || !editor_mut(&mut self.app).undo()
                 {
                     break;

@@ -214,10 +214,10 @@ fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
 /// Palm poses 150 mm from the object's centre in random directions, each pointing its
 /// approach direction at the centre, turned about it at random.
 fn poses_around_object(world: &World, count: usize, rng: &mut Random) -> Vec<Pose> {
-    let object = &world.free_body(0).unwrap();
+    let object = world.free_body(0).unwrap();
     let (lo, hi) = object.mesh().bounding_box();
     let centre = object.pose() * nalgebra::center(&lo, &hi);
-    let hand = &world.robot(0).unwrap();
+    let hand = world.robot(0).unwrap();
     let (reference, direction) = hand
         .approach
         .as_ref()

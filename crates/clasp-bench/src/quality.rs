@@ -326,7 +326,7 @@ fn clasp_hand_grasp() -> Result<Vec<Vec<Wrench>>, String> {
 /// spread 60° (the scene of clasp-io's grasp tests).
 fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
     let mut world = crate::grasps::barrett_world(library)?;
-    let facing = facing_origin(&world.robot(0).unwrap(), 200.0);
+    let facing = facing_origin(world.robot(0).unwrap(), 200.0);
     world
         .set_pose(Element::Robot(0), facing)
         .map_err(|e| e.to_string())?;

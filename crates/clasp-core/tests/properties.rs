@@ -65,8 +65,8 @@ fn shape(rng: &mut Rng) -> TriMesh {
 
 fn collide(a: &Body, b: &Body) -> bool {
     ReferenceEngine.collide(
-        Placed::new(&a.geometry(), a.pose()),
-        Placed::new(&b.geometry(), b.pose()),
+        Placed::new(a.geometry(), a.pose()),
+        Placed::new(b.geometry(), b.pose()),
     )
 }
 
@@ -101,6 +101,7 @@ fn check_world(world: &World, case: &str) {
             );
         }
     }
+    common::check_contact_api(world.contacts(), case);
     for c in world.contacts() {
         assert!(
             c.separation >= 0.0 && c.separation < threshold,

@@ -3,83 +3,11 @@
 
 use std::sync::Arc;
 
-use clasp_collide::shapes;
-use clasp_core::{
-    Body, BodyId, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, Domain, Element, Joint,
-    JointDynamics, JointFrame, JointKind, Link, Pose, Robot, RobotBody, TriMesh, World,
-};
+mod common;
+
+use clasp_core::{BodyId, CollisionRule, Domain, Element, Pose, Robot, RobotBody, World};
+use common::{body, cube, hand};
 use rayon::prelude::*;
-
-fn cube(half: f64) -> TriMesh {
-    shapes::cuboid([-half; 3], [half; 3])
-}
-
-fn body(name: &str, mesh: TriMesh, at: [f64; 3]) -> Body {
-    let mut body = Body::from_mesh(name, BodyKind::Graspable, mesh);
-    body = body.at(Pose::translation(at[0], at[1], at[2]));
-    body
-}
-
-/// A finger joint turning about z, its frame `a` mm further along x.
-fn joint(dof: usize, a: f64) -> Joint {
-    Joint {
-        kind: JointKind::Revolute,
-        coupling: Coupling {
-            dof,
-            ratio: 1.0,
-            offset: 0.0,
-        },
-        frame: JointFrame::DenavitHartenberg {
-            theta: 0.0,
-            d: 0.0,
-            a,
-            alpha: 0.0,
-        },
-        min: -1.5,
-        max: 1.5,
-        dynamics: JointDynamics::default(),
-    }
-}
-
-fn link(name: &str, joint: usize) -> Link {
-    Link {
-        body: Body::from_mesh(
-            name,
-            BodyKind::Link,
-            shapes::cuboid([-20.0, -2.0, -2.0], [0.0, 2.0, 2.0]),
-        ),
-        frame: Some(joint),
-    }
-}
-
-/// A palm with two fingers of two links each, one DOF per finger; the fingers close (turn
-/// toward each other) as DOF 0 falls and DOF 1 rises.
-fn hand() -> Robot {
-    let palm = Body::from_mesh(
-        "palm",
-        BodyKind::Palm,
-        shapes::cuboid([-5.0, -15.0, -5.0], [5.0, 15.0, 5.0]),
-    );
-    let finger = |dof: usize, y: f64, turn: f64| Chain {
-        base: Pose::from_parts(
-            nalgebra::Translation3::new(5.0, y, 0.0),
-            nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), turn),
-        ),
-        joints: vec![joint(dof, 20.0), joint(dof, 20.0)],
-        links: vec![link("proximal", 0), link("distal", 1)],
-    };
-    let dofs = vec![
-        Dof::new(DofKind::Rigid, 1.0, 0.0),
-        Dof::new(DofKind::Rigid, -1.0, 0.0),
-    ];
-    Robot::new(
-        "hand".into(),
-        palm,
-        dofs,
-        vec![finger(0, 10.0, 0.0), finger(1, -10.0, 0.0)],
-        None,
-    )
-}
 
 /// Bodies A, B, C (A and B touching) and the hand, far from them.
 fn world() -> World {
@@ -234,6 +162,7 @@ fn a_robots_own_links_follow_its_rules() {
         "each counted once"
     );
     assert!(own.iter().all(|c| c.local_index.is_some()));
+    common::check_contact_api(world.contacts(), "fingers closed on each other");
     // An impossible DOF value changes nothing.
     assert!(world.move_dofs_to(0, &[f64::NAN, 0.0]).is_err());
     assert!(world.move_dofs_to(0, &[3.0, 0.0]).is_err());

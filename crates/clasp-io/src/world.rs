@@ -645,7 +645,7 @@ mod tests {
              <transform><translation>0 0 7</translation></transform></graspableBody></world>",
         )
         .unwrap();
-        let body = &world.free_body(0).unwrap();
+        let body = world.free_body(0).unwrap();
         assert_eq!((body.name.as_str(), body.mass.mass), ("floor", 5.0));
         assert_eq!(body.pose().translation.vector.z, 7.0);
         assert_eq!(body.source, None);
@@ -711,7 +711,7 @@ mod tests {
         ]);
         let world = load_world(&files, Path::new("w.xml"), None).unwrap();
         assert_eq!(world.robot(0).unwrap().dof_values(), &[0.3]);
-        assert_eq!(dof_stream(&world.robot(0).unwrap()), "0.3 0 0");
+        assert_eq!(dof_stream(world.robot(0).unwrap()), "0.3 0 0");
         let err = load_world(&files, Path::new("short.xml"), None).unwrap_err();
         assert!(
             err.message

@@ -95,8 +95,8 @@ fn assert_grasped(world: &mut World, name: &str) -> Quality {
     for (a, b) in world.checked_pairs() {
         let (ba, bb) = (world.body(a).unwrap(), world.body(b).unwrap());
         let overlap = ReferenceEngine.collide(
-            Placed::new(&ba.geometry(), ba.pose()),
-            Placed::new(&bb.geometry(), bb.pose()),
+            Placed::new(ba.geometry(), ba.pose()),
+            Placed::new(bb.geometry(), bb.pose()),
         );
         assert!(!overlap, "{name}: {a:?} and {b:?} interpenetrate");
     }

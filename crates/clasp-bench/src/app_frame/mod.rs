@@ -172,7 +172,7 @@ fn ns(frames: &[Frame]) -> Vec<f64> {
 fn check_alike(bounded: &[Frame], exact: &[Frame], label: &str, checks: &mut Checks) {
     let (mut palm, mut dofs) = (0.0_f64, 0.0_f64);
     for (b, e) in bounded.iter().zip(exact) {
-        palm = palm.max((b.palm().translation.vector - e.palm().translation.vector).norm());
+        palm = palm.max((b.palm.translation.vector - e.palm.translation.vector).norm());
         let most = b.dofs.iter().zip(&e.dofs).map(|(x, y)| (x - y).abs());
         dofs = dofs.max(most.fold(0.0, f64::max));
     }

@@ -78,7 +78,7 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
     let BodyId::Free(index) = object else {
         unreachable!("the object is a free body")
     };
-    let robot = &editor.world.robot(0).unwrap();
+    let robot = editor.world.robot(0).unwrap();
     let palm = robot.pose();
     let (reference, direction) = robot
         .approach
@@ -87,7 +87,7 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
             (a.reference, a.direction.into_inner())
         });
     let (reference, approach) = (palm * reference, palm.rotation * direction);
-    let body = &editor.world.free_body(index).unwrap();
+    let body = editor.world.free_body(index).unwrap();
     let (lo, hi) = body.mesh().bounding_box();
     let own_centre = nalgebra::center(&lo, &hi);
     let far = (hi - lo).norm() + 200.0;
@@ -190,7 +190,7 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
     let editor = &mut scene.editor;
     editor.approach(0, 2.0 * START_GAP);
     editor.forget_history();
-    let robot = &editor.world.robot(0).unwrap();
+    let robot = editor.world.robot(0).unwrap();
     let closing = |dof: usize| {
         let (lo, hi) = robot.dof_limits(dof);
         if robot.dofs[dof].default_velocity >= 0.0 {

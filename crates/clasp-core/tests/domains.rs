@@ -1,0 +1,105 @@
+//! Domains after GraspIt's threads: the shared world is domain 0; each domain holds robots and
+//! bodies of its own, which meet the world and each other but never another domain's. Grasps
+//! run in parallel domains give exactly what the same grasp gives alone.
+
+mod common;
+
+use clasp_core::{BodyId, BodyKind, Element, Pose, Robot, World};
+use common::{body, check_contact_api, cube, hand};
+use rayon::prelude::*;
+
+/// A cube on a slab: the shared scene.
+fn scene() -> (Vec<clasp_core::Body>, World) {
+    let object = body("object", cube(6.0), [-10.0, 0.0, -4.0 + 0.04]);
+    let slab = clasp_core::Body::from_mesh(
+        "slab",
+        BodyKind::Obstacle,
+        clasp_collide::shapes::cuboid([-60.0, -60.0, -30.0], [60.0, 60.0, -10.0]),
+    );
+    let bodies = vec![object, slab];
+    (bodies.clone(), World::new(bodies, Vec::new()))
+}
+
+/// The hand `k`-th of several: all at the same place around the object, turned a little.
+fn placed_hand(k: usize) -> Robot {
+    let mut hand = hand();
+    let turn =
+        nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), 0.01 * k as f64);
+    hand.set_pose(Pose::from_parts(
+        nalgebra::Translation3::new(-40.0, 0.0, 0.0),
+        turn,
+    ));
+    hand
+}
+
+/// Where the hand touches the object, from the object's side.
+fn hand_contacts(contacts: &[clasp_core::Contact]) -> Vec<nalgebra::Point3<f64>> {
+    contacts
+        .iter()
+        .filter(|c| c.body == BodyId::Free(0) && c.other.robot().is_some())
+        .map(|c| c.point)
+        .collect()
+}
+
+#[test]
+fn domains_grasp_in_parallel_exactly_as_alone_and_never_meet() {
+    let (bodies, world) = scene();
+    let count = 8;
+    let mut domains: Vec<_> = (1..=count)
+        .map(|k| {
+            let mut domain = world.domain(k as u32).unwrap();
+            let hand = domain.add_robot(placed_hand(k));
+            assert_eq!(hand, 0, "numbered after the world's robots (none)");
+            domain
+        })
+        .collect();
+    // All eight hands overlap each other in space, yet no domain sees another's.
+    let closed = [-1.2, 1.2];
+    let endings: Vec<(Vec<f64>, Vec<_>)> = domains
+        .par_iter_mut()
+        .map(|domain| {
+            domain.move_dofs_to(0, &closed).unwrap();
+            check_contact_api(domain.contacts(), "domain");
+            let dofs = domain.robot(0).unwrap().dof_values().to_vec();
+            (dofs, hand_contacts(domain.contacts()))
+        })
+        .collect();
+    for (k, (dofs, points)) in endings.iter().enumerate() {
+        assert!(!points.is_empty(), "domain {} grasps the object", k + 1);
+        let mut alone = World::new(bodies.clone(), vec![placed_hand(k + 1)]);
+        alone.move_dofs_to(0, &closed).unwrap();
+        let alone_dofs = alone.robot(0).unwrap().dof_values();
+        assert_eq!(dofs, alone_dofs, "domain {} and alone", k + 1);
+        assert_eq!(
+            points,
+            &hand_contacts(alone.contacts()),
+            "domain {} and alone",
+            k + 1
+        );
+    }
+    // The world never moved, and holds no contact of a domain's hand.
+    assert_eq!(world.robots().count(), 0);
+    assert!(world.contacts().iter().all(|c| c.body.robot().is_none()));
+}
+
+#[test]
+fn a_domains_own_bodies_meet_its_robots_and_the_world_and_domain_zero_is_refused() {
+    let (_, world) = scene();
+    assert!(world.domain(0).is_err());
+    let mut domain = world.domain(3).unwrap();
+    let hand = domain.add_robot(placed_hand(0));
+    // A second cube of the domain's own, in the hand's way.
+    let block = domain.add_body(body("block", cube(3.0), [-10.0, 30.0, 0.0]));
+    assert_eq!(block, BodyId::Free(2), "numbered after the world's bodies");
+    assert_eq!(domain.body(block).unwrap().name, "block");
+    assert_eq!(domain.body(BodyId::Free(0)).unwrap().name, "object");
+    // The block moved down meets the world's slab.
+    let outcome = domain
+        .move_to(Element::Body(2), Pose::translation(-10.0, 30.0, -40.0))
+        .unwrap();
+    assert!(!outcome.completed && outcome.stopped_by == [(block, BodyId::Free(1))]);
+    // The world's bodies are not the domain's to move.
+    assert!(domain.move_to(Element::Body(0), Pose::identity()).is_err());
+    assert!(domain.auto_grasp(hand + 1).is_err());
+    check_contact_api(domain.contacts(), "own bodies");
+}
