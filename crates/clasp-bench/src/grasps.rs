@@ -218,25 +218,10 @@ fn poses_around_object(world: &World, count: usize, rng: &mut Random) -> Vec<Pos
     let (lo, hi) = object.mesh().bounding_box();
     let centre = object.pose() * nalgebra::center(&lo, &hi);
     let hand = world.robot(0).unwrap();
-    let (reference, direction) = hand
-        .approach
-        .as_ref()
-        .map_or((Point3::origin(), Vector3::z_axis()), |a| {
-            (a.reference, a.direction)
-        });
     (0..count)
         .map(|_| {
             let towards = random_direction(rng);
-            let aim =
-                UnitQuaternion::rotation_between_axis(&direction, &towards).unwrap_or_else(|| {
-                    UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
-                });
-            let roll =
-                UnitQuaternion::from_axis_angle(&towards, rng.unit() * std::f64::consts::TAU);
-            let rotation = roll * aim;
-            let start = centre - towards.into_inner() * 150.0;
-            let origin = start - rotation * reference.coords;
-            Pose::from_parts(origin.coords.into(), rotation)
+            hand.pose_aiming_at(centre, towards, 150.0, rng.unit() * std::f64::consts::TAU)
         })
         .collect()
 }

@@ -352,16 +352,5 @@ fn approach_and_grasp(world: &mut World, distance: f64) -> Result<Vec<Vec<Wrench
 /// The palm pose that puts the approach direction's reference point `distance` mm from the
 /// origin along -x, pointing along +x.
 fn facing_origin(hand: &Robot, distance: f64) -> Pose {
-    let (reference, direction) = hand
-        .approach
-        .as_ref()
-        .map_or((Point3::origin(), Vector3::z_axis()), |a| {
-            (a.reference, a.direction)
-        });
-    let rotation = UnitQuaternion::rotation_between_axis(&direction, &Vector3::x_axis())
-        .unwrap_or_else(|| {
-            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::PI)
-        });
-    let at = Point3::new(-distance, 0.0, 0.0) - rotation * reference.coords;
-    Pose::from_parts(at.coords.into(), rotation)
+    hand.pose_aiming_at(Point3::origin(), Vector3::x_axis(), distance, 0.0)
 }

@@ -329,6 +329,40 @@ impl Robot {
         )
     }
 
+    /// The palm pose that puts the approach reference point `distance` mm from `target`,
+    /// approaching it along `towards` (from the hand to the target), turned `roll` radians
+    /// about that line: how a planner or a batch places a hand round an object. A robot
+    /// without an approach direction approaches along its palm's z from its origin.
+    pub fn pose_aiming_at(
+        &self,
+        target: nalgebra::Point3<f64>,
+        towards: Unit<Vector3<f64>>,
+        distance: f64,
+        roll: f64,
+    ) -> Pose {
+        let (reference, direction) = self
+            .approach
+            .as_ref()
+            .map_or((nalgebra::Point3::origin(), Vector3::z_axis()), |a| {
+                (a.reference, a.direction)
+            });
+        let aim =
+            UnitQuaternion::rotation_between_axis(&direction, &towards).unwrap_or_else(|| {
+                // Opposite directions: any half turn about an axis across them.
+                let across = Unit::new_normalize(
+                    direction
+                        .cross(&Vector3::x())
+                        .try_normalize(1e-6)
+                        .unwrap_or_else(Vector3::y),
+                );
+                UnitQuaternion::from_axis_angle(&across, std::f64::consts::PI)
+            });
+        let rotation = UnitQuaternion::from_axis_angle(&towards, roll) * aim;
+        let start = target - towards.into_inner() * distance;
+        let origin = start - rotation * reference.coords;
+        Pose::from_parts(Translation3::from(origin.coords), rotation)
+    }
+
     pub fn palm(&self) -> &Body {
         &self.palm
     }
