@@ -7,9 +7,9 @@
 
 use std::{path::Path, time::Instant};
 
-use clasp_core::{BodyId, BodyKind, Domain, Element, MoveQueries, Pose, Robot, World};
+use clasp_core::{BodyId, BodyKind, Domain, MoveQueries, Pose, Robot, TrialPlan, World};
 use clasp_io::{Disk, load_body, load_robot, load_world};
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -41,6 +41,7 @@ pub fn run(count: usize, library: Option<&Path>, rng: &mut Random, checks: &mut 
     for scene in scenes(library) {
         rows.push(run_scene(&scene, count, rng, checks));
     }
+    rows.push(crate::domains::run(library, checks));
     Value::Array(rows)
 }
 
@@ -198,16 +199,20 @@ fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
     let Some((hand, _)) = clone.own_robots().next() else {
         return Ending::default();
     };
-    let ready = clone.set_pose(Element::Robot(hand), *pose).is_ok()
-        && clone.set_dof_values(hand, open).is_ok();
-    if ready && clone.approach_to_contact(hand, 300.0).is_ok() {
-        let _ = clone.auto_grasp(hand);
-    }
-    let robot = clone.robot(hand).expect("the clone is the domain's own");
-    Ending {
-        touching: clone.contacts_of(BodyId::Free(0)).next().is_some(),
-        palm: robot.pose(),
-        dofs: robot.dof_values().to_vec(),
+    let plan = TrialPlan {
+        palm: *pose,
+        open,
+        approach: 300.0,
+        object: BodyId::Free(0),
+        quality: None,
+    };
+    match clone.grasp_trial(hand, &plan) {
+        Ok(trial) => Ending {
+            touching: !trial.contacts.is_empty(),
+            palm: trial.palm,
+            dofs: trial.dof_values,
+        },
+        Err(_) => Ending::default(),
     }
 }
 

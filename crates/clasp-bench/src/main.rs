@@ -16,6 +16,7 @@
 #[cfg(feature = "app")]
 mod app_frame;
 mod check;
+mod domains;
 mod export;
 mod grasps;
 mod library;

@@ -17,7 +17,7 @@ use clasp_core::{
     soft::pyramid_edges,
 };
 use clasp_io::{Disk, load_body, load_world};
-use nalgebra::{Point3, Unit, UnitQuaternion, Vector3};
+use nalgebra::{Point3, Unit, Vector3};
 use serde_json::{Value, json};
 
 use crate::{check::Checks, format_ns, timing::percentile};

@@ -2,6 +2,7 @@
 //! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand; `quality`
 //! evaluates a hand's grasp of the world's object.
 
+mod domains;
 mod summary;
 mod world_commands;
 
@@ -108,6 +109,31 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
+    /// GraspIt's multi-threaded grasp evaluation: the world's bodies are shared (domain 0);
+    /// each of N domains holds its own copy of the hand, aimed at the world's object from its
+    /// own side, approaches and auto-grasps; the domains run in parallel. Prints each grasp.
+    Domains {
+        /// A GraspIt world file with a graspable body (a table and a glass, say).
+        world: PathBuf,
+        /// The hand: a GraspIt robot file, loaded once and cloned into every domain.
+        #[arg(long, value_name = "ROBOT.xml")]
+        hand: PathBuf,
+        /// How many domains (grasps).
+        #[arg(long, value_name = "N", default_value_t = 8)]
+        count: usize,
+        /// How many threads run them (default: every core).
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// Run each grasp again alone and check that it gives the same answer.
+        #[arg(long)]
+        check: bool,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
 }
 
 fn parse_wrench_space(text: &str) -> Result<WrenchSpaceKind, String> {
@@ -178,6 +204,29 @@ fn main() -> ExitCode {
                 auto,
             };
             report(world_commands::quality(
+                &world,
+                root.as_deref(),
+                &request,
+                format(json),
+            ))
+        }
+        Command::Domains {
+            world,
+            hand,
+            count,
+            threads,
+            check,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let request = domains::DomainsRequest {
+                hand: &hand,
+                count,
+                threads,
+                check,
+            };
+            report(domains::domains(
                 &world,
                 root.as_deref(),
                 &request,

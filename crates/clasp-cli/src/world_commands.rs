@@ -35,12 +35,12 @@ pub fn parse_threshold(text: &str) -> Result<f64, String> {
     }
 }
 
-fn load(file: &Path, root: Option<&Path>) -> Result<World, Failure> {
+pub(crate) fn load(file: &Path, root: Option<&Path>) -> Result<World, Failure> {
     clasp_io::load_world(&Disk, file, root).map_err(|error| crate::one_line(&error))
 }
 
 /// A failure of the core on this file's world, as one line naming the file.
-fn world_error(file: &Path, error: impl std::fmt::Display) -> Failure {
+pub(crate) fn world_error(file: &Path, error: impl std::fmt::Display) -> Failure {
     format!("{}: {error}", file.display()).replace(['\n', '\r'], " ")
 }
 

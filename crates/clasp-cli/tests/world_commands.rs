@@ -896,3 +896,55 @@ fn contacts_json_lists_every_field() {
     assert!(contact["pair_index"].is_u64(), "{contact}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// GraspIt's multi-threading example: a table and a glass shared, eight domains each with its
+/// own Barrett, on two threads; each grasp the same as when run alone.
+#[test]
+fn eight_domains_on_two_threads_grasp_as_each_would_alone() {
+    let Some(root) = graspit_models() else {
+        println!("skipped: GraspIt's model library is not in ../shared/graspit-models");
+        return;
+    };
+    let world = models().join("worlds/graspit_glass_on_table.xml");
+    let hand = root.join("robots/Barrett/Barrett.xml");
+    let document = ok_json(&run(&[
+        "domains",
+        path_str(&world),
+        "--graspit-root",
+        path_str(&root),
+        "--hand",
+        path_str(&hand),
+        "--count",
+        "8",
+        "--threads",
+        "2",
+        "--check",
+        "--json",
+    ]));
+    assert_eq!(document["identical_to_alone"], true, "{document}");
+    let grasps = document["grasps"].as_array().unwrap();
+    assert_eq!(grasps.len(), 8);
+    assert!(
+        grasps.iter().all(|g| g["contacts"].as_u64().unwrap() > 0),
+        "{document}"
+    );
+    assert!(
+        grasps.iter().any(|g| g["force_closure"] == true),
+        "{document}"
+    );
+    // A hand file that is not there is one line naming it.
+    let failed = run(&[
+        "domains",
+        path_str(&world),
+        "--graspit-root",
+        path_str(&root),
+        "--hand",
+        "no/such/hand.xml",
+    ]);
+    assert!(!failed.status.success());
+    assert!(
+        stderr(&failed).contains("no/such/hand.xml"),
+        "{}",
+        stderr(&failed)
+    );
+}

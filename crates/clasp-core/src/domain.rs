@@ -8,13 +8,36 @@
 use clasp_collide::{CollisionEngine, FastEngine};
 
 use crate::{
-    Body, BodyId, Contact, Element, Grasp, GraspError, GraspOptions, Pose, Robot, World,
+    Body, BodyId, Contact, Element, Grasp, GraspError, GraspOptions, Pose, Quality, Robot, World,
+    WrenchSpaceKind,
     grasp::evaluate_grasp,
     layers::{self, Layer, OwnLayer},
     moves::{GapMemory, Motion, MoveOutcome},
     simulation::{MoveError, check_distance, check_pose, dof_request},
     world::slots,
 };
+
+/// How one grasp trial in a domain ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraspTrial {
+    pub palm: Pose,
+    pub dof_values: Vec<f64>,
+    /// The hand's contacts on the object, seen from the object.
+    pub contacts: Vec<Contact>,
+    /// The grasp's quality, when asked for (none too when the grasp cannot be evaluated).
+    pub quality: Option<Quality>,
+}
+
+/// What a grasp trial does: the palm pose and DOF values the hand starts at, how far it may
+/// approach, the object, and the wrench space its quality is measured in, if it is.
+#[derive(Debug, Clone, Copy)]
+pub struct TrialPlan<'a> {
+    pub palm: Pose,
+    pub open: &'a [f64],
+    pub approach: f64,
+    pub object: BodyId,
+    pub quality: Option<WrenchSpaceKind>,
+}
 
 /// One domain around a world: its own bodies and robots, numbered after the world's, and
 /// their contacts with the world and with each other.
@@ -48,6 +71,20 @@ impl<E: CollisionEngine> World<E> {
             contacts: Vec::new(),
             memory: self.gap_memory.clone(),
         })
+    }
+
+    /// GraspIt's multi-threaded planner step: a grasp trial of a clone of `hand` in a domain
+    /// of its own, numbered `number`. Run many on rayon's threads: each gives what it gives
+    /// alone.
+    pub fn trial_in_domain(
+        &self,
+        number: u32,
+        hand: &Robot,
+        plan: &TrialPlan,
+    ) -> Result<GraspTrial, MoveError> {
+        let mut domain = self.domain(number)?;
+        let robot = domain.add_robot(hand.clone());
+        domain.grasp_trial(robot, plan)
     }
 
     /// `count` domains (1 to `count`), each holding a clone of robot `robot` in its place
@@ -267,6 +304,32 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         check_distance(distance)?;
         self.own_robot(robot)?;
         self.with_motion(Element::Robot(robot), |motion| motion.approach(distance))
+    }
+
+    /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an
+    /// approach toward what it aims at, then Auto Grasp, and the grasp's quality if asked.
+    pub fn grasp_trial(&mut self, robot: usize, plan: &TrialPlan) -> Result<GraspTrial, MoveError> {
+        self.set_pose(Element::Robot(robot), plan.palm)?;
+        self.set_dof_values(robot, plan.open)?;
+        self.approach_to_contact(robot, plan.approach)?;
+        self.auto_grasp(robot)?;
+        let hand = self.own_robot(robot)?;
+        let quality = plan.quality.and_then(|kind| {
+            let grasp = self
+                .grasp(robot, plan.object, &GraspOptions::default())
+                .ok()?;
+            grasp.quality(kind).ok()
+        });
+        Ok(GraspTrial {
+            palm: hand.pose(),
+            dof_values: hand.dof_values().to_vec(),
+            contacts: self
+                .contacts_of(plan.object)
+                .filter(|c| c.other.robot() == Some(robot))
+                .cloned()
+                .collect(),
+            quality,
+        })
     }
 
     /// The grasp of `object` (the world's or the domain's) by one of the domain's robots.

@@ -25,7 +25,7 @@ pub use clasp_collide::{
     TriMesh, group_bit,
 };
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
-pub use domain::Domain;
+pub use domain::{Domain, GraspTrial, TrialPlan};
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
 pub use grasp::{ContactModel, Grasp, GraspContact, GraspError, GraspOptions, SoftContact};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};

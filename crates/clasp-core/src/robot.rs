@@ -363,6 +363,23 @@ impl Robot {
         Pose::from_parts(Translation3::from(origin.coords), rotation)
     }
 
+    /// `count` palm poses round `target`, `distance` mm away, each aimed at it horizontally
+    /// from its own side, evenly round the vertical: where a batch of grasps starts.
+    pub fn poses_round(
+        &self,
+        target: nalgebra::Point3<f64>,
+        count: usize,
+        distance: f64,
+    ) -> Vec<Pose> {
+        (0..count)
+            .map(|k| {
+                let angle = std::f64::consts::TAU * k as f64 / count as f64;
+                let towards = Unit::new_normalize(Vector3::new(-angle.cos(), -angle.sin(), 0.0));
+                self.pose_aiming_at(target, towards, distance, 0.0)
+            })
+            .collect()
+    }
+
     pub fn palm(&self) -> &Body {
         &self.palm
     }
