@@ -127,6 +127,25 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
         !editor(&app).world.contacts().is_empty(),
         "the closed hand touches the mug"
     );
+    // The contacts panel shows RaiSim's fields: on the mug's side, its index, the pair's index
+    // in the link's list, object A, depth and triangles.
+    let world = &editor(&app).world;
+    let listed = clasp_app::ui::listed_contacts(world);
+    assert!(!listed.is_empty());
+    let name = |id| world.body(id).map_or("?", |b| b.name.as_str());
+    for c in &listed {
+        let cells = clasp_app::ui::contact_cells(c, &name);
+        assert_eq!(cells.len(), clasp_app::ui::CONTACT_COLUMNS.len());
+        assert_eq!(cells[1], c.index.to_string());
+        assert_eq!(
+            cells[3],
+            c.pair_index.unwrap().to_string(),
+            "the links are dynamic"
+        );
+        assert_eq!(cells[4], "A", "the mug is object A");
+        assert_eq!(cells[7], format!("{:.3}", -c.separation));
+        assert_eq!(cells[8], format!("{} / {}", c.triangle, c.other_triangle));
+    }
 
     press_key(&mut app, CTRL_SHIFT, KeyCode::KeyG);
     let reopened = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
