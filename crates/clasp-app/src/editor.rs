@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::Resource;
 use clasp_core::{
-    BodyId, CollisionGroups, ContactModel, Element, GraspOptions, Material, MoveOutcome, Pose,
-    Quality, World, WrenchSpaceKind,
+    BodyId, CollisionGroups, ContactOptions, Element, Material, MoveOutcome, Pose, Quality, World,
+    WrenchSpaceKind,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -41,8 +41,6 @@ pub struct Editor {
     /// Whether the element being dragged is held at contact, and by what.
     pub touching: Option<String>,
     pub quality: QualityReport,
-    /// The fitted surface patches of the grasp's soft contacts, drawn instead of their cones.
-    pub soft_patches: Vec<SoftPatch>,
     history: History,
     /// The world as it was when the current drag began.
     drag_start: Option<Snapshot>,
@@ -89,15 +87,6 @@ pub enum QualityReport {
     Failed(String),
 }
 
-/// A soft contact's two fitted surfaces, each sampled on a square grid (row-major, world).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SoftPatch {
-    /// The object and the hand body that touch.
-    pub bodies: (BodyId, BodyId),
-    pub object: Vec<Point3<f64>>,
-    pub hand: Vec<Point3<f64>>,
-}
-
 /// What an import adds: an object to grasp, an obstacle, or a robot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportKind {
@@ -135,7 +124,6 @@ impl Editor {
             frame_request: None,
             touching: None,
             quality: QualityReport::NoGrasp,
-            soft_patches: Vec::new(),
             history: History::default(),
             drag_start: None,
         };
@@ -604,31 +592,18 @@ impl Editor {
     /// Evaluates the grasp again. During a drag only epsilon (about a millisecond); the
     /// volume, which can take tens of milliseconds, once the drag ends.
     fn refresh_quality(&mut self, with_volume: bool) {
-        self.soft_patches.clear();
         let first_robot = self.world.robots().next().map(|(r, _)| r);
         let (Some(object), Some(robot)) = (self.world.grasped_object(), first_robot) else {
             self.quality = QualityReport::NoGrasp;
             return;
         };
-        let grasp = match self.world.grasp(robot, object, &GraspOptions::default()) {
+        let grasp = match self.world.grasp(robot, object, &ContactOptions::default()) {
             Ok(grasp) => grasp,
             Err(e) => {
                 self.quality = QualityReport::Failed(e.to_string());
                 return;
             }
         };
-        self.soft_patches = grasp
-            .contacts
-            .iter()
-            .filter_map(|c| match &c.model {
-                ContactModel::Soft(soft) => Some(SoftPatch {
-                    bodies: (c.contact.body, c.contact.other),
-                    object: soft.object_patch.clone(),
-                    hand: soft.hand_patch.clone(),
-                }),
-                _ => None,
-            })
-            .collect();
         let with_volume = with_volume && !self.dragging();
         let quality = if with_volume {
             grasp.quality_with_volume(WrenchSpaceKind::L1)

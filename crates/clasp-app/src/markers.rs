@@ -8,7 +8,7 @@ use bevy::{
     mesh::{Indices, PrimitiveTopology},
     prelude::*,
 };
-use clasp_core::{BodyId, Contact, World};
+use clasp_core::{BodyId, Contact, ContactModel, World};
 use nalgebra::{Point3, Vector3};
 
 use crate::{convert, dragger::perpendiculars, editor::Editor};
@@ -101,28 +101,24 @@ fn marked(world: &World, contact: &Contact) -> bool {
     }
 }
 
-/// Every marker of the editor's world: patches for the grasp's soft contacts, and a cone for
-/// each other contact (opening away from its body, into the one it touches).
+/// Every marker of the editor's world, one per contact: a soft contact's two fitted patches
+/// (whatever pair it joins: a soft object on a table too), else a friction cone (opening away
+/// from its body, into the one it touches).
 pub fn marker_geometry(editor: &Editor) -> MarkerGeometry {
     let mut geometry = MarkerGeometry::default();
-    let soft_pair = |a: BodyId, b: BodyId| {
-        editor
-            .soft_patches
-            .iter()
-            .any(|p| p.bodies == (a, b) || p.bodies == (b, a))
-    };
-    for patch in &editor.soft_patches {
-        geometry.add_patch(&patch.object);
-        geometry.add_patch(&patch.hand);
-    }
     let height = editor.view.cone_height;
     for contact in editor.world.contacts() {
-        if !marked(&editor.world, contact) || soft_pair(contact.body, contact.other) {
+        if !marked(&editor.world, contact) {
+            continue;
+        }
+        if let ContactModel::Soft(soft) = &contact.model {
+            geometry.add_patch(&soft.patch);
+            geometry.add_patch(&soft.other_patch);
             continue;
         }
         // The normal points into this body; the cone of forces the other body can push with
         // stands on the surface, on the other body's side.
-        let outward = -contact.normal.into_inner();
+        let outward = -contact.inward().into_inner();
         geometry.add_cone(contact.point, outward, contact.static_friction, height);
     }
     geometry

@@ -580,3 +580,39 @@ fn a_mask_that_leaves_out_the_hands_group_lets_the_hand_pass_through_the_mug() {
         CollisionGroups::MOVABLE
     );
 }
+
+/// Soft fingertips (models/worlds/soft_fingertips.xml): closed on the mug, their contacts are
+/// soft and drawn as fitted patches; the rigid links' contacts stay cones.
+#[test]
+fn soft_fingertips_contacts_are_drawn_as_patches() {
+    let mut app = headless_app();
+    let world = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/worlds/soft_fingertips.xml");
+    assert!(editor_mut(&mut app).open_world(&world));
+    app.update();
+    assert_eq!(
+        clasp_app::markers::marker_geometry(editor(&app)).patches,
+        0,
+        "nothing touches yet"
+    );
+    editor_mut(&mut app).auto_grasp(0, true);
+    app.update();
+    let soft: Vec<_> = editor(&app)
+        .world
+        .contacts_of(MUG)
+        .filter(|c| matches!(c.model, clasp_core::ContactModel::Soft(_)))
+        .collect();
+    assert!(!soft.is_empty(), "the fingertips touch the mug softly");
+    let geometry = clasp_app::markers::marker_geometry(editor(&app));
+    assert_eq!(
+        geometry.patches,
+        2 * soft.len(),
+        "two fitted surfaces per soft contact"
+    );
+    let cones = editor(&app)
+        .world
+        .contacts_of(MUG)
+        .filter(|c| !matches!(c.model, clasp_core::ContactModel::Soft(_)))
+        .count();
+    assert_eq!(geometry.cones, cones, "the other contacts keep their cones");
+}

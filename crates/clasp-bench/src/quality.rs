@@ -11,7 +11,7 @@ use std::{
 };
 
 use clasp_core::{
-    BodyId, BodyKind, Element, GraspOptions, Pose, Quality, Robot, World, WrenchSpaceKind,
+    BodyId, BodyKind, ContactOptions, Element, Pose, Quality, Robot, World, WrenchSpaceKind,
     contact_frame,
     quality::{self, Wrench},
     soft::pyramid_edges,
@@ -341,7 +341,7 @@ fn approach_and_grasp(world: &mut World, distance: f64) -> Result<Vec<Vec<Wrench
     world.auto_grasp(0).map_err(|e| e.to_string())?;
     let object = world.grasped_object().unwrap_or(BodyId::Free(0));
     let grasp = world
-        .grasp(0, object, &GraspOptions::default())
+        .grasp(0, object, &ContactOptions::default())
         .map_err(|e| e.to_string())?;
     if grasp.contacts.is_empty() {
         return Err("the hand does not touch the object".into());

@@ -4,7 +4,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use clasp_core::{
-    BodyId, BodyType, Contact, ContactModel, GraspContact, GraspError, GraspOptions, MoveOutcome,
+    BodyId, BodyType, Contact, ContactModel, ContactOptions, GraspContact, GraspError, MoveOutcome,
     World, WrenchSpaceKind,
 };
 use clasp_io::Disk;
@@ -177,7 +177,7 @@ pub fn quality(
         .then(|| close_hand(&mut world, file, robot))
         .transpose()?;
     let grasp = world
-        .grasp(robot, object, &GraspOptions::default())
+        .grasp(robot, object, &ContactOptions::default())
         .map_err(|e| world_error(file, e))?;
     let quality = match request.metric {
         Metric::Epsilon => grasp.quality(request.wrench_space),
@@ -450,6 +450,8 @@ fn contact_json(world: &World, c: &Contact) -> Value {
         "kinetic_friction": c.kinetic_friction,
         "is_self_collision": c.is_self_collision,
         "skip": c.skip,
+        "model": model_json(&c.model),
+        "friction_edges": c.friction_edges,
     })
 }
 

@@ -881,6 +881,8 @@ fn contacts_json_lists_every_field() {
         "kinetic_friction",
         "is_self_collision",
         "skip",
+        "model",
+        "friction_edges",
     ] {
         assert!(
             contact.get(field).is_some(),
@@ -891,6 +893,11 @@ fn contacts_json_lists_every_field() {
     assert_eq!(
         contact["depth"].as_f64().unwrap(),
         -contact["separation"].as_f64().unwrap()
+    );
+    assert_eq!(
+        contact["friction_edges"].as_array().unwrap().len(),
+        8,
+        "GraspIt's pyramid"
     );
     // The other box is dynamic, so the same contact has a place in its list.
     assert!(contact["pair_index"].is_u64(), "{contact}");

@@ -6,7 +6,11 @@ use std::collections::HashMap;
 
 use nalgebra::{Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
-use crate::{Body, BodyId, Pose};
+use clasp_collide::CollisionEngine;
+
+use crate::{
+    Body, BodyId, ContactModel, ContactOptions, Pose, contact_model::model_pair, rules::Part,
+};
 
 /// Above this relative speed of the contact points (mm/s) friction is kinetic (graspit-spec §5).
 pub const KINETIC_SPEED: f64 = 1.0;
@@ -73,6 +77,13 @@ pub struct Contact {
     pub static_friction: f64,
     /// Kinetic friction coefficient of the two materials.
     pub kinetic_friction: f64,
+    /// How it pushes: a point contact, or a soft one when either body is soft (for every
+    /// pair, as GraspIt models them), seen from this side.
+    pub model: ContactModel,
+    /// The edges of its friction cone or soft friction ellipsoid, in this side's inward frame
+    /// (fx, fy, fz, tx, ty, tz per unit normal force; GraspIt's `frictionEdges`): its wrench
+    /// space.
+    pub friction_edges: Vec<[f64; 6]>,
 }
 
 impl Contact {
@@ -157,6 +168,8 @@ pub(crate) fn contact_pair(
             other_type: BodyType::of(other.body),
             static_friction: mat_a.static_friction(mat_b),
             kinetic_friction: mat_a.kinetic_friction(mat_b),
+            model: ContactModel::Point,
+            friction_edges: Vec::new(),
         }
     };
     let (ta, tb) = (found.triangle_a, found.triangle_b);
@@ -164,6 +177,56 @@ pub(crate) fn contact_pair(
         side(a, b, point_a, point_b, (ta, tb), true),
         side(b, a, point_b, point_a, (tb, ta), false),
     ])
+}
+
+/// The contacts of one pair (both sides of each), pruned as GraspIt prunes them and modelled
+/// (soft when either body is soft); none when the pair interpenetrates.
+pub(crate) fn pair_contacts<'a>(
+    engine: &dyn CollisionEngine,
+    a: Part<'a>,
+    b: Part<'a>,
+    threshold: f64,
+    options: &ContactOptions,
+) -> Vec<Contact> {
+    let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
+    let Ok(found) = engine.contacts(a.placed(), b.placed(), threshold) else {
+        return Vec::new();
+    };
+    let side = |p: Part<'a>| Side {
+        id: p.id,
+        body: p.body,
+        local_index: p
+            .robot
+            .zip(p.id.robot_body())
+            .and_then(|(r, which)| r.local_index(which)),
+    };
+    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts(&found)
+        .iter()
+        .filter_map(|c| contact_pair(side(a), side(b), c))
+        .collect();
+    let a_sides: Vec<&Contact> = pairs.iter().map(|[on_a, _]| on_a).collect();
+    let mut modelled = Vec::new();
+    for (on_a, model, edges) in model_pair(engine, a.body, b.body, &a_sides, options) {
+        // A soft pair may have merged some contacts into others: their twins go with them.
+        let Some([_, on_b]) = pairs
+            .iter()
+            .find(|[x, _]| x.point == on_a.point && x.other_point == on_a.other_point)
+        else {
+            continue;
+        };
+        let on_b = Contact {
+            model: model.seen_from_other(),
+            friction_edges: edges.clone(),
+            ..on_b.clone()
+        };
+        modelled.push(Contact {
+            model,
+            friction_edges: edges,
+            ..on_a
+        });
+        modelled.push(on_b);
+    }
+    modelled
 }
 
 /// Sorts a world's contacts by body (each body's list in the order found) and numbers them:

@@ -8,7 +8,7 @@
 use clasp_collide::{CollisionEngine, FastEngine};
 
 use crate::{
-    Body, BodyId, Contact, Element, Grasp, GraspError, GraspOptions, Pose, Quality, Robot, World,
+    Body, BodyId, Contact, ContactOptions, Element, Grasp, GraspError, Pose, Quality, Robot, World,
     WrenchSpaceKind,
     grasp::evaluate_grasp,
     layers::{self, Layer, OwnLayer},
@@ -212,13 +212,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             hidden_robots: &self.hidden_robots,
             ..self.shared()
         };
-        self.contacts = layers::find_contacts(
-            &self.world.engine,
-            &self.world.switches,
-            self.world.settings.contact_threshold,
-            &shared,
-            &self.own(),
-        );
+        self.contacts = layers::find_contacts(&self.world.rules(), &shared, &self.own());
     }
 
     /// Runs `act` on a motion of one of the domain's own elements; the world's stay put.
@@ -316,7 +310,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         let hand = self.own_robot(robot)?;
         let quality = plan.quality.and_then(|kind| {
             let grasp = self
-                .grasp(robot, plan.object, &GraspOptions::default())
+                .grasp(robot, plan.object, &ContactOptions::default())
                 .ok()?;
             grasp.quality(kind).ok()
         });
@@ -337,7 +331,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         &self,
         robot: usize,
         object: BodyId,
-        options: &GraspOptions,
+        options: &ContactOptions,
     ) -> Result<Grasp, GraspError> {
         self.own_robot(robot)
             .map_err(|_| GraspError::NoSuchRobot(robot))?;
@@ -346,7 +340,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             |id| self.body(id),
             &self.contacts,
             (robot, object),
-            options,
+            (options, &self.world.settings.contact_options),
         )
     }
 }

@@ -5,12 +5,10 @@
 
 use rayon::prelude::*;
 
-use clasp_collide::CollisionEngine;
-
 use crate::{
     Body, BodyId, Contact, Element, Robot,
-    contact::number_contacts,
-    moves::{GapMemory, Motion, Mover, Part, Rules, pair_contacts},
+    contact::{number_contacts, pair_contacts},
+    moves::{GapMemory, Motion, Mover, Part, Rules},
     rules::{CollisionSwitches, checked},
     simulation::MoveError,
     world::slots,
@@ -107,16 +105,18 @@ pub(crate) fn checked_pairs<'a>(
 
 /// Every contact of an owner's bodies, both sides of each, numbered; all pairs in parallel
 /// (GraspIt's `findAllContacts`).
-pub(crate) fn find_contacts(
-    engine: &dyn CollisionEngine,
-    switches: &CollisionSwitches,
-    threshold: f64,
-    shared: &Layer,
-    own: &Layer,
-) -> Vec<Contact> {
-    let mut found: Vec<Contact> = checked_pairs(switches, shared, own)
+pub(crate) fn find_contacts(rules: &Rules, shared: &Layer, own: &Layer) -> Vec<Contact> {
+    let mut found: Vec<Contact> = checked_pairs(rules.switches, shared, own)
         .par_iter()
-        .flat_map_iter(|(a, b)| pair_contacts(engine, *a, *b, threshold))
+        .flat_map_iter(|(a, b)| {
+            pair_contacts(
+                rules.engine,
+                *a,
+                *b,
+                rules.threshold,
+                &rules.contact_options,
+            )
+        })
         .collect();
     number_contacts(&mut found);
     found

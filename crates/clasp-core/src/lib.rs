@@ -5,6 +5,7 @@
 
 mod body;
 mod contact;
+mod contact_model;
 mod domain;
 mod eigengrasp;
 mod grasp;
@@ -25,9 +26,10 @@ pub use clasp_collide::{
     TriMesh, group_bit,
 };
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
+pub use contact_model::{ContactModel, ContactOptions, SoftContact};
 pub use domain::{Domain, GraspTrial, TrialPlan};
 pub use eigengrasp::{EigenGrasp, EigenGrasps};
-pub use grasp::{ContactModel, Grasp, GraspContact, GraspError, GraspOptions, SoftContact};
+pub use grasp::{Grasp, GraspContact, GraspError};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use moves::{MoveOutcome, MoveQueries};
 pub use quality::{Quality, QualityError, WrenchSpaceKind};

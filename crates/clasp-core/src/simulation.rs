@@ -5,8 +5,8 @@ use rayon::prelude::*;
 use clasp_collide::{CollisionEngine, CollisionGroups};
 
 use crate::{
-    Body, BodyId, Contact, DofError, Element, Material, MoveQueries, Pose, Robot, World,
-    WorldSettings,
+    Body, BodyId, Contact, ContactOptions, DofError, Element, Material, MoveQueries, Pose, Robot,
+    World, WorldSettings,
     layers::{self, Layer, OwnLayer},
     moves::{Motion, MoveOutcome, Rules},
     rules::CollisionSwitches,
@@ -60,6 +60,7 @@ fn rules_of<'a>(
         engine,
         switches,
         threshold: settings.contact_threshold,
+        contact_options: settings.contact_options,
         min_step: settings.min_step,
         queries: settings.move_queries,
     }
@@ -84,6 +85,13 @@ impl<E: CollisionEngine> World<E> {
     /// bounded queries, for side-by-side benchmarks).
     pub fn set_move_queries(&mut self, queries: MoveQueries) {
         self.settings.move_queries = queries;
+    }
+
+    /// Changes how contacts are modelled (GraspIt's soft contacts on or off, friction edges,
+    /// the normal force of a soft contact) and finds the contacts again.
+    pub fn set_contact_options(&mut self, options: ContactOptions) {
+        self.settings.contact_options = options;
+        self.find_all_contacts();
     }
 
     /// Changes the contact threshold (mm) and finds the contacts again.
@@ -151,13 +159,7 @@ impl<E: CollisionEngine> World<E> {
     /// Finds every contact of the world again. Every method that changes what contacts
     /// depend on calls it.
     pub(crate) fn find_all_contacts(&mut self) {
-        self.contacts = layers::find_contacts(
-            &self.engine,
-            &self.switches,
-            self.settings.contact_threshold,
-            &Layer::empty(),
-            &self.layer(),
-        );
+        self.contacts = layers::find_contacts(&self.rules(), &Layer::empty(), &self.layer());
     }
 
     /// The rules the world's moves, and its domains' moves, obey.

@@ -71,6 +71,8 @@ const MATTRESS_THICKNESS_M: f64 = 0.003;
 /// before it counts as an edge or a corner: 70°, which a sphere reaches only when it is
 /// smaller than the neighbourhood (radius ≲ 3.7 mm for a 3.5 mm neighbourhood).
 const MAX_SURFACE_TURN: f64 = 70.0 * std::f64::consts::PI / 180.0;
+/// Points this close to the contact's normal line (mm) are the contact point itself.
+const AT_THE_CONTACT: f64 = 1e-9;
 
 /// Refuses a neighbourhood (points in the contact frame) whose surface turns too far to be a
 /// smooth patch: a chord from the contact dropping `z` over a distance `ρ` from the normal
@@ -81,8 +83,10 @@ pub fn check_smooth(points: &[Point3<f64>]) -> Result<(), SoftFallback> {
     let turn = points
         .iter()
         .filter_map(|p| {
+            // The contact point itself, moved into its own frame, is off the origin by
+            // round-off only: no chord, no turn.
             let rho = p.x.hypot(p.y);
-            (rho > 0.0).then(|| 2.0 * (p.z.abs() / rho).atan())
+            (rho > AT_THE_CONTACT).then(|| 2.0 * (p.z.abs() / rho).atan())
         })
         .fold(0.0, f64::max);
     if turn > MAX_SURFACE_TURN {
@@ -1159,5 +1163,17 @@ mod tests {
         let mut lifted = face.clone();
         lifted[0].z = 1.0;
         assert_eq!(fit_quadric(&lifted), Err(SoftFallback::Degenerate));
+    }
+
+    #[test]
+    fn the_contact_point_off_its_frame_by_round_off_turns_nothing() {
+        let mut dome: Vec<Point3<f64>> = (0..8)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / 8.0;
+                Point3::new(2.0 * a.cos(), 2.0 * a.sin(), 0.1)
+            })
+            .collect();
+        dome.push(Point3::new(1e-14, -3e-15, 1.4e-14));
+        assert_eq!(check_smooth(&dome), Ok(()));
     }
 }

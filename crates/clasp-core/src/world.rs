@@ -5,7 +5,7 @@ use nalgebra::{Point3, UnitQuaternion};
 use clasp_collide::{CollisionEngine, FastEngine};
 
 use crate::rules::CollisionSwitches;
-use crate::{Body, Contact, MoveQueries, Pose, Robot, RobotBody, moves::GapMemory};
+use crate::{Body, Contact, ContactOptions, MoveQueries, Pose, Robot, RobotBody, moves::GapMemory};
 
 /// What a user selects and moves as one: a free body, or a whole robot (palm and links).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,6 +102,9 @@ pub struct WorldSettings {
     pub min_step: f64,
     /// Which queries moves ask of the engine: bounded ones, or exact distances as before.
     pub move_queries: MoveQueries,
+    /// How contacts are modelled: friction edges, soft contacts on or off, the normal force
+    /// that sizes a soft contact.
+    pub contact_options: ContactOptions,
 }
 
 impl Default for WorldSettings {
@@ -110,6 +113,7 @@ impl Default for WorldSettings {
             contact_threshold: clasp_collide::DEFAULT_CONTACT_THRESHOLD,
             min_step: 1.0,
             move_queries: MoveQueries::default(),
+            contact_options: ContactOptions::default(),
         }
     }
 }

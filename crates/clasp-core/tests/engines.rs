@@ -4,7 +4,7 @@
 mod common;
 
 use clasp_core::{
-    BodyId, BodyKind, Contact, Element, FastEngine, GraspOptions, Pose, ReferenceEngine, World,
+    BodyId, BodyKind, Contact, ContactOptions, Element, FastEngine, Pose, ReferenceEngine, World,
     WrenchSpaceKind,
 };
 use common::{body, check_contact_api, cube, hand};
@@ -85,7 +85,7 @@ fn moves_contacts_and_grasps_agree_on_both_engines() {
     check_contact_api(reference.contacts(), "reference");
 
     // And the grasp's quality.
-    let options = GraspOptions::default();
+    let options = ContactOptions::default();
     let object = BodyId::Free(0);
     let qa = fast.grasp(0, object, &options).unwrap();
     let qb = reference.grasp(0, object, &options).unwrap();

@@ -3,7 +3,7 @@
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, ContactModel, GraspOptions, Pose, Robot, TriMesh, World,
+    Body, BodyId, BodyKind, ContactModel, ContactOptions, Pose, Robot, TriMesh, World,
     WrenchSpaceKind, soft,
 };
 
@@ -48,7 +48,7 @@ fn torsion_formula(r: f64) -> f64 {
 
 fn the_soft_contact(world: &World) -> clasp_core::SoftContact {
     let grasp = world
-        .grasp(0, BodyId::Free(0), &GraspOptions::default())
+        .grasp(0, BodyId::Free(0), &ContactOptions::default())
         .unwrap();
     assert_eq!(
         grasp.contacts.len(),
@@ -79,9 +79,9 @@ fn a_soft_sphere_on_a_plate_has_the_formulas_torsional_friction() {
             (found / expected - 1.0).abs() < 0.04,
             "R {radius}: torsion radius {found} mm, formula {expected} mm"
         );
-        assert_eq!(soft.object_patch.len(), soft::PATCH_SIDE * soft::PATCH_SIDE);
+        assert_eq!(soft.patch.len(), soft::PATCH_SIDE * soft::PATCH_SIDE);
         assert!(
-            soft.hand_patch.iter().all(|p| p.z.abs() < 1e-9),
+            soft.other_patch.iter().all(|p| p.z.abs() < 1e-9),
             "a flat patch"
         );
     }
@@ -108,7 +108,7 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         palm_robot(plate(), Pose::identity()),
     );
     let grasp = rigid
-        .grasp(0, BodyId::Free(0), &GraspOptions::default())
+        .grasp(0, BodyId::Free(0), &ContactOptions::default())
         .unwrap();
     assert!(!grasp.contacts.is_empty());
     for c in &grasp.contacts {
@@ -130,7 +130,7 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         palm_robot(plate(), Pose::identity()),
     );
     let grasp = soft
-        .grasp(0, BodyId::Free(0), &GraspOptions::default())
+        .grasp(0, BodyId::Free(0), &ContactOptions::default())
         .unwrap();
     let twist = grasp.contacts[0]
         .wrenches
@@ -139,9 +139,9 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         .fold(0.0, f64::max);
     assert!(twist > 0.01, "a soft contact resists twisting: {twist}");
     // With soft contacts switched off the same contact is a point contact again.
-    let options = GraspOptions {
+    let options = ContactOptions {
         soft_contacts: false,
-        ..GraspOptions::default()
+        ..ContactOptions::default()
     };
     let grasp = soft.grasp(0, BodyId::Free(0), &options).unwrap();
     assert!(
@@ -165,7 +165,7 @@ fn a_contact_on_a_soft_boxs_edge_falls_back_to_a_point_contact_and_says_why() {
     let hand = palm_robot(sphere(5.0), Pose::translation(centre.x, centre.y, centre.z));
     let w = world(cube, hand);
     let grasp = w
-        .grasp(0, BodyId::Free(0), &GraspOptions::default())
+        .grasp(0, BodyId::Free(0), &ContactOptions::default())
         .unwrap();
     assert!(!grasp.contacts.is_empty(), "the ball touches the edge");
     for c in &grasp.contacts {
@@ -185,7 +185,7 @@ fn grasps_are_refused_for_what_is_not_there() {
         object(sphere(10.0), [0.0, 0.0, 10.05], None),
         palm_robot(plate(), Pose::identity()),
     );
-    let options = GraspOptions::default();
+    let options = ContactOptions::default();
     assert!(w.grasp(1, BodyId::Free(0), &options).is_err());
     assert!(w.grasp(0, BodyId::Free(3), &options).is_err());
     assert!(w.grasp(0, BodyId::Palm { robot: 0 }, &options).is_err());
@@ -195,4 +195,43 @@ fn grasps_are_refused_for_what_is_not_there() {
     let quality = grasp.quality(WrenchSpaceKind::L1).unwrap();
     assert!(!quality.force_closure);
     assert!(quality.to_string().contains("not force-closure"));
+}
+
+/// Every contact of the world carries its wrench space, for every pair: a soft ball resting on
+/// a rigid table (no hand anywhere) has a soft contact, fitted on both sides, and a rigid ball
+/// beside it point contacts with GraspIt's 8-edge pyramid.
+#[test]
+fn every_pair_with_a_soft_body_has_soft_contacts_and_every_contact_its_edges() {
+    // A table fine enough for a neighbourhood (a plate of two big triangles has too few points).
+    let fine_plate = shapes::subdivided_box([-30.0, -30.0, -10.0], [30.0, 30.0, 0.0], 30);
+    let table = Body::from_mesh("table", BodyKind::Obstacle, fine_plate);
+    let soft_ball = object(sphere(10.0), [-15.0, 0.0, 10.05], Some(SOFT));
+    let rigid_ball = object(sphere(8.0), [15.0, 0.0, 8.05], None);
+    let w = World::new(vec![soft_ball, rigid_ball, table], vec![]);
+    let (soft_id, rigid_id, table_id) = (BodyId::Free(0), BodyId::Free(1), BodyId::Free(2));
+    let on_soft: Vec<_> = w.contacts_of(soft_id).collect();
+    assert_eq!(on_soft.len(), 1, "nearby contacts merge into one patch");
+    let ContactModel::Soft(soft) = &on_soft[0].model else {
+        panic!(
+            "the soft ball's contact with the table is soft: {:?}",
+            on_soft[0].model
+        );
+    };
+    assert_eq!(soft.patch.len(), soft::PATCH_SIDE * soft::PATCH_SIDE);
+    assert!(on_soft[0].friction_edges.len() > 8, "a friction ellipsoid");
+    // The table's side of the same contact sees the fits the other way round.
+    let on_table = w
+        .contacts_of(table_id)
+        .find(|c| c.other == soft_id)
+        .unwrap();
+    let ContactModel::Soft(seen) = &on_table.model else {
+        panic!("both sides are soft");
+    };
+    assert_eq!((seen.fit, seen.other_fit), (soft.other_fit, soft.fit));
+    assert_eq!(on_table.friction_edges, on_soft[0].friction_edges);
+    for c in w.contacts_of(rigid_id) {
+        assert_eq!(c.model, ContactModel::Point);
+        assert_eq!(c.friction_edges, soft::pyramid_edges(8));
+    }
+    assert!(w.contacts_of(rigid_id).next().is_some());
 }

@@ -161,6 +161,20 @@ fn capsule(x0: f64, x1: f64, radius: f64) -> Mesh {
     lathe(&profile, 24).map(|[x, y, z]| [z, x, y]).outward()
 }
 
+/// A capsule like [`capsule`] but finely divided (rings every 2 mm along the side, 48 round),
+/// as a soft fingertip needs: a soft contact fits the surface within a few millimetres of the
+/// contact, and the plain capsule's long side triangles reach to its ends.
+fn fine_capsule(x0: f64, x1: f64, radius: f64) -> Mesh {
+    let mut profile = arc((0.0, x0), radius, -PI / 2.0, 0.0, 12);
+    let rings = ((x1 - x0) / 2.0).ceil() as usize;
+    profile.extend((1..rings).map(|i| (radius, x0 + (x1 - x0) * i as f64 / rings as f64)));
+    profile.extend(arc((0.0, x1), radius, 0.0, PI / 2.0, 12));
+    profile
+        .iter_mut()
+        .for_each(|p| p.0 = if p.0 < 1e-9 { 0.0 } else { p.0 });
+    lathe(&profile, 48).map(|[x, y, z]| [z, x, y]).outward()
+}
+
 fn cuboid(lo: Point, hi: Point) -> Mesh {
     let mut mesh = Mesh::default();
     let v: Vec<u32> = (0..8)
@@ -620,8 +634,32 @@ fn main() -> io::Result<()> {
         50.0,
         capsule(-45.0, 0.0, 7.0),
     )?;
+    // GraspIt's soft fingers: the fingertip, finely divided, with a Young's modulus (1.5 MPa,
+    // as GraspIt's soft links), so its contacts are soft contacts.
+    write(
+        root,
+        &format!("{hand}/distal_soft.off"),
+        &fine_capsule(-45.0, 0.0, 7.0).to_off(),
+    )?;
+    write(
+        root,
+        &format!("{hand}/distal_soft.xml"),
+        &body_xml("rubber", 50.0, "distal_soft.off")
+            .replace("</root>", "    <youngs>1.5e6</youngs>\n</root>"),
+    )?;
     let chains = clasp_hand();
     write(root, "robots/ClaspHand/ClaspHand.xml", &hand_xml(&chains))?;
+    write(
+        root,
+        "robots/ClaspHand/ClaspHandSoft.xml",
+        &hand_xml(&chains)
+            .replace(">distal.xml<", ">distal_soft.xml<")
+            .replace("DBName=\"ClaspHand\"", "DBName=\"ClaspHandSoft\"")
+            .replace(
+                "<!-- Clasp's own three-fingered hand,",
+                "<!-- ClaspHand with soft fingertips (distal links of Young's modulus 1.5 MPa): its\n     fingertips' contacts are soft contacts, drawn as fitted patches. Otherwise as\n     ClaspHand.xml: Clasp's own three-fingered hand,",
+            ),
+    )?;
     write(root, "robots/ClaspHand/ClaspHand.urdf", &hand_urdf(&chains))?;
     Ok(())
 }

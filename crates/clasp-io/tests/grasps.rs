@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
-use clasp_core::{BodyId, GraspOptions, Pose, Quality, Robot, World, WrenchSpaceKind};
+use clasp_core::{BodyId, ContactOptions, Pose, Quality, Robot, World, WrenchSpaceKind};
 use clasp_io::{Disk, load_body, load_robot};
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -114,13 +114,13 @@ fn assert_grasped(world: &mut World, name: &str) -> Quality {
 /// The L1 quality of the hand's grasp on the object, the same every time it is computed.
 fn grasp_quality(world: &World, name: &str) -> Quality {
     let object = world.grasped_object().expect("a graspable object");
-    let grasp = world.grasp(0, object, &GraspOptions::default()).unwrap();
+    let grasp = world.grasp(0, object, &ContactOptions::default()).unwrap();
     let quality = grasp.quality_with_volume(WrenchSpaceKind::L1).unwrap();
     println!("{name}: {quality}");
     for c in &grasp.contacts {
         assert!(c.wrenches.iter().flatten().all(|x| x.is_finite()));
     }
-    let again = world.grasp(0, object, &GraspOptions::default()).unwrap();
+    let again = world.grasp(0, object, &ContactOptions::default()).unwrap();
     assert_eq!(
         again.quality_with_volume(WrenchSpaceKind::L1).unwrap(),
         quality

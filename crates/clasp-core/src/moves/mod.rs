@@ -27,8 +27,8 @@ use gaps::{Known, PairBalls};
 
 pub(crate) use crate::rules::Part;
 use crate::{
-    Body, BodyId, Contact, Pose, Robot,
-    contact::{Side, contact_pair},
+    Body, BodyId, Contact, ContactOptions, Pose, Robot,
+    contact::pair_contacts,
     rules::{CollisionSwitches, checked},
 };
 
@@ -56,6 +56,8 @@ pub(crate) struct Rules<'a> {
     pub engine: &'a dyn CollisionEngine,
     pub switches: &'a CollisionSwitches,
     pub threshold: f64,
+    /// How the contacts a move ends with are modelled.
+    pub contact_options: ContactOptions,
     pub min_step: f64,
     pub queries: MoveQueries,
 }
@@ -69,33 +71,6 @@ pub struct MoveOutcome {
     pub stopped_by: Vec<(BodyId, BodyId)>,
     /// It stopped because it would have deepened an existing overlap.
     pub blocked_by_overlap: bool,
-}
-
-/// The contacts of one pair (both sides of each), pruned as GraspIt prunes them; none when
-/// the pair interpenetrates.
-pub(crate) fn pair_contacts<'a>(
-    engine: &dyn CollisionEngine,
-    a: Part<'a>,
-    b: Part<'a>,
-    threshold: f64,
-) -> Vec<Contact> {
-    let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-    let Ok(found) = engine.contacts(placed(a.body), placed(b.body), threshold) else {
-        return Vec::new();
-    };
-    let side = |p: Part<'a>| Side {
-        id: p.id,
-        body: p.body,
-        local_index: p
-            .robot
-            .zip(p.id.robot_body())
-            .and_then(|(r, which)| r.local_index(which)),
-    };
-    clasp_collide::pruning::prune_contacts(&found)
-        .iter()
-        .filter_map(|c| contact_pair(side(a), side(b), c))
-        .flatten()
-        .collect()
 }
 
 fn placed(body: &Body) -> Placed<'_> {
@@ -298,6 +273,7 @@ impl Motion<'_, '_> {
                         part,
                         *other,
                         self.rules.threshold,
+                        &self.rules.contact_options,
                     ));
                 }
             }
@@ -310,6 +286,7 @@ impl Motion<'_, '_> {
                         part,
                         b,
                         self.rules.threshold,
+                        &self.rules.contact_options,
                     ));
                 }
             }

@@ -63,6 +63,16 @@ pub fn check_contact_api(contacts: &[clasp_core::Contact], case: &str) {
         );
         assert_ne!(twin.is_object_a, c.is_object_a, "{case}");
         assert_eq!(twin.separation, c.separation, "{case}");
+        assert_eq!(
+            twin.model,
+            c.model.seen_from_other(),
+            "{case}: one model, seen from each side"
+        );
+        assert_eq!(twin.friction_edges, c.friction_edges, "{case}");
+        assert!(
+            !c.friction_edges.is_empty(),
+            "{case}: every contact has its wrench space"
+        );
         if c.is_self_collision {
             assert_ne!(
                 twin.skip, c.skip,
