@@ -13,7 +13,7 @@ use crate::{
     grasp::evaluate_grasp,
     layers::{self, Layer, OwnLayer},
     moves::{GapMemory, Motion, MoveOutcome},
-    simulation::{MoveError, check_distance, check_pose, dof_request},
+    requests::{MoveError, check_distance, check_pose, dof_request},
     world::slots,
 };
 

@@ -9,8 +9,8 @@ use crate::{
     Body, BodyId, Contact, Element, Robot,
     contact::{number_contacts, pair_contacts},
     moves::{GapMemory, Motion, Mover, Part, Rules},
+    requests::MoveError,
     rules::{CollisionSwitches, checked},
-    simulation::MoveError,
     world::slots,
 };
 

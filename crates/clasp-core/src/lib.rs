@@ -14,6 +14,7 @@ mod layers;
 mod mass;
 mod moves;
 pub mod quality;
+mod requests;
 mod robot;
 mod rules;
 mod simulation;
@@ -33,12 +34,12 @@ pub use grasp::{Grasp, GraspContact, GraspError};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use moves::{MoveOutcome, MoveQueries};
 pub use quality::{Quality, QualityError, WrenchSpaceKind};
+pub use requests::MoveError;
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot, RobotBody,
 };
 pub use rules::CollisionSwitches;
-pub use simulation::MoveError;
 pub use world::{BodyId, Camera, Connection, Element, World, WorldSettings};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.

@@ -5,50 +5,13 @@ use rayon::prelude::*;
 use clasp_collide::{CollisionEngine, CollisionGroups};
 
 use crate::{
-    Body, BodyId, Contact, ContactOptions, DofError, Element, Material, MoveQueries, Pose, Robot,
-    World, WorldSettings,
+    Body, BodyId, Contact, ContactOptions, Element, Material, MoveQueries, Pose, Robot, World,
+    WorldSettings,
     layers::{self, Layer, OwnLayer},
     moves::{Motion, MoveOutcome, Rules},
+    requests::{MoveError, check_distance, check_pose, dof_request},
     rules::CollisionSwitches,
 };
-
-/// Why a request was refused; the world is unchanged.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum MoveError {
-    #[error("there is no {0:?} in the world")]
-    NoSuchElement(Element),
-    #[error("there is no robot {0} in the world")]
-    NoSuchRobot(usize),
-    #[error("there is no body {0:?} in the world")]
-    NoSuchBody(BodyId),
-    #[error("a pose with a coordinate that is not a finite number")]
-    NonFinitePose,
-    #[error("{0}")]
-    Dof(#[from] DofError),
-    #[error("a contact threshold must be a positive number of millimetres, not {0}")]
-    BadThreshold(f64),
-    #[error("a distance must be a positive number of millimetres, not {0}")]
-    BadDistance(f64),
-    #[error("domain 0 is the shared world itself; a domain of its own is numbered 1 or more")]
-    SharedDomain,
-}
-
-/// A move's length: a positive, finite number of millimetres.
-pub(crate) fn check_distance(distance: f64) -> Result<(), MoveError> {
-    if distance.is_finite() && distance > 0.0 {
-        Ok(())
-    } else {
-        Err(MoveError::BadDistance(distance))
-    }
-}
-
-pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
-    if clasp_collide::pose_is_finite(pose) {
-        Ok(())
-    } else {
-        Err(MoveError::NonFinitePose)
-    }
-}
 
 /// A world's rules and settings, on its engine: what its moves, and its domains', obey.
 fn rules_of<'a>(
@@ -64,16 +27,6 @@ fn rules_of<'a>(
         min_step: settings.min_step,
         queries: settings.move_queries,
     }
-}
-
-/// Checks a DOF target and gives the speeds that bring every DOF there together.
-pub(crate) fn dof_request(robot: &Robot, target: &[f64]) -> Result<Vec<f64>, MoveError> {
-    robot.check_dof_values(target)?;
-    Ok(target
-        .iter()
-        .zip(robot.dof_values())
-        .map(|(t, c)| (t - c).abs())
-        .collect())
 }
 
 impl<E: CollisionEngine> World<E> {
