@@ -402,14 +402,13 @@ impl Editor {
 
     /// Delete: removes the selected free bodies and robots.
     pub fn delete_selection(&mut self) {
-        let mut elements = self.selected_elements();
+        let elements = self.selected_elements();
         if elements.is_empty() {
             return;
         }
         self.checkpoint("delete");
-        // From the back, so earlier indices stay valid.
-        elements.sort();
-        for &element in elements.iter().rev() {
+        // Removing renumbers nothing: every other id stays as it was.
+        for &element in &elements {
             if let Err(e) = self.world.remove_element(element) {
                 self.error(e.to_string());
             }
