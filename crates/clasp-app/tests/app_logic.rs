@@ -616,3 +616,33 @@ fn soft_fingertips_contacts_are_drawn_as_patches() {
         .count();
     assert_eq!(geometry.cones, cones, "the other contacts keep their cones");
 }
+
+/// RaiSim's four spheres in the app: only sphere0 and sphere1 meet (one cone each), and
+/// sphere3, which meets nothing, is dragged down through sphere2 untouched.
+#[test]
+fn raisims_four_spheres_meet_in_the_app_as_documented() {
+    use clasp_core::Pose;
+    let mut app = headless_app();
+    let world = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/worlds/raisim_four_spheres.xml");
+    assert!(editor_mut(&mut app).open_world(&world));
+    app.update();
+    let sphere = BodyId::Free;
+    let pairs: std::collections::BTreeSet<_> = editor(&app)
+        .world
+        .contacts()
+        .iter()
+        .map(|c| (c.body.min(c.other), c.body.max(c.other)))
+        .collect();
+    assert_eq!(
+        pairs.into_iter().collect::<Vec<_>>(),
+        [(sphere(0), sphere(1))]
+    );
+    let cones = clasp_app::markers::marker_geometry(editor(&app)).cones;
+    assert_eq!(cones, editor(&app).world.contacts_of(sphere(0)).count());
+    let below = Pose::translation(0.0, 0.0, 70.05);
+    let outcome = editor_mut(&mut app)
+        .move_element(Element::Body(3), below)
+        .unwrap();
+    assert!(outcome.completed, "sphere3 meets nothing: {outcome:?}");
+}
