@@ -1,0 +1,314 @@
+//! The menu bar (File, Edit, View, Grasp) and the toolbar, with the Toggle Collision button.
+
+use super::*;
+
+/// The menu bar; true when Quit was chosen.
+pub(super) fn menu_bar(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    dialogs: &mut FileDialogs,
+    state: &mut UiState,
+) -> bool {
+    let mut quit = false;
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            quit = file_menu(ui, editor, dialogs);
+        });
+        ui.menu_button("Edit", |ui| edit_menu(ui, editor, dialogs));
+        ui.menu_button("View", |ui| view_menu(ui, editor, dialogs, state));
+        ui.menu_button("Grasp", |ui| grasp_menu(ui, editor, dialogs));
+        ui.menu_button("Help", |ui| {
+            if ui
+                .add(egui::Button::new("Gestures and shortcuts").shortcut_text("F1"))
+                .clicked()
+            {
+                editor.view.help_shown = true;
+            }
+        });
+    });
+    quit
+}
+
+pub(super) fn item(ui: &mut egui::Ui, text: &str, shortcut: &str) -> bool {
+    ui.add(egui::Button::new(text).shortcut_text(shortcut))
+        .clicked()
+}
+
+pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) -> bool {
+    if item(ui, "Open World…", "Ctrl+O") {
+        perform(Action::OpenWorld, editor, dialogs);
+    }
+    ui.separator();
+    for (text, kind) in [
+        ("Import Object…", ImportKind::Object),
+        ("Import Obstacle…", ImportKind::Obstacle),
+        ("Import Robot…", ImportKind::Robot),
+    ] {
+        if ui.button(text).clicked() {
+            dialogs.request(DialogPurpose::Import(kind));
+        }
+    }
+    ui.separator();
+    if item(ui, "Save World", "Ctrl+S") {
+        perform(Action::Save, editor, dialogs);
+    }
+    if item(ui, "Save World As…", "Ctrl+Shift+S") {
+        perform(Action::SaveAs, editor, dialogs);
+    }
+    ui.separator();
+    ui.add_enabled_ui(!editor.recent.is_empty(), |ui| {
+        ui.menu_button("Open Recent", |ui| {
+            for path in editor.recent.clone() {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into(),
+                );
+                if ui
+                    .button(name)
+                    .on_hover_text(path.display().to_string())
+                    .clicked()
+                {
+                    // Worlds open; bodies, robots and meshes are imported.
+                    dialogs.deliver(purpose_for_file(&path), path);
+                }
+            }
+        });
+    });
+    ui.separator();
+    ui.button("Quit").clicked()
+}
+
+pub(super) fn edit_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
+    let undo = undo_label("Undo", editor.can_undo());
+    let redo = undo_label("Redo", editor.can_redo());
+    if ui
+        .add_enabled(
+            editor.can_undo().is_some(),
+            egui::Button::new(undo).shortcut_text("Ctrl+Z"),
+        )
+        .clicked()
+    {
+        perform(Action::Undo, editor, dialogs);
+    }
+    if ui
+        .add_enabled(
+            editor.can_redo().is_some(),
+            egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
+        )
+        .clicked()
+    {
+        perform(Action::Redo, editor, dialogs);
+    }
+    ui.separator();
+    let any = !editor.selection.is_empty();
+    if ui
+        .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
+        .clicked()
+    {
+        perform(Action::Delete, editor, dialogs);
+    }
+    if ui
+        .add_enabled(any, egui::Button::new("Select None").shortcut_text("Esc"))
+        .clicked()
+    {
+        editor.clear_selection();
+    }
+}
+
+/// "Undo move", or plain "Undo" when there is nothing to undo.
+pub fn undo_label(verb: &str, what: Option<&str>) -> String {
+    match what {
+        Some(what) => format!("{verb} {what}"),
+        None => verb.to_string(),
+    }
+}
+
+pub(super) fn view_menu(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    dialogs: &mut FileDialogs,
+    state: &mut UiState,
+) {
+    if item(ui, "View All", "F") {
+        perform(Action::ViewAll, editor, dialogs);
+    }
+    ui.separator();
+    ui.checkbox(&mut editor.view.wireframe, "Wireframe");
+    ui.checkbox(&mut editor.view.transparent, "Transparency");
+    ui.checkbox(&mut editor.view.contacts_shown, "Contacts");
+    ui.separator();
+    ui.add(
+        egui::Slider::new(&mut editor.view.cone_height, 2.0..=100.0)
+            .text("Cone size")
+            .suffix(" mm"),
+    )
+    .on_hover_text("Height of the friction cones that mark contacts");
+    ui.horizontal(|ui| {
+        ui.label("Contact threshold");
+        threshold_field(ui, editor, state);
+    });
+}
+
+/// The contact threshold, mm: typed values apply at once, a dragged one when the drag ends.
+pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
+    let current = editor.world.settings().contact_threshold;
+    let mut value = state.threshold_draft.unwrap_or(current);
+    let response = ui
+        .add(
+            egui::DragValue::new(&mut value)
+                .speed(0.005)
+                .range(0.001..=20.0)
+                .clamp_existing_to_range(false)
+                .max_decimals(3)
+                .suffix(" mm"),
+        )
+        .on_hover_text("Bodies closer than this are in contact");
+    if response.dragged() {
+        if response.changed() {
+            state.threshold_draft = Some(value);
+        }
+    } else if let Some(draft) = state.threshold_draft.take() {
+        if draft != current {
+            editor.set_contact_threshold(draft);
+        }
+    } else if response.changed() && value != current {
+        editor.set_contact_threshold(value);
+    }
+}
+
+pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
+    let robot = grasping_robot(editor);
+    let hover = robot.map_or("there is no robot".into(), |r| {
+        format!("{}'s fingers", editor.world.robot(r).unwrap().name)
+    });
+    if ui
+        .add_enabled(
+            robot.is_some(),
+            egui::Button::new("Auto Grasp").shortcut_text("Ctrl+G"),
+        )
+        .on_hover_text(format!("Close {hover} until contact"))
+        .clicked()
+    {
+        perform(Action::AutoGrasp, editor, dialogs);
+    }
+    if ui
+        .add_enabled(
+            robot.is_some(),
+            egui::Button::new("Auto Open").shortcut_text("Ctrl+Shift+G"),
+        )
+        .on_hover_text(format!("Open {hover}"))
+        .clicked()
+    {
+        perform(Action::AutoOpen, editor, dialogs);
+    }
+}
+
+/// The toolbar; gives where the Toggle Collision button is.
+pub(super) fn toolbar(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    dialogs: &mut FileDialogs,
+) -> egui::Rect {
+    ui.horizontal(|ui| {
+        if ui
+            .button("Open")
+            .on_hover_text("Open a world (Ctrl+O)")
+            .clicked()
+        {
+            perform(Action::OpenWorld, editor, dialogs);
+        }
+        if ui
+            .button("Import Object")
+            .on_hover_text("Add a body to grasp: GraspIt XML, URDF or a mesh")
+            .clicked()
+        {
+            dialogs.request(DialogPurpose::Import(ImportKind::Object));
+        }
+        if ui
+            .button("Import Robot")
+            .on_hover_text("Add a robot: GraspIt robot XML or URDF")
+            .clicked()
+        {
+            dialogs.request(DialogPurpose::Import(ImportKind::Robot));
+        }
+        if ui
+            .button("Save")
+            .on_hover_text("Save the world (Ctrl+S)")
+            .clicked()
+        {
+            perform(Action::Save, editor, dialogs);
+        }
+        ui.separator();
+        let on = editor.collisions_on();
+        let button = egui::Button::new(collision_button_label(editor)).selected(!on);
+        let toggle = ui
+            .add(button)
+            .on_hover_text(collision_button_tooltip(editor));
+        if toggle.clicked() {
+            editor.toggle_collisions();
+        }
+        ui.separator();
+        let undo = undo_label("Undo", editor.can_undo());
+        if ui
+            .add_enabled(editor.can_undo().is_some(), egui::Button::new("Undo"))
+            .on_hover_text(format!("{undo} (Ctrl+Z)"))
+            .on_disabled_hover_text("Nothing to undo")
+            .clicked()
+        {
+            perform(Action::Undo, editor, dialogs);
+        }
+        let redo = undo_label("Redo", editor.can_redo());
+        if ui
+            .add_enabled(editor.can_redo().is_some(), egui::Button::new("Redo"))
+            .on_hover_text(format!("{redo} (Ctrl+Shift+Z)"))
+            .on_disabled_hover_text("Nothing to redo")
+            .clicked()
+        {
+            perform(Action::Redo, editor, dialogs);
+        }
+        ui.separator();
+        let robot = grasping_robot(editor).is_some();
+        if ui
+            .add_enabled(robot, egui::Button::new("Auto Grasp"))
+            .on_hover_text("Close the fingers until contact (Ctrl+G)")
+            .clicked()
+        {
+            perform(Action::AutoGrasp, editor, dialogs);
+        }
+        if ui
+            .add_enabled(robot, egui::Button::new("Auto Open"))
+            .on_hover_text("Open the fingers (Ctrl+Shift+G)")
+            .clicked()
+        {
+            perform(Action::AutoOpen, editor, dialogs);
+        }
+        toggle.rect
+    })
+    .inner
+}
+
+/// The Toggle Collision button's label for the current selection, as GraspIt words it.
+pub fn collision_button_label(editor: &Editor) -> &'static str {
+    if editor.collisions_on() {
+        "Collisions ON"
+    } else {
+        "Collisions OFF"
+    }
+}
+
+/// What the Toggle Collision button switches for the current selection.
+pub fn collision_button_tooltip(editor: &Editor) -> String {
+    let elements = editor.selected_elements();
+    let names: Vec<String> = elements.iter().map(|&e| element_name(editor, e)).collect();
+    let what = match names.as_slice() {
+        [] => "collision checking for the whole world (nothing is selected)".to_string(),
+        [a] => format!("collisions of {a} against everything"),
+        [a, b] => format!("collisions between {a} and {b} only"),
+        more => format!(
+            "collisions of each of the {} selected elements against everything",
+            more.len()
+        ),
+    };
+    let now = if editor.collisions_on() { "on" } else { "off" };
+    format!("Switches {what}; now {now}")
+}

@@ -1,0 +1,411 @@
+//! The egui interface: the menu bar and the toolbar at the top, the body list on the left, the
+//! inspector (body, robot, contacts and grasp quality) on the right, the status bar and the log
+//! at the bottom, error notifications and the F1 help. The 3D view is fitted into the space the
+//! panels leave, so picking and framing see only the visible part.
+
+use bevy::{
+    camera::{CameraOutputMode, Viewport, visibility::RenderLayers},
+    prelude::*,
+    render::render_resource::BlendState,
+    window::PrimaryWindow,
+};
+use bevy_egui::{
+    EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
+};
+use clasp_core::{BodyId, BodyKind, CollisionGroups, Element, JointKind, Material, Pose, Robot};
+use nalgebra::{Translation3, UnitQuaternion};
+
+use crate::{
+    camera::OrbitCamera,
+    capture::ControlPositions,
+    dialog::{DialogPurpose, FileDialogs, purpose_for_file},
+    editor::{Editor, ImportKind, LogEntry, QualityReport},
+    shortcuts::{Action, grasping_robot, perform},
+};
+
+mod bodies;
+mod contacts;
+mod help;
+mod inspector;
+mod menus;
+mod notifications;
+mod robot;
+mod status;
+
+use bodies::*;
+pub use contacts::*;
+pub use help::*;
+use inspector::*;
+pub use menus::*;
+pub use notifications::*;
+pub use robot::*;
+pub use status::*;
+
+/// Text colours: what touches (the status bar, the contacts), and errors.
+const TOUCHING: egui::Color32 = egui::Color32::from_rgb(255, 150, 40);
+const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
+
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(EguiPlugin::default())
+            .init_resource::<UiState>()
+            .add_systems(Startup, spawn_ui_camera)
+            .add_systems(EguiPrimaryContextPass, panels);
+    }
+}
+
+/// What the interface remembers between frames.
+#[derive(Resource, Default)]
+pub struct UiState {
+    /// The log panel is open.
+    pub log_open: bool,
+    pub toasts: Toasts,
+    /// The widget whose drag is the editor's current drag (one undo step).
+    drag_owner: Option<egui::Id>,
+    /// Whether that widget was still held this frame.
+    drag_held: bool,
+    /// The contact threshold while its field is being dragged: applied when the drag ends.
+    threshold_draft: Option<f64>,
+    /// A collision mask being typed, for the body it belongs to: applied when the field
+    /// loses focus.
+    mask_draft: Option<(BodyId, String)>,
+}
+
+/// egui draws through a camera of its own, so the 3D camera's viewport can shrink to the
+/// space between the panels.
+fn spawn_ui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettings>) {
+    settings.auto_create_primary_context = false;
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn panels(
+    mut contexts: EguiContexts,
+    mut editor: ResMut<Editor>,
+    mut dialogs: ResMut<FileDialogs>,
+    mut state: ResMut<UiState>,
+    mut camera: Query<&mut Camera, With<OrbitCamera>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    time: Res<Time<Real>>,
+    mut exit: MessageWriter<AppExit>,
+    mut controls: ResMut<ControlPositions>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let state = &mut *state;
+    let editor = &mut *editor;
+    let dialogs = &mut *dialogs;
+    state.drag_held = false;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("menu").show(&mut root, |ui| {
+        if menu_bar(ui, editor, dialogs, state) {
+            exit.write(AppExit::Success);
+        }
+    });
+    let toggle = egui::Panel::top("toolbar")
+        .show(&mut root, |ui| toolbar(ui, editor, dialogs))
+        .inner;
+    egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state));
+    if state.log_open {
+        egui::Panel::bottom("log")
+            .resizable(true)
+            .default_size(150.0)
+            .show(&mut root, |ui| log_panel(ui, editor, state));
+    }
+    egui::Panel::left("bodies")
+        .resizable(true)
+        .default_size(230.0)
+        .show(&mut root, |ui| body_list(ui, editor));
+    egui::Panel::right("inspector")
+        .resizable(true)
+        .default_size(330.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("inspector_scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| inspector(ui, editor, state));
+        });
+    let view = root.available_rect_before_wrap();
+    // A widget's drag that nothing holds any more (its panel closed) ends here.
+    if state.drag_owner.is_some() && !state.drag_held {
+        state.drag_owner = None;
+        editor.end_drag();
+    }
+
+    let now = time.elapsed_secs_f64();
+    state.toasts.update(&editor.log, now);
+    show_toasts(&ctx, view, &state.toasts, now);
+    help_window(&ctx, editor);
+
+    if let (Ok(mut camera), Ok(window)) = (camera.single_mut(), window.single()) {
+        let screen = ctx.viewport_rect();
+        let insets = Insets {
+            left: view.min.x - screen.min.x,
+            top: view.min.y - screen.min.y,
+            right: screen.max.x - view.max.x,
+            bottom: screen.max.y - view.max.y,
+        };
+        // egui points to logical window pixels, for scripts that press controls.
+        let to_window = ctx.pixels_per_point() / window.scale_factor();
+        let centre = toggle.center() * to_window;
+        let position = Some([centre.x, centre.y]);
+        if controls.toggle_collision != position {
+            controls.toggle_collision = position;
+        }
+        let size = UVec2::new(window.physical_width(), window.physical_height());
+        let viewport = viewport_between(size, ctx.pixels_per_point(), insets);
+        let rect =
+            |v: &Option<Viewport>| v.as_ref().map(|v| (v.physical_position, v.physical_size));
+        // Only a real change touches the camera: its change would be rendered again.
+        if rect(&camera.viewport) != rect(&viewport) {
+            camera.viewport = viewport;
+        }
+    }
+    Ok(())
+}
+
+/// How far the panels reach in from each edge of the window, in egui points.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Insets {
+    pub left: f32,
+    pub right: f32,
+    pub top: f32,
+    pub bottom: f32,
+}
+
+/// The physical rectangle of a window of `size` pixels that the panels leave free, at
+/// `scale` pixels per point.
+pub fn viewport_between(size: UVec2, scale: f32, insets: Insets) -> Option<Viewport> {
+    let px = |points: f32| (points.max(0.0) * scale).round() as u32;
+    let position = UVec2::new(px(insets.left), px(insets.top));
+    let used = position + UVec2::new(px(insets.right), px(insets.bottom));
+    // A window shrunk below the panels keeps the full-window view rather than none.
+    (size.x > used.x && size.y > used.y).then(|| Viewport {
+        physical_position: position,
+        physical_size: size - used,
+        ..default()
+    })
+}
+
+/// The world's robot when it has exactly one.
+fn only_robot(world: &clasp_core::World) -> Option<usize> {
+    let mut robots = world.robots();
+    match (robots.next(), robots.next()) {
+        (Some((r, _)), None) => Some(r),
+        _ => None,
+    }
+}
+
+fn element_name(editor: &Editor, element: Element) -> String {
+    match element {
+        Element::Body(i) => editor.world.free_body(i).map(|b| b.name.clone()),
+        Element::Robot(r) => editor.world.robot(r).map(|r| r.name.clone()),
+    }
+    .unwrap_or_else(|| "?".into())
+}
+
+/// What a widget's change asks of the editor.
+enum Edit {
+    None,
+    /// One step of a drag: the drag is one undo step.
+    Step,
+    /// A whole change (typed, or a click): one undo step of its own.
+    Whole,
+}
+
+/// Turns a widget's response into drag steps or a whole change, opening the editor's drag
+/// when the widget's drag begins. Call [`settle_widget_drag`] after applying the edit.
+fn widget_edit(
+    response: &egui::Response,
+    state: &mut UiState,
+    editor: &mut Editor,
+    what: &str,
+) -> Edit {
+    let held = is_held(response);
+    let owner = state.drag_owner == Some(response.id);
+    if owner {
+        state.drag_held = true;
+    }
+    if !response.changed() {
+        return Edit::None;
+    }
+    if !held && !owner {
+        return Edit::Whole;
+    }
+    // A change while held, or the last one as the drag stops: part of the drag.
+    if !owner {
+        if state.drag_owner.take().is_some() {
+            editor.end_drag();
+        }
+        editor.begin_drag(what);
+        state.drag_owner = Some(response.id);
+        state.drag_held = true;
+    }
+    Edit::Step
+}
+
+/// Ends the editor's drag once the widget that opened it is let go: the whole drag is one
+/// undo step.
+fn settle_widget_drag(response: &egui::Response, state: &mut UiState, editor: &mut Editor) {
+    if state.drag_owner == Some(response.id) && !is_held(response) {
+        state.drag_owner = None;
+        editor.end_drag();
+    }
+}
+
+fn is_held(response: &egui::Response) -> bool {
+    response.dragged() || response.is_pointer_button_down_on()
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_viewport_is_what_the_panels_leave_in_physical_pixels() {
+        let insets = Insets {
+            left: 230.0,
+            right: 330.0,
+            top: 50.0,
+            bottom: 24.0,
+        };
+        let viewport = viewport_between(UVec2::new(2560, 1600), 2.0, insets).unwrap();
+        assert_eq!(viewport.physical_position, UVec2::new(460, 100));
+        assert_eq!(
+            viewport.physical_size,
+            UVec2::new(2560 - 460 - 660, 1600 - 100 - 48)
+        );
+        // Too small a window for the panels: the view keeps the whole window.
+        assert!(viewport_between(UVec2::new(500, 100), 1.0, insets).is_none());
+    }
+
+    #[test]
+    fn new_errors_become_notifications_that_fade_and_go() {
+        let mut toasts = Toasts::default();
+        let mut log = vec![
+            LogEntry {
+                error: false,
+                text: "opened".into(),
+            },
+            LogEntry {
+                error: true,
+                text: "bad.off: no faces".into(),
+            },
+        ];
+        toasts.update(&log, 10.0);
+        assert_eq!(toasts.active.len(), 1);
+        assert_eq!(toasts.active[0].text, "bad.off: no faces");
+        // Seen entries do not come back.
+        toasts.update(&log, 11.0);
+        assert_eq!(toasts.active.len(), 1);
+        assert_eq!(Toasts::opacity(&toasts.active[0], 12.0), 1.0);
+        let fading = Toasts::opacity(&toasts.active[0], 15.5);
+        assert!(fading > 0.4 && fading < 0.6, "{fading}");
+        toasts.update(&log, 16.5);
+        assert!(toasts.active.is_empty(), "gone after six seconds");
+        // A cleared log starts counting again.
+        log.clear();
+        toasts.update(&log, 17.0);
+        log.push(LogEntry {
+            error: true,
+            text: "again".into(),
+        });
+        toasts.update(&log, 17.5);
+        assert_eq!(toasts.active.len(), 1);
+        // Only the newest few show.
+        for i in 0..10 {
+            log.push(LogEntry {
+                error: true,
+                text: format!("error {i}"),
+            });
+        }
+        toasts.update(&log, 18.0);
+        assert_eq!(toasts.active.len(), MAX_TOASTS);
+        assert_eq!(toasts.active.last().unwrap().text, "error 9");
+    }
+
+    #[test]
+    fn quality_reads_in_words() {
+        let quality = |epsilon: Option<f64>, volume: Option<f64>| {
+            QualityReport::Computed(clasp_core::Quality {
+                wrench_space: clasp_core::WrenchSpaceKind::L1,
+                force_closure: epsilon.is_some(),
+                epsilon,
+                volume,
+                contacts: 5,
+                wrenches: 40,
+            })
+        };
+        assert_eq!(
+            quality_text(&quality(Some(0.12204), Some(0.01023))),
+            "Epsilon 0.1220, Volume 0.0102"
+        );
+        assert_eq!(
+            quality_text(&quality(None, Some(0.0))),
+            "Epsilon: not force-closure, Volume 0.0000"
+        );
+        assert_eq!(
+            quality_text(&quality(Some(0.5), Some(2.0e-6))),
+            "Epsilon 0.5000, Volume 2.000e-6"
+        );
+        assert_eq!(quality_text(&quality(Some(0.5), None)), "Epsilon 0.5000");
+        assert_eq!(
+            quality_text(&QualityReport::NoGrasp),
+            "no grasp (needs a robot and a graspable body)"
+        );
+        assert!(quality_text(&QualityReport::Failed("no contacts".into())).contains("no contacts"));
+    }
+
+    #[test]
+    fn the_help_lists_every_shortcut() {
+        let keys: Vec<&str> = GESTURES_AND_SHORTCUTS.iter().map(|(k, _)| *k).collect();
+        for shortcut in [
+            "Ctrl+O",
+            "Ctrl+S",
+            "Ctrl+Shift+S",
+            "Ctrl+Z",
+            "Ctrl+Shift+Z, or Ctrl+Y",
+            "Delete",
+            "F",
+            "F1",
+            "Ctrl+G",
+            "Ctrl+Shift+G",
+        ] {
+            assert!(keys.contains(&shortcut), "{shortcut} is missing");
+        }
+        let all = format!("{GESTURES_AND_SHORTCUTS:?}");
+        for gesture in ["Shift+click", "Double-click", "Esc", "wheel", "Drop a file"] {
+            assert!(all.contains(gesture), "{gesture} is missing");
+        }
+    }
+
+    #[test]
+    fn undo_labels_say_what_they_undo() {
+        assert_eq!(undo_label("Undo", Some("move")), "Undo move");
+        assert_eq!(undo_label("Redo", None), "Redo");
+    }
+}

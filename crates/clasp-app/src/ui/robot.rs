@@ -1,0 +1,105 @@
+//! The right panel's robot section: DOF sliders, Auto Grasp and Open, and the grasp quality.
+
+use super::*;
+
+/// Whether a DOF turns joints (degrees shown) rather than sliding them (mm): the kind of the
+/// first joint it drives.
+pub fn dof_is_revolute(robot: &Robot, dof: usize) -> bool {
+    robot
+        .chains()
+        .iter()
+        .flat_map(|c| &c.joints)
+        .find(|j| j.coupling.dof == dof)
+        .is_none_or(|j| j.kind == JointKind::Revolute)
+}
+
+pub(super) fn robot_section(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    state: &mut UiState,
+    robot: usize,
+) {
+    let Some(r) = editor.world.robot(robot) else {
+        return;
+    };
+    ui.heading(format!("Robot: {}", r.name));
+    let count = r.dofs.len();
+    let mut responses = Vec::with_capacity(count);
+    egui::Grid::new(("dofs", robot))
+        .num_columns(2)
+        .show(ui, |ui| {
+            for dof in 0..count {
+                let r = editor.world.robot(robot).unwrap();
+                let revolute = dof_is_revolute(r, dof);
+                let (lo, hi) = r.dof_limits(dof);
+                let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };
+                let mut shown = to_shown(r.dof_values()[dof]);
+                let unit = if revolute { "°" } else { " mm" };
+                ui.label(format!("DOF {dof}"));
+                let response = if lo.is_finite() && hi.is_finite() && lo < hi {
+                    // No clamping and no rounding: a slider that only shows a value must
+                    // not change it.
+                    ui.add(
+                        egui::Slider::new(&mut shown, to_shown(lo)..=to_shown(hi))
+                            .clamping(egui::SliderClamping::Never)
+                            .suffix(unit),
+                    )
+                } else {
+                    ui.add(egui::DragValue::new(&mut shown).suffix(unit))
+                };
+                let value = if revolute { shown.to_radians() } else { shown };
+                responses.push((dof, value, response));
+                ui.end_row();
+            }
+        });
+    for (dof, value, response) in &responses {
+        match widget_edit(response, state, editor, "DOF change") {
+            Edit::Step => {
+                editor.drag_dof(robot, *dof, *value);
+            }
+            Edit::Whole => {
+                editor.set_dof(robot, *dof, *value);
+            }
+            Edit::None => {}
+        }
+        settle_widget_drag(response, state, editor);
+    }
+    ui.horizontal(|ui| {
+        if ui
+            .button("Auto Grasp")
+            .on_hover_text("Close every finger until contact or its limit")
+            .clicked()
+        {
+            editor.auto_grasp(robot, true);
+        }
+        if ui
+            .button("Auto Open")
+            .on_hover_text("Open every finger")
+            .clicked()
+        {
+            editor.auto_grasp(robot, false);
+        }
+    });
+}
+
+/// The grasp quality in words: the numbers, "not force-closure", or why there is none.
+pub fn quality_text(report: &QualityReport) -> String {
+    match report {
+        QualityReport::NoGrasp => "no grasp (needs a robot and a graspable body)".into(),
+        QualityReport::Failed(reason) => format!("not evaluated: {reason}"),
+        QualityReport::Computed(q) => {
+            let mut text = match q.epsilon {
+                Some(epsilon) => format!("Epsilon {epsilon:.4}"),
+                None => "Epsilon: not force-closure".into(),
+            };
+            if let Some(volume) = q.volume {
+                if volume == 0.0 || volume >= 1.0e-3 {
+                    text += &format!(", Volume {volume:.4}");
+                } else {
+                    text += &format!(", Volume {volume:.3e}");
+                }
+            }
+            text
+        }
+    }
+}
