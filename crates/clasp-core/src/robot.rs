@@ -380,6 +380,16 @@ impl Robot {
             .collect()
     }
 
+    /// Whether a DOF turns joints (an angle, radians) rather than sliding them (a length, mm):
+    /// the kind of the first joint it drives.
+    pub fn dof_is_revolute(&self, dof: usize) -> bool {
+        self.chains
+            .iter()
+            .flat_map(|c| &c.joints)
+            .find(|j| j.coupling.dof == dof)
+            .is_none_or(|j| j.kind == JointKind::Revolute)
+    }
+
     pub fn palm(&self) -> &Body {
         &self.palm
     }

@@ -12,7 +12,7 @@ use bevy::{
 use bevy_egui::{
     EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
-use clasp_core::{BodyId, BodyKind, CollisionGroups, Element, JointKind, Material, Pose, Robot};
+use clasp_core::{BodyId, BodyKind, CollisionGroups, Element, Material, Pose};
 use nalgebra::{Translation3, UnitQuaternion};
 
 use crate::{

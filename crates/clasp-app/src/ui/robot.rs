@@ -2,17 +2,6 @@
 
 use super::*;
 
-/// Whether a DOF turns joints (degrees shown) rather than sliding them (mm): the kind of the
-/// first joint it drives.
-pub fn dof_is_revolute(robot: &Robot, dof: usize) -> bool {
-    robot
-        .chains()
-        .iter()
-        .flat_map(|c| &c.joints)
-        .find(|j| j.coupling.dof == dof)
-        .is_none_or(|j| j.kind == JointKind::Revolute)
-}
-
 pub(super) fn robot_section(
     ui: &mut egui::Ui,
     editor: &mut Editor,
@@ -30,7 +19,7 @@ pub(super) fn robot_section(
         .show(ui, |ui| {
             for dof in 0..count {
                 let r = editor.world.robot(robot).unwrap();
-                let revolute = dof_is_revolute(r, dof);
+                let revolute = r.dof_is_revolute(dof);
                 let (lo, hi) = r.dof_limits(dof);
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };
                 let mut shown = to_shown(r.dof_values()[dof]);
