@@ -5,6 +5,7 @@
 pub mod camera;
 pub mod capture;
 pub mod cli;
+pub mod commands;
 pub mod convert;
 pub mod dialog;
 pub mod dragger;
@@ -14,7 +15,6 @@ pub mod files;
 pub mod markers;
 pub mod scene;
 pub mod selection;
-pub mod shortcuts;
 pub mod ui;
 
 use std::process::ExitCode;
@@ -47,7 +47,7 @@ impl Plugin for ClaspPlugin {
                 ui::UiPlugin,
                 capture::CapturePlugin,
                 dialog::DialogPlugin,
-                shortcuts::ShortcutsPlugin,
+                commands::CommandsPlugin,
                 markers::MarkersPlugin,
                 dragger::DraggerPlugin,
             ));

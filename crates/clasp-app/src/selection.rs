@@ -16,13 +16,7 @@ impl Plugin for SelectionPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            (
-                select_on_click,
-                clear_on_escape.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
-                highlight_selected,
-                outline_selected,
-            )
-                .chain(),
+            (select_on_click, highlight_selected, outline_selected).chain(),
         );
     }
 }
@@ -65,12 +59,6 @@ fn select_on_click(
             // Nothing but the window under the pointer: empty space.
             editor.clear_selection();
         }
-    }
-}
-
-fn clear_on_escape(keys: Res<ButtonInput<KeyCode>>, mut editor: ResMut<Editor>) {
-    if keys.just_pressed(KeyCode::Escape) && !editor.selection.is_empty() {
-        editor.clear_selection();
     }
 }
 

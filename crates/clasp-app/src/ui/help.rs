@@ -3,18 +3,31 @@
 use super::*;
 
 /// The one-line reminder in the status bar.
-pub const GESTURES: &str = "Click: select · Left drag: orbit · Middle or Shift+left drag: pan · \
-                            Wheel: zoom · F1: all gestures and shortcuts";
+pub fn gestures_reminder() -> String {
+    format!(
+        "Click: select · Left drag: orbit · Middle or Shift+left drag: pan · Wheel: zoom · \
+         {}: all gestures and shortcuts",
+        Action::ToggleHelp.command().shortcut_text()
+    )
+}
 
-/// Every gesture and shortcut, as the F1 help lists them: what to do, and what it does.
-pub const GESTURES_AND_SHORTCUTS: &[(&str, &str)] = &[
+/// What the F1 help lists: every pointer gesture, then every command with its keys.
+pub fn gestures_and_shortcuts() -> Vec<(String, String)> {
+    let gestures = GESTURES.iter().map(|&(g, e)| (g.to_owned(), e.to_owned()));
+    let commands = COMMANDS.iter().map(|c| (c.keys_text(), c.help.to_owned()));
+    gestures.chain(commands).collect()
+}
+
+/// Every pointer gesture, as the F1 help lists them before the commands: what to do, and what
+/// it does.
+pub const GESTURES: &[(&str, &str)] = &[
     ("Click a body", "select it"),
     (
         "Shift+click a body",
         "add it to the selection, or take it out",
     ),
     ("Double-click a robot's body", "select the whole robot"),
-    ("Click on empty space, or Esc", "clear the selection"),
+    ("Click on empty space", "clear the selection"),
     ("Left drag on empty space", "orbit the view"),
     ("Middle drag, or Shift+left drag", "pan the view"),
     ("Mouse wheel", "zoom"),
@@ -33,19 +46,6 @@ pub const GESTURES_AND_SHORTCUTS: &[(&str, &str)] = &[
     ("Drag the selected body itself", "move it in the view plane"),
     ("Drag a joint's disc", "turn a revolute DOF"),
     ("Drag a joint's arrow", "slide a prismatic DOF"),
-    ("Ctrl+O", "open a world"),
-    ("Ctrl+S", "save the world (asks for a file the first time)"),
-    ("Ctrl+Shift+S", "save the world as another file"),
-    ("Ctrl+Z", "undo"),
-    ("Ctrl+Shift+Z, or Ctrl+Y", "redo"),
-    ("Delete", "delete the selected bodies and robots"),
-    ("F", "view all"),
-    ("F1", "show or hide this help"),
-    (
-        "Ctrl+G",
-        "auto grasp: close the selected robot's fingers (else the first robot's)",
-    ),
-    ("Ctrl+Shift+G", "auto open: open them again"),
     (
         "Drop a file on the window",
         "a world opens; a body, robot or mesh is imported",
@@ -57,7 +57,7 @@ pub(super) fn help_window(ctx: &egui::Context, editor: &mut Editor) {
         return;
     }
     let mut open = true;
-    egui::Window::new("Gestures and shortcuts")
+    egui::Window::new(Action::ToggleHelp.command().name)
         .id(egui::Id::new("help"))
         .open(&mut open)
         .collapsible(false)
@@ -69,9 +69,9 @@ pub(super) fn help_window(ctx: &egui::Context, editor: &mut Editor) {
                 .striped(true)
                 .num_columns(2)
                 .show(ui, |ui| {
-                    for (gesture, effect) in GESTURES_AND_SHORTCUTS {
-                        ui.label(egui::RichText::new(*gesture).strong());
-                        ui.label(*effect);
+                    for (gesture, effect) in gestures_and_shortcuts() {
+                        ui.label(egui::RichText::new(gesture).strong());
+                        ui.label(effect);
                         ui.end_row();
                     }
                 });

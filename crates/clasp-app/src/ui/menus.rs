@@ -18,10 +18,7 @@ pub(super) fn menu_bar(
         ui.menu_button("View", |ui| view_menu(ui, editor, dialogs, state));
         ui.menu_button("Grasp", |ui| grasp_menu(ui, editor, dialogs));
         ui.menu_button("Help", |ui| {
-            if ui
-                .add(egui::Button::new("Gestures and shortcuts").shortcut_text("F1"))
-                .clicked()
-            {
+            if item(ui, Action::ToggleHelp) {
                 editor.view.help_shown = true;
             }
         });
@@ -29,13 +26,23 @@ pub(super) fn menu_bar(
     quit
 }
 
-pub(super) fn item(ui: &mut egui::Ui, text: &str, shortcut: &str) -> bool {
-    ui.add(egui::Button::new(text).shortcut_text(shortcut))
-        .clicked()
+/// A menu item for a command: its name and its key, from the command table.
+pub(super) fn item(ui: &mut egui::Ui, action: Action) -> bool {
+    enabled_item(ui, action, action.command().name, true)
+}
+
+/// A menu item for a command under another label ("Undo move"), enabled or not.
+pub(super) fn enabled_item(ui: &mut egui::Ui, action: Action, label: &str, enabled: bool) -> bool {
+    let command = action.command();
+    ui.add_enabled(
+        enabled,
+        egui::Button::new(label).shortcut_text(command.shortcut_text()),
+    )
+    .clicked()
 }
 
 pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) -> bool {
-    if item(ui, "Open World…", "Ctrl+O") {
+    if item(ui, Action::OpenWorld) {
         perform(Action::OpenWorld, editor, dialogs);
     }
     ui.separator();
@@ -49,10 +56,10 @@ pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut Fi
         }
     }
     ui.separator();
-    if item(ui, "Save World", "Ctrl+S") {
+    if item(ui, Action::Save) {
         perform(Action::Save, editor, dialogs);
     }
-    if item(ui, "Save World As…", "Ctrl+Shift+S") {
+    if item(ui, Action::SaveAs) {
         perform(Action::SaveAs, editor, dialogs);
     }
     ui.separator();
@@ -81,37 +88,18 @@ pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut Fi
 pub(super) fn edit_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
     let undo = undo_label("Undo", editor.can_undo());
     let redo = undo_label("Redo", editor.can_redo());
-    if ui
-        .add_enabled(
-            editor.can_undo().is_some(),
-            egui::Button::new(undo).shortcut_text("Ctrl+Z"),
-        )
-        .clicked()
-    {
+    if enabled_item(ui, Action::Undo, &undo, editor.can_undo().is_some()) {
         perform(Action::Undo, editor, dialogs);
     }
-    if ui
-        .add_enabled(
-            editor.can_redo().is_some(),
-            egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
-        )
-        .clicked()
-    {
+    if enabled_item(ui, Action::Redo, &redo, editor.can_redo().is_some()) {
         perform(Action::Redo, editor, dialogs);
     }
     ui.separator();
     let any = !editor.selection.is_empty();
-    if ui
-        .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
-        .clicked()
-    {
-        perform(Action::Delete, editor, dialogs);
-    }
-    if ui
-        .add_enabled(any, egui::Button::new("Select None").shortcut_text("Esc"))
-        .clicked()
-    {
-        editor.clear_selection();
+    for action in [Action::Delete, Action::SelectNone] {
+        if enabled_item(ui, action, action.command().name, any) {
+            perform(action, editor, dialogs);
+        }
     }
 }
 
@@ -129,7 +117,7 @@ pub(super) fn view_menu(
     dialogs: &mut FileDialogs,
     state: &mut UiState,
 ) {
-    if item(ui, "View All", "F") {
+    if item(ui, Action::ViewAll) {
         perform(Action::ViewAll, editor, dialogs);
     }
     ui.separator();
@@ -181,25 +169,18 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
     let hover = robot.map_or("there is no robot".into(), |r| {
         format!("{}'s fingers", editor.world.robot(r).unwrap().name)
     });
-    if ui
-        .add_enabled(
-            robot.is_some(),
-            egui::Button::new("Auto Grasp").shortcut_text("Ctrl+G"),
-        )
-        .on_hover_text(format!("Close {hover} until contact"))
-        .clicked()
-    {
-        perform(Action::AutoGrasp, editor, dialogs);
-    }
-    if ui
-        .add_enabled(
-            robot.is_some(),
-            egui::Button::new("Auto Open").shortcut_text("Ctrl+Shift+G"),
-        )
-        .on_hover_text(format!("Open {hover}"))
-        .clicked()
-    {
-        perform(Action::AutoOpen, editor, dialogs);
+    for (action, verb) in [(Action::AutoGrasp, "Close"), (Action::AutoOpen, "Open")] {
+        let command = action.command();
+        let clicked = ui
+            .add_enabled(
+                robot.is_some(),
+                egui::Button::new(command.name).shortcut_text(command.shortcut_text()),
+            )
+            .on_hover_text(format!("{verb} {hover}"))
+            .clicked();
+        if clicked {
+            perform(action, editor, dialogs);
+        }
     }
 }
 
@@ -212,7 +193,7 @@ pub(super) fn toolbar(
     ui.horizontal(|ui| {
         if ui
             .button("Open")
-            .on_hover_text("Open a world (Ctrl+O)")
+            .on_hover_text(Action::OpenWorld.command().tooltip())
             .clicked()
         {
             perform(Action::OpenWorld, editor, dialogs);
@@ -233,7 +214,7 @@ pub(super) fn toolbar(
         }
         if ui
             .button("Save")
-            .on_hover_text("Save the world (Ctrl+S)")
+            .on_hover_text(Action::Save.command().tooltip())
             .clicked()
         {
             perform(Action::Save, editor, dialogs);
@@ -249,18 +230,20 @@ pub(super) fn toolbar(
         }
         ui.separator();
         let undo = undo_label("Undo", editor.can_undo());
+        let key = Action::Undo.command().shortcut_text();
         if ui
             .add_enabled(editor.can_undo().is_some(), egui::Button::new("Undo"))
-            .on_hover_text(format!("{undo} (Ctrl+Z)"))
+            .on_hover_text(format!("{undo} ({key})"))
             .on_disabled_hover_text("Nothing to undo")
             .clicked()
         {
             perform(Action::Undo, editor, dialogs);
         }
         let redo = undo_label("Redo", editor.can_redo());
+        let key = Action::Redo.command().shortcut_text();
         if ui
             .add_enabled(editor.can_redo().is_some(), egui::Button::new("Redo"))
-            .on_hover_text(format!("{redo} (Ctrl+Shift+Z)"))
+            .on_hover_text(format!("{redo} ({key})"))
             .on_disabled_hover_text("Nothing to redo")
             .clicked()
         {
@@ -268,19 +251,15 @@ pub(super) fn toolbar(
         }
         ui.separator();
         let robot = grasping_robot(editor).is_some();
-        if ui
-            .add_enabled(robot, egui::Button::new("Auto Grasp"))
-            .on_hover_text("Close the fingers until contact (Ctrl+G)")
-            .clicked()
-        {
-            perform(Action::AutoGrasp, editor, dialogs);
-        }
-        if ui
-            .add_enabled(robot, egui::Button::new("Auto Open"))
-            .on_hover_text("Open the fingers (Ctrl+Shift+G)")
-            .clicked()
-        {
-            perform(Action::AutoOpen, editor, dialogs);
+        for action in [Action::AutoGrasp, Action::AutoOpen] {
+            let command = action.command();
+            if ui
+                .add_enabled(robot, egui::Button::new(command.name))
+                .on_hover_text(command.tooltip())
+                .clicked()
+            {
+                perform(action, editor, dialogs);
+            }
         }
         toggle.rect
     })

@@ -40,7 +40,7 @@ pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState
             ui.colored_label(ERROR, &last.text);
         }
         ui.separator();
-        ui.label(egui::RichText::new(GESTURES).weak());
+        ui.label(egui::RichText::new(gestures_reminder()).weak());
     });
 }
 
