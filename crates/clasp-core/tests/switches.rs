@@ -286,5 +286,8 @@ fn joint_axes_are_where_the_links_turn() {
     assert!(((tip(&hand) - at).norm() - before).abs() < 1e-9);
     assert!((tip(&hand) - start).norm() > 1.0);
     assert!(hand.joint_axes(7).is_empty());
-    assert!(hand.dof_is_revolute(0) && hand.dof_is_revolute(1), "both fingers turn");
+    assert!(
+        hand.dof_is_revolute(0) && hand.dof_is_revolute(1),
+        "both fingers turn"
+    );
 }
