@@ -460,17 +460,7 @@ fn graspit_root_resolves_the_world_s_file_names() {
 
 /// GraspIt's model library beside the workspace, or `None` after saying why a test skips.
 fn graspit_models() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
-    match root.canonicalize() {
-        Ok(root) if root.is_dir() => Some(root),
-        _ => {
-            println!(
-                "skipped: GraspIt's model library is not at {}",
-                root.display()
-            );
-            None
-        }
-    }
+    clasp_io::fixtures::graspit_models()
 }
 
 fn quality_json(args: &[&str]) -> Value {
@@ -909,7 +899,6 @@ fn contacts_json_lists_every_field() {
 #[test]
 fn eight_domains_on_two_threads_grasp_as_each_would_alone() {
     let Some(root) = graspit_models() else {
-        println!("skipped: GraspIt's model library is not in ../shared/graspit-models");
         return;
     };
     let world = models().join("worlds/graspit_glass_on_table.xml");

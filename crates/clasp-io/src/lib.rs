@@ -6,6 +6,7 @@
 
 mod body;
 mod error;
+pub mod fixtures;
 mod geometry;
 mod groups;
 mod inventor;

@@ -558,12 +558,11 @@ mod tests {
 
     #[test]
     fn reads_graspits_schunk_palm() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/graspit-models/robots/Schunk/iv/palm.ply");
-        let Ok(bytes) = std::fs::read(&path) else {
-            eprintln!("skipped: {} is absent", path.display());
+        let Some(root) = crate::fixtures::graspit_models() else {
             return;
         };
+        let path = root.join("robots/Schunk/iv/palm.ply");
+        let bytes = std::fs::read(&path).unwrap();
         let mesh = parse_ply(&bytes, &path).unwrap();
         // 1380 triangles, all with area; the 4140 unshared corners weld to 703 vertices.
         assert_eq!(mesh.triangles().len(), 1380);

@@ -172,12 +172,10 @@ mod tests {
 
     #[test]
     fn reads_graspits_schunk_files() {
-        let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/graspit-models/robots/Schunk/iv");
-        if !folder.is_dir() {
-            eprintln!("skipped: {} is absent", folder.display());
+        let Some(root) = crate::fixtures::graspit_models() else {
             return;
-        }
+        };
+        let folder = root.join("robots/Schunk/iv");
         let read = |name: &str| {
             let path = folder.join(name);
             parse_stl(&std::fs::read(&path).unwrap(), &path).unwrap()

@@ -19,16 +19,7 @@ use nalgebra::{Matrix3, Point3};
 
 /// The library, or `None` (and the reason, printed) when this checkout has none.
 fn library() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "skipped: GraspIt's model library is not at {}",
-            dir.display()
-        );
-        None
-    }
+    clasp_io::fixtures::graspit_models()
 }
 
 /// The allowed failure: a missing geometry file naming baxter's right wrist.

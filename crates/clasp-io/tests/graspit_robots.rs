@@ -4,25 +4,18 @@
 //! These tests need GraspIt's model library in `../shared/graspit-models`; without it they say
 //! so and pass. Its link geometry is Inventor, so they also need the Inventor reader.
 
-use std::{
-    f64::consts::PI,
-    path::{Path, PathBuf},
-};
+use std::{f64::consts::PI, path::PathBuf};
 
 use clasp_core::{DofKind, Robot};
 use clasp_io::{Disk, load_robot};
 use nalgebra::{Matrix4, Point3, Vector3};
 
 fn robot_file(relative: &str) -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
-    if !root.is_dir() {
-        println!(
-            "skipped: GraspIt's model library is not at {}",
-            root.display()
-        );
-        return None;
-    }
-    Some(root.join("robots").join(relative))
+    Some(
+        clasp_io::fixtures::graspit_models()?
+            .join("robots")
+            .join(relative),
+    )
 }
 
 fn load(relative: &str) -> Option<Robot> {

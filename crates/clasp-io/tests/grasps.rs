@@ -18,15 +18,7 @@ fn workspace() -> PathBuf {
 }
 
 fn graspit(relative: &str) -> Option<PathBuf> {
-    let root = workspace().join("../shared/graspit-models");
-    if !root.is_dir() {
-        println!(
-            "skipped: GraspIt's model library is not at {}",
-            root.display()
-        );
-        return None;
-    }
-    Some(root.join(relative))
+    Some(clasp_io::fixtures::graspit_models()?.join(relative))
 }
 
 /// A world of one object at the origin and one robot whose approach direction points at the

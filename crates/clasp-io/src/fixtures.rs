@@ -1,0 +1,27 @@
+//! Where tests find GraspIt's model library: `../shared/graspit-models` beside the workspace.
+//! A checkout without it skips those tests, saying so; under CI (`CI` set, as `.ci/run` does),
+//! where it must be, its absence fails the test instead, so a CI that lost it cannot pass
+//! quietly. One place for every crate's tests.
+
+use std::path::{Path, PathBuf};
+
+/// GraspIt's model library, or `None` after printing why the caller skips. Panics under CI.
+pub fn graspit_models() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
+    match root.canonicalize() {
+        Ok(root) if root.is_dir() => Some(root),
+        _ => {
+            skipped(&format!(
+                "GraspIt's model library is not at {}",
+                root.display()
+            ));
+            None
+        }
+    }
+}
+
+/// Says that a test skips and why; under CI, fails it instead.
+pub fn skipped(why: &str) {
+    assert!(std::env::var_os("CI").is_none(), "CI must not skip: {why}");
+    println!("SKIPPED: {why}");
+}
