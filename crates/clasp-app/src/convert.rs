@@ -1,5 +1,5 @@
-//! The one place where core types (nalgebra, f64, millimetres) become Bevy types (glam, f32).
-//! Both use millimetres and Z up, so nothing is rescaled or swapped.
+//! The one place where core types (nalgebra, f64, millimetres) become Bevy types (glam, f32),
+//! and back. Both use millimetres and Z up, so nothing is rescaled or swapped.
 
 use bevy::{
     asset::RenderAssetUsages,
@@ -20,6 +20,16 @@ pub fn transform(pose: &Pose) -> Transform {
 
 pub fn point(p: &nalgebra::Point3<f64>) -> Vec3 {
     Vec3::new(p.x as f32, p.y as f32, p.z as f32)
+}
+
+/// A Bevy point (a ray's origin, say) as a core point.
+pub fn core_point(p: Vec3) -> nalgebra::Point3<f64> {
+    nalgebra::Point3::new(p.x.into(), p.y.into(), p.z.into())
+}
+
+/// A Bevy direction as a core vector.
+pub fn core_vector(v: Vec3) -> nalgebra::Vector3<f64> {
+    nalgebra::Vector3::new(v.x.into(), v.y.into(), v.z.into())
 }
 
 /// Faces meeting at more than this angle keep a hard edge; gentler ones are shaded smooth.

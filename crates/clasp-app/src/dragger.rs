@@ -11,6 +11,7 @@ use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::{
     camera::{GestureTracking, OrbitCamera, PointerGesture},
+    convert,
     editor::{Editor, bounds_of},
     scene::BodyView,
 };
@@ -210,20 +211,28 @@ pub struct ActiveDrag(pub Option<Drag>);
 #[derive(Debug, Clone)]
 pub struct Drag {
     pub handle: Handle,
-    element: Element,
-    /// The element's pose (a robot's palm pose) when the drag began.
-    start_pose: Pose,
-    /// The DOF's value when a joint drag began.
-    start_value: f64,
+    /// What the drag moves, and where it began.
+    dragged: Dragged,
     /// The dragger's centre (or the joint's origin) and the axis or plane normal it uses.
     centre: Point3<f64>,
     axis: Vector3<f64>,
     /// Where the pointer's ray met the handle's line or plane when the drag began.
     start_hit: Point3<f64>,
-    ratio: f64,
-    /// Whether a joint drag slides (an arrow) rather than turns (a disc).
-    slides: bool,
     last_cursor: Vec2,
+}
+
+/// What a drag moves.
+#[derive(Debug, Clone)]
+enum Dragged {
+    /// A free body or a robot (by its palm), from this pose.
+    Element { element: Element, start_pose: Pose },
+    /// A DOF (the one its `Handle::Joint` names), from this value: `ratio` joint units per DOF
+    /// unit, turning (a disc) or sliding (an arrow).
+    Dof {
+        start_value: f64,
+        ratio: f64,
+        slides: bool,
+    },
 }
 
 type ViewCamera<'w, 's> =
@@ -235,11 +244,9 @@ pub type View<'a> = (&'a Camera, &'a GlobalTransform);
 fn cursor_ray(view: View, cursor: Vec2) -> Option<(Point3<f64>, Vector3<f64>)> {
     let (camera, transform) = view;
     let ray = camera.viewport_to_world(transform, cursor).ok()?;
-    let o = ray.origin;
-    let d = *ray.direction;
     Some((
-        Point3::new(o.x as f64, o.y as f64, o.z as f64),
-        Vector3::new(d.x as f64, d.y as f64, d.z as f64),
+        convert::core_point(ray.origin),
+        convert::core_vector(*ray.direction),
     ))
 }
 
@@ -472,14 +479,14 @@ fn new_drag(
         };
         return Some(Drag {
             handle,
-            element: Element::Robot(robot),
-            start_pose: element_pose(editor, Element::Robot(robot))?,
-            start_value: editor.world.robot(robot).unwrap().dof_values()[dof],
+            dragged: Dragged::Dof {
+                start_value: *editor.world.robot(robot)?.dof_values().get(dof)?,
+                ratio: joint.ratio,
+                slides: joint.kind == JointKind::Prismatic,
+            },
             centre: joint.origin,
             axis,
             start_hit,
-            ratio: joint.ratio,
-            slides: joint.kind == JointKind::Prismatic,
             last_cursor: cursor,
         });
     }
@@ -488,22 +495,20 @@ fn new_drag(
         Handle::Axis(i) => (unit(i), ray_line(ray, &body.centre, &unit(i))?),
         Handle::Plane(i) | Handle::Ring(i) => (unit(i), ray_plane(ray, &body.centre, &unit(i))?),
         Handle::Free => {
-            let f = view.1.forward();
-            let normal = Vector3::new(f.x as f64, f.y as f64, f.z as f64);
+            let normal = convert::core_vector(*view.1.forward());
             (normal, ray_plane(ray, &body.centre, &normal)?)
         }
         Handle::Joint { .. } => return None,
     };
     Some(Drag {
         handle,
-        element: body.element,
-        start_pose: element_pose(editor, body.element)?,
-        start_value: 0.0,
+        dragged: Dragged::Element {
+            element: body.element,
+            start_pose: element_pose(editor, body.element)?,
+        },
         centre: body.centre,
         axis,
         start_hit,
-        ratio: 1.0,
-        slides: false,
         last_cursor: cursor,
     })
 }
@@ -519,13 +524,46 @@ enum Target {
 }
 
 fn drag_target(drag: &Drag, ray: (Point3<f64>, Vector3<f64>)) -> Option<Target> {
+    match (&drag.dragged, drag.handle) {
+        (&Dragged::Element { start_pose, .. }, handle) => {
+            element_target(drag, handle, start_pose, ray).map(Target::Pose)
+        }
+        (
+            &Dragged::Dof {
+                start_value,
+                ratio,
+                slides,
+            },
+            Handle::Joint { robot, dof },
+        ) => {
+            let change = if slides {
+                let hit = ray_line(ray, &drag.centre, &drag.axis)?;
+                (hit - drag.start_hit).dot(&drag.axis)
+            } else {
+                let hit = ray_plane(ray, &drag.centre, &drag.axis)?;
+                angle_about(&drag.centre, &drag.axis, &drag.start_hit, &hit)
+            };
+            Some(Target::Dof {
+                robot,
+                dof,
+                value: start_value + change / ratio,
+            })
+        }
+        (Dragged::Dof { .. }, _) => None,
+    }
+}
+
+/// Where a body or robot dragged by `handle` from `start_pose` goes for the pointer's ray.
+fn element_target(
+    drag: &Drag,
+    handle: Handle,
+    start_pose: Pose,
+    ray: (Point3<f64>, Vector3<f64>),
+) -> Option<Pose> {
     let shifted = |delta: Vector3<f64>| {
-        Target::Pose(
-            Pose::from_parts(Translation3::from(delta), UnitQuaternion::identity())
-                * drag.start_pose,
-        )
+        Pose::from_parts(Translation3::from(delta), UnitQuaternion::identity()) * start_pose
     };
-    match drag.handle {
+    match handle {
         Handle::Axis(_) => {
             let hit = ray_line(ray, &drag.centre, &drag.axis)?;
             Some(shifted(hit - drag.start_hit))
@@ -542,27 +580,14 @@ fn drag_target(drag: &Drag, ray: (Point3<f64>, Vector3<f64>)) -> Option<Target> 
                 UnitQuaternion::identity(),
             );
             let turn = UnitQuaternion::from_axis_angle(&Unit::new_normalize(drag.axis), angle);
-            Some(Target::Pose(
+            Some(
                 about_centre
                     * Pose::from_parts(Translation3::identity(), turn)
                     * about_centre.inverse()
-                    * drag.start_pose,
-            ))
+                    * start_pose,
+            )
         }
-        Handle::Joint { robot, dof } => {
-            let change = if drag.slides {
-                let hit = ray_line(ray, &drag.centre, &drag.axis)?;
-                (hit - drag.start_hit).dot(&drag.axis)
-            } else {
-                let hit = ray_plane(ray, &drag.centre, &drag.axis)?;
-                angle_about(&drag.centre, &drag.axis, &drag.start_hit, &hit)
-            };
-            Some(Target::Dof {
-                robot,
-                dof,
-                value: drag.start_value + change / drag.ratio,
-            })
-        }
+        Handle::Joint { .. } => None,
     }
 }
 
@@ -592,10 +617,15 @@ fn continue_drag(
     let Some(target) = cursor_ray(view, cursor).and_then(|ray| drag_target(drag, ray)) else {
         return;
     };
-    match target {
-        Target::Pose(pose) => editor.drag_element_to(drag.element, pose),
-        Target::Dof { robot, dof, value } => editor.drag_dof(robot, dof, value),
-    };
+    match (target, &drag.dragged) {
+        (Target::Pose(pose), &Dragged::Element { element, .. }) => {
+            editor.drag_element_to(element, pose);
+        }
+        (Target::Dof { robot, dof, value }, _) => {
+            editor.drag_dof(robot, dof, value);
+        }
+        (Target::Pose(_), Dragged::Dof { .. }) => {}
+    }
 }
 
 fn finish_drag(

@@ -39,15 +39,15 @@ impl MarkerGeometry {
     ) {
         let (u, v) = perpendiculars(&axis);
         let first = self.positions.len() as u32;
-        self.positions.push(to_f32(&apex));
+        self.positions.push(convert::point(&apex).to_array());
         let centre = apex + axis * height;
         let radius = height * tan_half_angle;
         for k in 0..CONE_SIDES {
             let angle = std::f64::consts::TAU * k as f64 / CONE_SIDES as f64;
             let rim = centre + (u * angle.cos() + v * angle.sin()) * radius;
-            self.positions.push(to_f32(&rim));
+            self.positions.push(convert::point(&rim).to_array());
         }
-        self.positions.push(to_f32(&centre));
+        self.positions.push(convert::point(&centre).to_array());
         let base = first + CONE_SIDES as u32 + 1;
         for k in 0..CONE_SIDES as u32 {
             let (a, b) = (first + 1 + k, first + 1 + (k + 1) % CONE_SIDES as u32);
@@ -65,7 +65,8 @@ impl MarkerGeometry {
             return;
         }
         let first = self.positions.len() as u32;
-        self.positions.extend(grid.iter().map(to_f32));
+        self.positions
+            .extend(grid.iter().map(|p| convert::point(p).to_array()));
         for row in 0..side - 1 {
             for col in 0..side - 1 {
                 let at = |r: usize, c: usize| first + (r * side + c) as u32;
@@ -80,10 +81,6 @@ impl MarkerGeometry {
         }
         self.patches += 1;
     }
-}
-
-fn to_f32(p: &Point3<f64>) -> [f32; 3] {
-    [p.x as f32, p.y as f32, p.z as f32]
 }
 
 /// The contact sides that get a cone: the object's side where a robot touches a free body
