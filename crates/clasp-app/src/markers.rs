@@ -142,6 +142,7 @@ fn spawn_markers(
 ) {
     commands.spawn((
         ContactMarkers,
+        Visibility::Hidden,
         Mesh3d(meshes.add(to_mesh(&MarkerGeometry::default()))),
         MeshMaterial3d(materials.add(StandardMaterial {
             base_color: Color::srgba(0.8, 0.0, 0.0, 0.2),
@@ -179,7 +180,7 @@ fn rebuild_markers(
     *shown = Some(now);
     let geometry = marker_geometry(&editor);
     for (entity, mesh, mut visibility) in markers {
-        *visibility = if editor.view.contacts_shown {
+        *visibility = if editor.view.contacts_shown && !geometry.indices.is_empty() {
             Visibility::Inherited
         } else {
             Visibility::Hidden
@@ -204,13 +205,21 @@ fn draw_normal_lines(editor: Res<Editor>, markers: Query<&ShownMarkers>, mut giz
     }
 }
 
+/// The markers' render mesh. With no marker it is one degenerate triangle (hidden with its
+/// entity): Bevy's render allocator cannot take an empty vertex or index buffer, and logs a
+/// "use-after-free" error for each when a mesh goes empty.
 fn to_mesh(geometry: &MarkerGeometry) -> Mesh {
     let mut mesh = Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
     );
-    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, geometry.positions.clone());
-    mesh.insert_indices(Indices::U32(geometry.indices.clone()));
+    let (positions, indices) = if geometry.indices.is_empty() {
+        (vec![[0.0; 3]; 3], vec![0, 1, 2])
+    } else {
+        (geometry.positions.clone(), geometry.indices.clone())
+    };
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
+    mesh.insert_indices(Indices::U32(indices));
     mesh
 }
 

@@ -93,7 +93,12 @@ fn the_default_scene_renders_in_a_real_window() {
         "--state-out",
         json_arg,
     ];
-    run_clasp_under_xvfb(&args, None);
+    let log = run_clasp_under_xvfb(&args, None);
+    let errors: Vec<&str> = log.lines().filter(|l| l.contains("ERROR")).collect();
+    assert!(
+        errors.is_empty(),
+        "the start-up log has errors: {errors:#?}"
+    );
 
     let colours = distinct_colours(&png);
     assert!(
