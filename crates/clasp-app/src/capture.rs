@@ -147,6 +147,7 @@ pub struct StateDump {
 #[derive(Resource, Serialize, Debug, Default, Clone)]
 pub struct ControlPositions {
     pub toggle_collision: Option<[f32; 2]>,
+    pub import_object: Option<[f32; 2]>,
 }
 
 /// The 3D view's camera: world (mm) to clip space, and the rectangle it draws into.

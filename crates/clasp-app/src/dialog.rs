@@ -287,6 +287,8 @@ pub struct FileBrowser {
     pub file_name: String,
     /// Why the folder could not be listed, or the last refused request.
     pub problem: Option<String>,
+    /// Where the path field was last drawn, egui points (for scripts and tests to press it).
+    pub path_field: Option<egui::Rect>,
 }
 
 /// What the browser's user did this frame.
@@ -311,6 +313,7 @@ impl FileBrowser {
                 String::new()
             },
             problem: None,
+            path_field: None,
         };
         browser.enter(dir);
         browser
@@ -439,6 +442,7 @@ impl FileBrowser {
                             .desired_width(f32::INFINITY)
                             .hint_text("a folder or a file; Enter goes there"),
                     );
+                    self.path_field = Some(field.rect);
                     if field.lost_focus()
                         && ui.input(|i| i.key_pressed(egui::Key::Enter))
                         && let Some(path) = self.go_to_typed_path()

@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 use bevy::input::{
     ButtonState,
     keyboard::{Key, KeyboardInput, NativeKey},
-    mouse::{MouseButtonInput, MouseMotion, MouseScrollUnit, MouseWheel},
+    mouse::{MouseScrollUnit, MouseWheel},
     touch::TouchPhase,
 };
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy::window::{CursorMoved, WindowEvent};
+use bevy::window::WindowEvent;
 use clasp_app::{convert, dialog::FileDialogs, dragger, editor::axis};
 use clasp_core::{BodyId, JointKind, Pose, World};
 use common::*;
@@ -255,66 +255,6 @@ fn new_app() -> App {
         16,
     )));
     app
-}
-
-/// Delivers window input as bevy_winit does, then runs a frame: each event as its own message
-/// (Bevy's input and the camera read those) and as a `WindowEvent` (egui and picking read
-/// those). `common`'s pointer helpers send picking input directly and no `WindowEvent`, so egui
-/// would never see the pointer or the keys.
-fn deliver(app: &mut App, events: Vec<WindowEvent>) {
-    for event in events {
-        match event.clone() {
-            WindowEvent::CursorMoved(e) => {
-                app.world_mut().write_message(e);
-            }
-            WindowEvent::MouseMotion(e) => {
-                app.world_mut().write_message(e);
-            }
-            WindowEvent::MouseButtonInput(e) => {
-                app.world_mut().write_message(e);
-            }
-            WindowEvent::MouseWheel(e) => {
-                app.world_mut().write_message(e);
-            }
-            WindowEvent::KeyboardInput(e) => {
-                app.world_mut().write_message(e);
-            }
-            other => panic!("the monkey does not send {other:?}"),
-        }
-        app.world_mut().write_message(event);
-    }
-    app.update();
-}
-
-/// The pointer moves to `to` (logical window pixels).
-fn pointer_move(app: &mut App, to: Vec2) {
-    let window = primary_window(app);
-    let mut w = app.world_mut().get_mut::<Window>(window).unwrap();
-    let from = w.cursor_position().unwrap_or(to);
-    w.set_cursor_position(Some(to));
-    deliver(
-        app,
-        vec![
-            WindowEvent::CursorMoved(CursorMoved {
-                window,
-                position: to,
-                delta: Some(to - from),
-            }),
-            WindowEvent::MouseMotion(MouseMotion { delta: to - from }),
-        ],
-    );
-}
-
-fn button_event(app: &mut App, button: MouseButton, state: ButtonState) {
-    let window = primary_window(app);
-    deliver(
-        app,
-        vec![WindowEvent::MouseButtonInput(MouseButtonInput {
-            button,
-            state,
-            window,
-        })],
-    );
 }
 
 fn finite(pose: &Pose) -> bool {

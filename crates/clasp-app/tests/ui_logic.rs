@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use bevy::{prelude::*, window::FileDragAndDrop};
+use bevy::{input::keyboard::Key, prelude::*, window::FileDragAndDrop};
 use clasp_app::{
     camera::OrbitCamera,
     dialog::{DialogPurpose, FileDialogs},
@@ -373,4 +373,87 @@ fn an_error_shows_as_a_notification_and_information_does_not() {
     assert!(toasts[0].text.contains("no robot"), "{}", toasts[0].text);
     let last = editor(&app).log.last().unwrap();
     assert!(last.error && last.text == toasts[0].text);
+}
+
+/// The design card's own example: Import Object on the toolbar, the in-app file browser, a
+/// GraspIt body XML typed into its path field and Enter; the box arrives beside the scene,
+/// touching nothing, with its file's material.
+#[test]
+fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
+    let mut app = headless_app();
+    let (_, scene_max) = editor(&app).world.bounding_box().unwrap();
+    let button = app
+        .world()
+        .resource::<clasp_app::capture::ControlPositions>()
+        .import_object
+        .expect("the toolbar drew Import Object");
+    click_widget(&mut app, Vec2::from(button));
+    // egui lays a new window out over its first frames.
+    for _ in 0..3 {
+        app.update();
+    }
+    let field = {
+        let dialogs = app.world().resource::<FileDialogs>();
+        assert_eq!(
+            dialogs.browser_purpose(),
+            Some(DialogPurpose::Import(ImportKind::Object)),
+            "the press opened the browser"
+        );
+        dialogs
+            .browser()
+            .unwrap()
+            .path_field
+            .expect("the path field was drawn")
+    };
+    click_widget(&mut app, Vec2::new(field.center().x, field.center().y));
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/objects/clasp_box.xml")
+        .canonicalize()
+        .unwrap();
+    // The field holds the folder it opened in: rub it out and type the file's path.
+    let shown = app
+        .world()
+        .resource::<FileDialogs>()
+        .browser()
+        .map_or(0, |b| b.path_text.chars().count());
+    for _ in 0..shown {
+        press_named(&mut app, KeyCode::Backspace, Key::Backspace);
+    }
+    type_text(&mut app, file.to_str().unwrap());
+    press_named(&mut app, KeyCode::Enter, Key::Enter);
+    for _ in 0..3 {
+        app.update();
+    }
+    if let Some(b) = app.world().resource::<FileDialogs>().browser() {
+        panic!(
+            "the browser is still open: text {:?}, problem {:?}",
+            b.path_text, b.problem
+        );
+    }
+    let world = &editor(&app).world;
+    let (id, body) = world
+        .free_bodies()
+        .find(|(_, b)| b.name == "clasp_box")
+        .expect("the box was imported");
+    assert_eq!(
+        body.material,
+        clasp_core::Material::Wood,
+        "its file's material"
+    );
+    let lowest_x = body
+        .mesh()
+        .vertices()
+        .iter()
+        .map(|v| (body.pose() * v).x)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        lowest_x > scene_max.x,
+        "beside the scene: {lowest_x} > {}",
+        scene_max.x
+    );
+    assert!(
+        world.contacts_of(BodyId::Free(id)).next().is_none(),
+        "touching nothing"
+    );
+    assert_eq!(editor(&app).can_undo(), Some("import"));
 }

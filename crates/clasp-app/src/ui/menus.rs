@@ -184,12 +184,18 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
     }
 }
 
-/// The toolbar; gives where the Toggle Collision button is.
+/// Where the toolbar's buttons a script presses are, egui points.
+pub(super) struct ToolbarRects {
+    pub toggle_collision: egui::Rect,
+    pub import_object: egui::Rect,
+}
+
+/// The toolbar; gives where the buttons a script presses are.
 pub(super) fn toolbar(
     ui: &mut egui::Ui,
     editor: &mut Editor,
     dialogs: &mut FileDialogs,
-) -> egui::Rect {
+) -> ToolbarRects {
     ui.horizontal(|ui| {
         if ui
             .button("Open")
@@ -198,11 +204,10 @@ pub(super) fn toolbar(
         {
             perform(Action::OpenWorld, editor, dialogs);
         }
-        if ui
+        let import_object = ui
             .button("Import Object")
-            .on_hover_text("Add a body to grasp: GraspIt XML, URDF or a mesh")
-            .clicked()
-        {
+            .on_hover_text("Add a body to grasp: GraspIt XML, URDF or a mesh");
+        if import_object.clicked() {
             dialogs.request(DialogPurpose::Import(ImportKind::Object));
         }
         if ui
@@ -261,7 +266,10 @@ pub(super) fn toolbar(
                 perform(action, editor, dialogs);
             }
         }
-        toggle.rect
+        ToolbarRects {
+            toggle_collision: toggle.rect,
+            import_object: import_object.rect,
+        }
     })
     .inner
 }

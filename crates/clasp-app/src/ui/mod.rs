@@ -122,7 +122,7 @@ fn panels(
             exit.write(AppExit::Success);
         }
     });
-    let toggle = egui::Panel::top("toolbar")
+    let toolbar_rects = egui::Panel::top("toolbar")
         .show(&mut root, |ui| toolbar(ui, editor, dialogs))
         .inner;
     egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state));
@@ -167,10 +167,16 @@ fn panels(
         };
         // egui points to logical window pixels, for scripts that press controls.
         let to_window = ctx.pixels_per_point() / window.scale_factor();
-        let centre = toggle.center() * to_window;
-        let position = Some([centre.x, centre.y]);
-        if controls.toggle_collision != position {
-            controls.toggle_collision = position;
+        let centre = |rect: egui::Rect| {
+            let c = rect.center() * to_window;
+            Some([c.x, c.y])
+        };
+        let toggle = centre(toolbar_rects.toggle_collision);
+        let import = centre(toolbar_rects.import_object);
+        // Only a real change touches the resource: scripts read it when it changes.
+        if controls.toggle_collision != toggle || controls.import_object != import {
+            controls.toggle_collision = toggle;
+            controls.import_object = import;
         }
         let size = UVec2::new(window.physical_width(), window.physical_height());
         let viewport = viewport_between(size, ctx.pixels_per_point(), insets);

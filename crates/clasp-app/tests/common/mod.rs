@@ -16,7 +16,7 @@ use bevy::{
     },
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
-    window::{CursorMoved, PrimaryWindow, WindowRef},
+    window::{CursorMoved, PrimaryWindow, WindowEvent, WindowRef},
     winit::WinitPlugin,
 };
 use clasp_app::{Editor, RunOptions, camera::OrbitCamera, convert, open_scene};
@@ -272,4 +272,106 @@ pub fn visible_point(app: &mut App, id: BodyId) -> Option<Vec2> {
         }
     }
     None
+}
+
+/// Delivers window input as bevy_winit does, then runs a frame: each event as its own message
+/// (Bevy's input and the camera read those) and as a `WindowEvent` (egui and picking read
+/// those). `common`'s pointer helpers send picking input directly and no `WindowEvent`, so egui
+/// would never see the pointer or the keys.
+pub fn deliver(app: &mut App, events: Vec<WindowEvent>) {
+    for event in events {
+        match event.clone() {
+            WindowEvent::CursorMoved(e) => {
+                app.world_mut().write_message(e);
+            }
+            WindowEvent::MouseMotion(e) => {
+                app.world_mut().write_message(e);
+            }
+            WindowEvent::MouseButtonInput(e) => {
+                app.world_mut().write_message(e);
+            }
+            WindowEvent::MouseWheel(e) => {
+                app.world_mut().write_message(e);
+            }
+            WindowEvent::KeyboardInput(e) => {
+                app.world_mut().write_message(e);
+            }
+            other => panic!("the monkey does not send {other:?}"),
+        }
+        app.world_mut().write_message(event);
+    }
+    app.update();
+}
+
+/// The pointer moves to `to` (logical window pixels).
+pub fn pointer_move(app: &mut App, to: Vec2) {
+    let window = primary_window(app);
+    let mut w = app.world_mut().get_mut::<Window>(window).unwrap();
+    let from = w.cursor_position().unwrap_or(to);
+    w.set_cursor_position(Some(to));
+    deliver(
+        app,
+        vec![
+            WindowEvent::CursorMoved(CursorMoved {
+                window,
+                position: to,
+                delta: Some(to - from),
+            }),
+            WindowEvent::MouseMotion(MouseMotion { delta: to - from }),
+        ],
+    );
+}
+
+pub fn button_event(app: &mut App, button: MouseButton, state: ButtonState) {
+    let window = primary_window(app);
+    deliver(
+        app,
+        vec![WindowEvent::MouseButtonInput(MouseButtonInput {
+            button,
+            state,
+            window,
+        })],
+    );
+}
+
+/// The left button pressed and let go at a window position, as a person clicks a widget.
+pub fn click_widget(app: &mut App, at: Vec2) {
+    pointer_move(app, at);
+    button_event(app, MouseButton::Left, ButtonState::Pressed);
+    button_event(app, MouseButton::Left, ButtonState::Released);
+}
+
+/// Text typed on the keyboard, a key per character, into whatever has the keyboard.
+pub fn type_text(app: &mut App, text: &str) {
+    let window = primary_window(app);
+    for c in text.chars() {
+        let s = c.to_string();
+        for state in [ButtonState::Pressed, ButtonState::Released] {
+            let input = KeyboardInput {
+                key_code: KeyCode::KeyA,
+                logical_key: Key::Character(s.as_str().into()),
+                state,
+                text: (state == ButtonState::Pressed).then(|| s.as_str().into()),
+                repeat: false,
+                window,
+            };
+            deliver(app, vec![WindowEvent::KeyboardInput(input)]);
+        }
+    }
+}
+
+/// A named key (Enter, say) pressed and let go, as a window delivers it.
+pub fn press_named(app: &mut App, key_code: KeyCode, logical_key: Key) {
+    let window = primary_window(app);
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        let input = KeyboardInput {
+            key_code,
+            logical_key: logical_key.clone(),
+            state,
+            text: None,
+            repeat: false,
+            window,
+        };
+        deliver(app, vec![WindowEvent::KeyboardInput(input)]);
+    }
 }
