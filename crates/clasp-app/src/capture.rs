@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::{
     diagnostic::FrameCount,
+    ecs::system::SystemParam,
     prelude::*,
     render::view::screenshot::{Capturing, Screenshot, ScreenshotCaptured},
 };
@@ -341,17 +342,32 @@ fn quality_state(report: &QualityReport) -> QualityState {
 const STATE_INTERVAL_SECONDS: f64 = 0.5;
 
 /// Writes the state on exit, and every half second while running.
-#[allow(clippy::too_many_arguments)] // one Bevy system: each argument is a resource it reads
+/// What the state file holds: the world, the view camera and the controls' positions.
+#[derive(SystemParam)]
+struct Shown<'w, 's> {
+    editor: Res<'w, Editor>,
+    cameras: Query<
+        'w,
+        's,
+        (&'static Camera, &'static GlobalTransform),
+        With<crate::camera::OrbitCamera>,
+    >,
+    controls: Res<'w, ControlPositions>,
+}
+
 fn write_state(
     mut exits: MessageReader<AppExit>,
     options: Res<RunOptions>,
-    editor: Res<Editor>,
     time: Res<Time<Real>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<crate::camera::OrbitCamera>>,
-    controls: Res<ControlPositions>,
+    shown: Shown,
     mut last_written: Local<Option<f64>>,
     mut done: Local<bool>,
 ) {
+    let Shown {
+        editor,
+        cameras,
+        controls,
+    } = shown;
     let Some(path) = &options.state_out else {
         return;
     };

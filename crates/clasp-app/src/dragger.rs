@@ -5,7 +5,7 @@
 //! body (or the joints) toward where the pointer says and stops it at contact; while a drag is
 //! held at contact the dragger turns magenta and the status bar says what it touches.
 
-use bevy::{picking::hover::HoverMap, prelude::*, window::PrimaryWindow};
+use bevy::{ecs::system::SystemParam, picking::hover::HoverMap, prelude::*, window::PrimaryWindow};
 use clasp_core::{BodyId, Element, JointKind, Pose};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -415,17 +415,29 @@ pub fn min_size_for_camera_at(camera: Vec3) -> f64 {
     (0.06 * camera.length() as f64).max(5.0)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where the pointer is and what lies under it, as a drag's start reads it.
+#[derive(SystemParam)]
+struct PointerView<'w, 's> {
+    buttons: Res<'w, ButtonInput<MouseButton>>,
+    windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
+    camera: ViewCamera<'w, 's>,
+    hover: Res<'w, HoverMap>,
+    views: Query<'w, 's, &'static BodyView>,
+}
+
 fn start_drag(
-    buttons: Res<ButtonInput<MouseButton>>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    camera: ViewCamera,
-    hover: Res<HoverMap>,
-    views: Query<&BodyView>,
+    pointer: PointerView,
     mut gesture: ResMut<PointerGesture>,
     mut active: ResMut<ActiveDrag>,
     mut editor: ResMut<Editor>,
 ) {
+    let PointerView {
+        buttons,
+        windows,
+        camera,
+        hover,
+        views,
+    } = pointer;
     if !buttons.just_pressed(MouseButton::Left) || gesture.began_on_ui || active.0.is_some() {
         return;
     }

@@ -1,7 +1,7 @@
 //! Selecting bodies: a click picks a body, Shift-click adds it (or takes it out), a double-click
 //! on a robot's body picks the whole robot, and a click on empty space or Esc clears.
 
-use bevy::{picking::events::Click, prelude::*};
+use bevy::{ecs::system::SystemParam, picking::events::Click, prelude::*};
 
 use crate::{
     camera::{DRAG_THRESHOLD_PX, PointerGesture},
@@ -22,10 +22,15 @@ impl Plugin for SelectionPlugin {
 }
 
 /// A press that travelled further than a click is an orbit, a pan or a drag, and selects nothing.
-#[allow(clippy::too_many_arguments)] // one Bevy system: each argument is input it reads
+/// The picking messages a click is made of.
+#[derive(SystemParam)]
+struct PickMessages<'w, 's> {
+    presses: MessageReader<'w, 's, Pointer<Press>>,
+    clicks: MessageReader<'w, 's, Pointer<Click>>,
+}
+
 fn select_on_click(
-    mut presses: MessageReader<Pointer<Press>>,
-    mut clicks: MessageReader<Pointer<Click>>,
+    picks: PickMessages,
     mut press_at: Local<Option<Vec2>>,
     keys: Res<ButtonInput<KeyCode>>,
     gesture: Res<PointerGesture>,
@@ -33,6 +38,10 @@ fn select_on_click(
     windows: Query<(), With<Window>>,
     mut editor: ResMut<Editor>,
 ) {
+    let PickMessages {
+        mut presses,
+        mut clicks,
+    } = picks;
     for press in presses.read() {
         if press.button == PointerButton::Primary {
             *press_at = Some(press.pointer_location.position);

@@ -5,6 +5,7 @@
 
 use bevy::{
     camera::{CameraOutputMode, Viewport, visibility::RenderLayers},
+    ecs::system::SystemParam,
     prelude::*,
     render::render_resource::BlendState,
     window::PrimaryWindow,
@@ -93,18 +94,30 @@ fn spawn_ui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettin
     ));
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the panels change: the editor, the file dialogs, the interface's own state, and the
+/// controls' positions for scripts.
+#[derive(SystemParam)]
+struct PanelState<'w> {
+    editor: ResMut<'w, Editor>,
+    dialogs: ResMut<'w, FileDialogs>,
+    state: ResMut<'w, UiState>,
+    controls: ResMut<'w, ControlPositions>,
+}
+
 fn panels(
     mut contexts: EguiContexts,
-    mut editor: ResMut<Editor>,
-    mut dialogs: ResMut<FileDialogs>,
-    mut state: ResMut<UiState>,
+    panel_state: PanelState,
     mut camera: Query<&mut Camera, With<OrbitCamera>>,
     window: Query<&Window, With<PrimaryWindow>>,
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
-    mut controls: ResMut<ControlPositions>,
 ) -> Result {
+    let PanelState {
+        mut editor,
+        mut dialogs,
+        mut state,
+        mut controls,
+    } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
     let editor = &mut *editor;
