@@ -1,0 +1,94 @@
+//! The editor's file requests: open a world, import bodies and robots beside the scene, save.
+
+use super::*;
+
+impl Editor {
+    /// Opens a world file in place of the current one; a file that does not load changes
+    /// nothing and is reported.
+    pub fn open_world(&mut self, path: &Path) -> bool {
+        match files::load_world_file(path) {
+            Ok(world) => {
+                self.checkpoint("open world");
+                self.world = world;
+                self.source = path.display().to_string();
+                self.path = Some(path.to_path_buf());
+                self.selection.clear();
+                self.remember(path);
+                self.info(format!("opened {}", path.display()));
+                self.frame_request = self.world.bounding_box();
+                self.structure_changed();
+                true
+            }
+            Err(e) => {
+                self.error(format!("{e} (the scene is unchanged)"));
+                false
+            }
+        }
+    }
+
+    /// Imports a body, an obstacle or a robot (GraspIt XML, URDF or a mesh file), beside the
+    /// bodies already there; the camera frames it. A bad file changes nothing.
+    pub fn import(&mut self, path: &Path, kind: ImportKind) -> bool {
+        let loaded = match files::load_import(path, kind) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.error(format!("{e} (the scene is unchanged)"));
+                return false;
+            }
+        };
+        self.checkpoint("import");
+        let offset = files::place_beside(&self.world, &loaded);
+        let id = match loaded {
+            Loaded::Body(body) => {
+                let pose = body.pose();
+                let shift = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity());
+                self.world.add_body(body.at(shift * pose))
+            }
+            Loaded::Robot(mut robot) => {
+                let pose = robot.pose();
+                robot.set_pose(
+                    Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity()) * pose,
+                );
+                let r = self.world.add_robot(*robot);
+                BodyId::Palm { robot: r }
+            }
+        };
+        self.selection = match id {
+            BodyId::Free(_) => vec![id],
+            _ => self.world.element_bodies(id.element()),
+        };
+        self.frame_request = bounds_of(&self.world, &self.selection);
+        self.remember(path);
+        self.info(format!("imported {}", path.display()));
+        self.structure_changed();
+        true
+    }
+
+    /// Saves the world to `path` (Save As), or to where it came from (Save).
+    pub fn save(&mut self, path: Option<&Path>) -> bool {
+        let Some(path) = path.map(Path::to_path_buf).or_else(|| self.path.clone()) else {
+            self.error("this world has no file yet: use Save World As");
+            return false;
+        };
+        let root = clasp_io::graspit_root_or_env(None);
+        match clasp_io::save_world(&self.world, &path, root.as_deref()) {
+            Ok(()) => {
+                self.source = path.display().to_string();
+                self.info(format!("saved {}", path.display()));
+                self.remember(&path);
+                self.path = Some(path);
+                true
+            }
+            Err(e) => {
+                self.error(format!("cannot save {}: {}", e.file.display(), e.message));
+                false
+            }
+        }
+    }
+
+    pub(super) fn remember(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(10);
+    }
+}
