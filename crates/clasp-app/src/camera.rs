@@ -9,6 +9,8 @@ use bevy::{
 };
 use bevy_egui::input::EguiWantsInput;
 
+use crate::systems::ClaspSystems;
+
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct OrbitCamera {
     pub focus: Vec3,
@@ -85,10 +87,6 @@ pub struct PointerGesture {
     pub captured: bool,
 }
 
-/// Runs before the systems that read gestures: the press is classified first.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct GestureTracking;
-
 pub struct OrbitCameraPlugin;
 
 impl Plugin for OrbitCameraPlugin {
@@ -96,15 +94,14 @@ impl Plugin for OrbitCameraPlugin {
         app.init_resource::<PointerGesture>().add_systems(
             Update,
             (
-                track_gesture.in_set(GestureTracking),
+                track_gesture.in_set(ClaspSystems::Gestures),
                 camera_gestures
-                    .after(GestureTracking)
-                    .after(crate::dragger::DraggerInput)
-                    .run_if(not(bevy_egui::input::egui_wants_any_pointer_input)),
-                frame_requested,
-                apply_orbit,
-            )
-                .chain(),
+                    .run_if(not(bevy_egui::input::egui_wants_any_pointer_input))
+                    .in_set(ClaspSystems::Requests),
+                (frame_requested, apply_orbit)
+                    .chain()
+                    .in_set(ClaspSystems::View),
+            ),
         );
     }
 }

@@ -14,7 +14,10 @@ use serde::Serialize;
 
 use clasp_core::BodyId;
 
-use crate::editor::{Editor, QualityReport};
+use crate::{
+    editor::{Editor, QualityReport},
+    systems::ClaspSystems,
+};
 
 /// Frames to render before the screenshot: meshes and egui need a few to appear.
 const FRAMES_BEFORE_SCREENSHOT: u32 = 20;
@@ -43,7 +46,12 @@ impl Plugin for CapturePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ScreenshotState>()
             .init_resource::<ControlPositions>()
-            .add_systems(Update, (request_screenshot, exit_when_done).chain())
+            .add_systems(
+                Update,
+                (request_screenshot, exit_when_done)
+                    .chain()
+                    .in_set(ClaspSystems::View),
+            )
             .add_systems(Last, write_state);
     }
 }

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::{
     dialog::{self, DialogPurpose, FileDialogs},
     editor::Editor,
+    systems::ClaspSystems,
 };
 
 /// A request the keyboard, a menu or a button makes.
@@ -268,7 +269,9 @@ impl Plugin for CommandsPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            keyboard_shortcuts.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            keyboard_shortcuts
+                .run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))
+                .in_set(ClaspSystems::Requests),
         );
     }
 }

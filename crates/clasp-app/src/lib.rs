@@ -15,6 +15,7 @@ pub mod files;
 pub mod markers;
 pub mod scene;
 pub mod selection;
+pub mod systems;
 pub mod ui;
 
 use std::process::ExitCode;
@@ -41,6 +42,7 @@ impl Plugin for ClaspPlugin {
                 ..default()
             })
             .add_plugins((
+                systems::SystemsPlugin,
                 scene::ScenePlugin,
                 camera::OrbitCameraPlugin,
                 selection::SelectionPlugin,

@@ -11,7 +11,7 @@ use bevy::{
 use clasp_core::{BodyId, Contact, ContactModel, World};
 use nalgebra::{Point3, Vector3};
 
-use crate::{convert, dragger::perpendiculars, editor::Editor};
+use crate::{convert, dragger::perpendiculars, editor::Editor, systems::ClaspSystems};
 
 /// GraspIt's friction pyramid has 8 sides.
 pub const CONE_SIDES: usize = 8;
@@ -130,7 +130,15 @@ pub struct MarkersPlugin;
 impl Plugin for MarkersPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn_markers)
-            .add_systems(Update, (rebuild_markers, draw_normal_lines).chain());
+            // With the bodies (scene.rs), after every request of the frame, the egui panels'
+            // too: cones never lag the bodies they sit on.
+            .add_systems(
+                PostUpdate,
+                rebuild_markers
+                    .after(crate::scene::place_bodies)
+                    .before(bevy::transform::TransformSystems::Propagate),
+            )
+            .add_systems(Update, draw_normal_lines.in_set(ClaspSystems::View));
     }
 }
 

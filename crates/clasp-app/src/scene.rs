@@ -3,7 +3,7 @@
 use bevy::{picking::mesh_picking::MeshPickingCamera, prelude::*};
 use clasp_core::{Body, BodyId, BodyKind, Material};
 
-use crate::{camera::OrbitCamera, convert, editor::Editor};
+use crate::{camera::OrbitCamera, convert, editor::Editor, systems::ClaspSystems};
 
 /// Marks the entity that shows one body of the world.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +30,10 @@ impl Plugin for ScenePlugin {
                     .chain()
                     .before(bevy::transform::TransformSystems::Propagate),
             )
-            .add_systems(Update, (draw_ground_grid, draw_wireframes));
+            .add_systems(
+                Update,
+                (draw_ground_grid, draw_wireframes).in_set(ClaspSystems::View),
+            );
     }
 }
 
@@ -73,7 +76,7 @@ fn respawn_bodies(
 }
 
 /// Keeps every view where its body is, in the colour of its material.
-fn place_bodies(
+pub fn place_bodies(
     editor: Res<Editor>,
     mut views: Query<(&BodyView, &mut Transform, &mut BaseColor)>,
     mut shown: Local<Option<(u64, bool)>>,

@@ -8,6 +8,7 @@ use crate::{
     convert,
     editor::Editor,
     scene::{BaseColor, BodyView},
+    systems::ClaspSystems,
 };
 
 pub struct SelectionPlugin;
@@ -16,7 +17,12 @@ impl Plugin for SelectionPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            (select_on_click, highlight_selected, outline_selected).chain(),
+            (
+                select_on_click.in_set(ClaspSystems::Requests),
+                (highlight_selected, outline_selected)
+                    .chain()
+                    .in_set(ClaspSystems::View),
+            ),
         );
     }
 }

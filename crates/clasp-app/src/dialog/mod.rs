@@ -26,6 +26,7 @@ pub use browser::*;
 use crate::{
     editor::{Editor, ImportKind},
     files::import_kind_of,
+    systems::ClaspSystems,
 };
 
 /// A native dialog that answers "nothing chosen" sooner than this had no one to ask.
@@ -216,7 +217,9 @@ impl Plugin for DialogPlugin {
         app.init_resource::<FileDialogs>()
             .add_systems(
                 Update,
-                (take_dropped_files, open_requested, poll_native, use_chosen).chain(),
+                (take_dropped_files, open_requested, poll_native, use_chosen)
+                    .chain()
+                    .in_set(ClaspSystems::Requests),
             )
             .add_systems(EguiPrimaryContextPass, show_browser);
     }

@@ -16,10 +16,11 @@ pub use handles::*;
 pub use handles::Handle;
 
 use crate::{
-    camera::{GestureTracking, OrbitCamera, PointerGesture},
+    camera::{OrbitCamera, PointerGesture},
     convert,
     editor::{Editor, bounds_of},
     scene::BodyView,
+    systems::ClaspSystems,
 };
 
 /// How close (logical pixels) the pointer must come to a handle to grab it.
@@ -35,10 +36,6 @@ pub const AT_CONTACT: Color = Color::srgb(1.0, 0.2, 0.85);
 const JOINT: Color = Color::srgb(0.2, 0.85, 0.9);
 const RING_SEGMENTS: usize = 48;
 
-/// Runs after the press is classified and before the camera reads it.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct DraggerInput;
-
 pub struct DraggerPlugin;
 
 impl Plugin for DraggerPlugin {
@@ -48,10 +45,9 @@ impl Plugin for DraggerPlugin {
                 Update,
                 (start_drag, continue_drag, finish_drag)
                     .chain()
-                    .in_set(DraggerInput)
-                    .after(GestureTracking),
+                    .in_set(ClaspSystems::Drags),
             )
-            .add_systems(Update, draw_draggers.after(DraggerInput));
+            .add_systems(Update, draw_draggers.in_set(ClaspSystems::View));
     }
 }
 
