@@ -2,11 +2,17 @@
 
 use std::path::Path;
 
-use clasp_core::{Body, BodyKind, Robot, World};
+use clasp_core::{Body, BodyKind, Robot, World, bounding_box};
 use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
 use nalgebra::{Point3, Vector3};
 
-use crate::editor::{ImportKind, bodies_bounds};
+/// What an import adds: an object to grasp, an obstacle, or a robot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportKind {
+    Object,
+    Obstacle,
+    Robot,
+}
 
 /// Space left between the scene and an import, mm.
 const IMPORT_GAP: f64 = 20.0;
@@ -109,7 +115,7 @@ pub fn place_beside(world: &World, loaded: &Loaded) -> Vector3<f64> {
 
 fn loaded_bounds(loaded: &Loaded) -> Option<(Point3<f64>, Point3<f64>)> {
     match loaded {
-        Loaded::Body(body) => bodies_bounds([&**body]),
-        Loaded::Robot(robot) => bodies_bounds(robot.bodies()),
+        Loaded::Body(body) => bounding_box([&**body]),
+        Loaded::Robot(robot) => bounding_box(robot.bodies()),
     }
 }

@@ -247,6 +247,19 @@ impl Body {
     }
 }
 
+/// The corners of the world-space box round some bodies where they stand, or `None` for none.
+pub fn bounding_box<'a>(
+    bodies: impl IntoIterator<Item = &'a Body>,
+) -> Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)> {
+    bodies
+        .into_iter()
+        .flat_map(|b| b.mesh().vertices().iter().map(move |v| b.pose * v))
+        .fold(None, |acc, p| match acc {
+            None => Some((p, p)),
+            Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@ mod simulation;
 pub mod soft;
 mod world;
 
-pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial};
+pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
 pub use clasp_collide::{
     ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, NoSuchGroup, ReferenceEngine,
     TriMesh, group_bit,

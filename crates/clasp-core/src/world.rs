@@ -271,14 +271,15 @@ impl<E: CollisionEngine> World<E> {
 
     /// The corners of the world-space box around every body, or `None` for an empty world.
     pub fn bounding_box(&self) -> Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)> {
-        self.body_ids()
-            .into_iter()
-            .filter_map(|id| self.body(id))
-            .flat_map(|body| body.mesh().vertices().iter().map(move |v| body.pose * v))
-            .fold(None, |acc, p| match acc {
-                None => Some((p, p)),
-                Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
-            })
+        crate::body::bounding_box(self.body_ids().into_iter().filter_map(|id| self.body(id)))
+    }
+
+    /// The corners of the world-space box round some of its bodies, or `None` for none.
+    pub fn bounding_box_of(
+        &self,
+        ids: &[BodyId],
+    ) -> Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)> {
+        crate::body::bounding_box(ids.iter().filter_map(|&id| self.body(id)))
     }
 }
 

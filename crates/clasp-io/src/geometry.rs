@@ -7,8 +7,8 @@ use clasp_collide::TriMesh;
 
 use crate::{
     FileSource, LoadError,
-    body::{read_bytes, utf8_text},
     off::parse_off,
+    source::{read_bytes, utf8_text},
 };
 
 /// A geometry file's triangles and, where the file gives one, its display colour.

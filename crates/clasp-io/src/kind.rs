@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::{FileSource, GeometryFormat, LoadError, body::read};
+use crate::{FileSource, GeometryFormat, LoadError, source::read};
 
 /// The kinds of file Clasp loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,8 @@ use nalgebra::Unit;
 
 use crate::{
     FileSource, LoadError,
-    body::{load_body, point, read},
+    body::{load_body, point},
+    source::read,
     transform::parse_transform,
     xml::{Element, number, parse_document, required},
 };

@@ -4,6 +4,8 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
+use crate::LoadError;
+
 /// Where loaders read files from.
 pub trait FileSource {
     fn read_to_string(&self, path: &Path) -> io::Result<String>;
@@ -112,6 +114,29 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+pub(crate) fn read(source: &dyn FileSource, path: &Path) -> Result<String, LoadError> {
+    utf8_text(read_bytes(source, path)?, path)
+}
+
+pub(crate) fn read_bytes(source: &dyn FileSource, path: &Path) -> Result<Vec<u8>, LoadError> {
+    source
+        .read_bytes(path)
+        .map_err(|e| LoadError::new(path, None, format!("cannot read the file: {e}")))
+}
+
+/// The bytes as text; a byte that is not UTF-8 is reported with its line.
+pub(crate) fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, LoadError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        LoadError::new(
+            path,
+            Some(line),
+            "expected UTF-8 text, found a byte that is not",
+        )
+    })
 }
 
 #[cfg(test)]

@@ -21,11 +21,11 @@ use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::{
     FileSource, LoadError,
-    body::read,
     geometry::{GeometryFormat, load_mesh_file},
     mesh_builder::MeshBuilder,
     primitives,
     robot::{attribute, number_attribute},
+    source::read,
     xml::{Element, parse_document},
 };
 

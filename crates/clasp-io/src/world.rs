@@ -14,9 +14,10 @@ use nalgebra::{Point3, Quaternion, UnitQuaternion};
 
 use crate::{
     FileSource, LoadError,
-    body::{body_from_element, load_body, read},
+    body::{body_from_element, load_body},
     groups::{groups_xml, read_groups},
     robot::load_robot,
+    source::read,
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
 };

@@ -108,7 +108,7 @@ pub fn body_dragger(editor: &Editor, min_size: f64) -> Option<BodyDragger> {
     }
     let element = last.element();
     let ids = editor.world.element_bodies(element);
-    let (lo, hi) = bounds_of(&editor.world, &ids)?;
+    let (lo, hi) = editor.world.bounding_box_of(&ids)?;
     let half_diagonal = (hi - lo).norm() / 2.0;
     Some(BodyDragger {
         element,

@@ -18,7 +18,7 @@ pub use handles::Handle;
 use crate::{
     camera::{OrbitCamera, PointerGesture},
     convert,
-    editor::{Editor, bounds_of},
+    editor::Editor,
     scene::BodyView,
     systems::ClaspSystems,
 };

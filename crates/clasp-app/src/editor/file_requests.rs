@@ -57,7 +57,7 @@ impl Editor {
             BodyId::Free(_) => vec![id],
             _ => self.world.element_bodies(id.element()),
         };
-        self.frame_request = bounds_of(&self.world, &self.selection);
+        self.frame_request = self.world.bounding_box_of(&self.selection);
         self.remember(path);
         self.info(format!("imported {}", path.display()));
         self.structure_changed();

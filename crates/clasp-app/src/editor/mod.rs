@@ -11,6 +11,7 @@ use clasp_core::{
 };
 use nalgebra::{Point3, Vector3};
 
+pub use crate::files::ImportKind;
 use crate::files::{self, Loaded};
 
 mod file_requests;
@@ -88,14 +89,6 @@ pub enum QualityReport {
     Computed(Quality),
     /// The grasp could not be evaluated, and why.
     Failed(String),
-}
-
-/// What an import adds: an object to grasp, an obstacle, or a robot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImportKind {
-    Object,
-    Obstacle,
-    Robot,
 }
 
 /// A state Undo returns to.
@@ -449,24 +442,6 @@ impl Editor {
             Err(e) => QualityReport::Failed(e.to_string()),
         };
     }
-}
-
-/// The world-space box round some bodies of a world.
-pub fn bounds_of(world: &World, ids: &[BodyId]) -> Option<(Point3<f64>, Point3<f64>)> {
-    bodies_bounds(ids.iter().filter_map(|&id| world.body(id)))
-}
-
-/// The world-space box round some bodies.
-pub fn bodies_bounds<'a>(
-    bodies: impl IntoIterator<Item = &'a clasp_core::Body>,
-) -> Option<(Point3<f64>, Point3<f64>)> {
-    bodies
-        .into_iter()
-        .flat_map(|b| b.mesh().vertices().iter().map(move |v| b.pose() * v))
-        .fold(None, |acc, p| match acc {
-            None => Some((p, p)),
-            Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
-        })
 }
 
 /// Whether any body stands elsewhere or any DOF differs.
