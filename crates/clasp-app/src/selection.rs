@@ -2,6 +2,7 @@
 //! on a robot's body picks the whole robot, and a click on empty space or Esc clears.
 
 use bevy::{ecs::system::SystemParam, picking::events::Click, prelude::*};
+use clasp_core::BodyId;
 
 use crate::{
     camera::{DRAG_THRESHOLD_PX, PointerGesture},
@@ -27,17 +28,30 @@ impl Plugin for SelectionPlugin {
     }
 }
 
-/// A press that travelled further than a click is an orbit, a pan or a drag, and selects nothing.
-/// The picking messages a click is made of.
+/// The picking messages a click is made of, and the app's clock they are timed by.
 #[derive(SystemParam)]
 struct PickMessages<'w, 's> {
     presses: MessageReader<'w, 's, Pointer<Press>>,
     clicks: MessageReader<'w, 's, Pointer<Click>>,
+    time: Res<'w, Time>,
 }
 
+/// Two clicks on one body this close together (seconds) are a double-click.
+const DOUBLE_CLICK_SECONDS: f64 = 0.45;
+
+/// Where the last press began, and the last click on a body and when.
+#[derive(Default)]
+struct ClickMemory {
+    press_at: Option<Vec2>,
+    last_click: Option<(BodyId, f64)>,
+}
+
+/// A press that travelled further than a click is an orbit, a pan or a drag, and selects
+/// nothing. Double-clicks are counted here on the app's clock, not by picking's wall clock:
+/// a slow frame must not turn two clicks into a double-click, nor a double-click into two.
 fn select_on_click(
     picks: PickMessages,
-    mut press_at: Local<Option<Vec2>>,
+    mut memory: Local<ClickMemory>,
     keys: Res<ButtonInput<KeyCode>>,
     gesture: Res<PointerGesture>,
     bodies: Query<&BodyView>,
@@ -47,28 +61,35 @@ fn select_on_click(
     let PickMessages {
         mut presses,
         mut clicks,
+        time,
     } = picks;
     for press in presses.read() {
         if press.button == PointerButton::Primary {
-            *press_at = Some(press.pointer_location.position);
+            memory.press_at = Some(press.pointer_location.position);
         }
     }
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let now = time.elapsed_secs_f64();
     for click in clicks.read() {
         if click.button != PointerButton::Primary {
             continue;
         }
-        let moved = press_at
+        let moved = memory
+            .press_at
             .is_some_and(|p| p.distance(click.pointer_location.position) > DRAG_THRESHOLD_PX);
         // A press on a dragger handle belongs to the dragger, even without a move.
         if moved || gesture.captured {
             continue;
         }
-        if let Ok(BodyView(id)) = bodies.get(click.entity) {
-            if click.count >= 2 {
-                editor.select_robot_of(*id);
+        if let Ok(&BodyView(id)) = bodies.get(click.entity) {
+            let double = memory
+                .last_click
+                .is_some_and(|(last, at)| last == id && now - at <= DOUBLE_CLICK_SECONDS);
+            memory.last_click = (!double).then_some((id, now));
+            if double {
+                editor.select_robot_of(id);
             } else {
-                editor.click_body(*id, shift);
+                editor.click_body(id, shift);
             }
         } else if windows.contains(click.entity) && !shift {
             // Nothing but the window under the pointer: empty space.

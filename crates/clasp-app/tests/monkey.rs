@@ -254,6 +254,23 @@ fn new_app() -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));
+    // One thread runs the systems, in the one order the schedule sorts them into: with many
+    // threads, systems that are not ordered against each other (egui's, Bevy's, ours) may run
+    // in another order each frame, and a chaotic stream then tells two runs apart.
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+    let labels: [bevy::ecs::intern::Interned<dyn ScheduleLabel>; 6] = [
+        First.intern(),
+        PreUpdate.intern(),
+        Update.intern(),
+        PostUpdate.intern(),
+        Last.intern(),
+        bevy_egui::EguiPrimaryContextPass.intern(),
+    ];
+    for label in labels {
+        app.edit_schedule(label, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
+    }
     app
 }
 
@@ -285,6 +302,10 @@ impl Monkey {
     }
 
     fn note(&mut self, text: String) {
+        // MONKEY_TRACE=1 prints every gesture, so that two runs can be compared line by line.
+        if std::env::var_os("MONKEY_TRACE").is_some() {
+            eprintln!("#{} {text}", self.gesture);
+        }
         if self.recent.len() == REMEMBERED {
             self.recent.pop_front();
         }
@@ -969,8 +990,12 @@ fn ten_thousand_random_events_never_break_the_world() {
     let seed = env_or("MONKEY_SEED", SEED);
     let events = env_or("MONKEY_EVENTS", EVENTS);
     println!("monkey: seed {seed:#x}, {events} input events (MONKEY_SEED, MONKEY_EVENTS override)");
-    // A dialog that slips through writes nowhere that matters.
-    let scratch = std::env::temp_dir().join(format!("clasp-monkey-{}", std::process::id()));
+    // A dialog that slips through writes nowhere that matters. The folder's name is the same
+    // every run: the in-app browser and the body list show paths, and a name that changed
+    // (with the process id) would change their text's width, the layout, and where a later
+    // click lands.
+    let scratch = std::env::temp_dir().join("clasp-monkey");
+    let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     std::env::set_current_dir(&scratch).unwrap();
 

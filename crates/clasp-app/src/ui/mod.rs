@@ -109,7 +109,9 @@ fn panels(
     panel_state: PanelState,
     mut camera: Query<&mut Camera, With<OrbitCamera>>,
     window: Query<&Window, With<PrimaryWindow>>,
-    time: Res<Time<Real>>,
+    // The app's clock, not the wall's: under test it advances a fixed step a frame, so
+    // notifications last the same number of frames however busy the machine is.
+    time: Res<Time>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let PanelState {
