@@ -43,7 +43,8 @@ const DOUBLE_CLICK_SECONDS: f64 = 0.45;
 #[derive(Default)]
 struct ClickMemory {
     press_at: Option<Vec2>,
-    last_click: Option<(BodyId, f64)>,
+    /// The body last clicked, when, and how many clicks on it came in a row.
+    last_click: Option<(BodyId, f64, u32)>,
 }
 
 /// A press that travelled further than a click is an orbit, a pan or a drag, and selects
@@ -82,11 +83,14 @@ fn select_on_click(
             continue;
         }
         if let Ok(&BodyView(id)) = bodies.get(click.entity) {
-            let double = memory
-                .last_click
-                .is_some_and(|(last, at)| last == id && now - at <= DOUBLE_CLICK_SECONDS);
-            memory.last_click = (!double).then_some((id, now));
-            if double {
+            let in_a_row = match memory.last_click {
+                Some((last, at, count)) if last == id && now - at <= DOUBLE_CLICK_SECONDS => {
+                    count + 1
+                }
+                _ => 1,
+            };
+            memory.last_click = Some((id, now, in_a_row));
+            if in_a_row >= 2 {
                 editor.select_robot_of(id);
             } else {
                 editor.click_body(id, shift);
