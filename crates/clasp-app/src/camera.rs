@@ -162,10 +162,14 @@ fn camera_gestures(
 
 /// Frames what the editor asks for (an import, View All), keeping the viewing direction.
 fn frame_requested(
-    mut editor: ResMut<crate::editor::Editor>,
+    mut request: ResMut<crate::editor::FrameRequest>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
-    let Some(bounds) = editor.frame_request.take() else {
+    // Looking first leaves the request unchanged on the frames that ask for nothing.
+    if request.0.is_none() {
+        return;
+    }
+    let Some(bounds) = request.0.take() else {
         return;
     };
     for mut orbit in &mut cameras {

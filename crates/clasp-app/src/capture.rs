@@ -12,10 +12,10 @@ use bevy::{
 };
 use serde::Serialize;
 
-use clasp_core::BodyId;
+use clasp_core::{BodyId, World};
 
 use crate::{
-    editor::{Editor, QualityReport},
+    editor::{Document, QualityReport, Selection},
     systems::ClaspSystems,
 };
 
@@ -220,8 +220,8 @@ pub struct RobotState {
     pub dof_values: Vec<f64>,
 }
 
-pub fn state_dump(editor: &Editor) -> StateDump {
-    let world = &editor.world;
+pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
+    let world = &document.world;
     let bodies = world
         .body_ids()
         .into_iter()
@@ -246,20 +246,19 @@ pub fn state_dump(editor: &Editor) -> StateDump {
             dof_values: r.dof_values().to_vec(),
         })
         .collect();
-    let selection = editor
-        .selection
+    let selection = selection
         .iter()
         .filter_map(|&id| world.body(id))
         .map(|b| b.name.clone())
         .collect();
     StateDump {
-        source: editor.source.clone(),
+        source: document.source.clone(),
         bodies,
         robots,
         selection,
-        collisions: collision_state(editor),
-        contacts: contact_states(editor),
-        quality: quality_state(&editor.quality),
+        collisions: collision_state(world),
+        contacts: contact_states(world),
+        quality: quality_state(&document.quality),
         view: None,
         ui: ControlPositions::default(),
     }
@@ -276,26 +275,25 @@ pub fn view_state(camera: &Camera, transform: &GlobalTransform) -> Option<ViewSt
     })
 }
 
-fn body_name(editor: &Editor, id: BodyId) -> String {
-    editor
-        .world
+fn body_name(world: &World, id: BodyId) -> String {
+    world
         .body(id)
         .map_or_else(|| format!("{id:?}"), |b| b.name.clone())
 }
 
-fn collision_state(editor: &Editor) -> CollisionState {
-    let switches = editor.world.switches();
-    let ids = editor.world.body_ids();
+fn collision_state(world: &World) -> CollisionState {
+    let switches = world.switches();
+    let ids = world.body_ids();
     let bodies_off = ids
         .iter()
         .filter(|&&id| !switches.body_on(id))
-        .map(|&id| body_name(editor, id))
+        .map(|&id| body_name(world, id))
         .collect();
     let mut pairs_off = Vec::new();
     for (i, &a) in ids.iter().enumerate() {
         for &b in &ids[i + 1..] {
             if !switches.pair_on(a, b) {
-                pairs_off.push([body_name(editor, a), body_name(editor, b)]);
+                pairs_off.push([body_name(world, a), body_name(world, b)]);
             }
         }
     }
@@ -306,14 +304,13 @@ fn collision_state(editor: &Editor) -> CollisionState {
     }
 }
 
-fn contact_states(editor: &Editor) -> Vec<ContactState> {
-    editor
-        .world
+fn contact_states(world: &World) -> Vec<ContactState> {
+    world
         .contacts()
         .iter()
         .map(|c| ContactState {
-            body: body_name(editor, c.body),
-            other: body_name(editor, c.other),
+            body: body_name(world, c.body),
+            other: body_name(world, c.other),
             position: c.point.coords.into(),
             normal: c.normal.into_inner().into(),
             friction: c.static_friction,
@@ -353,7 +350,8 @@ const STATE_INTERVAL_SECONDS: f64 = 0.5;
 /// What the state file holds: the world, the view camera and the controls' positions.
 #[derive(SystemParam)]
 struct Shown<'w, 's> {
-    editor: Res<'w, Editor>,
+    document: Res<'w, Document>,
+    selection: Res<'w, Selection>,
     cameras: Query<
         'w,
         's,
@@ -372,7 +370,8 @@ fn write_state(
     mut done: Local<bool>,
 ) {
     let Shown {
-        editor,
+        document,
+        selection,
         cameras,
         controls,
     } = shown;
@@ -387,7 +386,7 @@ fn write_state(
     }
     *last_written = Some(now);
     *done = exiting;
-    let mut state = state_dump(&editor);
+    let mut state = state_dump(&document, &selection);
     state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
     state.ui = controls.clone();
     // Written beside and renamed, so a reader never sees half a file.

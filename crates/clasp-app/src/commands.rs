@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::{
     dialog::{self, DialogPurpose, FileDialogs},
-    editor::Editor,
+    editor::{Editor, Selection},
     systems::ClaspSystems,
 };
 
@@ -226,10 +226,8 @@ pub fn action_for(key: KeyCode, modifiers: Modifiers) -> Option<Action> {
 }
 
 /// The robot Auto Grasp and Auto Open act on: the selected one, else the first.
-pub fn grasping_robot(editor: &Editor) -> Option<usize> {
-    editor
-        .selected_robot()
-        .or(editor.world.robots().next().map(|(r, _)| r))
+pub fn grasping_robot(world: &clasp_core::World, selection: &Selection) -> Option<usize> {
+    selection.robot().or(world.robots().next().map(|(r, _)| r))
 }
 
 /// Carries out an action. File actions only ask for a dialog; it opens on the next frame.
@@ -255,11 +253,13 @@ pub fn perform(action: Action, editor: &mut Editor, dialogs: &mut FileDialogs) {
             }
         }
         Action::ToggleHelp => editor.view.help_shown = !editor.view.help_shown,
-        Action::ViewAll => editor.frame_request = editor.world.bounding_box(),
-        Action::AutoGrasp | Action::AutoOpen => match grasping_robot(editor) {
-            Some(robot) => editor.auto_grasp(robot, action == Action::AutoGrasp),
-            None => editor.error("there is no robot to grasp with: import one first"),
-        },
+        Action::ViewAll => editor.framing.0 = editor.doc.world.bounding_box(),
+        Action::AutoGrasp | Action::AutoOpen => {
+            match grasping_robot(&editor.doc.world, &editor.selection) {
+                Some(robot) => editor.auto_grasp(robot, action == Action::AutoGrasp),
+                None => editor.error("there is no robot to grasp with: import one first"),
+            }
+        }
     }
 }
 
@@ -278,7 +278,7 @@ impl Plugin for CommandsPlugin {
 
 fn keyboard_shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
-    mut editor: ResMut<Editor>,
+    mut editor: Editor,
     mut dialogs: ResMut<FileDialogs>,
 ) {
     let modifiers = Modifiers::of(&keys);

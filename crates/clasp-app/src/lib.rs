@@ -27,8 +27,13 @@ use bevy::{
 use clasp_io::Disk;
 
 pub use capture::RunOptions;
+use clasp_core::World;
 pub use cli::Args;
-pub use editor::Editor;
+pub use editor::{Document, Editor, Log, edit};
+
+/// A Bevy world that holds only the editor's resources, outside an app: what [`open_scene`]
+/// returns and [`edit`] makes requests on.
+pub type EditorWorld = bevy::ecs::world::World;
 
 /// Everything Clasp adds to a Bevy app; the window and renderer come from the caller.
 pub struct ClaspPlugin;
@@ -56,44 +61,60 @@ impl Plugin for ClaspPlugin {
     }
 }
 
-/// The scene to open: the first FILE (a world, or a body, robot or mesh to import into an
-/// empty world), or the default scene. Problems go into the log, and the default scene opens
-/// instead of nothing.
-pub fn open_scene(files: &[std::path::PathBuf]) -> Editor {
-    let mut editor = default_editor();
+/// The scene to open, as the editor's resources in a Bevy world of their own: the first FILE
+/// (a world, or a body, robot or mesh to import into an empty world), or the default scene.
+/// Problems go into the log, and the default scene opens instead of nothing. [`install`] moves
+/// the resources into an app; tests and benchmarks make requests on them with [`edit`].
+pub fn open_scene(files: &[std::path::PathBuf]) -> EditorWorld {
+    let mut scene = editor_world(default_document());
     if let Some(first) = files.first() {
         if is_world_file(first) {
-            if !editor.open_world(first) {
-                editor.error("the default scene opened instead");
-            }
+            edit(&mut scene, |editor| {
+                if !editor.open_world(first) {
+                    editor.error("the default scene opened instead");
+                }
+            });
         } else {
-            let log = std::mem::take(&mut editor.log);
-            let empty = Editor::new(clasp_core::World::default(), "new world", None);
-            let default = std::mem::replace(&mut editor, empty);
-            editor.log = log;
-            if !editor.import(first, files::import_kind_of(first)) {
-                let log = std::mem::take(&mut editor.log);
-                editor = default;
-                editor.log = log;
-                editor.error("the default scene opened instead");
+            let mut empty = editor_world(Document::new(World::default(), "new world", None));
+            empty.insert_resource(scene.resource::<Log>().clone());
+            if edit(&mut empty, |editor| {
+                editor.import(first, files::import_kind_of(first))
+            }) {
+                scene = empty;
+            } else {
+                scene.insert_resource(empty.resource::<Log>().clone());
+                edit(&mut scene, |editor| {
+                    editor.error("the default scene opened instead")
+                });
             }
         }
         for file in &files[1..] {
-            editor.import(file, files::import_kind_of(file));
+            edit(&mut scene, |editor| {
+                editor.import(file, files::import_kind_of(file))
+            });
         }
     }
-    editor.forget_history();
-    editor
+    edit(&mut scene, |editor| editor.forget_history());
+    scene
 }
 
-fn default_editor() -> Editor {
+/// A Bevy world holding only an editor opened on `document`.
+pub fn editor_world(document: Document) -> EditorWorld {
+    let mut world = EditorWorld::new();
+    editor::install_editor(&mut world, document);
+    world
+}
+
+fn default_document() -> Document {
     match embedded::default_world() {
-        Ok(world) => Editor::new(world, "default scene", None),
+        Ok(world) => Document::new(world, "default scene", None),
         Err(e) => {
             // Only a broken build gets here: the files are compiled in and tested.
-            let mut editor = Editor::new(clasp_core::World::default(), "empty world", None);
-            editor.error(format!("the built-in scene did not load: {e}"));
-            editor
+            let mut scene = editor_world(Document::new(World::default(), "empty world", None));
+            edit(&mut scene, |editor| {
+                editor.error(format!("the built-in scene did not load: {e}"))
+            });
+            scene.remove_resource::<Document>().expect("just installed")
         }
     }
 }
@@ -105,17 +126,17 @@ fn is_world_file(path: &std::path::Path) -> bool {
     )
 }
 
-/// Puts the editor, the flags and Clasp's plugins into an app.
-pub fn install(app: &mut App, editor: Editor, options: RunOptions) {
-    app.insert_resource(editor)
-        .insert_resource(options)
-        .add_plugins(ClaspPlugin);
+/// Puts the editor's resources from `scene` (see [`open_scene`]), the flags and Clasp's
+/// plugins into an app.
+pub fn install(app: &mut App, mut scene: EditorWorld, options: RunOptions) {
+    editor::move_editor(&mut scene, app.world_mut());
+    app.insert_resource(options).add_plugins(ClaspPlugin);
 }
 
 /// Runs the desktop app until its window closes or `--exit-after` ends it.
 pub fn run(args: Args) -> ExitCode {
-    let editor = open_scene(&args.files);
-    for entry in editor.log.iter().filter(|e| e.error) {
+    let scene = open_scene(&args.files);
+    for entry in scene.resource::<Log>().iter().filter(|e| e.error) {
         eprintln!("clasp: {}", entry.text);
     }
     let options = RunOptions {
@@ -132,7 +153,7 @@ pub fn run(args: Args) -> ExitCode {
         }),
         ..default()
     }));
-    install(&mut app, editor, options);
+    install(&mut app, scene, options);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -11,7 +11,12 @@ use bevy::{
 use clasp_core::{BodyId, Contact, ContactModel, World};
 use nalgebra::{Point3, Vector3};
 
-use crate::{convert, dragger::perpendiculars, editor::Editor, systems::ClaspSystems};
+use crate::{
+    convert,
+    dragger::perpendiculars,
+    editor::{Document, ViewSettings},
+    systems::ClaspSystems,
+};
 
 /// GraspIt's friction pyramid has 8 sides.
 pub const CONE_SIDES: usize = 8;
@@ -98,14 +103,13 @@ fn marked(world: &World, contact: &Contact) -> bool {
     }
 }
 
-/// Every marker of the editor's world, one per contact: a soft contact's two fitted patches
-/// (whatever pair it joins: a soft object on a table too), else a friction cone (opening away
-/// from its body, into the one it touches).
-pub fn marker_geometry(editor: &Editor) -> MarkerGeometry {
+/// Every marker of a world, one per contact: a soft contact's two fitted patches (whatever
+/// pair it joins: a soft object on a table too), else a friction cone `cone_height` mm high
+/// (opening away from its body, into the one it touches).
+pub fn marker_geometry(world: &World, cone_height: f64) -> MarkerGeometry {
     let mut geometry = MarkerGeometry::default();
-    let height = editor.view.cone_height;
-    for contact in editor.world.contacts() {
-        if !marked(&editor.world, contact) {
+    for contact in world.contacts() {
+        if !marked(world, contact) {
             continue;
         }
         if let ContactModel::Soft(soft) = &contact.model {
@@ -116,7 +120,7 @@ pub fn marker_geometry(editor: &Editor) -> MarkerGeometry {
         // The normal points into this body; the cone of forces the other body can push with
         // stands on the surface, on the other body's side.
         let outward = -contact.inward().into_inner();
-        geometry.add_cone(contact.point, outward, contact.static_friction, height);
+        geometry.add_cone(contact.point, outward, contact.static_friction, cone_height);
     }
     geometry
 }
@@ -170,25 +174,20 @@ fn spawn_markers(
 #[derive(Component, Default)]
 pub struct ShownMarkers(pub MarkerGeometry);
 
+/// Builds the markers again when the document or the view settings changed, and only then.
 fn rebuild_markers(
     mut commands: Commands,
-    editor: Res<Editor>,
+    document: Res<Document>,
+    view: Res<ViewSettings>,
     markers: Query<(Entity, &Mesh3d, &mut Visibility), With<ContactMarkers>>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut shown: Local<Option<(u64, u64, bool)>>,
 ) {
-    let now = (
-        editor.revision,
-        editor.view.cone_height.to_bits(),
-        editor.view.contacts_shown,
-    );
-    if *shown == Some(now) {
+    if !document.is_changed() && !view.is_changed() {
         return;
     }
-    *shown = Some(now);
-    let geometry = marker_geometry(&editor);
+    let geometry = marker_geometry(&document.world, view.cone_height);
     for (entity, mesh, mut visibility) in markers {
-        *visibility = if editor.view.contacts_shown && !geometry.indices.is_empty() {
+        *visibility = if view.contacts_shown && !geometry.indices.is_empty() {
             Visibility::Inherited
         } else {
             Visibility::Hidden
@@ -202,8 +201,8 @@ fn rebuild_markers(
     }
 }
 
-fn draw_normal_lines(editor: Res<Editor>, markers: Query<&ShownMarkers>, mut gizmos: Gizmos) {
-    if !editor.view.contacts_shown {
+fn draw_normal_lines(view: Res<ViewSettings>, markers: Query<&ShownMarkers>, mut gizmos: Gizmos) {
+    if !view.contacts_shown {
         return;
     }
     for shown in &markers {

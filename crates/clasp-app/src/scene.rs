@@ -1,9 +1,16 @@
 //! The core world as an ECS resource, and the entities that show its bodies.
 
 use bevy::{picking::mesh_picking::MeshPickingCamera, prelude::*};
-use clasp_core::{Body, BodyId, BodyKind, Material};
+use std::{collections::HashSet, sync::Arc};
 
-use crate::{camera::OrbitCamera, convert, editor::Editor, systems::ClaspSystems};
+use clasp_core::{Body, BodyId, BodyKind, Geometry, Material};
+
+use crate::{
+    camera::OrbitCamera,
+    convert,
+    editor::{Document, ViewSettings},
+    systems::ClaspSystems,
+};
 
 /// Marks the entity that shows one body of the world.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,30 +44,42 @@ impl Plugin for ScenePlugin {
     }
 }
 
-/// Spawns one entity per body whenever bodies come or go (an import, a deletion, an undo).
+/// The geometry a view was made from: when a body of the same id comes back with another
+/// (a world opened in place of this one), the view is made again.
+#[derive(Component)]
+pub struct ShownGeometry(Arc<Geometry>);
+
+/// Keeps one entity per body: whenever the document changed, views of bodies that are gone
+/// (a deletion, an undo, another world) go, and bodies without a view get one.
 fn respawn_bodies(
     mut commands: Commands,
-    editor: Res<Editor>,
-    views: Query<Entity, With<BodyView>>,
-    mut shown: Local<Option<u64>>,
+    document: Res<Document>,
+    views: Query<(Entity, &BodyView, &ShownGeometry)>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    if *shown == Some(editor.structure_revision) {
+    if !document.is_changed() {
         return;
     }
-    *shown = Some(editor.structure_revision);
-    for entity in &views {
-        commands.entity(entity).despawn();
+    let world = &document.world;
+    let mut shown = HashSet::new();
+    for (entity, view, geometry) in &views {
+        match world.body(view.0) {
+            Some(body) if Arc::ptr_eq(body.geometry(), &geometry.0) => {
+                shown.insert(view.0);
+            }
+            _ => commands.entity(entity).despawn(),
+        }
     }
-    for id in editor.world.body_ids() {
-        let Some(body) = editor.world.body(id) else {
+    for id in world.body_ids() {
+        let Some(body) = world.body(id).filter(|_| !shown.contains(&id)) else {
             continue;
         };
         let color = body_color(body);
         commands.spawn((
             Name::new(body.name.clone()),
             BodyView(id),
+            ShownGeometry(body.geometry().clone()),
             BaseColor(color),
             Pickable::default(),
             Mesh3d(meshes.add(convert::render_mesh(body.mesh()))),
@@ -75,26 +94,25 @@ fn respawn_bodies(
     }
 }
 
-/// Keeps every view where its body is, in the colour of its material.
+/// Keeps every view where its body is, in the colour of its material, whenever the document
+/// or the view settings changed.
 pub fn place_bodies(
-    editor: Res<Editor>,
+    document: Res<Document>,
+    view_settings: Res<ViewSettings>,
     mut views: Query<(&BodyView, &mut Transform, &mut BaseColor)>,
-    mut shown: Local<Option<(u64, bool)>>,
 ) {
-    let now = (editor.revision, editor.view.transparent);
-    if *shown == Some(now) {
+    if !document.is_changed() && !view_settings.is_changed() {
         return;
     }
-    *shown = Some(now);
+    let alpha = if view_settings.transparent { 0.35 } else { 1.0 };
     for (view, mut transform, mut base) in &mut views {
-        let Some(body) = editor.world.body(view.0) else {
+        let Some(body) = document.world.body(view.0) else {
             continue;
         };
         let pose = convert::transform(&body.pose());
         if *transform != pose {
             *transform = pose;
         }
-        let alpha = if editor.view.transparent { 0.35 } else { 1.0 };
         let color = body_color(body).with_alpha(alpha);
         if base.0 != color {
             base.0 = color;
@@ -107,13 +125,13 @@ pub fn place_bodies(
 const WIREFRAME_TRIANGLE_LIMIT: usize = 20_000;
 
 /// The View menu's wireframe: every triangle's edges, over the shaded bodies.
-fn draw_wireframes(editor: Res<Editor>, mut gizmos: Gizmos) {
-    if !editor.view.wireframe {
+fn draw_wireframes(document: Res<Document>, view: Res<ViewSettings>, mut gizmos: Gizmos) {
+    if !view.wireframe {
         return;
     }
     let color = Color::srgba(0.1, 0.1, 0.12, 0.6);
-    for id in editor.world.body_ids() {
-        let Some(body) = editor.world.body(id) else {
+    for id in document.world.body_ids() {
+        let Some(body) = document.world.body(id) else {
             continue;
         };
         let mesh = body.mesh();
@@ -150,8 +168,8 @@ fn body_color(body: &Body) -> Color {
     }
 }
 
-fn spawn_camera_and_lights(mut commands: Commands, editor: Res<Editor>) {
-    let orbit = OrbitCamera::framing(editor.world.bounding_box());
+fn spawn_camera_and_lights(mut commands: Commands, document: Res<Document>) {
+    let orbit = OrbitCamera::framing(document.world.bounding_box());
     commands.spawn((
         Camera3d::default(),
         Projection::Perspective(PerspectiveProjection {

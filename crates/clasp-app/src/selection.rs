@@ -7,7 +7,7 @@ use clasp_core::BodyId;
 use crate::{
     camera::{DRAG_THRESHOLD_PX, PointerGesture},
     convert,
-    editor::Editor,
+    editor::{Document, Editor, Selection},
     scene::{BaseColor, BodyView},
     systems::ClaspSystems,
 };
@@ -57,7 +57,7 @@ fn select_on_click(
     gesture: Res<PointerGesture>,
     bodies: Query<&BodyView>,
     windows: Query<(), With<Window>>,
-    mut editor: ResMut<Editor>,
+    mut editor: Editor,
 ) {
     let PickMessages {
         mut presses,
@@ -103,14 +103,18 @@ fn select_on_click(
 }
 
 /// Selected bodies glow orange; the others show their own colour (see-through in the
-/// transparent view).
+/// transparent view). Looks only when the selection or a body's colour changed.
 fn highlight_selected(
-    editor: Res<Editor>,
+    selection: Res<Selection>,
+    recoloured: Query<(), Changed<BaseColor>>,
     bodies: Query<(&BodyView, &BaseColor, &MeshMaterial3d<StandardMaterial>)>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
+    if !selection.is_changed() && recoloured.is_empty() {
+        return;
+    }
     for (view, base, handle) in &bodies {
-        let selected = editor.selection.contains(&view.0);
+        let selected = selection.contains(&view.0);
         let (color, emissive) = if selected {
             (base.0.mix(&SELECTED, 0.5), LinearRgba::rgb(0.35, 0.15, 0.0))
         } else {
@@ -139,9 +143,9 @@ fn highlight_selected(
 pub const SELECTED: Color = Color::srgb(1.0, 0.55, 0.1);
 
 /// A box round each selected body, drawn over everything, like GraspIt's selection overlay.
-fn outline_selected(editor: Res<Editor>, mut gizmos: Gizmos) {
-    for &id in &editor.selection {
-        let Some(body) = editor.world.body(id) else {
+fn outline_selected(document: Res<Document>, selection: Res<Selection>, mut gizmos: Gizmos) {
+    for &id in selection.iter() {
+        let Some(body) = document.world.body(id) else {
             continue;
         };
         let (lo, hi) = body.mesh().bounding_box();

@@ -166,14 +166,14 @@ fn shift_click_adds_a_body_and_a_double_click_selects_the_whole_robot() {
     hold_shift(&mut app, false);
     assert_eq!(selection(&app), vec![MUG, link]);
     assert_eq!(
-        editor(&app).selected_elements(),
+        edit(&mut app, |e| e.selected_elements()),
         vec![Element::Body(0), Element::Robot(0)]
     );
 
     // Two clicks in quick succession: picking counts the second as a double-click.
     click(&mut app, on_link);
     click(&mut app, on_link);
-    let robot_bodies = editor(&app).world.element_bodies(Element::Robot(0));
+    let robot_bodies = world(&app).element_bodies(Element::Robot(0));
     assert_eq!(robot_bodies.len(), 9);
     assert_eq!(selection(&app), robot_bodies, "the whole hand");
 
@@ -183,21 +183,14 @@ fn shift_click_adds_a_body_and_a_double_click_selects_the_whole_robot() {
 
 /// The smallest gap between the mug and any body of the hand, from the mug's contacts.
 fn mug_gap(app: &App) -> Option<f64> {
-    editor(app)
-        .world
+    world(app)
         .contacts_of(MUG)
         .map(|c| c.separation)
         .reduce(f64::min)
 }
 
 fn mug_position(app: &App) -> nalgebra::Vector3<f64> {
-    editor(app)
-        .world
-        .free_body(0)
-        .unwrap()
-        .pose()
-        .translation
-        .vector
+    world(app).free_body(0).unwrap().pose().translation.vector
 }
 
 /// Selects the mug with a click, and gives where its x arrow is grabbed and a point 150 mm
@@ -206,7 +199,8 @@ fn mug_x_arrow_toward_hand(app: &mut App) -> (Vec2, Vec2) {
     let (on_mug, _) = screen_position(app, ON_MUG_WALL);
     click(app, on_mug);
     assert_eq!(selection(app), vec![MUG]);
-    let handles = dragger::body_dragger(editor(app), 0.0).expect("the mug has a dragger");
+    let handles =
+        dragger::body_dragger(world(app), &selection(app), 0.0).expect("the mug has a dragger");
     // Two thirds of the way out, where no other handle is near.
     let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
     let far = grab - nalgebra::Vector3::x() * 150.0;
@@ -221,7 +215,7 @@ fn drag_mug_into_hand(app: &mut App) {
 #[test]
 fn dragging_the_mug_into_the_hand_stops_at_contact_and_undo_restores_it() {
     let mut app = headless_app();
-    let threshold = editor(&app).world.settings().contact_threshold;
+    let threshold = world(&app).settings().contact_threshold;
     let camera_before = orbit(&mut app);
     let before = mug_position(&app);
     assert!(mug_gap(&app).is_none(), "the mug touches nothing at first");
@@ -244,7 +238,7 @@ fn dragging_the_mug_into_the_hand_stops_at_contact_and_undo_restores_it() {
         "gap {gap} in (0, {})",
         threshold / 2.0
     );
-    assert!(editor(&app).world.overlapping_pairs().is_empty());
+    assert!(world(&app).overlapping_pairs().is_empty());
     assert_eq!(
         orbit(&mut app),
         camera_before,
@@ -253,8 +247,8 @@ fn dragging_the_mug_into_the_hand_stops_at_contact_and_undo_restores_it() {
     assert_eq!(selection(&app), vec![MUG], "the drag kept the selection");
 
     // The whole drag is one step of the history.
-    assert_eq!(editor(&app).can_undo(), Some("move"));
-    editor_mut(&mut app).undo();
+    assert_eq!(history(&app).can_undo(), Some("move"));
+    edit(&mut app, |e| e.undo());
     app.update();
     assert_eq!(mug_position(&app), before);
     assert!(mug_gap(&app).is_none());
@@ -265,12 +259,12 @@ fn a_drag_held_at_contact_says_what_it_touches_and_changes_colour() {
     let mut app = headless_app();
     let (from, to) = mug_x_arrow_toward_hand(&mut app);
     press_and_move(&mut app, from, to, 15);
-    let touching = editor(&app).touching.clone().expect("held at contact");
+    let touching = doc(&app).touching.clone().expect("held at contact");
     assert!(touching.contains("clasp_mug touches"), "{touching}");
-    assert!(editor(&app).dragging());
+    assert!(history(&app).dragging());
     mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
-    assert!(editor(&app).touching.is_none(), "released");
-    assert!(!editor(&app).dragging());
+    assert!(doc(&app).touching.is_none(), "released");
+    assert!(!history(&app).dragging());
 }
 
 #[test]
@@ -285,7 +279,8 @@ fn dragging_the_selected_body_itself_moves_it_in_the_view_plane() {
     let grab = (0..200)
         .map(|k| on_mug + Vec2::new((k % 20) as f32 * 4.0 - 40.0, -((k / 20) as f32) * 6.0))
         .find(|&p| {
-            dragger::handle_at(editor(&app), (&camera_view, &transform), p).is_none()
+            dragger::handle_at(world(&app), &selection(&app), (&camera_view, &transform), p)
+                .is_none()
                 && hovered_body(&mut app, p) == Some(MUG)
         })
         .expect("some of the mug is clear of the handles");
@@ -301,13 +296,13 @@ fn rotating_with_a_ring_turns_the_mug_about_its_centre() {
     let mut app = headless_app();
     let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
     click(&mut app, on_mug);
-    let handles = dragger::body_dragger(editor(&app), 0.0).unwrap();
-    let before = editor(&app).world.free_body(0).unwrap().pose();
+    let handles = dragger::body_dragger(world(&app), &selection(&app), 0.0).unwrap();
+    let before = world(&app).free_body(0).unwrap().pose();
     // The z ring, from a point in front of the camera a quarter turn round.
     let (from, to) = (handles.ring_point(2, -1.2), handles.ring_point(2, -0.6));
     let (from, to) = (on_screen(&mut app, &from), on_screen(&mut app, &to));
     left_drag(&mut app, from, to, 6);
-    let after = editor(&app).world.free_body(0).unwrap().pose();
+    let after = world(&app).free_body(0).unwrap().pose();
     let turned = (before.rotation.inverse() * after.rotation).angle();
     assert!(turned > 0.3, "turned {turned} rad");
     let axis = (before.rotation.inverse() * after.rotation).axis().unwrap();
@@ -319,14 +314,14 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
     let mut app = headless_app();
     // Bring the open hand up to the mug, so that closing a finger meets it.
     {
-        let mut editor = editor_mut(&mut app);
-        editor.auto_grasp(0, false);
-        editor.approach(0, 200.0);
+        edit(&mut app, |editor| {
+            editor.auto_grasp(0, false);
+            editor.approach(0, 200.0);
+        });
     }
     app.update();
     // The first link in sight, fingertips first.
-    let links: Vec<BodyId> = editor(&app)
-        .world
+    let links: Vec<BodyId> = world(&app)
         .element_bodies(Element::Robot(0))
         .into_iter()
         .filter(|id| matches!(id, BodyId::Link { .. }))
@@ -338,7 +333,7 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         .expect("a link in sight");
     click(&mut app, on_link);
     assert_eq!(selection(&app), vec![link]);
-    let joints = dragger::joint_draggers(editor(&app));
+    let joints = dragger::joint_draggers(world(&app), &selection(&app));
     assert!(
         !joints.is_empty(),
         "a disc or an arrow for each DOF of the chain"
@@ -347,14 +342,14 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         .iter()
         .find(|j| {
             j.kind == clasp_core::JointKind::Revolute
-                && editor(&app).world.robot(0).unwrap().dofs[j.dof].default_velocity != 0.0
+                && world(&app).robot(0).unwrap().dofs[j.dof].default_velocity != 0.0
         })
         .expect("a finger DOF that closes");
     let dof = disc.dof;
-    let value = |app: &App| editor(app).world.robot(0).unwrap().dof_values()[dof];
+    let value = |app: &App| world(app).robot(0).unwrap().dof_values()[dof];
     let before = value(&app);
-    let (lo, hi) = editor(&app).world.robot(0).unwrap().dof_limits(dof);
-    let closing = editor(&app).world.robot(0).unwrap().dofs[dof]
+    let (lo, hi) = world(&app).robot(0).unwrap().dof_limits(dof);
+    let closing = world(&app).robot(0).unwrap().dofs[dof]
         .default_velocity
         .signum();
     // Grab the rim and sweep it 150 degrees the closing way, in steps.
@@ -380,7 +375,7 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         after >= lo - 1e-9 && after <= hi + 1e-9,
         "within its limits"
     );
-    let world = &editor(&app).world;
+    let world = world(&app);
     let finger_touches = world
         .contacts()
         .iter()
@@ -391,7 +386,7 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         "it stopped at the mug, not at a limit ({after} in [{lo}, {hi}])"
     );
     assert!(world.overlapping_pairs().is_empty());
-    assert_eq!(editor(&app).can_undo(), Some("joint drag"));
+    assert_eq!(history(&app).can_undo(), Some("joint drag"));
 }
 
 #[test]
@@ -405,38 +400,41 @@ fn toggle_collision_follows_the_selection() {
     };
     let center = body_center(&app, finger);
     let (on_finger, _) = screen_position(&mut app, center);
-    let switches = |app: &App| editor(app).world.switches().clone();
+    let switches = |app: &App| world(app).switches().clone();
 
     // Nothing selected: the whole world.
-    assert!(editor(&app).collisions_on());
-    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(edit(&mut app, |e| e.collisions_on()));
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
     assert!(!switches(&app).world_on());
-    assert!(editor(&app).world.checked_pairs().is_empty());
-    assert!(editor_mut(&mut app).toggle_collisions());
+    assert!(world(&app).checked_pairs().is_empty());
+    assert!(edit(&mut app, |e| e.toggle_collisions()));
     assert!(switches(&app).world_on());
 
     // One element (the mug): it against everything.
     click(&mut app, on_mug);
-    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
     assert!(!switches(&app).body_on(MUG));
     assert!(switches(&app).world_on());
-    assert!(!editor(&app).collisions_on());
-    editor_mut(&mut app).toggle_collisions();
+    assert!(!edit(&mut app, |e| e.collisions_on()));
+    edit(&mut app, |e| e.toggle_collisions());
 
     // Two elements (the mug and the hand, by one of its links): that pair only.
     hold_shift(&mut app, true);
     click(&mut app, on_finger);
     hold_shift(&mut app, false);
-    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
     let s = switches(&app);
     assert!(!s.pair_on(MUG, PALM) && !s.pair_on(MUG, finger));
     assert!(s.body_on(MUG) && s.body_on(PALM) && s.world_on());
-    assert!(!editor(&app).collisions_on());
+    assert!(!edit(&mut app, |e| e.collisions_on()));
     // With the pair off, the mug passes into the hand.
     click(&mut app, on_mug);
-    assert!(editor(&app).collisions_on(), "the mug alone is still on");
+    assert!(
+        edit(&mut app, |e| e.collisions_on()),
+        "the mug alone is still on"
+    );
     let pose = nalgebra::Isometry3::translation(-60.0, 0.0, 80.0);
-    editor_mut(&mut app).move_element(Element::Body(0), pose);
+    edit(&mut app, |e| e.move_element(Element::Body(0), pose));
     assert_eq!(
         mug_position(&app),
         pose.translation.vector,
@@ -445,18 +443,18 @@ fn toggle_collision_follows_the_selection() {
 
     // Switching the pair back on while they pass into each other is refused, and said. (The mug
     // now hides the finger: the body list's Shift-click picks it.)
-    editor_mut(&mut app).click_body(finger, true);
-    assert!(!editor_mut(&mut app).toggle_collisions());
-    assert!(!editor(&app).world.switches().pair_on(MUG, PALM));
-    let error = editor(&app).log.last().unwrap().clone();
+    edit(&mut app, |e| e.click_body(finger, true));
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
+    assert!(!world(&app).switches().pair_on(MUG, PALM));
+    let error = log(&app).last().unwrap().clone();
     assert!(
         error.error && error.text.contains("move them apart first"),
         "{error:?}"
     );
 
     // Undo brings the mug back, then the pair's switch as it was.
-    editor_mut(&mut app).undo();
-    editor_mut(&mut app).undo();
+    edit(&mut app, |e| e.undo());
+    edit(&mut app, |e| e.undo());
     assert!(switches(&app).pair_on(MUG, PALM));
     assert_eq!(mug_position(&app), nalgebra::Vector3::zeros());
 }
@@ -474,8 +472,10 @@ fn three_selected_elements_are_each_switched_against_everything() {
          3 0 2 1\n3 0 3 2\n3 4 5 6\n3 4 6 7\n3 0 1 5\n3 0 5 4\n3 1 2 6\n3 1 6 5\n3 2 3 7\n3 2 7 6\n3 3 0 4\n3 3 4 7\n",
     )
     .unwrap();
-    assert!(editor_mut(&mut app).import(&cube, clasp_app::editor::ImportKind::Object));
-    assert!(editor_mut(&mut app).import(&cube, clasp_app::editor::ImportKind::Obstacle));
+    assert!(edit(&mut app, |e| e
+        .import(&cube, clasp_app::editor::ImportKind::Object)));
+    assert!(edit(&mut app, |e| e
+        .import(&cube, clasp_app::editor::ImportKind::Obstacle)));
     // View All, so that all three are in sight.
     press_key(&mut app, &[], KeyCode::KeyF);
     let ids = [MUG, BodyId::Free(1), BodyId::Free(2)];
@@ -486,21 +486,21 @@ fn three_selected_elements_are_each_switched_against_everything() {
     }
     hold_shift(&mut app, false);
     assert_eq!(selection(&app), ids.to_vec());
-    assert!(!editor_mut(&mut app).toggle_collisions());
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
     for id in ids {
-        assert!(!editor(&app).world.switches().body_on(id));
+        assert!(!world(&app).switches().body_on(id));
     }
-    assert!(editor(&app).world.switches().body_on(PALM));
+    assert!(world(&app).switches().body_on(PALM));
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
     let mut app = headless_app();
-    editor_mut(&mut app).auto_grasp(0, true);
+    edit(&mut app, |e| e.auto_grasp(0, true));
     app.update();
     let cone_slopes = |app: &App| -> Vec<f64> {
-        let geometry = clasp_app::markers::marker_geometry(editor(app));
+        let geometry = markers(app);
         let per_cone = clasp_app::markers::CONE_SIDES + 2;
         (0..geometry.cones)
             .map(|k| {
@@ -511,8 +511,7 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
             })
             .collect()
     };
-    let marked: Vec<f64> = editor(&app)
-        .world
+    let marked: Vec<f64> = world(&app)
         .contacts_of(MUG)
         .map(|c| c.static_friction)
         .collect();
@@ -530,10 +529,11 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
         );
     }
 
-    editor_mut(&mut app).set_material(MUG, clasp_core::Material::Rubber);
+    edit(&mut app, |e| {
+        e.set_material(MUG, clasp_core::Material::Rubber)
+    });
     app.update();
-    let rubber: Vec<f64> = editor(&app)
-        .world
+    let rubber: Vec<f64> = world(&app)
         .contacts_of(MUG)
         .map(|c| c.static_friction)
         .collect();
@@ -545,7 +545,7 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
     for (slope, mu) in wider.iter().zip(&rubber) {
         assert!((slope - mu).abs() < 1e-4);
     }
-    assert_eq!(editor(&app).can_undo(), Some("material change"));
+    assert_eq!(history(&app).can_undo(), Some("material change"));
 }
 
 /// A body's mask edited in the app: the contacts follow at once, and the next move passes
@@ -555,28 +555,28 @@ fn a_mask_that_leaves_out_the_hands_group_lets_the_hand_pass_through_the_mug() {
     use clasp_core::{CollisionGroups, Pose, group_bit};
     let mut app = headless_app();
     let hand = Element::Robot(0);
-    let palm = editor(&app).world.robot(0).unwrap().pose();
+    let palm = world(&app).robot(0).unwrap().pose();
     // Toward the mug and well past its centre: stopped at contact.
     let through = Pose::translation(120.0, 0.0, 0.0) * palm;
-    let stopped = editor_mut(&mut app).move_element(hand, through).unwrap();
+    let stopped = edit(&mut app, |e| e.move_element(hand, through)).unwrap();
     assert!(!stopped.completed, "the mug stops the hand: {stopped:?}");
-    assert!(editor(&app).world.contacts_of(MUG).next().is_some());
-    editor_mut(&mut app).undo();
+    assert!(world(&app).contacts_of(MUG).next().is_some());
+    edit(&mut app, |e| e.undo());
 
     // The mug keeps group 1 but meets only the static group: not the hand (group 1).
     let aloof = CollisionGroups::new(1, group_bit(63)).unwrap();
-    editor_mut(&mut app).set_collision_groups(MUG, aloof);
+    edit(&mut app, |e| e.set_collision_groups(MUG, aloof));
     app.update();
-    assert_eq!(editor(&app).world.body(MUG).unwrap().groups(), aloof);
-    let passed = editor_mut(&mut app).move_element(hand, through).unwrap();
+    assert_eq!(world(&app).body(MUG).unwrap().groups(), aloof);
+    let passed = edit(&mut app, |e| e.move_element(hand, through)).unwrap();
     assert!(passed.completed, "nothing stops the hand now: {passed:?}");
-    assert!(editor(&app).world.contacts_of(MUG).next().is_none());
+    assert!(world(&app).contacts_of(MUG).next().is_none());
 
     // Undo the move, then the mask: the mug meets the hand again.
-    editor_mut(&mut app).undo();
-    editor_mut(&mut app).undo();
+    edit(&mut app, |e| e.undo());
+    edit(&mut app, |e| e.undo());
     assert_eq!(
-        editor(&app).world.body(MUG).unwrap().groups(),
+        world(&app).body(MUG).unwrap().groups(),
         CollisionGroups::MOVABLE
     );
 }
@@ -586,31 +586,25 @@ fn a_mask_that_leaves_out_the_hands_group_lets_the_hand_pass_through_the_mug() {
 #[test]
 fn soft_fingertips_contacts_are_drawn_as_patches() {
     let mut app = headless_app();
-    let world = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../models/worlds/soft_fingertips.xml");
-    assert!(editor_mut(&mut app).open_world(&world));
+    assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
-    assert_eq!(
-        clasp_app::markers::marker_geometry(editor(&app)).patches,
-        0,
-        "nothing touches yet"
-    );
-    editor_mut(&mut app).auto_grasp(0, true);
+    assert_eq!(markers(&app).patches, 0, "nothing touches yet");
+    edit(&mut app, |e| e.auto_grasp(0, true));
     app.update();
-    let soft: Vec<_> = editor(&app)
-        .world
+    let soft: Vec<_> = world(&app)
         .contacts_of(MUG)
         .filter(|c| matches!(c.model, clasp_core::ContactModel::Soft(_)))
         .collect();
     assert!(!soft.is_empty(), "the fingertips touch the mug softly");
-    let geometry = clasp_app::markers::marker_geometry(editor(&app));
+    let geometry = markers(&app);
     assert_eq!(
         geometry.patches,
         2 * soft.len(),
         "two fitted surfaces per soft contact"
     );
-    let cones = editor(&app)
-        .world
+    let cones = world(&app)
         .contacts_of(MUG)
         .filter(|c| !matches!(c.model, clasp_core::ContactModel::Soft(_)))
         .count();
@@ -623,13 +617,12 @@ fn soft_fingertips_contacts_are_drawn_as_patches() {
 fn raisims_four_spheres_meet_in_the_app_as_documented() {
     use clasp_core::Pose;
     let mut app = headless_app();
-    let world = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../models/worlds/raisim_four_spheres.xml");
-    assert!(editor_mut(&mut app).open_world(&world));
+    assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
     let sphere = BodyId::Free;
-    let pairs: std::collections::BTreeSet<_> = editor(&app)
-        .world
+    let pairs: std::collections::BTreeSet<_> = world(&app)
         .contacts()
         .iter()
         .map(|c| (c.body.min(c.other), c.body.max(c.other)))
@@ -638,11 +631,9 @@ fn raisims_four_spheres_meet_in_the_app_as_documented() {
         pairs.into_iter().collect::<Vec<_>>(),
         [(sphere(0), sphere(1))]
     );
-    let cones = clasp_app::markers::marker_geometry(editor(&app)).cones;
-    assert_eq!(cones, editor(&app).world.contacts_of(sphere(0)).count());
+    let cones = markers(&app).cones;
+    assert_eq!(cones, world(&app).contacts_of(sphere(0)).count());
     let below = Pose::translation(0.0, 0.0, 70.05);
-    let outcome = editor_mut(&mut app)
-        .move_element(Element::Body(3), below)
-        .unwrap();
+    let outcome = edit(&mut app, |e| e.move_element(Element::Body(3), below)).unwrap();
     assert!(outcome.completed, "sphere3 meets nothing: {outcome:?}");
 }

@@ -323,19 +323,35 @@ impl Monkey {
         );
     }
 
-    fn editor(&self) -> &clasp_app::Editor {
-        editor(&self.app)
+    fn world(&self) -> &clasp_core::World {
+        world(&self.app)
+    }
+
+    fn doc(&self) -> &Document {
+        doc(&self.app)
+    }
+
+    fn selection(&self) -> Vec<BodyId> {
+        selection(&self.app)
+    }
+
+    fn view_settings(&self) -> &ViewSettings {
+        view_settings(&self.app)
+    }
+
+    fn history(&self) -> &History {
+        history(&self.app)
     }
 
     fn poses(&self) -> Poses {
-        Poses::of(&self.editor().world)
+        Poses::of(self.world())
     }
 
     // ---- the checks after every input ----
 
     fn check(&mut self) {
         self.stats.inputs += 1;
-        let world = &self.editor().world;
+        let world = self.world();
         for id in world.body_ids() {
             let Some(body) = world.body(id) else {
                 self.fail(format!("{id:?} is listed but not there"));
@@ -364,14 +380,13 @@ impl Monkey {
             ));
         }
         if let Some(id) = self
-            .editor()
-            .selection
+            .selection()
             .iter()
-            .find(|&&id| self.editor().world.body(id).is_none())
+            .find(|&&id| self.world().body(id).is_none())
         {
             self.fail(format!("the selection holds {id:?}, which is not there"));
         }
-        if self.editor().touching.is_some() {
+        if self.doc().touching.is_some() {
             self.stats.steps_at_contact += 1;
         }
         self.stats.overlap_time += checked_in;
@@ -494,7 +509,7 @@ impl Monkey {
     /// Whether the centre of some body is in the 3D view.
     fn scene_in_view(&mut self) -> bool {
         let centres: Vec<Point3<f64>> = {
-            let world = &self.editor().world;
+            let world = self.world();
             world
                 .body_ids()
                 .into_iter()
@@ -513,20 +528,20 @@ impl Monkey {
     fn body_point(&mut self) -> Option<Vec2> {
         let selected_first = self.rng.chance(0.5);
         let ids = {
-            let editor = self.editor();
-            if selected_first && !editor.selection.is_empty() {
-                editor.selection.clone()
+            let selection = self.selection();
+            if selected_first && !selection.is_empty() {
+                selection
             } else {
-                editor.world.body_ids()
+                self.world().body_ids()
             }
         };
         if ids.is_empty() {
             return None;
         }
         let id = ids[self.rng.below(ids.len())];
-        let count = self.editor().world.body(id)?.mesh().vertices().len();
+        let count = self.world().body(id)?.mesh().vertices().len();
         let k = self.rng.below(count);
-        let body = self.editor().world.body(id)?;
+        let body = self.world().body(id)?;
         let (lo, hi) = body.mesh().bounding_box();
         let centre = nalgebra::center(&lo, &hi);
         let p = body.pose() * (centre + (body.mesh().vertices()[k] - centre) * 0.8);
@@ -536,8 +551,7 @@ impl Monkey {
     /// A point of one of the robots' links (their joint draggers turn fingers), else of any body.
     fn link_point(&mut self) -> Option<Vec2> {
         let links: Vec<BodyId> = self
-            .editor()
-            .world
+            .world()
             .body_ids()
             .into_iter()
             .filter(|id| matches!(id, BodyId::Link { .. }))
@@ -546,9 +560,9 @@ impl Monkey {
             return self.body_point();
         }
         let id = links[self.rng.below(links.len())];
-        let count = self.editor().world.body(id)?.mesh().vertices().len();
+        let count = self.world().body(id)?.mesh().vertices().len();
         let k = self.rng.below(count);
-        let body = self.editor().world.body(id)?;
+        let body = self.world().body(id)?;
         let (lo, hi) = body.mesh().bounding_box();
         let centre = nalgebra::center(&lo, &hi);
         let p = body.pose() * (centre + (body.mesh().vertices()[k] - centre) * 0.6);
@@ -561,8 +575,9 @@ impl Monkey {
         let (_, transform) = view(&mut self.app);
         // As the app sizes its draggers for the camera's distance.
         let min_size = (0.06 * transform.translation().length() as f64).max(5.0);
-        let body = dragger::body_dragger(self.editor(), min_size);
-        let joints = dragger::joint_draggers(self.editor());
+        let selection = self.selection();
+        let body = dragger::body_dragger(self.world(), &selection, min_size);
+        let joints = dragger::joint_draggers(self.world(), &selection);
         let handles = joints.len() + if body.is_some() { 9 } else { 0 };
         if handles == 0 {
             return None;
@@ -656,12 +671,12 @@ impl Monkey {
             self.stats.view_all += 1;
             return;
         }
-        if self.editor().view.help_shown && self.rng.chance(0.3) {
+        if self.view_settings().help_shown && self.rng.chance(0.3) {
             // The help window covers the view: a person closes it after a while.
             self.note("help shown: F1".into());
             self.release_everything();
             self.chord(false, false, KeyCode::F1, None);
-            if self.editor().view.help_shown {
+            if self.view_settings().help_shown {
                 self.chord(false, false, KeyCode::Escape, None);
                 self.chord(false, false, KeyCode::F1, None);
             }
@@ -832,7 +847,7 @@ impl Monkey {
         self.move_to(path[0]);
         self.move_to(path[0]);
         self.button(MouseButton::Left, ButtonState::Pressed);
-        let grabbed = self.editor().dragging();
+        let grabbed = self.history().dragging();
         for &p in &path[1..] {
             self.move_to(p);
         }
@@ -888,14 +903,14 @@ impl Monkey {
             self.stats.dialogs_cancelled += 1;
             self.note("dialog cancelled".into());
         }
-        if self.editor().world.body_ids().is_empty() {
+        if self.world().body_ids().is_empty() {
             self.stats.emptied += 1;
             self.note("the world is empty: Esc, Ctrl+Z".into());
             self.release_everything();
             // Esc takes the keyboard from a text field, which would take Ctrl+Z for itself.
             self.chord(false, false, KeyCode::Escape, None);
             self.chord(true, false, KeyCode::KeyZ, None);
-            if !self.editor().world.body_ids().is_empty() {
+            if !self.world().body_ids().is_empty() {
                 self.stats.restored_by_ctrl_z += 1;
             } else {
                 let keyboard_taken = self
@@ -907,16 +922,16 @@ impl Monkey {
                     self.fail("Ctrl+Z did not bring the deleted bodies back".into());
                 }
                 self.note("a text field took Ctrl+Z: Editor::undo".into());
-                let undone = editor_mut(&mut self.app).undo();
+                let undone = edit(&mut self.app, |e| e.undo());
                 self.app.update();
                 self.check();
-                if !undone || self.editor().world.body_ids().is_empty() {
+                if !undone || self.world().body_ids().is_empty() {
                     self.fail("undo did not bring the deleted bodies back".into());
                 }
                 self.stats.restored_by_undo += 1;
             }
         }
-        if self.editor().world.robots().next().is_none() {
+        if self.world().robots().next().is_none() {
             self.without_robot += 1;
         } else {
             self.without_robot = 0;
@@ -925,15 +940,13 @@ impl Monkey {
             self.note("no robot for 40 gestures: undo until it is back".into());
             self.release_everything();
             for _ in 0..100 {
-                if self.editor().world.robots().next().is_some()
-                    || !editor_mut(&mut self.app).undo()
-                {
+                if self.world().robots().next().is_some() || !edit(&mut self.app, |e| e.undo()) {
                     break;
                 }
                 self.app.update();
                 self.check();
             }
-            if self.editor().world.robots().next().is_none() {
+            if self.world().robots().next().is_none() {
                 self.note("the history has no robot: a new app".into());
                 self.app = new_app();
                 self.left_down = false;
@@ -1078,8 +1091,12 @@ fn ten_thousand_random_events_never_break_the_world() {
 fn the_monkey_notices_bodies_passing_into_each_other() {
     let mut monkey = Monkey::new(SEED);
     monkey.check();
-    let palm = editor(&monkey.app).world.robot(0).unwrap().pose();
-    editor_mut(&mut monkey.app)
+    let palm = world(&monkey.app).robot(0).unwrap().pose();
+    // Behind the editor's back, as no request may.
+    monkey
+        .app
+        .world_mut()
+        .resource_mut::<Document>()
         .world
         .set_pose(clasp_core::Element::Body(0), palm)
         .unwrap();

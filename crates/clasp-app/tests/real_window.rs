@@ -235,8 +235,8 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
     let start = mug_of(&state)["position"].clone();
 
     // Where to click and drag, worked out as the app does: the mug's dragger for this camera.
-    let mut editor = clasp_app::open_scene(&[]);
-    editor.click_body(clasp_core::BodyId::Free(0), false);
+    let scene = clasp_app::open_scene(&[]);
+    let mug = [clasp_core::BodyId::Free(0)];
     let camera: Vec<f32> = state["view"]["camera_position"]
         .as_array()
         .unwrap()
@@ -245,7 +245,12 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
         .collect();
     let min_size =
         clasp_app::dragger::min_size_for_camera_at(bevy::math::Vec3::from_slice(&camera));
-    let handles = clasp_app::dragger::body_dragger(&editor, min_size).unwrap();
+    let handles = clasp_app::dragger::body_dragger(
+        &scene.resource::<clasp_app::Document>().world,
+        &mug,
+        min_size,
+    )
+    .unwrap();
     let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
     let (mx, my) = window_point(&state, &nalgebra::Point3::new(0.0, -39.5, 25.0));
     let (gx, gy) = window_point(&state, &grab);

@@ -31,7 +31,7 @@ const CTRL_SHIFT: &[KeyCode] = &[KeyCode::ControlLeft, KeyCode::ShiftLeft];
 const MUG: BodyId = BodyId::Free(0);
 
 fn mug_pose(app: &App) -> Pose {
-    editor(app).world.body(MUG).unwrap().pose()
+    world(app).body(MUG).unwrap().pose()
 }
 
 fn body_views(app: &mut App) -> Vec<BodyId> {
@@ -50,16 +50,16 @@ fn ctrl_z_puts_a_moved_mug_back_exactly_and_ctrl_shift_z_moves_it_again() {
     let mut app = headless_app();
     let before = mug_pose(&app);
     let target = Pose::translation(0.0, 0.0, 40.0) * before;
-    let outcome = editor_mut(&mut app).move_element(Element::Body(0), target);
+    let outcome = edit(&mut app, |e| e.move_element(Element::Body(0), target));
     assert!(outcome.is_some());
     let moved = mug_pose(&app);
     assert_ne!(moved, before, "the mug moved");
     assert!(moved.translation.z > before.translation.z);
-    assert_eq!(editor(&app).can_undo(), Some("move"));
+    assert_eq!(history(&app).can_undo(), Some("move"));
 
     press_key(&mut app, CTRL, KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), before, "undone exactly");
-    assert_eq!(editor(&app).can_redo(), Some("move"));
+    assert_eq!(history(&app).can_redo(), Some("move"));
 
     press_key(&mut app, CTRL_SHIFT, KeyCode::KeyZ);
     assert_eq!(mug_pose(&app), moved, "redone exactly");
@@ -85,22 +85,22 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
 
     // Nothing selected: Delete deletes nothing.
     press_key(&mut app, &[], KeyCode::Delete);
-    assert_eq!(editor(&app).world.free_bodies().count(), 1);
+    assert_eq!(world(&app).free_bodies().count(), 1);
 
-    editor_mut(&mut app).click_body(MUG, false);
+    edit(&mut app, |e| e.click_body(MUG, false));
     press_key(&mut app, &[], KeyCode::Delete);
     assert!(
-        editor(&app).world.free_bodies().next().is_none(),
+        world(&app).free_bodies().next().is_none(),
         "the mug is gone"
     );
-    assert!(editor(&app).selection.is_empty());
+    assert!(selection(&app).is_empty());
     let left = body_views(&mut app);
     assert_eq!(left.len(), 9);
     assert!(!left.contains(&MUG), "its view went with it");
 
     press_key(&mut app, CTRL, KeyCode::KeyZ);
-    assert_eq!(editor(&app).world.free_bodies().count(), 1);
-    assert_eq!(editor(&app).world.free_body(0).unwrap().name, "clasp_mug");
+    assert_eq!(world(&app).free_bodies().count(), 1);
+    assert_eq!(world(&app).free_body(0).unwrap().name, "clasp_mug");
     assert_eq!(mug_pose(&app), pose);
     assert_eq!(body_views(&mut app), all, "its view is shown again");
 }
@@ -108,31 +108,31 @@ fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
 #[test]
 fn f1_shows_and_hides_the_help() {
     let mut app = headless_app();
-    assert!(!editor(&app).view.help_shown);
+    assert!(!view_settings(&app).help_shown);
     press_key(&mut app, &[], KeyCode::F1);
-    assert!(editor(&app).view.help_shown);
+    assert!(view_settings(&app).help_shown);
     press_key(&mut app, &[], KeyCode::F1);
-    assert!(!editor(&app).view.help_shown);
+    assert!(!view_settings(&app).help_shown);
 }
 
 #[test]
 fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     let mut app = headless_app();
-    let open = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
+    let open = world(&app).robot(0).unwrap().dof_values().to_vec();
     press_key(&mut app, CTRL, KeyCode::KeyG);
-    let closed = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
+    let closed = world(&app).robot(0).unwrap().dof_values().to_vec();
     assert_ne!(closed, open, "the fingers moved");
-    assert_eq!(editor(&app).can_undo(), Some("auto grasp"));
+    assert_eq!(history(&app).can_undo(), Some("auto grasp"));
     assert!(
-        !editor(&app).world.contacts().is_empty(),
+        !world(&app).contacts().is_empty(),
         "the closed hand touches the mug"
     );
     // The contacts panel shows RaiSim's fields: on the mug's side, its index, the pair's index
     // in the link's list, object A, depth and triangles.
-    let world = &editor(&app).world;
-    let listed = clasp_app::ui::listed_contacts(world);
+    let shown = world(&app);
+    let listed = clasp_app::ui::listed_contacts(shown);
     assert!(!listed.is_empty());
-    let name = |id| world.body(id).map_or("?", |b| b.name.as_str());
+    let name = |id| shown.body(id).map_or("?", |b| b.name.as_str());
     for c in &listed {
         let cells = clasp_app::ui::contact_cells(c, &name);
         assert_eq!(cells.len(), clasp_app::ui::CONTACT_COLUMNS.len());
@@ -148,9 +148,9 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     }
 
     press_key(&mut app, CTRL_SHIFT, KeyCode::KeyG);
-    let reopened = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
+    let reopened = world(&app).robot(0).unwrap().dof_values().to_vec();
     assert_ne!(reopened, closed);
-    assert_eq!(editor(&app).can_undo(), Some("auto open"));
+    assert_eq!(history(&app).can_undo(), Some("auto open"));
     // Each finger DOF is back at or below where it started: opening goes the other way.
     for (d, (now, before)) in reopened.iter().zip(&open).enumerate().skip(1) {
         assert!(now <= &(before + 1e-9), "DOF {d}: {now} > {before}");
@@ -187,7 +187,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
     let bad = dir.join("broken_cup.off");
     std::fs::write(&bad, "OFF\n8 12 0\n0 0 0\n1 0 0\n").unwrap();
     let poses = |app: &App| -> Vec<Pose> {
-        let world = &editor(app).world;
+        let world = world(app);
         world
             .body_ids()
             .iter()
@@ -195,7 +195,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
             .collect()
     };
     let before = poses(&app);
-    let log_before = editor(&app).log.len();
+    let log_before = log(&app).len();
 
     app.world_mut()
         .resource_mut::<FileDialogs>()
@@ -203,9 +203,9 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
     app.update();
 
     assert_eq!(poses(&app), before, "no body came, went or moved");
-    assert_eq!(editor(&app).world.free_bodies().count(), 1);
-    assert_eq!(editor(&app).can_undo(), None, "nothing to undo");
-    let new: Vec<_> = editor(&app).log[log_before..].to_vec();
+    assert_eq!(world(&app).free_bodies().count(), 1);
+    assert_eq!(history(&app).can_undo(), None, "nothing to undo");
+    let new: Vec<_> = log(&app)[log_before..].to_vec();
     let error = new.iter().find(|e| e.error).expect("an error is logged");
     assert!(
         error.text.contains("broken_cup.off"),
@@ -240,30 +240,30 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
     std::fs::write(&cube, CUBE_OFF).unwrap();
 
     drop_file(&mut app, &cube);
-    let world = &editor(&app).world;
-    assert_eq!(world.free_bodies().count(), 2, "{:?}", editor(&app).log);
+    let world = world(&app);
+    assert_eq!(world.free_bodies().count(), 2, "{:?}", log(&app));
     assert_eq!(world.free_body(1).unwrap().name, "cube");
-    assert_eq!(editor(&app).selection, vec![BodyId::Free(1)]);
+    assert_eq!(selection(&app), vec![BodyId::Free(1)]);
     assert_eq!(body_views(&mut app).len(), 11);
 
     let world_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/worlds/default.xml");
     drop_file(&mut app, &world_file);
-    let editor = editor(&app);
-    assert_eq!(editor.path.as_deref(), Some(world_file.as_path()));
+    let doc = doc(&app);
+    assert_eq!(doc.path.as_deref(), Some(world_file.as_path()));
     assert_eq!(
-        editor.world.free_bodies().count(),
+        doc.world.free_bodies().count(),
         1,
         "the world replaced the scene"
     );
-    assert_eq!(editor.world.robots().count(), 1);
-    assert_eq!(editor.recent.first(), Some(&world_file));
+    assert_eq!(doc.world.robots().count(), 1);
+    assert_eq!(doc.recent.first(), Some(&world_file));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
     let mut app = headless_app();
-    assert_eq!(editor(&app).path, None);
+    assert_eq!(doc(&app).path, None);
     press_key(&mut app, CTRL, KeyCode::KeyS);
     let dialogs = app.world().resource::<FileDialogs>();
     assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::SaveAs));
@@ -283,8 +283,8 @@ fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
     dialogs.deliver(DialogPurpose::SaveAs, chosen);
     app.update();
     let saved = dir.canonicalize().unwrap().join("my_grasp.xml");
-    assert!(saved.is_file(), "{:?}", editor(&app).log);
-    assert_eq!(editor(&app).path.as_deref(), Some(saved.as_path()));
+    assert!(saved.is_file(), "{:?}", log(&app));
+    assert_eq!(doc(&app).path.as_deref(), Some(saved.as_path()));
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(text.contains("<graspableBody>") && text.contains("<robot>"));
 
@@ -306,26 +306,44 @@ fn save_without_a_file_asks_for_one_and_save_as_writes_it() {
 #[test]
 fn the_collision_button_reads_on_or_off_for_the_selection() {
     let mut app = headless_app();
-    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions ON"
+    );
     // Nothing selected: the whole world.
-    assert!(!editor_mut(&mut app).toggle_collisions());
-    assert_eq!(collision_button_label(editor(&app)), "Collisions OFF");
-    assert!(!editor(&app).world.switches().world_on());
-    assert!(editor_mut(&mut app).toggle_collisions());
-    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions OFF"
+    );
+    assert!(!world(&app).switches().world_on());
+    assert!(edit(&mut app, |e| e.toggle_collisions()));
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions ON"
+    );
 
     // One body: that body against everything; the world stays on.
-    editor_mut(&mut app).click_body(MUG, false);
-    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
-    editor_mut(&mut app).toggle_collisions();
-    assert_eq!(collision_button_label(editor(&app)), "Collisions OFF");
-    assert!(!editor(&app).world.switches().body_on(MUG));
-    editor_mut(&mut app).clear_selection();
-    assert_eq!(collision_button_label(editor(&app)), "Collisions ON");
+    edit(&mut app, |e| e.click_body(MUG, false));
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions ON"
+    );
+    edit(&mut app, |e| e.toggle_collisions());
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions OFF"
+    );
+    assert!(!world(&app).switches().body_on(MUG));
+    edit(&mut app, |e| e.clear_selection());
+    assert_eq!(
+        edit(&mut app, |e| collision_button_label(e)),
+        "Collisions ON"
+    );
 
     // Undo brings the mug's switch back.
     press_key(&mut app, CTRL, KeyCode::KeyZ);
-    assert!(editor(&app).world.switches().body_on(MUG));
+    assert!(world(&app).switches().body_on(MUG));
 }
 
 #[test]
@@ -339,29 +357,49 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     // Nothing selected (the robot's DOF sliders show), a link (its palm's pose fields), the
     // mug (its pose, material and contacts), after the hand has closed on it.
     press_key(&mut app, CTRL, KeyCode::KeyG);
-    let revision = editor(&app).revision;
-    let dofs = editor(&app).world.robot(0).unwrap().dof_values().to_vec();
+    app.update();
+    // Bevy's change ticks of what the scene and the markers are redrawn from.
+    let changed = |app: &mut App| {
+        let markers = app
+            .world_mut()
+            .query::<Ref<clasp_app::markers::ShownMarkers>>()
+            .single(app.world())
+            .unwrap()
+            .last_changed();
+        let world = app.world();
+        [
+            world.resource_ref::<Document>().last_changed(),
+            world.resource_ref::<ViewSettings>().last_changed(),
+            world.resource_ref::<Log>().last_changed(),
+            markers,
+        ]
+    };
+    let before = changed(&mut app);
+    let dofs = world(&app).robot(0).unwrap().dof_values().to_vec();
     let pose = mug_pose(&app);
     for selection in [vec![], vec![link], vec![MUG]] {
-        editor_mut(&mut app).selection = selection;
+        app.world_mut().resource_mut::<Selection>().0 = selection;
         for _ in 0..5 {
             app.update();
         }
     }
-    let editor = editor(&app);
-    assert_eq!(editor.revision, revision, "nothing changed the world");
-    assert_eq!(editor.world.robot(0).unwrap().dof_values(), dofs.as_slice());
-    assert_eq!(editor.world.body(MUG).unwrap().pose(), pose);
-    assert_eq!(editor.can_undo(), Some("auto grasp"));
-    assert!(!editor.dragging());
+    assert_eq!(
+        changed(&mut app),
+        before,
+        "the panels changed neither the world, the view settings, the log nor the markers"
+    );
+    assert_eq!(world(&app).robot(0).unwrap().dof_values(), dofs.as_slice());
+    assert_eq!(world(&app).body(MUG).unwrap().pose(), pose);
+    assert_eq!(history(&app).can_undo(), Some("auto grasp"));
+    assert!(!history(&app).dragging());
 }
 
 #[test]
 fn an_error_shows_as_a_notification_and_information_does_not() {
     let mut app = headless_app();
-    editor_mut(&mut app).select_robot_of(BodyId::Palm { robot: 0 });
+    edit(&mut app, |e| e.select_robot_of(BodyId::Palm { robot: 0 }));
     press_key(&mut app, &[], KeyCode::Delete);
-    assert!(editor(&app).world.robots().next().is_none());
+    assert!(world(&app).robots().next().is_none());
     assert!(
         app.world().resource::<UiState>().toasts.active.is_empty(),
         "\"deleted\" is only logged"
@@ -371,7 +409,7 @@ fn an_error_shows_as_a_notification_and_information_does_not() {
     let toasts = &app.world().resource::<UiState>().toasts.active;
     assert_eq!(toasts.len(), 1, "{toasts:?}");
     assert!(toasts[0].text.contains("no robot"), "{}", toasts[0].text);
-    let last = editor(&app).log.last().unwrap();
+    let last = log(&app).last().unwrap();
     assert!(last.error && last.text == toasts[0].text);
 }
 
@@ -381,7 +419,7 @@ fn an_error_shows_as_a_notification_and_information_does_not() {
 #[test]
 fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
     let mut app = headless_app();
-    let (_, scene_max) = editor(&app).world.bounding_box().unwrap();
+    let (_, scene_max) = world(&app).bounding_box().unwrap();
     let button = app
         .world()
         .resource::<clasp_app::capture::ControlPositions>()
@@ -430,7 +468,7 @@ fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
             b.path_text, b.problem
         );
     }
-    let world = &editor(&app).world;
+    let world = world(&app);
     let (id, body) = world
         .free_bodies()
         .find(|(_, b)| b.name == "clasp_box")
@@ -455,7 +493,7 @@ fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
         world.contacts_of(BodyId::Free(id)).next().is_none(),
         "touching nothing"
     );
-    assert_eq!(editor(&app).can_undo(), Some("import"));
+    assert_eq!(history(&app).can_undo(), Some("import"));
 }
 
 /// The contact threshold (the View menu's field calls the same request): at 30 mm the hand and
@@ -465,24 +503,24 @@ fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
 fn the_contact_threshold_changes_the_contacts_and_their_markers() {
     let mut app = headless_app();
     assert!(
-        editor(&app).world.contacts().is_empty(),
+        world(&app).contacts().is_empty(),
         "nothing touches at 0.1 mm"
     );
-    editor_mut(&mut app).set_contact_threshold(30.0);
+    edit(&mut app, |e| e.set_contact_threshold(30.0));
     app.update();
-    assert!(!editor(&app).world.contacts().is_empty());
-    assert_eq!(editor(&app).world.settings().contact_threshold, 30.0);
-    let cones = clasp_app::markers::marker_geometry(editor(&app)).cones;
+    assert!(!world(&app).contacts().is_empty());
+    assert_eq!(world(&app).settings().contact_threshold, 30.0);
+    let cones = markers(&app).cones;
     assert!(cones > 0, "the new contacts are marked");
-    let log = editor(&app).log.len();
-    editor_mut(&mut app).set_contact_threshold(-1.0);
-    assert_eq!(editor(&app).world.settings().contact_threshold, 30.0);
+    let logged = log(&app).len();
+    edit(&mut app, |e| e.set_contact_threshold(-1.0));
+    assert_eq!(world(&app).settings().contact_threshold, 30.0);
     assert!(
-        editor(&app).log[log..].iter().any(|e| e.error),
+        log(&app)[logged..].iter().any(|e| e.error),
         "the refusal is reported"
     );
-    editor_mut(&mut app).undo();
+    edit(&mut app, |e| e.undo());
     app.update();
-    assert_eq!(editor(&app).world.settings().contact_threshold, 0.1);
-    assert!(editor(&app).world.contacts().is_empty());
+    assert_eq!(world(&app).settings().contact_threshold, 0.1);
+    assert!(world(&app).contacts().is_empty());
 }

@@ -23,8 +23,8 @@ mod world;
 
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
 pub use clasp_collide::{
-    ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, NoSuchGroup, ReferenceEngine,
-    TriMesh, group_bit,
+    ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, Geometry, NoSuchGroup,
+    ReferenceEngine, TriMesh, group_bit,
 };
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
 pub use contact_model::{ContactModel, ContactOptions, SoftContact};

@@ -24,7 +24,7 @@ mod browser;
 pub use browser::*;
 
 use crate::{
-    editor::{Editor, ImportKind},
+    editor::{Document, Editor, ImportKind},
     files::import_kind_of,
     systems::ClaspSystems,
 };
@@ -100,7 +100,7 @@ pub fn apply_choice(editor: &mut Editor, purpose: DialogPurpose, path: &Path) ->
 
 /// Save: to the world's own file, or through Save As when it has none yet.
 pub fn save(editor: &mut Editor, dialogs: &mut FileDialogs) {
-    if editor.path.is_some() {
+    if editor.doc.path.is_some() {
         editor.save(None);
     } else {
         dialogs.request(DialogPurpose::SaveAs);
@@ -179,22 +179,22 @@ impl FileDialogs {
         self.browser.as_mut()
     }
 
-    fn open_browser(&mut self, purpose: DialogPurpose, editor: &Editor) {
+    fn open_browser(&mut self, purpose: DialogPurpose, document: &Document) {
         self.browser = Some(FileBrowser::new(
             purpose,
-            &start_folder(editor.path.as_deref()),
-            editor.path.as_deref(),
+            &start_folder(document.path.as_deref()),
+            document.path.as_deref(),
         ));
     }
 
-    fn open_native(&mut self, purpose: DialogPurpose, editor: &Editor) {
+    fn open_native(&mut self, purpose: DialogPurpose, document: &Document) {
         let mut dialog = rfd::AsyncFileDialog::new()
             .set_title(purpose.title())
             .add_filter(purpose.filter_name(), purpose.extensions())
-            .set_directory(start_folder(editor.path.as_deref()));
+            .set_directory(start_folder(document.path.as_deref()));
         if purpose == DialogPurpose::SaveAs {
             dialog = dialog
-                .set_file_name(save_name(editor.path.as_deref()))
+                .set_file_name(save_name(document.path.as_deref()))
                 .set_can_create_directories(true);
         }
         let task = AsyncComputeTaskPool::get().spawn(async move {
@@ -235,7 +235,7 @@ fn take_dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut dialogs: Re
     }
 }
 
-fn open_requested(mut dialogs: ResMut<FileDialogs>, editor: Res<Editor>) {
+fn open_requested(mut dialogs: ResMut<FileDialogs>, document: Res<Document>) {
     if dialogs.requests.is_empty() {
         return;
     }
@@ -247,14 +247,14 @@ fn open_requested(mut dialogs: ResMut<FileDialogs>, editor: Res<Editor>) {
     if dialogs.use_browser {
         // A new request replaces what the browser was open for.
         dialogs.requests.clear();
-        dialogs.open_browser(purpose, &editor);
+        dialogs.open_browser(purpose, &document);
     } else {
         dialogs.browser = None;
-        dialogs.open_native(purpose, &editor);
+        dialogs.open_native(purpose, &document);
     }
 }
 
-fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: ResMut<Editor>) {
+fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
     let Some(native) = dialogs.native.as_mut() else {
         return;
     };
@@ -269,13 +269,13 @@ fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: ResMut<Editor>) {
             // Nothing is there to show a dialog: use our own from now on.
             dialogs.use_browser = true;
             editor.info("no system file dialog answered: using Clasp's file browser");
-            dialogs.open_browser(purpose, &editor);
+            dialogs.open_browser(purpose, &editor.doc);
         }
         None => {}
     }
 }
 
-fn use_chosen(mut dialogs: ResMut<FileDialogs>, mut editor: ResMut<Editor>) {
+fn use_chosen(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
     for (purpose, path) in std::mem::take(&mut dialogs.chosen) {
         apply_choice(&mut editor, purpose, &path);
     }

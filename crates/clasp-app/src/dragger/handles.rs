@@ -101,14 +101,14 @@ pub fn perpendiculars(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
 
 /// The body dragger of the selection, if a free body or a whole robot (or its palm) is selected:
 /// it sits on the last selected element. A lone link gets joint draggers instead.
-pub fn body_dragger(editor: &Editor, min_size: f64) -> Option<BodyDragger> {
-    let &last = editor.selection.last()?;
-    if matches!(last, BodyId::Link { .. }) && !whole_robot_selected(editor, last) {
+pub fn body_dragger(world: &World, selection: &[BodyId], min_size: f64) -> Option<BodyDragger> {
+    let &last = selection.last()?;
+    if matches!(last, BodyId::Link { .. }) && !whole_robot_selected(world, selection, last) {
         return None;
     }
     let element = last.element();
-    let ids = editor.world.element_bodies(element);
-    let (lo, hi) = editor.world.bounding_box_of(&ids)?;
+    let ids = world.element_bodies(element);
+    let (lo, hi) = world.bounding_box_of(&ids)?;
     let half_diagonal = (hi - lo).norm() / 2.0;
     Some(BodyDragger {
         element,
@@ -117,23 +117,22 @@ pub fn body_dragger(editor: &Editor, min_size: f64) -> Option<BodyDragger> {
     })
 }
 
-pub(super) fn whole_robot_selected(editor: &Editor, id: BodyId) -> bool {
-    editor
-        .world
+pub(super) fn whole_robot_selected(world: &World, selection: &[BodyId], id: BodyId) -> bool {
+    world
         .element_bodies(id.element())
         .iter()
-        .all(|b| editor.selection.contains(b))
+        .all(|b| selection.contains(b))
 }
 
 /// The joint draggers of a lone selected link: one per DOF of its chain.
-pub fn joint_draggers(editor: &Editor) -> Vec<JointDragger> {
-    let Some(&BodyId::Link { robot, chain, .. }) = editor.selection.last() else {
+pub fn joint_draggers(world: &World, selection: &[BodyId]) -> Vec<JointDragger> {
+    let Some(&BodyId::Link { robot, chain, .. }) = selection.last() else {
         return Vec::new();
     };
-    if whole_robot_selected(editor, BodyId::Palm { robot }) {
+    if whole_robot_selected(world, selection, BodyId::Palm { robot }) {
         return Vec::new();
     }
-    let Some(r) = editor.world.robot(robot) else {
+    let Some(r) = world.robot(robot) else {
         return Vec::new();
     };
     let axes = r.joint_axes(chain);
@@ -231,9 +230,14 @@ pub(super) fn ring_points(
 }
 
 /// The handle of the selection's draggers under the cursor, if any.
-pub fn handle_at(editor: &Editor, view: View, cursor: Vec2) -> Option<Handle> {
-    let body = body_dragger(editor, min_dragger_size(view));
-    handle_under(view, cursor, body.as_ref(), &joint_draggers(editor))
+pub fn handle_at(world: &World, selection: &[BodyId], view: View, cursor: Vec2) -> Option<Handle> {
+    let body = body_dragger(world, selection, min_dragger_size(view));
+    handle_under(
+        view,
+        cursor,
+        body.as_ref(),
+        &joint_draggers(world, selection),
+    )
 }
 
 /// The handle under the cursor, nearest first: joint handles, axes, rings, then plane squares.
@@ -327,10 +331,10 @@ pub(super) fn angle_about(
     u.cross(&v).dot(axis).atan2(u.dot(&v))
 }
 
-pub(super) fn element_pose(editor: &Editor, element: Element) -> Option<Pose> {
+pub(super) fn element_pose(world: &World, element: Element) -> Option<Pose> {
     match element {
-        Element::Body(i) => editor.world.free_body(i).map(|b| b.pose()),
-        Element::Robot(r) => editor.world.robot(r).map(|r| r.pose()),
+        Element::Body(i) => world.free_body(i).map(|b| b.pose()),
+        Element::Robot(r) => world.robot(r).map(|r| r.pose()),
     }
 }
 

@@ -6,7 +6,7 @@
 //! held at contact the dragger turns magenta and the status bar says what it touches.
 
 use bevy::{ecs::system::SystemParam, picking::hover::HoverMap, prelude::*, window::PrimaryWindow};
-use clasp_core::{BodyId, Element, JointKind, Pose};
+use clasp_core::{BodyId, Element, JointKind, Pose, World};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 mod handles;
@@ -18,7 +18,7 @@ pub use handles::Handle;
 use crate::{
     camera::{OrbitCamera, PointerGesture},
     convert,
-    editor::Editor,
+    editor::{Document, Editor, Selection},
     scene::BodyView,
     systems::ClaspSystems,
 };
@@ -96,7 +96,7 @@ fn start_drag(
     pointer: PointerView,
     mut gesture: ResMut<PointerGesture>,
     mut active: ResMut<ActiveDrag>,
-    mut editor: ResMut<Editor>,
+    mut editor: Editor,
 ) {
     let PointerView {
         buttons,
@@ -114,21 +114,21 @@ fn start_drag(
     let Some(ray) = cursor_ray(view, cursor) else {
         return;
     };
-    let body = body_dragger(&editor, min_dragger_size(view));
-    let joints = joint_draggers(&editor);
+    let (world, selection) = (&editor.doc.world, &editor.selection[..]);
+    let body = body_dragger(world, selection, min_dragger_size(view));
+    let joints = joint_draggers(world, selection);
     let handle = handle_under(view, cursor, body.as_ref(), &joints).or_else(|| {
         // A press on a selected body drags it in the view plane.
-        let on_selected = hover.values().flat_map(|hits| hits.keys()).any(|&entity| {
-            views
-                .get(entity)
-                .is_ok_and(|v| editor.selection.contains(&v.0))
-        });
+        let on_selected = hover
+            .values()
+            .flat_map(|hits| hits.keys())
+            .any(|&entity| views.get(entity).is_ok_and(|v| selection.contains(&v.0)));
         (on_selected && body.is_some()).then_some(Handle::Free)
     });
     let Some(handle) = handle else {
         return;
     };
-    let Some(drag) = new_drag(&editor, view, handle, body, &joints, ray, cursor) else {
+    let Some(drag) = new_drag(world, view, handle, body, &joints, ray, cursor) else {
         return;
     };
     gesture.captured = true;
@@ -141,7 +141,7 @@ fn start_drag(
 }
 
 fn new_drag(
-    editor: &Editor,
+    world: &World,
     view: View,
     handle: Handle,
     body: Option<BodyDragger>,
@@ -159,7 +159,7 @@ fn new_drag(
         return Some(Drag {
             handle,
             dragged: Dragged::Dof {
-                start_value: *editor.world.robot(robot)?.dof_values().get(dof)?,
+                start_value: *world.robot(robot)?.dof_values().get(dof)?,
                 ratio: joint.ratio,
                 slides: joint.kind == JointKind::Prismatic,
             },
@@ -183,7 +183,7 @@ fn new_drag(
         handle,
         dragged: Dragged::Element {
             element: body.element,
-            start_pose: element_pose(editor, body.element)?,
+            start_pose: element_pose(world, body.element)?,
         },
         centre: body.centre,
         axis,
@@ -275,7 +275,7 @@ fn continue_drag(
     windows: Query<&Window, With<PrimaryWindow>>,
     camera: ViewCamera,
     mut active: ResMut<ActiveDrag>,
-    mut editor: ResMut<Editor>,
+    mut editor: Editor,
 ) {
     let Some(drag) = active.0.as_mut() else {
         return;
@@ -310,7 +310,7 @@ fn continue_drag(
 fn finish_drag(
     buttons: Res<ButtonInput<MouseButton>>,
     mut active: ResMut<ActiveDrag>,
-    mut editor: ResMut<Editor>,
+    mut editor: Editor,
 ) {
     if active.0.is_some() && !buttons.pressed(MouseButton::Left) {
         active.0 = None;
@@ -319,7 +319,8 @@ fn finish_drag(
 }
 
 fn draw_draggers(
-    editor: Res<Editor>,
+    document: Res<Document>,
+    selection: Res<Selection>,
     active: Res<ActiveDrag>,
     camera: ViewCamera,
     windows: Query<&Window, With<PrimaryWindow>>,
@@ -328,14 +329,14 @@ fn draw_draggers(
     let Ok(view) = camera.single() else {
         return;
     };
-    let body = body_dragger(&editor, min_dragger_size(view));
-    let joints = joint_draggers(&editor);
+    let body = body_dragger(&document.world, &selection, min_dragger_size(view));
+    let joints = joint_draggers(&document.world, &selection);
     let held = active.0.as_ref().map(|d| d.handle);
     let hovered = match (held, cursor_position(&windows)) {
         (None, Some(cursor)) => handle_under(view, cursor, body.as_ref(), &joints),
         _ => None,
     };
-    let at_contact = held.is_some() && editor.touching.is_some();
+    let at_contact = held.is_some() && document.touching.is_some();
     let color = |handle: Handle, normal: Color| {
         if at_contact {
             AT_CONTACT

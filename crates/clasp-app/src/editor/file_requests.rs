@@ -2,20 +2,20 @@
 
 use super::*;
 
-impl Editor {
+impl Editor<'_> {
     /// Opens a world file in place of the current one; a file that does not load changes
     /// nothing and is reported.
     pub fn open_world(&mut self, path: &Path) -> bool {
         match files::load_world_file(path) {
             Ok(world) => {
                 self.checkpoint("open world");
-                self.world = world;
-                self.source = path.display().to_string();
-                self.path = Some(path.to_path_buf());
-                self.selection.clear();
+                self.doc.world = world;
+                self.doc.source = path.display().to_string();
+                self.doc.path = Some(path.to_path_buf());
+                self.selection.0.clear();
                 self.remember(path);
                 self.info(format!("opened {}", path.display()));
-                self.frame_request = self.world.bounding_box();
+                self.framing.0 = self.doc.world.bounding_box();
                 self.structure_changed();
                 true
             }
@@ -37,27 +37,27 @@ impl Editor {
             }
         };
         self.checkpoint("import");
-        let offset = files::place_beside(&self.world, &loaded);
+        let offset = files::place_beside(&self.doc.world, &loaded);
         let id = match loaded {
             Loaded::Body(body) => {
                 let pose = body.pose();
                 let shift = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity());
-                self.world.add_body(body.at(shift * pose))
+                self.doc.world.add_body(body.at(shift * pose))
             }
             Loaded::Robot(mut robot) => {
                 let pose = robot.pose();
                 robot.set_pose(
                     Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity()) * pose,
                 );
-                let r = self.world.add_robot(*robot);
+                let r = self.doc.world.add_robot(*robot);
                 BodyId::Palm { robot: r }
             }
         };
-        self.selection = match id {
+        self.selection.0 = match id {
             BodyId::Free(_) => vec![id],
-            _ => self.world.element_bodies(id.element()),
+            _ => self.doc.world.element_bodies(id.element()),
         };
-        self.frame_request = self.world.bounding_box_of(&self.selection);
+        self.framing.0 = self.doc.world.bounding_box_of(&self.selection.0);
         self.remember(path);
         self.info(format!("imported {}", path.display()));
         self.structure_changed();
@@ -66,17 +66,20 @@ impl Editor {
 
     /// Saves the world to `path` (Save As), or to where it came from (Save).
     pub fn save(&mut self, path: Option<&Path>) -> bool {
-        let Some(path) = path.map(Path::to_path_buf).or_else(|| self.path.clone()) else {
+        let Some(path) = path
+            .map(Path::to_path_buf)
+            .or_else(|| self.doc.path.clone())
+        else {
             self.error("this world has no file yet: use Save World As");
             return false;
         };
         let root = clasp_io::graspit_root_or_env(None);
-        match clasp_io::save_world(&self.world, &path, root.as_deref()) {
+        match clasp_io::save_world(&self.doc.world, &path, root.as_deref()) {
             Ok(()) => {
-                self.source = path.display().to_string();
+                self.doc.source = path.display().to_string();
                 self.info(format!("saved {}", path.display()));
                 self.remember(&path);
-                self.path = Some(path);
+                self.doc.path = Some(path);
                 true
             }
             Err(e) => {
@@ -87,8 +90,8 @@ impl Editor {
     }
 
     pub(super) fn remember(&mut self, path: &Path) {
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_path_buf());
-        self.recent.truncate(10);
+        self.doc.recent.retain(|p| p != path);
+        self.doc.recent.insert(0, path.to_path_buf());
+        self.doc.recent.truncate(10);
     }
 }

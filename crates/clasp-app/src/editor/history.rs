@@ -3,18 +3,55 @@
 
 use super::*;
 
-impl Editor {
+/// How many steps Undo can go back.
+const HISTORY_LIMIT: usize = 100;
+
+/// The states Undo and Redo return to, and the one a drag in progress began from.
+#[derive(Resource, Default)]
+pub struct History {
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// The world as it was when the current drag began.
+    pub(super) drag_start: Option<Snapshot>,
+}
+
+/// A state Undo returns to.
+#[derive(Clone)]
+pub(super) struct Snapshot {
+    pub(super) world: World,
+    pub(super) selection: Vec<BodyId>,
+    pub(super) what: String,
+}
+
+impl History {
+    /// What Undo would take back, if anything.
+    pub fn can_undo(&self) -> Option<&str> {
+        self.undo.last().map(|s| s.what.as_str())
+    }
+
+    /// What Redo would do again, if anything.
+    pub fn can_redo(&self) -> Option<&str> {
+        self.redo.last().map(|s| s.what.as_str())
+    }
+
+    /// Whether a drag (one undo step of many moves) is in progress.
+    pub fn dragging(&self) -> bool {
+        self.drag_start.is_some()
+    }
+}
+
+impl Editor<'_> {
     /// Starts the history afresh: what the app opened with is not undoable.
     pub fn forget_history(&mut self) {
-        self.history = History::default();
+        *self.history = History::default();
     }
 
     pub fn can_undo(&self) -> Option<&str> {
-        self.history.undo.last().map(|s| s.what.as_str())
+        self.history.can_undo()
     }
 
     pub fn can_redo(&self) -> Option<&str> {
-        self.history.redo.last().map(|s| s.what.as_str())
+        self.history.can_redo()
     }
 
     pub fn undo(&mut self) -> bool {
@@ -38,17 +75,17 @@ impl Editor {
     }
 
     pub(super) fn restore(&mut self, snapshot: Snapshot) {
-        self.world = snapshot.world;
-        self.selection = snapshot.selection;
-        self.drag_start = None;
-        self.touching = None;
+        self.doc.world = snapshot.world;
+        self.selection.0 = snapshot.selection;
+        self.history.drag_start = None;
+        self.doc.touching = None;
         self.structure_changed();
     }
 
     pub(super) fn snapshot(&self, what: &str) -> Snapshot {
         Snapshot {
-            world: self.world.clone(),
-            selection: self.selection.clone(),
+            world: self.doc.world.clone(),
+            selection: self.selection.0.clone(),
             what: what.into(),
         }
     }
@@ -68,14 +105,13 @@ impl Editor {
         self.history.redo.clear();
     }
 
-    pub(super) fn changed(&mut self) {
-        self.revision += 1;
-    }
-
+    /// After bodies came or went: the selection keeps only bodies that are still there. The
+    /// scene sees the change through the document's change flag.
     pub(super) fn structure_changed(&mut self) {
-        self.selection.retain(|&id| self.world.body(id).is_some());
-        self.structure_revision += 1;
-        self.changed();
+        let world = &self.doc.world;
+        if self.selection.iter().any(|&id| world.body(id).is_none()) {
+            self.selection.0.retain(|&id| world.body(id).is_some());
+        }
         self.refresh_quality(true);
     }
 }

@@ -1,10 +1,16 @@
-//! The app's state and every request a user makes of it: the world, the selection, the undo
-//! history and the log. No Bevy systems live here; they turn pointer and keyboard input into
+//! The app's state and every request a user makes of it. The state is five resources that
+//! change at different rates — the world ([`Document`]), the [`Selection`], the undo
+//! [`History`], the [`ViewSettings`] and the [`Log`] — so Bevy's change detection tells each
+//! view what to redraw. [`Editor`] borrows them together for a request; a request marks changed
+//! only what it changes. No Bevy systems live here; they turn pointer and keyboard input into
 //! these requests and show the result (design: input → request → core → ECS view).
 
 use std::path::{Path, PathBuf};
 
-use bevy::prelude::Resource;
+use bevy::{
+    ecs::system::{SystemParam, SystemState},
+    prelude::{ResMut, Resource},
+};
 use clasp_core::{
     BodyId, CollisionGroups, ContactOptions, Element, Material, MoveOutcome, Pose, Quality, World,
     WrenchSpaceKind,
@@ -13,41 +19,118 @@ use nalgebra::{Point3, Vector3};
 
 pub use crate::files::ImportKind;
 use crate::files::{self, Loaded};
+pub use history::History;
+use history::Snapshot;
 
 mod file_requests;
 mod history;
 
-/// How many steps Undo can go back.
-const HISTORY_LIMIT: usize = 100;
-
-/// Everything the user works on. Systems read `world` freely but change it only through the
-/// methods here, so that the history, the log and the views stay in step.
+/// The world the user works on, where it came from, and what it tells of the grasp. Systems
+/// read it freely; it changes only through [`Editor`]'s requests, so the history, the log and
+/// the views stay in step.
 #[derive(Resource)]
-pub struct Editor {
+pub struct Document {
     pub world: World,
     /// What is open: "default scene" or the world file's path.
     pub source: String,
     /// Where Save writes; `None` until the world was opened from or saved to a file.
     pub path: Option<PathBuf>,
-    /// The selected bodies in the order they were picked. A robot's link stands for its robot
-    /// when moving or toggling collisions.
-    pub selection: Vec<BodyId>,
-    pub log: Vec<LogEntry>,
     /// Files opened or saved, newest first.
     pub recent: Vec<PathBuf>,
-    pub view: ViewSettings,
-    /// Bumped whenever bodies come or go: the ECS views are spawned again.
-    pub structure_revision: u64,
-    /// Bumped whenever anything in the world changes: poses, materials, contacts.
-    pub revision: u64,
-    /// A box the camera should frame next (after an import or View All).
-    pub frame_request: Option<(Point3<f64>, Point3<f64>)>,
     /// Whether the element being dragged is held at contact, and by what.
     pub touching: Option<String>,
     pub quality: QualityReport,
-    history: History,
-    /// The world as it was when the current drag began.
-    drag_start: Option<Snapshot>,
+}
+
+impl Document {
+    pub fn new(world: World, source: impl Into<String>, path: Option<PathBuf>) -> Self {
+        let mut document = Self {
+            world,
+            source: source.into(),
+            path,
+            recent: Vec::new(),
+            touching: None,
+            quality: QualityReport::NoGrasp,
+        };
+        document.refresh_quality(true);
+        document
+    }
+
+    /// The name of a body, or "?" for one that is gone.
+    pub fn body_name(&self, id: BodyId) -> &str {
+        self.world.body(id).map_or("?", |b| b.name.as_str())
+    }
+
+    /// Evaluates the grasp again: with the hull's volume (tens of milliseconds) only when
+    /// asked, epsilon (about a millisecond) always.
+    fn refresh_quality(&mut self, with_volume: bool) {
+        let first_robot = self.world.robots().next().map(|(r, _)| r);
+        let (Some(object), Some(robot)) = (self.world.grasped_object(), first_robot) else {
+            self.quality = QualityReport::NoGrasp;
+            return;
+        };
+        let grasp = match self.world.grasp(robot, object, &ContactOptions::default()) {
+            Ok(grasp) => grasp,
+            Err(e) => {
+                self.quality = QualityReport::Failed(e.to_string());
+                return;
+            }
+        };
+        let quality = if with_volume {
+            grasp.quality_with_volume(WrenchSpaceKind::L1)
+        } else {
+            grasp.quality(WrenchSpaceKind::L1)
+        };
+        self.quality = match quality {
+            Ok(q) => QualityReport::Computed(q),
+            Err(e) => QualityReport::Failed(e.to_string()),
+        };
+    }
+}
+
+/// The selected bodies in the order they were picked. A robot's link stands for its robot
+/// when moving or toggling collisions.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Selection(pub Vec<BodyId>);
+
+impl std::ops::Deref for Selection {
+    type Target = [BodyId];
+    fn deref(&self) -> &[BodyId] {
+        &self.0
+    }
+}
+
+impl Selection {
+    /// The selected elements, each once, in the order they were first picked.
+    pub fn elements(&self) -> Vec<Element> {
+        let mut elements: Vec<Element> = Vec::new();
+        for id in &self.0 {
+            let element = id.element();
+            if !elements.contains(&element) {
+                elements.push(element);
+            }
+        }
+        elements
+    }
+
+    /// The robot the selection is on, if it is on exactly one robot's bodies.
+    pub fn robot(&self) -> Option<usize> {
+        match self.elements().as_slice() {
+            [Element::Robot(r)] => Some(*r),
+            _ => None,
+        }
+    }
+}
+
+/// The log panel's lines, oldest first.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Log(pub Vec<LogEntry>);
+
+impl std::ops::Deref for Log {
+    type Target = [LogEntry];
+    fn deref(&self) -> &[LogEntry] {
+        &self.0
+    }
 }
 
 /// A line of the log panel; errors also show as a notification.
@@ -58,7 +141,7 @@ pub struct LogEntry {
 }
 
 /// How the scene is drawn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Resource, Debug, Clone, PartialEq)]
 pub struct ViewSettings {
     pub wireframe: bool,
     pub transparent: bool,
@@ -80,6 +163,10 @@ impl Default for ViewSettings {
     }
 }
 
+/// A box the camera should frame next (after an import or View All), in world mm.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct FrameRequest(pub Option<(Point3<f64>, Point3<f64>)>);
+
 /// The grasp quality of the first robot on the first graspable body, as last computed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum QualityReport {
@@ -91,109 +178,119 @@ pub enum QualityReport {
     Failed(String),
 }
 
-/// A state Undo returns to.
-#[derive(Clone)]
-struct Snapshot {
-    world: World,
-    selection: Vec<BodyId>,
-    what: String,
+/// Every resource a request may change, borrowed together. Systems that only look take
+/// `Res<Document>`, `Res<Selection>` and the others instead, so they mark nothing changed.
+#[derive(SystemParam)]
+pub struct Editor<'w> {
+    pub doc: ResMut<'w, Document>,
+    pub selection: ResMut<'w, Selection>,
+    pub log: ResMut<'w, Log>,
+    pub view: ResMut<'w, ViewSettings>,
+    pub framing: ResMut<'w, FrameRequest>,
+    history: ResMut<'w, History>,
 }
 
-#[derive(Default)]
-struct History {
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
+/// Puts an editor opened on `document` into a Bevy world: the document and empty others.
+pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
+    world.insert_resource(document);
+    world.init_resource::<Selection>();
+    world.init_resource::<Log>();
+    world.init_resource::<ViewSettings>();
+    world.init_resource::<FrameRequest>();
+    world.init_resource::<History>();
 }
 
-impl Editor {
-    pub fn new(world: World, source: impl Into<String>, path: Option<PathBuf>) -> Self {
-        let mut editor = Self {
-            world,
-            source: source.into(),
-            path,
-            selection: Vec::new(),
-            log: Vec::new(),
-            recent: Vec::new(),
-            view: ViewSettings::default(),
-            structure_revision: 0,
-            revision: 0,
-            frame_request: None,
-            touching: None,
-            quality: QualityReport::NoGrasp,
-            history: History::default(),
-            drag_start: None,
-        };
-        editor.refresh_quality(true);
-        editor
+/// Moves the editor's resources from one Bevy world into another.
+pub fn move_editor(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world::World) {
+    fn carry<R: Resource>(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world::World) {
+        if let Some(resource) = from.remove_resource::<R>() {
+            to.insert_resource(resource);
+        }
     }
+    carry::<Document>(from, to);
+    carry::<Selection>(from, to);
+    carry::<Log>(from, to);
+    carry::<ViewSettings>(from, to);
+    carry::<FrameRequest>(from, to);
+    carry::<History>(from, to);
+}
 
+/// Makes requests of the editor in `world` outside a system: start-up, tests, benchmarks.
+pub fn edit<T>(world: &mut bevy::ecs::world::World, request: impl FnOnce(&mut Editor) -> T) -> T {
+    let mut state = SystemState::<Editor>::new(world);
+    let mut editor = state
+        .get_mut(world)
+        .expect("the editor's resources are installed");
+    let result = request(&mut editor);
+    state.apply(world);
+    result
+}
+
+impl Editor<'_> {
     pub fn info(&mut self, text: impl Into<String>) {
-        self.log.push(LogEntry {
+        self.log.0.push(LogEntry {
             error: false,
             text: text.into(),
         });
     }
 
     pub fn error(&mut self, text: impl Into<String>) {
-        self.log.push(LogEntry {
+        self.log.0.push(LogEntry {
             error: true,
             text: text.into(),
         });
+    }
+
+    /// The name of a body, or "?" for one that is gone.
+    pub fn body_name(&self, id: BodyId) -> &str {
+        self.doc.body_name(id)
     }
 
     // ---- selection ----
 
     /// Click: selects only `id`. Shift-click (`add`): adds it, or takes it out if it was in.
     pub fn click_body(&mut self, id: BodyId, add: bool) {
-        if self.world.body(id).is_none() {
+        if self.doc.world.body(id).is_none() {
             return;
         }
         if !add {
-            self.selection = vec![id];
+            self.selection.0 = vec![id];
         } else if let Some(at) = self.selection.iter().position(|&s| s == id) {
-            self.selection.remove(at);
+            self.selection.0.remove(at);
         } else {
-            self.selection.push(id);
+            self.selection.0.push(id);
         }
     }
 
     /// Double-click on a robot's body: selects the whole robot (palm and every link).
     pub fn select_robot_of(&mut self, id: BodyId) {
         match id.robot() {
-            Some(robot) => self.selection = self.world.element_bodies(Element::Robot(robot)),
+            Some(robot) => self.selection.0 = self.doc.world.element_bodies(Element::Robot(robot)),
             None => self.click_body(id, false),
         }
     }
 
     pub fn clear_selection(&mut self) {
-        self.selection.clear();
+        if !self.selection.is_empty() {
+            self.selection.0.clear();
+        }
     }
 
     /// The selected elements, each once, in the order they were first picked.
     pub fn selected_elements(&self) -> Vec<Element> {
-        let mut elements: Vec<Element> = Vec::new();
-        for id in &self.selection {
-            let element = id.element();
-            if !elements.contains(&element) {
-                elements.push(element);
-            }
-        }
-        elements
+        self.selection.elements()
     }
 
     /// The robot the selection is on, if it is on exactly one robot's bodies.
     pub fn selected_robot(&self) -> Option<usize> {
-        match self.selected_elements().as_slice() {
-            [Element::Robot(r)] => Some(*r),
-            _ => None,
-        }
+        self.selection.robot()
     }
 
     // ---- collisions ----
 
     /// The Toggle Collision button's state for the current selection.
     pub fn collisions_on(&self) -> bool {
-        self.world.collisions_on(&self.selected_elements())
+        self.doc.world.collisions_on(&self.selected_elements())
     }
 
     /// Toggle Collision: nothing selected → the world; two elements → that pair; one or three
@@ -201,7 +298,7 @@ impl Editor {
     pub fn toggle_collisions(&mut self) -> bool {
         let elements = self.selected_elements();
         let before = self.snapshot("toggle collisions");
-        let on = self.world.toggle_collisions(&elements);
+        let on = self.doc.world.toggle_collisions(&elements);
         let what = match elements.len() {
             0 => "the world".to_string(),
             2 => "the selected pair".to_string(),
@@ -210,13 +307,13 @@ impl Editor {
         // Switching collisions back on between bodies that pass into each other would leave the
         // world in a state no move may make (GraspIt's trap): refuse, and say which.
         let overlapping = if on {
-            self.world.overlapping_pairs()
+            self.doc.world.overlapping_pairs()
         } else {
             Vec::new()
         };
         if let Some(&(a, b)) = overlapping.first() {
-            self.world = before.world;
-            let name = |id| self.world.body(id).map_or("?", |b| b.name.as_str());
+            self.doc.world = before.world;
+            let name = |id| self.doc.world.body(id).map_or("?", |b| b.name.as_str());
             self.error(format!(
                 "collisions stay off for {what}: {} and {} pass into each other; move them apart first",
                 name(a),
@@ -229,7 +326,6 @@ impl Editor {
             "collisions {} for {what}",
             if on { "on" } else { "off" }
         ));
-        self.changed();
         self.refresh_quality(true);
         on
     }
@@ -238,16 +334,22 @@ impl Editor {
 
     /// Starts a drag: the moves until [`Editor::end_drag`] undo as one step.
     pub fn begin_drag(&mut self, what: &str) {
-        if self.drag_start.is_none() {
-            self.drag_start = Some(self.snapshot(what));
+        if self.history.drag_start.is_none() {
+            self.history.drag_start = Some(self.snapshot(what));
         }
     }
 
     /// Ends a drag; it goes into the history if it changed anything.
     pub fn end_drag(&mut self) {
-        self.touching = None;
-        if let Some(start) = self.drag_start.take() {
-            if poses_differ(&start.world, &self.world) {
+        // Only what changes is written: an idle frame must leave every resource unchanged.
+        if self.doc.touching.is_some() {
+            self.doc.touching = None;
+        }
+        if !self.dragging() {
+            return;
+        }
+        if let Some(start) = self.history.drag_start.take() {
+            if poses_differ(&start.world, &self.doc.world) {
                 self.push_undo(start);
             }
             self.refresh_quality(true);
@@ -255,26 +357,26 @@ impl Editor {
     }
 
     pub fn dragging(&self) -> bool {
-        self.drag_start.is_some()
+        self.history.drag_start.is_some()
     }
 
     /// One step of a drag: moves an element toward `pose`, stopping at contact.
     pub fn drag_element_to(&mut self, element: Element, pose: Pose) -> Option<MoveOutcome> {
-        let outcome = self.world.move_to(element, pose);
+        let outcome = self.doc.world.move_to(element, pose);
         self.after_move(outcome)
     }
 
     /// One step of a joint drag or a slider: moves DOF `dof` of `robot` toward `value` (clamped
     /// to its limits); coupled joints follow; each chain stops at contact.
     pub fn drag_dof(&mut self, robot: usize, dof: usize, value: f64) -> Option<MoveOutcome> {
-        let r = self.world.robot(robot)?;
+        let r = self.doc.world.robot(robot)?;
         if dof >= r.dofs.len() || !value.is_finite() {
             return None;
         }
         let (lo, hi) = r.dof_limits(dof);
         let mut target = r.dof_values().to_vec();
         target[dof] = value.clamp(lo, hi);
-        let outcome = self.world.move_dofs_to(robot, &target);
+        let outcome = self.doc.world.move_dofs_to(robot, &target);
         self.after_move(outcome)
     }
 
@@ -298,9 +400,9 @@ impl Editor {
     pub fn auto_grasp(&mut self, robot: usize, closing: bool) {
         self.begin_drag(if closing { "auto grasp" } else { "auto open" });
         let outcome = if closing {
-            self.world.auto_grasp(robot)
+            self.doc.world.auto_grasp(robot)
         } else {
-            self.world.auto_open(robot)
+            self.doc.world.auto_open(robot)
         };
         self.after_move(outcome);
         self.end_drag();
@@ -310,7 +412,7 @@ impl Editor {
     /// `distance` mm (GraspIt's first half of the G key).
     pub fn approach(&mut self, robot: usize, distance: f64) {
         self.begin_drag("approach");
-        let outcome = self.world.approach_to_contact(robot, distance);
+        let outcome = self.doc.world.approach_to_contact(robot, distance);
         self.after_move(outcome);
         self.end_drag();
     }
@@ -321,8 +423,7 @@ impl Editor {
     ) -> Option<MoveOutcome> {
         match outcome {
             Ok(outcome) => {
-                self.touching = self.describe_stop(&outcome);
-                self.changed();
+                self.doc.touching = self.describe_stop(&outcome);
                 self.refresh_quality(false);
                 Some(outcome)
             }
@@ -338,7 +439,7 @@ impl Editor {
         if outcome.blocked_by_overlap {
             return Some("blocked: it would go deeper into a body it overlaps".into());
         }
-        let name = |id| self.world.body(id).map_or("?", |b| b.name.as_str());
+        let name = |id| self.doc.world.body(id).map_or("?", |b| b.name.as_str());
         let mut pairs: Vec<String> = outcome
             .stopped_by
             .iter()
@@ -352,44 +453,46 @@ impl Editor {
 
     /// Changes a body's material (and so the friction of its contacts).
     pub fn set_material(&mut self, id: BodyId, material: Material) {
-        if self.world.body(id).is_none_or(|b| b.material == material) {
+        if self
+            .doc
+            .world
+            .body(id)
+            .is_none_or(|b| b.material == material)
+        {
             return;
         }
         self.checkpoint("material change");
-        if let Err(e) = self.world.set_material(id, material) {
+        if let Err(e) = self.doc.world.set_material(id, material) {
             self.error(e.to_string());
             return;
         }
-        self.changed();
         self.refresh_quality(true);
     }
 
     /// Gives a body a collision group and mask (RaiSim's): what it meets changes at once, and
     /// the next move passes through what it no longer meets.
     pub fn set_collision_groups(&mut self, id: BodyId, groups: CollisionGroups) {
-        if self.world.body(id).is_none_or(|b| b.groups() == groups) {
+        if self.doc.world.body(id).is_none_or(|b| b.groups() == groups) {
             return;
         }
         self.checkpoint("collision groups change");
-        if let Err(e) = self.world.set_collision_groups(id, groups) {
+        if let Err(e) = self.doc.world.set_collision_groups(id, groups) {
             self.error(e.to_string());
             return;
         }
-        self.changed();
         self.refresh_quality(true);
     }
 
     /// Changes the contact threshold, mm; a bad value is refused with a message.
     pub fn set_contact_threshold(&mut self, threshold: f64) {
-        let before = self.world.clone();
-        match self.world.set_contact_threshold(threshold) {
+        let before = self.doc.world.clone();
+        match self.doc.world.set_contact_threshold(threshold) {
             Ok(()) => {
                 self.push_undo(Snapshot {
                     world: before,
-                    selection: self.selection.clone(),
+                    selection: self.selection.0.clone(),
                     what: "threshold change".into(),
                 });
-                self.changed();
                 self.refresh_quality(true);
             }
             Err(e) => self.error(e.to_string()),
@@ -405,12 +508,12 @@ impl Editor {
         self.checkpoint("delete");
         // Removing renumbers nothing: every other id stays as it was.
         for &element in &elements {
-            if let Err(e) = self.world.remove_element(element) {
+            if let Err(e) = self.doc.world.remove_element(element) {
                 self.error(e.to_string());
             }
         }
         self.info(format!("deleted {} element(s)", elements.len()));
-        self.selection.clear();
+        self.selection.0.clear();
         self.structure_changed();
     }
 
@@ -419,28 +522,8 @@ impl Editor {
     /// Evaluates the grasp again. During a drag only epsilon (about a millisecond); the
     /// volume, which can take tens of milliseconds, once the drag ends.
     fn refresh_quality(&mut self, with_volume: bool) {
-        let first_robot = self.world.robots().next().map(|(r, _)| r);
-        let (Some(object), Some(robot)) = (self.world.grasped_object(), first_robot) else {
-            self.quality = QualityReport::NoGrasp;
-            return;
-        };
-        let grasp = match self.world.grasp(robot, object, &ContactOptions::default()) {
-            Ok(grasp) => grasp,
-            Err(e) => {
-                self.quality = QualityReport::Failed(e.to_string());
-                return;
-            }
-        };
         let with_volume = with_volume && !self.dragging();
-        let quality = if with_volume {
-            grasp.quality_with_volume(WrenchSpaceKind::L1)
-        } else {
-            grasp.quality(WrenchSpaceKind::L1)
-        };
-        self.quality = match quality {
-            Ok(q) => QualityReport::Computed(q),
-            Err(e) => QualityReport::Failed(e.to_string()),
-        };
+        self.doc.refresh_quality(with_volume);
     }
 }
 

@@ -4,11 +4,12 @@ use super::*;
 
 pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Bodies");
-    ui.label(egui::RichText::new(&editor.source).small().weak());
+    ui.label(egui::RichText::new(&editor.doc.source).small().weak());
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
-        let ids = editor.world.body_ids();
+        let ids = editor.doc.world.body_ids();
         let robots: Vec<(usize, String)> = editor
+            .doc
             .world
             .robots()
             .map(|(r, robot)| (r, robot.name.clone()))
@@ -29,6 +30,7 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
             ("Obstacles", BodyKind::Obstacle),
         ] {
             let ids: Vec<BodyId> = editor
+                .doc
                 .world
                 .free_bodies()
                 .filter(|(_, b)| b.kind == kind)
@@ -46,7 +48,7 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
 }
 
 pub(super) fn body_row(ui: &mut egui::Ui, editor: &mut Editor, id: BodyId) {
-    let Some(body) = editor.world.body(id) else {
+    let Some(body) = editor.doc.world.body(id) else {
         return;
     };
     let row = ui

@@ -83,9 +83,9 @@ pub fn contact_cells<'a>(
 
 pub(super) fn contacts_section(ui: &mut egui::Ui, editor: &Editor) {
     ui.heading("Grasp quality");
-    ui.label(quality_text(&editor.quality))
+    ui.label(quality_text(&editor.doc.quality))
         .on_hover_text("Ferrari–Canny epsilon and volume of the L1 grasp wrench space");
-    let contacts = listed_contacts(&editor.world);
+    let contacts = listed_contacts(&editor.doc.world);
     egui::CollapsingHeader::new(format!("Contacts ({})", contacts.len()))
         .id_salt("contacts")
         .default_open(true)
@@ -94,7 +94,7 @@ pub(super) fn contacts_section(ui: &mut egui::Ui, editor: &Editor) {
                 ui.label(egui::RichText::new("Nothing touches.").weak());
                 return;
             }
-            let name = |id| editor.world.body(id).map_or("?", |b| b.name.as_str());
+            let name = |id| editor.doc.world.body(id).map_or("?", |b| b.name.as_str());
             egui::ScrollArea::both()
                 .id_salt("contact_rows")
                 .max_height(260.0)

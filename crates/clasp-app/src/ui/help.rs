@@ -83,5 +83,7 @@ pub(super) fn help_window(ctx: &egui::Context, editor: &mut Editor) {
                 .weak(),
             );
         });
-    editor.view.help_shown = open;
+    if !open {
+        editor.view.help_shown = false;
+    }
 }

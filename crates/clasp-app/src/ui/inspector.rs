@@ -8,7 +8,7 @@ pub(super) fn inspected_body(editor: &Editor) -> Option<BodyId> {
         .selection
         .last()
         .copied()
-        .filter(|&id| editor.world.body(id).is_some())
+        .filter(|&id| editor.doc.world.body(id).is_some())
 }
 
 pub(super) fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
@@ -19,7 +19,7 @@ pub(super) fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
             ui.label(egui::RichText::new("Select a body to see and change it.").weak());
         }
     }
-    let robot = editor.selected_robot().or(only_robot(&editor.world));
+    let robot = editor.selected_robot().or(only_robot(&editor.doc.world));
     if let Some(robot) = robot {
         ui.separator();
         robot_section(ui, editor, state, robot);
@@ -34,7 +34,7 @@ pub(super) fn body_section(
     state: &mut UiState,
     id: BodyId,
 ) {
-    let Some(body) = editor.world.body(id) else {
+    let Some(body) = editor.doc.world.body(id) else {
         return;
     };
     let selected = editor.selection.len();
@@ -52,7 +52,7 @@ pub(super) fn body_section(
         ui.end_row();
         if let Some(r) = id.robot() {
             ui.label("Robot");
-            ui.label(&editor.world.robot(r).unwrap().name);
+            ui.label(&editor.doc.world.robot(r).unwrap().name);
             ui.end_row();
         }
         ui.label("Mass");
@@ -69,7 +69,7 @@ pub(super) fn body_section(
             None => "rigid".into(),
         });
         ui.end_row();
-        let switches = editor.world.switches();
+        let switches = editor.doc.world.switches();
         ui.label("Collisions");
         ui.label(format!(
             "{} for this body; world {}",
@@ -97,7 +97,7 @@ pub(super) fn groups_field(
     state: &mut UiState,
     id: BodyId,
 ) {
-    let Some(groups) = editor.world.body(id).map(|b| b.groups()) else {
+    let Some(groups) = editor.doc.world.body(id).map(|b| b.groups()) else {
         return;
     };
     let mut group = groups.group();
@@ -145,19 +145,19 @@ pub(super) fn groups_field(
 pub(super) fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: BodyId) {
     let element = id.element();
     let pose = match element {
-        Element::Robot(r) => editor.world.robot(r).unwrap().pose(),
-        Element::Body(_) => match editor.world.body(id) {
+        Element::Robot(r) => editor.doc.world.robot(r).unwrap().pose(),
+        Element::Body(_) => match editor.doc.world.body(id) {
             Some(body) => body.pose(),
             None => return,
         },
     };
     if let (Element::Robot(r), Some(BodyKind::Link)) =
-        (element, editor.world.body(id).map(|b| b.kind))
+        (element, editor.doc.world.body(id).map(|b| b.kind))
     {
         ui.label(
             egui::RichText::new(format!(
                 "A link moves with its robot: these fields place {}'s palm.",
-                editor.world.robot(r).unwrap().name
+                editor.doc.world.robot(r).unwrap().name
             ))
             .small()
             .weak(),
@@ -233,13 +233,13 @@ pub(super) fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut Ui
 /// The material, with the friction each choice gives against what the body touches (or
 /// against plastic when it touches nothing).
 pub(super) fn material_field(ui: &mut egui::Ui, editor: &mut Editor, id: BodyId) {
-    let Some(body) = editor.world.body(id) else {
+    let Some(body) = editor.doc.world.body(id) else {
         return;
     };
     let current = body.material;
     let mut partners: Vec<(String, Material)> = Vec::new();
-    for contact in editor.world.contacts_of(id) {
-        if let Some(other) = editor.world.body(contact.other)
+    for contact in editor.doc.world.contacts_of(id) {
+        if let Some(other) = editor.doc.world.body(contact.other)
             && !partners.iter().any(|(name, _)| *name == other.name)
         {
             partners.push((other.name.clone(), other.material));

@@ -63,9 +63,9 @@ pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut Fi
         perform(Action::SaveAs, editor, dialogs);
     }
     ui.separator();
-    ui.add_enabled_ui(!editor.recent.is_empty(), |ui| {
+    ui.add_enabled_ui(!editor.doc.recent.is_empty(), |ui| {
         ui.menu_button("Open Recent", |ui| {
-            for path in editor.recent.clone() {
+            for path in editor.doc.recent.clone() {
                 let name = path.file_name().map_or_else(
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into(),
@@ -121,16 +121,22 @@ pub(super) fn view_menu(
         perform(Action::ViewAll, editor, dialogs);
     }
     ui.separator();
-    ui.checkbox(&mut editor.view.wireframe, "Wireframe");
-    ui.checkbox(&mut editor.view.transparent, "Transparency");
-    ui.checkbox(&mut editor.view.contacts_shown, "Contacts");
+    // The widgets edit a copy: the settings are written, and the scene redrawn, only when one
+    // of them changes.
+    let mut view = editor.view.clone();
+    ui.checkbox(&mut view.wireframe, "Wireframe");
+    ui.checkbox(&mut view.transparent, "Transparency");
+    ui.checkbox(&mut view.contacts_shown, "Contacts");
     ui.separator();
     ui.add(
-        egui::Slider::new(&mut editor.view.cone_height, 2.0..=100.0)
+        egui::Slider::new(&mut view.cone_height, 2.0..=100.0)
             .text("Cone size")
             .suffix(" mm"),
     )
     .on_hover_text("Height of the friction cones that mark contacts");
+    if view != *editor.view {
+        *editor.view = view;
+    }
     ui.horizontal(|ui| {
         ui.label("Contact threshold");
         threshold_field(ui, editor, state);
@@ -139,7 +145,7 @@ pub(super) fn view_menu(
 
 /// The contact threshold, mm: typed values apply at once, a dragged one when the drag ends.
 pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
-    let current = editor.world.settings().contact_threshold;
+    let current = editor.doc.world.settings().contact_threshold;
     let mut value = state.threshold_draft.unwrap_or(current);
     let response = ui
         .add(
@@ -165,9 +171,9 @@ pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mu
 }
 
 pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
-    let robot = grasping_robot(editor);
+    let robot = grasping_robot(&editor.doc.world, &editor.selection);
     let hover = robot.map_or("there is no robot".into(), |r| {
-        format!("{}'s fingers", editor.world.robot(r).unwrap().name)
+        format!("{}'s fingers", editor.doc.world.robot(r).unwrap().name)
     });
     for (action, verb) in [(Action::AutoGrasp, "Close"), (Action::AutoOpen, "Open")] {
         let command = action.command();
@@ -255,7 +261,7 @@ pub(super) fn toolbar(
             perform(Action::Redo, editor, dialogs);
         }
         ui.separator();
-        let robot = grasping_robot(editor).is_some();
+        let robot = grasping_robot(&editor.doc.world, &editor.selection).is_some();
         for action in [Action::AutoGrasp, Action::AutoOpen] {
             let command = action.command();
             if ui

@@ -98,7 +98,7 @@ fn spawn_ui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettin
 /// controls' positions for scripts.
 #[derive(SystemParam)]
 struct PanelState<'w> {
-    editor: ResMut<'w, Editor>,
+    editor: Editor<'w>,
     dialogs: ResMut<'w, FileDialogs>,
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
@@ -122,7 +122,7 @@ fn panels(
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
-    let editor = &mut *editor;
+    let editor = &mut editor;
     let dialogs = &mut *dialogs;
     state.drag_held = false;
     let mut root = egui::Ui::new(
@@ -239,8 +239,8 @@ fn only_robot(world: &clasp_core::World) -> Option<usize> {
 
 fn element_name(editor: &Editor, element: Element) -> String {
     match element {
-        Element::Body(i) => editor.world.free_body(i).map(|b| b.name.clone()),
-        Element::Robot(r) => editor.world.robot(r).map(|r| r.name.clone()),
+        Element::Body(i) => editor.doc.world.free_body(i).map(|b| b.name.clone()),
+        Element::Robot(r) => editor.doc.world.robot(r).map(|r| r.name.clone()),
     }
     .unwrap_or_else(|| "?".into())
 }

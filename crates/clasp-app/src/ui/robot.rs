@@ -8,7 +8,7 @@ pub(super) fn robot_section(
     state: &mut UiState,
     robot: usize,
 ) {
-    let Some(r) = editor.world.robot(robot) else {
+    let Some(r) = editor.doc.world.robot(robot) else {
         return;
     };
     ui.heading(format!("Robot: {}", r.name));
@@ -18,7 +18,7 @@ pub(super) fn robot_section(
         .num_columns(2)
         .show(ui, |ui| {
             for dof in 0..count {
-                let r = editor.world.robot(robot).unwrap();
+                let r = editor.doc.world.robot(robot).unwrap();
                 let revolute = r.dof_is_revolute(dof);
                 let (lo, hi) = r.dof_limits(dof);
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };

@@ -13,7 +13,7 @@ pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState
             ));
         ui.separator();
         ui.label(selection_summary(editor));
-        if let Some(touching) = &editor.touching {
+        if let Some(touching) = &editor.doc.touching {
             ui.separator();
             ui.label(
                 egui::RichText::new(format!("touching: {touching}"))
@@ -22,12 +22,12 @@ pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState
             );
         }
         ui.separator();
-        let contacts = contact_count(&editor.world);
+        let contacts = contact_count(&editor.doc.world);
         ui.label(format!(
             "{contacts} contact{}",
             if contacts == 1 { "" } else { "s" }
         ));
-        if !editor.world.switches().world_on() {
+        if !editor.doc.world.switches().world_on() {
             ui.separator();
             ui.label(
                 egui::RichText::new("Collisions OFF (world)")
@@ -49,7 +49,7 @@ pub fn selection_summary(editor: &Editor) -> String {
     let names: Vec<&str> = editor
         .selection
         .iter()
-        .filter_map(|&id| editor.world.body(id))
+        .filter_map(|&id| editor.doc.world.body(id))
         .map(|b| b.name.as_str())
         .collect();
     match names.len() {
@@ -63,7 +63,7 @@ pub(super) fn log_panel(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
     ui.horizontal(|ui| {
         ui.strong("Log");
         if ui.button("Clear").clicked() {
-            editor.log.clear();
+            editor.log.0.clear();
             state.toasts.forget_log();
         }
         if ui.button("Close").clicked() {
@@ -75,7 +75,7 @@ pub(super) fn log_panel(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
         .stick_to_bottom(true)
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for entry in &editor.log {
+            for entry in editor.log.iter() {
                 if entry.error {
                     ui.colored_label(ERROR, &entry.text);
                 } else {

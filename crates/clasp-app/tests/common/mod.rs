@@ -19,7 +19,11 @@ use bevy::{
     window::{CursorMoved, PrimaryWindow, WindowEvent, WindowRef},
     winit::WinitPlugin,
 };
-use clasp_app::{Editor, RunOptions, camera::OrbitCamera, convert, open_scene};
+pub use clasp_app::{
+    Document, Editor, Log,
+    editor::{History, LogEntry, Selection, ViewSettings},
+};
+use clasp_app::{RunOptions, camera::OrbitCamera, convert, open_scene};
 use clasp_core::BodyId;
 
 pub fn headless_app() -> App {
@@ -36,13 +40,14 @@ pub fn headless_app() -> App {
             })
             .disable::<WinitPlugin>(),
     );
-    let editor = open_scene(&[]);
+    let scene = open_scene(&[]);
+    let log = scene.resource::<Log>();
     assert!(
-        editor.log.iter().all(|e| !e.error),
+        log.iter().all(|e| !e.error),
         "the default scene opens cleanly: {:?}",
-        editor.log
+        log.0
     );
-    clasp_app::install(&mut app, editor, RunOptions::default());
+    clasp_app::install(&mut app, scene, RunOptions::default());
     // Without a renderer nothing computes visibility, so ray casts must not wait for it.
     app.insert_resource(MeshPickingSettings {
         require_markers: true,
@@ -89,7 +94,7 @@ pub fn click(app: &mut App, position: Vec2) {
 
 /// The centre of a body's bounding box, in world coordinates.
 pub fn body_center(app: &App, id: BodyId) -> Vec3 {
-    let body = app.world().resource::<Editor>().world.body(id).unwrap();
+    let body = world(app).body(id).unwrap();
     let (lo, hi) = body.mesh().bounding_box();
     convert::point(&(body.pose() * nalgebra::center(&lo, &hi)))
 }
@@ -155,15 +160,37 @@ pub fn mouse_move(app: &mut App, to: Vec2, delta: Vec2) {
 }
 
 pub fn selection(app: &App) -> Vec<BodyId> {
-    app.world().resource::<Editor>().selection.clone()
+    app.world().resource::<Selection>().0.clone()
 }
 
-pub fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
+pub fn doc(app: &App) -> &Document {
+    app.world().resource::<Document>()
 }
 
-pub fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
-    app.world_mut().resource_mut::<Editor>()
+pub fn world(app: &App) -> &clasp_core::World {
+    &doc(app).world
+}
+
+pub fn log(app: &App) -> &[LogEntry] {
+    app.world().resource::<Log>()
+}
+
+pub fn view_settings(app: &App) -> &ViewSettings {
+    app.world().resource::<ViewSettings>()
+}
+
+/// The contact markers the app's world and view settings call for.
+pub fn markers(app: &App) -> clasp_app::markers::MarkerGeometry {
+    clasp_app::markers::marker_geometry(world(app), view_settings(app).cone_height)
+}
+
+pub fn history(app: &App) -> &History {
+    app.world().resource::<History>()
+}
+
+/// Makes requests of the app's editor, as a panel or a shortcut would.
+pub fn edit<T>(app: &mut App, request: impl FnOnce(&mut Editor) -> T) -> T {
+    clasp_app::edit(app.world_mut(), request)
 }
 
 /// Moves the real pointer (cursor and picking) to `to`, in logical window pixels.
@@ -260,7 +287,7 @@ pub fn hovered_body(app: &mut App, p: Vec2) -> Option<BodyId> {
 /// A point of the window where picking sees body `id` in front: one of its vertices, drawn a
 /// little toward its centre, that nothing hides.
 pub fn visible_point(app: &mut App, id: BodyId) -> Option<Vec2> {
-    let body = editor(app).world.body(id).unwrap().clone();
+    let body = world(app).body(id).unwrap().clone();
     let (lo, hi) = body.mesh().bounding_box();
     let centre = nalgebra::center(&lo, &hi);
     let step = (body.mesh().vertices().len() / 60).max(1);

@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use clasp_app::{Editor, markers::marker_geometry};
+use clasp_app::{Document, Editor, edit, markers::marker_geometry};
 use clasp_core::{BodyId, Element, MoveQueries, Pose};
 use serde_json::{Value, json};
 
@@ -192,7 +192,11 @@ fn play(
     checks: &mut Checks,
 ) -> (String, Vec<Frame>) {
     let mut scene = build();
-    scene.editor.world.set_move_queries(queries);
+    scene
+        .editor
+        .resource_mut::<Document>()
+        .world
+        .set_move_queries(queries);
     let label = format!(
         "{}, {} drag, {queries:?} move",
         scene.name,
@@ -205,7 +209,7 @@ fn play(
         Script::Hand => {
             let mut hand = HandScript::new(&scene);
             Box::new(move |e: &mut Editor, f| {
-                let target = hand.target(f, e.world.robot(0).unwrap().pose());
+                let target = hand.target(f, e.doc.world.robot(0).unwrap().pose());
                 e.drag_element_to(Element::Robot(0), target);
             })
         }
@@ -217,16 +221,18 @@ fn play(
             })
         }
     };
-    let editor = &mut scene.editor;
-    editor.begin_drag("drag");
-    for f in 0..FRAMES {
-        frames.push(frame(editor, scene.object, |e| step(e, f)));
-        overlaps += usize::from(!editor.world.overlapping_pairs().is_empty());
-        if budget.is_some_and(|b| started.elapsed() > b) {
-            break;
+    let object = scene.object;
+    edit(&mut scene.editor, |editor| {
+        editor.begin_drag("drag");
+        for f in 0..FRAMES {
+            frames.push(frame(editor, object, |e| step(e, f)));
+            overlaps += usize::from(!editor.doc.world.overlapping_pairs().is_empty());
+            if budget.is_some_and(|b| started.elapsed() > b) {
+                break;
+            }
         }
-    }
-    editor.end_drag();
+        editor.end_drag();
+    });
     checks.expect(overlaps == 0, || {
         format!("app frame, {label}: {overlaps} frames left bodies passing into each other")
     });
@@ -241,14 +247,14 @@ fn play(
 fn frame(editor: &mut Editor, object: BodyId, step: impl FnOnce(&mut Editor)) -> Frame {
     let start = Instant::now();
     step(editor);
-    let markers = marker_geometry(editor);
+    let markers = marker_geometry(&editor.doc.world, editor.view.cone_height);
     let ns = start.elapsed().as_nanos() as f64;
     black_box(&markers);
     Frame {
         ns,
-        held: editor.touching.is_some(),
-        touching: editor.world.contacts_of(object).next().is_some(),
-        palm: editor.world.robot(0).unwrap().pose(),
-        dofs: editor.world.robot(0).unwrap().dof_values().to_vec(),
+        held: editor.doc.touching.is_some(),
+        touching: editor.doc.world.contacts_of(object).next().is_some(),
+        palm: editor.doc.world.robot(0).unwrap().pose(),
+        dofs: editor.doc.world.robot(0).unwrap().dof_values().to_vec(),
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use clasp_app::Editor;
+use clasp_app::{Document, EditorWorld, edit};
 use clasp_collide::{TriMesh, shapes::subdivided_box};
 use clasp_core::{Body, BodyId, BodyKind, Element, Pose};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
@@ -14,7 +14,8 @@ const START_GAP: f64 = 30.0;
 /// A hand (robot 0) and the object it is dragged against.
 pub struct Scene {
     pub name: String,
-    pub editor: Editor,
+    /// The app's editor resources, as `clasp_app::open_scene` makes them.
+    pub editor: EditorWorld,
     pub object: BodyId,
     /// The object's centre, world.
     pub centre: Point3<f64>,
@@ -39,6 +40,7 @@ pub fn sphere_mesh(cells: usize) -> TriMesh {
 pub fn default_scene() -> Scene {
     let editor = clasp_app::open_scene(&[]);
     let mug = editor
+        .resource::<Document>()
         .world
         .grasped_object()
         .expect("the default scene has its mug");
@@ -48,16 +50,20 @@ pub fn default_scene() -> Scene {
 /// The default scene with the mug deleted, as a user deletes it, and a sphere in its place.
 pub fn sphere_scene(mesh: &TriMesh) -> Scene {
     let mut editor = clasp_app::open_scene(&[]);
-    let mug = editor
-        .world
-        .grasped_object()
-        .expect("the default scene has its mug");
-    editor.click_body(mug, false);
-    editor.delete_selection();
     let name = format!("sphere_{}", mesh.triangles().len());
-    let object = editor
-        .world
-        .add_body(Body::from_mesh(&name, BodyKind::Graspable, mesh.clone()));
+    let object = edit(&mut editor, |editor| {
+        let mug = editor
+            .doc
+            .world
+            .grasped_object()
+            .expect("the default scene has its mug");
+        editor.click_body(mug, false);
+        editor.delete_selection();
+        editor
+            .doc
+            .world
+            .add_body(Body::from_mesh(&name, BodyKind::Graspable, mesh.clone()))
+    });
     place(
         &format!("ClaspHand, {}-triangle sphere", mesh.triangles().len()),
         editor,
@@ -68,17 +74,32 @@ pub fn sphere_scene(mesh: &TriMesh) -> Scene {
 /// GraspIt's Barrett and GraspIt's mug, fingers spread 60°.
 pub fn barrett_scene(library: &Path) -> Result<Scene, String> {
     let world = crate::grasps::barrett_world(library)?;
-    let editor = Editor::new(world, "Barrett and GraspIt's mug", None);
+    let editor = clasp_app::editor_world(Document::new(world, "Barrett and GraspIt's mug", None));
     Ok(place("Barrett, GraspIt's mug", editor, BodyId::Free(0)))
 }
 
 /// Puts the object on the hand's approach line, [`START_GAP`] from where the hand would first
 /// touch it (a copy of the world approaches to find out).
-fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
+fn place(name: &str, mut editor: EditorWorld, object: BodyId) -> Scene {
+    let (centre, approach) = edit(&mut editor, |editor| {
+        place_object(&mut editor.doc.world, object)
+    });
+    edit(&mut editor, |editor| editor.forget_history());
+    Scene {
+        name: name.into(),
+        editor,
+        object,
+        centre,
+        approach,
+    }
+}
+
+/// Places `object` as [`place`] says; returns its centre and the hand's approach direction.
+fn place_object(world: &mut clasp_core::World, object: BodyId) -> (Point3<f64>, Vector3<f64>) {
     let BodyId::Free(index) = object else {
         unreachable!("the object is a free body")
     };
-    let robot = editor.world.robot(0).unwrap();
+    let robot = world.robot(0).unwrap();
     let palm = robot.pose();
     let (reference, direction) = robot
         .approach
@@ -87,7 +108,7 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
             (a.reference, a.direction.into_inner())
         });
     let (reference, approach) = (palm * reference, palm.rotation * direction);
-    let body = editor.world.free_body(index).unwrap();
+    let body = world.free_body(index).unwrap();
     let (lo, hi) = body.mesh().bounding_box();
     let own_centre = nalgebra::center(&lo, &hi);
     let far = (hi - lo).norm() + 200.0;
@@ -99,11 +120,10 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
         )
     };
     let far_pose = at(reference + approach * far);
-    editor
-        .world
+    world
         .set_pose(Element::Body(index), far_pose)
         .expect("a finite pose");
-    let mut probe = editor.world.clone();
+    let mut probe = world.clone();
     let outcome = probe
         .approach_to_contact(0, 2.0 * far)
         .expect("the hand can approach");
@@ -111,18 +131,10 @@ fn place(name: &str, mut editor: Editor, object: BodyId) -> Scene {
     let travel =
         (probe.robot(0).unwrap().pose().translation.vector - palm.translation.vector).norm();
     let centre = reference + approach * (far - travel + START_GAP);
-    editor
-        .world
+    world
         .set_pose(Element::Body(index), at(centre))
         .expect("a finite pose");
-    editor.forget_history();
-    Scene {
-        name: name.into(),
-        editor,
-        object,
-        centre,
-        approach,
-    }
+    (centre, approach)
 }
 
 /// The pointer's path for the hand drag, as palm poses: frames 0–149 approach at 0.4 mm a frame
@@ -141,7 +153,13 @@ pub struct HandScript {
 impl HandScript {
     pub fn new(scene: &Scene) -> Self {
         HandScript {
-            start: scene.editor.world.robot(0).unwrap().pose(),
+            start: scene
+                .editor
+                .resource::<Document>()
+                .world
+                .robot(0)
+                .unwrap()
+                .pose(),
             approach: scene.approach,
             across: across(&scene.approach),
             centre: scene.centre,
@@ -187,10 +205,13 @@ fn across(v: &Vector3<f64>) -> Unit<Vector3<f64>> {
 /// For the DOF drag: the hand brought up to touch the object, and the first DOF that, closed
 /// all the way, would meet it, with the value it closes to.
 pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
-    let editor = &mut scene.editor;
-    editor.approach(0, 2.0 * START_GAP);
-    editor.forget_history();
-    let robot = editor.world.robot(0).unwrap();
+    let object = scene.object;
+    edit(&mut scene.editor, |editor| {
+        editor.approach(0, 2.0 * START_GAP);
+        editor.forget_history();
+    });
+    let world = &scene.editor.resource::<Document>().world;
+    let robot = world.robot(0).unwrap();
     let closing = |dof: usize| {
         let (lo, hi) = robot.dof_limits(dof);
         if robot.dofs[dof].default_velocity >= 0.0 {
@@ -202,12 +223,12 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
     let dof = (0..robot.dofs.len())
         .filter(|&d| robot.dofs[d].default_velocity != 0.0)
         .find(|&d| {
-            let mut probe = editor.world.clone();
+            let mut probe = world.clone();
             let mut target = probe.robot(0).unwrap().dof_values().to_vec();
             target[d] = closing(d);
             probe
                 .move_dofs_to(0, &target)
-                .is_ok_and(|o| o.stopped_by.iter().any(|&(_, b)| b == scene.object))
+                .is_ok_and(|o| o.stopped_by.iter().any(|&(_, b)| b == object))
         })
         .unwrap_or(1);
     (dof, robot.dof_values()[dof], closing(dof))
