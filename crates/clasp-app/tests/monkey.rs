@@ -251,6 +251,10 @@ fn new_app() -> App {
     // `headless_app` gives file dialogs the in-app browser; `tidy` closes it at once.
     // Every frame lasts 16 ms of app time whatever the machine's speed, so that double clicks,
     // egui's delays and the notifications' fading, and so the whole run, follow the seed.
+    // A file the monkey opens ends loading on the frame after it began, every run.
+    app.world_mut()
+        .resource_mut::<clasp_app::dialog::Loads>()
+        .wait = true;
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));

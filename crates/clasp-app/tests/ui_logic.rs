@@ -201,6 +201,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
         .resource_mut::<FileDialogs>()
         .deliver(DialogPurpose::Import(ImportKind::Object), bad.clone());
     app.update();
+    finish_loads(&mut app);
 
     assert_eq!(poses(&app), before, "no body came, went or moved");
     assert_eq!(world(&app).free_bodies().count(), 1);
@@ -230,6 +231,57 @@ fn drop_file(app: &mut App, path: &Path) {
         path_buf: path.to_path_buf(),
     });
     app.update();
+    finish_loads(app);
+}
+
+/// A file loads on a worker thread: the frame that took it leaves the scene as it was and
+/// shows what is loading; a cancelled load changes nothing; a load left
+/// to finish arrives as one undo step.
+#[test]
+fn a_file_loads_in_the_background_with_progress_and_can_be_cancelled() {
+    use clasp_app::dialog::{LoadPurpose, Loads};
+    let mut app = headless_app();
+    let dir = scratch_dir("background");
+    let cube = dir.join("cube.off");
+    std::fs::write(&cube, CUBE_OFF).unwrap();
+    let import_cube = |app: &mut App| {
+        app.world_mut()
+            .resource_mut::<FileDialogs>()
+            .deliver(DialogPurpose::Import(ImportKind::Object), cube.clone());
+        app.update();
+        let loading: Vec<_> = app
+            .world()
+            .resource::<Loads>()
+            .in_progress(0.0)
+            .map(|(path, purpose, _)| (path.to_path_buf(), purpose))
+            .collect();
+        assert_eq!(
+            loading,
+            [(cube.clone(), LoadPurpose::Import(ImportKind::Object))],
+            "the import is under way"
+        );
+        assert_eq!(world(app).free_bodies().count(), 1, "nothing arrived yet");
+        assert_eq!(history(app).can_undo(), None);
+    };
+    import_cube(&mut app);
+    let cancelled = app.world_mut().resource_mut::<Loads>().cancel();
+    assert_eq!(cancelled, [cube.clone()]);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        world(&app).free_bodies().count(),
+        1,
+        "a cancelled load adds nothing"
+    );
+    assert_eq!(history(&app).can_undo(), None);
+
+    import_cube(&mut app);
+    finish_loads(&mut app);
+    assert_eq!(world(&app).free_bodies().count(), 2, "the cube arrived");
+    assert_eq!(history(&app).can_undo(), Some("import"));
+    assert_eq!(body_views(&mut app).len(), 11);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -459,9 +511,8 @@ fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
     }
     type_text(&mut app, file.to_str().unwrap());
     press_named(&mut app, KeyCode::Enter, Key::Enter);
-    for _ in 0..3 {
-        app.update();
-    }
+    app.update();
+    finish_loads(&mut app);
     if let Some(b) = app.world().resource::<FileDialogs>().browser() {
         panic!(
             "the browser is still open: text {:?}, problem {:?}",

@@ -1,5 +1,5 @@
-//! File dialogs: the native one over the XDG portal, an in-app browser where none answers, and
-//! files dropped on the window.
+//! File dialogs: the native one over the XDG portal, an in-app browser where none answers,
+//! files dropped on the window, and the chosen files loading in the background.
 //!
 //! The native dialog runs on a task and is polled each frame, so the app never waits for it.
 //! Where no portal answers (no session bus, `CLASP_FILE_BROWSER=1`, or a dialog that answers
@@ -20,8 +20,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use clasp_io::{Disk, FileKind};
 
 mod browser;
+mod loading;
 
 pub use browser::*;
+pub use loading::*;
 
 use crate::{
     editor::{Document, Editor, ImportKind},
@@ -85,16 +87,6 @@ pub fn purpose_for_file(path: &Path) -> DialogPurpose {
     match FileKind::of(&Disk, path) {
         Ok(FileKind::World) => DialogPurpose::OpenWorld,
         _ => DialogPurpose::Import(import_kind_of(path)),
-    }
-}
-
-/// Does what a chosen file was chosen for: opens, imports or saves. A file that does not load
-/// changes nothing and is reported in the log.
-pub fn apply_choice(editor: &mut Editor, purpose: DialogPurpose, path: &Path) -> bool {
-    match purpose {
-        DialogPurpose::OpenWorld => editor.open_world(path),
-        DialogPurpose::Import(kind) => editor.import(path, kind),
-        DialogPurpose::SaveAs => editor.save(Some(&with_xml_extension(path))),
     }
 }
 
@@ -215,9 +207,17 @@ pub struct DialogPlugin;
 impl Plugin for DialogPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FileDialogs>()
+            .init_resource::<Loads>()
             .add_systems(
                 Update,
-                (take_dropped_files, open_requested, poll_native, use_chosen)
+                // A load started this frame is looked at first in the next.
+                (
+                    take_dropped_files,
+                    open_requested,
+                    poll_native,
+                    finish_loads,
+                    use_chosen,
+                )
                     .chain()
                     .in_set(ClaspSystems::Requests),
             )
@@ -275,9 +275,26 @@ fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
     }
 }
 
-fn use_chosen(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
+/// Files chosen to open or import load in the background (see `loading`); a world is saved
+/// at once.
+fn use_chosen(
+    mut dialogs: ResMut<FileDialogs>,
+    mut loads: ResMut<Loads>,
+    time: Res<Time>,
+    mut editor: Editor,
+) {
+    if dialogs.chosen.is_empty() {
+        return;
+    }
+    let now = time.elapsed_secs_f64();
     for (purpose, path) in std::mem::take(&mut dialogs.chosen) {
-        apply_choice(&mut editor, purpose, &path);
+        match purpose {
+            DialogPurpose::OpenWorld => loads.start(LoadPurpose::OpenWorld, path, now),
+            DialogPurpose::Import(kind) => loads.start(LoadPurpose::Import(kind), path, now),
+            DialogPurpose::SaveAs => {
+                editor.save(Some(&with_xml_extension(&path)));
+            }
+        }
     }
 }
 

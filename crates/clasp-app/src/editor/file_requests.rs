@@ -1,12 +1,20 @@
 //! The editor's file requests: open a world, import bodies and robots beside the scene, save.
 
+use clasp_io::LoadError;
+
 use super::*;
 
 impl Editor<'_> {
     /// Opens a world file in place of the current one; a file that does not load changes
     /// nothing and is reported.
     pub fn open_world(&mut self, path: &Path) -> bool {
-        match files::load_world_file(path) {
+        self.open_loaded_world(path, files::load_world_file(path))
+    }
+
+    /// Puts a world read from `path` (on a worker thread, say) in place of the current one, or
+    /// reports why it did not load.
+    pub fn open_loaded_world(&mut self, path: &Path, loaded: Result<World, LoadError>) -> bool {
+        match loaded {
             Ok(world) => {
                 self.checkpoint("open world");
                 self.doc.world = world;
@@ -29,7 +37,12 @@ impl Editor<'_> {
     /// Imports a body, an obstacle or a robot (GraspIt XML, URDF or a mesh file), beside the
     /// bodies already there; the camera frames it. A bad file changes nothing.
     pub fn import(&mut self, path: &Path, kind: ImportKind) -> bool {
-        let loaded = match files::load_import(path, kind) {
+        self.import_loaded(path, files::load_import(path, kind))
+    }
+
+    /// Adds what was read from `path` beside the scene, or reports why it did not load.
+    pub fn import_loaded(&mut self, path: &Path, loaded: Result<Loaded, LoadError>) -> bool {
+        let loaded = match loaded {
             Ok(loaded) => loaded,
             Err(e) => {
                 self.error(format!("{e} (the scene is unchanged)"));

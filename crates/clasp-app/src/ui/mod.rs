@@ -30,6 +30,7 @@ mod help;
 mod inspector;
 mod menus;
 mod notifications;
+mod progress;
 mod robot;
 mod status;
 
@@ -39,6 +40,7 @@ pub use help::*;
 use inspector::*;
 pub use menus::*;
 pub use notifications::*;
+pub use progress::*;
 pub use robot::*;
 pub use status::*;
 
@@ -102,6 +104,7 @@ struct PanelState<'w> {
     dialogs: ResMut<'w, FileDialogs>,
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
+    loads: ResMut<'w, crate::dialog::Loads>,
 }
 
 fn panels(
@@ -119,6 +122,7 @@ fn panels(
         mut dialogs,
         mut state,
         mut controls,
+        mut loads,
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
@@ -170,6 +174,7 @@ fn panels(
     let now = time.elapsed_secs_f64();
     state.toasts.update(&editor.log, now);
     show_toasts(&ctx, view, &state.toasts, now);
+    show_progress(&ctx, view, &mut loads, editor, now);
     help_window(&ctx, editor);
 
     if let (Ok(mut camera), Ok(window)) = (camera.single_mut(), window.single()) {

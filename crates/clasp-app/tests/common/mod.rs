@@ -188,6 +188,18 @@ pub fn history(app: &App) -> &History {
     app.world().resource::<History>()
 }
 
+/// Runs frames until every file being opened or imported has loaded and been applied.
+pub fn finish_loads(app: &mut App) {
+    let started = std::time::Instant::now();
+    while !app.world().resource::<clasp_app::dialog::Loads>().is_idle() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "a load is still running after a minute"
+        );
+        app.update();
+    }
+}
+
 /// Makes requests of the app's editor, as a panel or a shortcut would.
 pub fn edit<T>(app: &mut App, request: impl FnOnce(&mut Editor) -> T) -> T {
     clasp_app::edit(app.world_mut(), request)

@@ -1,0 +1,109 @@
+//! Opening and importing files in the background: a world of large scanned meshes takes
+//! seconds to read and to build its bounding-volume trees, so the file loads on a worker
+//! thread while the window keeps drawing and answering; the panel shows what is loading and
+//! for how long, and Cancel forgets it. What loaded is applied through the editor, as one
+//! undo step, in the frame after it finished.
+
+use std::path::{Path, PathBuf};
+
+use bevy::{
+    prelude::*,
+    tasks::{AsyncComputeTaskPool, Task, block_on, poll_once},
+};
+use clasp_core::World;
+use clasp_io::LoadError;
+
+use crate::{
+    editor::{Editor, ImportKind},
+    files::{self, Loaded},
+};
+
+/// What a file is loaded for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadPurpose {
+    OpenWorld,
+    Import(ImportKind),
+}
+
+/// The files being loaded, oldest first; they are applied in that order.
+#[derive(Resource, Default)]
+pub struct Loads {
+    jobs: Vec<Load>,
+    /// Wait for each load in the frame after it started: tests that replay a seed frame by
+    /// frame need every load to end on the same frame each run.
+    pub wait: bool,
+}
+
+struct Load {
+    purpose: LoadPurpose,
+    path: PathBuf,
+    /// When it started, on the app's clock, seconds.
+    started: f64,
+    task: Task<FileContents>,
+}
+
+/// What a loaded file holds, or why it did not load.
+enum FileContents {
+    World(Result<World, LoadError>),
+    Import(Result<Loaded, LoadError>),
+}
+
+impl Loads {
+    /// Starts loading `path` on a worker thread.
+    pub fn start(&mut self, purpose: LoadPurpose, path: PathBuf, now: f64) {
+        let file = path.clone();
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            match purpose {
+                LoadPurpose::OpenWorld => FileContents::World(files::load_world_file(&file)),
+                LoadPurpose::Import(kind) => FileContents::Import(files::load_import(&file, kind)),
+            }
+        });
+        self.jobs.push(Load {
+            purpose,
+            path,
+            started: now,
+            task,
+        });
+    }
+
+    /// Whether nothing is loading.
+    pub fn is_idle(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Each file loading, what for, and how many seconds it has been loading.
+    pub fn in_progress(&self, now: f64) -> impl Iterator<Item = (&Path, LoadPurpose, f64)> {
+        self.jobs
+            .iter()
+            .map(move |job| (job.path.as_path(), job.purpose, now - job.started))
+    }
+
+    /// Forgets every load: what they read is dropped when their threads finish.
+    pub fn cancel(&mut self) -> Vec<PathBuf> {
+        self.jobs.drain(..).map(|job| job.path).collect()
+    }
+}
+
+/// Applies the loads that finished, oldest first; a later one waits for an earlier one, so
+/// files chosen one after another arrive in that order.
+pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
+    if loads.is_idle() {
+        return;
+    }
+    let wait = loads.wait;
+    while let Some(first) = loads.jobs.first_mut() {
+        let contents = if wait {
+            Some(block_on(&mut first.task))
+        } else {
+            block_on(poll_once(&mut first.task))
+        };
+        let Some(contents) = contents else {
+            return;
+        };
+        let job = loads.jobs.remove(0);
+        match contents {
+            FileContents::World(world) => editor.open_loaded_world(&job.path, world),
+            FileContents::Import(loaded) => editor.import_loaded(&job.path, loaded),
+        };
+    }
+}
