@@ -44,7 +44,7 @@ struct Load {
 
 /// What a loaded file holds, or why it did not load.
 enum FileContents {
-    World(Result<World, LoadError>),
+    World(Result<Box<World>, LoadError>),
     Import(Result<Loaded, LoadError>),
 }
 
@@ -54,7 +54,9 @@ impl Loads {
         let file = path.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             match purpose {
-                LoadPurpose::OpenWorld => FileContents::World(files::load_world_file(&file)),
+                LoadPurpose::OpenWorld => {
+                    FileContents::World(files::load_world_file(&file).map(Box::new))
+                }
                 LoadPurpose::Import(kind) => FileContents::Import(files::load_import(&file, kind)),
             }
         });
@@ -102,7 +104,7 @@ pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
         };
         let job = loads.jobs.remove(0);
         match contents {
-            FileContents::World(world) => editor.open_loaded_world(&job.path, world),
+            FileContents::World(world) => editor.open_loaded_world(&job.path, world.map(|w| *w)),
             FileContents::Import(loaded) => editor.import_loaded(&job.path, loaded),
         };
     }
