@@ -265,7 +265,7 @@ fn a_file_loads_in_the_background_with_progress_and_can_be_cancelled() {
     };
     import_cube(&mut app);
     let cancelled = app.world_mut().resource_mut::<Loads>().cancel();
-    assert_eq!(cancelled, [cube.clone()]);
+    assert_eq!(cancelled, std::slice::from_ref(&cube));
     for _ in 0..5 {
         app.update();
     }
