@@ -153,10 +153,13 @@ pub struct StateDump {
 }
 
 /// The centres of controls a script may press, logical window pixels; the panels fill it in.
-#[derive(Resource, Serialize, Debug, Default, Clone)]
+#[derive(Resource, Serialize, Debug, Default, Clone, PartialEq)]
 pub struct ControlPositions {
     pub toggle_collision: Option<[f32; 2]>,
     pub import_object: Option<[f32; 2]>,
+    pub view_menu: Option<[f32; 2]>,
+    /// Only while the View menu is open.
+    pub contact_threshold: Option<[f32; 2]>,
 }
 
 /// The 3D view's camera: world (mm) to clip space, and the rectangle it draws into.

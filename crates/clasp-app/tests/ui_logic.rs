@@ -547,9 +547,9 @@ fn a_body_xml_imported_through_the_file_browser_arrives_beside_the_scene() {
     assert_eq!(history(&app).can_undo(), Some("import"));
 }
 
-/// The contact threshold (the View menu's field calls the same request): at 30 mm the hand and
-/// the mug of the default scene are in contact and the markers show it; a bad value is refused
-/// with a message and changes nothing; undo brings the old threshold and contacts back.
+/// The contact threshold, typed into the View menu's field: at 20 mm the hand and the mug of
+/// the default scene are in contact and the markers show it; a bad value is refused with a
+/// message and changes nothing; undo brings the old threshold and contacts back.
 #[test]
 fn the_contact_threshold_changes_the_contacts_and_their_markers() {
     let mut app = headless_app();
@@ -557,15 +557,44 @@ fn the_contact_threshold_changes_the_contacts_and_their_markers() {
         world(&app).contacts().is_empty(),
         "nothing touches at 0.1 mm"
     );
-    edit(&mut app, |e| e.set_contact_threshold(30.0));
+    let controls = |app: &App| {
+        app.world()
+            .resource::<clasp_app::capture::ControlPositions>()
+            .clone()
+    };
+    let menu = controls(&app).view_menu.expect("the menu bar drew View");
+    assert_eq!(controls(&app).contact_threshold, None, "the menu is closed");
+    click_widget(&mut app, Vec2::from(menu));
     app.update();
+    let field = controls(&app)
+        .contact_threshold
+        .expect("the open View menu drew the threshold field");
+    // A click (no drag) turns the field into text, all of it selected.
+    click_widget(&mut app, Vec2::from(field));
+    app.update();
+    type_text(&mut app, "20");
+    press_named(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+    assert_eq!(
+        world(&app).settings().contact_threshold,
+        20.0,
+        "{:?}",
+        log(&app)
+    );
     assert!(!world(&app).contacts().is_empty());
-    assert_eq!(world(&app).settings().contact_threshold, 30.0);
-    let cones = markers(&app).cones;
-    assert!(cones > 0, "the new contacts are marked");
+    assert_eq!(history(&app).can_undo(), Some("threshold change"));
+    let shown = app
+        .world_mut()
+        .query::<&clasp_app::markers::ShownMarkers>()
+        .single(app.world())
+        .unwrap()
+        .0
+        .cones;
+    assert!(shown > 0, "the new contacts are marked");
+    assert_eq!(shown, markers(&app).cones);
     let logged = log(&app).len();
     edit(&mut app, |e| e.set_contact_threshold(-1.0));
-    assert_eq!(world(&app).settings().contact_threshold, 30.0);
+    assert_eq!(world(&app).settings().contact_threshold, 20.0);
     assert!(
         log(&app)[logged..].iter().any(|e| e.error),
         "the refusal is reported"

@@ -15,7 +15,14 @@ pub(super) fn menu_bar(
             quit = file_menu(ui, editor, dialogs);
         });
         ui.menu_button("Edit", |ui| edit_menu(ui, editor, dialogs));
-        ui.menu_button("View", |ui| view_menu(ui, editor, dialogs, state));
+        // A click in the View menu leaves it open: its checkboxes toggle one after another,
+        // and a click on the threshold field starts typing there.
+        let stays_open = egui::containers::menu::MenuConfig::new()
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+        let (view, _) = egui::containers::menu::MenuButton::new("View")
+            .config(stays_open)
+            .ui(ui, |ui| view_menu(ui, editor, dialogs, state));
+        state.view_menu = Some(view.rect);
         ui.menu_button("Grasp", |ui| grasp_menu(ui, editor, dialogs));
         ui.menu_button("Help", |ui| {
             if item(ui, Action::ToggleHelp) {
@@ -119,6 +126,7 @@ pub(super) fn view_menu(
 ) {
     if item(ui, Action::ViewAll) {
         perform(Action::ViewAll, editor, dialogs);
+        ui.close();
     }
     ui.separator();
     // The widgets edit a copy: the settings are written, and the scene redrawn, only when one
@@ -143,7 +151,7 @@ pub(super) fn view_menu(
     });
 }
 
-/// The contact threshold, mm: typed values apply at once, a dragged one when the drag ends.
+/// The contact threshold, mm: a typed or dragged value applies when the typing or the drag ends.
 pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
     let current = editor.doc.world.settings().contact_threshold;
     let mut value = state.threshold_draft.unwrap_or(current);
@@ -157,16 +165,19 @@ pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mu
                 .suffix(" mm"),
         )
         .on_hover_text("Bodies closer than this are in contact");
-    if response.dragged() {
+    state.threshold_field = Some(response.rect);
+    // While dragged or typed into, the value is a draft: contacts are found again, and an undo
+    // step is made, once when the drag or the typing ends (Enter or a click elsewhere).
+    if response.dragged() || response.has_focus() {
         if response.changed() {
             state.threshold_draft = Some(value);
         }
-    } else if let Some(draft) = state.threshold_draft.take() {
-        if draft != current {
-            editor.set_contact_threshold(draft);
-        }
-    } else if response.changed() && value != current {
-        editor.set_contact_threshold(value);
+        return;
+    }
+    let draft = state.threshold_draft.take();
+    let chosen = if response.changed() { Some(value) } else { draft };
+    if let Some(threshold) = chosen.filter(|&t| t != current) {
+        editor.set_contact_threshold(threshold);
     }
 }
 

@@ -69,11 +69,14 @@ pub struct UiState {
     drag_owner: Option<egui::Id>,
     /// Whether that widget was still held this frame.
     drag_held: bool,
-    /// The contact threshold while its field is being dragged: applied when the drag ends.
+    /// The contact threshold while its field is dragged or typed into: applied when that ends.
     threshold_draft: Option<f64>,
     /// A collision mask being typed, for the body it belongs to: applied when the field
     /// loses focus.
     mask_draft: Option<(BodyId, String)>,
+    /// Where this frame drew the View menu's button and its threshold field (while open).
+    view_menu: Option<egui::Rect>,
+    threshold_field: Option<egui::Rect>,
 }
 
 /// egui draws through a camera of its own, so the 3D camera's viewport can shrink to the
@@ -129,6 +132,7 @@ fn panels(
     let editor = &mut editor;
     let dialogs = &mut *dialogs;
     state.drag_held = false;
+    state.threshold_field = None;
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
@@ -191,12 +195,15 @@ fn panels(
             let c = rect.center() * to_window;
             Some([c.x, c.y])
         };
-        let toggle = centre(toolbar_rects.toggle_collision);
-        let import = centre(toolbar_rects.import_object);
+        let shown = ControlPositions {
+            toggle_collision: centre(toolbar_rects.toggle_collision),
+            import_object: centre(toolbar_rects.import_object),
+            view_menu: state.view_menu.and_then(centre),
+            contact_threshold: state.threshold_field.and_then(centre),
+        };
         // Only a real change touches the resource: scripts read it when it changes.
-        if controls.toggle_collision != toggle || controls.import_object != import {
-            controls.toggle_collision = toggle;
-            controls.import_object = import;
+        if *controls != shown {
+            *controls = shown;
         }
         let size = UVec2::new(window.physical_width(), window.physical_height());
         let viewport = viewport_between(size, ctx.pixels_per_point(), insets);
