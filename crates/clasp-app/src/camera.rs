@@ -106,9 +106,20 @@ impl Plugin for OrbitCameraPlugin {
     }
 }
 
+/// Whether the cursor is off the 3D view: over a panel (egui lays the panels out in a Ui of
+/// its own, so it does not count them as areas the pointer is over) or an egui window.
+fn over_ui(cursor: Option<Vec2>, egui: &EguiWantsInput, camera: Option<&Camera>) -> bool {
+    let off_view = match (cursor, camera.and_then(Camera::logical_viewport_rect)) {
+        (Some(cursor), Some(view)) => !view.contains(cursor),
+        _ => false,
+    };
+    egui.wants_any_pointer_input() || off_view
+}
+
 fn track_gesture(
     buttons: Res<ButtonInput<MouseButton>>,
     windows: Query<&Window>,
+    cameras: Query<&Camera, With<OrbitCamera>>,
     egui: Res<EguiWantsInput>,
     mut gesture: ResMut<PointerGesture>,
 ) {
@@ -118,7 +129,7 @@ fn track_gesture(
         *gesture = PointerGesture {
             press_position: cursor,
             dragging: false,
-            began_on_ui: egui.wants_any_pointer_input(),
+            began_on_ui: over_ui(cursor, &egui, cameras.single().ok()),
             captured: false,
         };
     } else if any_pressed
@@ -137,11 +148,14 @@ fn camera_gestures(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     gesture: Res<PointerGesture>,
+    pointer: (Query<&Window>, Res<EguiWantsInput>),
     mut cameras: Query<(&mut OrbitCamera, &Camera)>,
 ) {
     let Ok((mut orbit, camera)) = cameras.single_mut() else {
         return;
     };
+    let (windows, egui) = pointer;
+    let cursor = windows.iter().find_map(Window::cursor_position);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let view_height = camera.logical_viewport_size().map_or(720.0, |s| s.y);
     if gesture.dragging && !gesture.began_on_ui && !gesture.captured && motion.delta != Vec2::ZERO {
@@ -151,7 +165,8 @@ fn camera_gestures(
             orbit.orbit(motion.delta);
         }
     }
-    if scroll.delta.y != 0.0 {
+    // The wheel over a panel scrolls the panel, not the view.
+    if scroll.delta.y != 0.0 && !over_ui(cursor, &egui, Some(camera)) {
         let steps = match scroll.unit {
             MouseScrollUnit::Line => scroll.delta.y,
             MouseScrollUnit::Pixel => scroll.delta.y / 40.0,

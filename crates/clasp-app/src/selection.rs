@@ -78,8 +78,10 @@ fn select_on_click(
         let moved = memory
             .press_at
             .is_some_and(|p| p.distance(click.pointer_location.position) > DRAG_THRESHOLD_PX);
-        // A press on a dragger handle belongs to the dragger, even without a move.
-        if moved || gesture.captured {
+        // A press on a dragger handle belongs to the dragger, and one on a panel to the panel
+        // (picking sees the window under a panel: the click would clear the selection before
+        // the panel's button acted on it), even without a move.
+        if moved || gesture.captured || gesture.began_on_ui {
             continue;
         }
         if let Ok(&BodyView(id)) = bodies.get(click.entity) {

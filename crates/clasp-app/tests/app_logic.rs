@@ -89,7 +89,7 @@ fn orbit(app: &mut App) -> OrbitCamera {
 #[test]
 fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
     let mut app = headless_app();
-    let start = Vec2::new(1000.0, 600.0);
+    let start = Vec2::new(600.0, 500.0);
     let before = orbit(&mut app);
 
     mouse_move(&mut app, start, Vec2::ZERO);
@@ -127,10 +127,28 @@ fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
         phase: TouchPhase::Moved,
     });
     app.update();
-    assert!(
-        orbit(&mut app).distance < panned.distance,
-        "the wheel zooms in"
+    let zoomed = orbit(&mut app);
+    assert!(zoomed.distance < panned.distance, "the wheel zooms in");
+
+    // Over a panel, the wheel and a drag belong to the panel: the view stays.
+    let over_inspector = Vec2::new(1200.0, 600.0);
+    mouse_move(&mut app, over_inspector, over_inspector - start);
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: 2.0,
+        window,
+        phase: TouchPhase::Moved,
+    });
+    app.update();
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    mouse_move(
+        &mut app,
+        over_inspector - Vec2::new(80.0, 0.0),
+        Vec2::new(-80.0, 0.0),
     );
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    assert_eq!(orbit(&mut app), zoomed, "the view did not move");
 
     // The camera moved, so nothing was selected by the drags.
     assert_eq!(selection(&app), Vec::<BodyId>::new());

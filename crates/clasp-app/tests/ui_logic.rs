@@ -604,3 +604,46 @@ fn the_contact_threshold_changes_the_contacts_and_their_markers() {
     assert_eq!(world(&app).settings().contact_threshold, 0.1);
     assert!(world(&app).contacts().is_empty());
 }
+
+/// A click on a panel belongs to the panel: picking also sees the window under it, and must not
+/// take that for a click on empty space. The body list selects with a click; Toggle Collision,
+/// pressed with the mug and a finger link selected, switches that pair only; the Log button
+/// leaves the selection as it was.
+#[test]
+fn clicks_on_the_panels_act_on_the_selection_without_clearing_it() {
+    let mut app = headless_app();
+    let link = BodyId::Link {
+        robot: 0,
+        chain: 0,
+        link: 2,
+    };
+    // The mug's row in the body list (its last row: the hand's bodies come first).
+    click_widget(&mut app, Vec2::new(42.0, 331.0));
+    app.update();
+    assert_eq!(selection(&app), [MUG], "picked in the body list");
+    edit(&mut app, |e| e.click_body(link, true));
+    let toggle = app
+        .world()
+        .resource::<clasp_app::capture::ControlPositions>()
+        .toggle_collision
+        .expect("the toolbar drew Toggle Collision");
+    click_widget(&mut app, Vec2::from(toggle));
+    app.update();
+    assert_eq!(selection(&app), [MUG, link], "the press kept the selection");
+    let switches = world(&app).switches();
+    assert!(switches.world_on(), "the world's collisions stay on");
+    assert!(!switches.pair_on(MUG, link), "the selected pair is off");
+    let height = app
+        .world_mut()
+        .query::<&Window>()
+        .single(app.world())
+        .unwrap()
+        .height();
+    click_widget(&mut app, Vec2::new(31.0, height - 11.0));
+    app.update();
+    assert!(
+        app.world().resource::<UiState>().log_open,
+        "the Log button opened the log"
+    );
+    assert_eq!(selection(&app), [MUG, link]);
+}

@@ -175,7 +175,11 @@ pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mu
         return;
     }
     let draft = state.threshold_draft.take();
-    let chosen = if response.changed() { Some(value) } else { draft };
+    let chosen = if response.changed() {
+        Some(value)
+    } else {
+        draft
+    };
     if let Some(threshold) = chosen.filter(|&t| t != current) {
         editor.set_contact_threshold(threshold);
     }
