@@ -202,16 +202,23 @@ impl Modifiers {
         alt: false,
     };
 
+    /// The modifiers held this frame. One let go this frame still counts: on a slow frame a
+    /// quick Ctrl+G arrives whole, Ctrl already released when the frame looks at G.
     pub fn of(keys: &ButtonInput<KeyCode>) -> Self {
+        let held = |codes: &[KeyCode]| {
+            codes
+                .iter()
+                .any(|&k| keys.pressed(k) || keys.just_released(k))
+        };
         Self {
-            ctrl: keys.any_pressed([
+            ctrl: held(&[
                 KeyCode::ControlLeft,
                 KeyCode::ControlRight,
                 KeyCode::SuperLeft,
                 KeyCode::SuperRight,
             ]),
-            shift: keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]),
-            alt: keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]),
+            shift: held(&[KeyCode::ShiftLeft, KeyCode::ShiftRight]),
+            alt: held(&[KeyCode::AltLeft, KeyCode::AltRight]),
         }
     }
 }

@@ -647,3 +647,33 @@ fn clicks_on_the_panels_act_on_the_selection_without_clearing_it() {
     );
     assert_eq!(selection(&app), [MUG, link]);
 }
+
+/// A quick Ctrl+G on a slow frame: Ctrl pressed, G pressed and both let go before the frame
+/// runs. The chord still counts as Ctrl+G.
+#[test]
+fn a_chord_that_arrives_whole_in_one_frame_still_counts() {
+    let mut app = headless_app();
+    let window = primary_window(&mut app);
+    let key = |key_code, state| {
+        bevy::window::WindowEvent::KeyboardInput(bevy::input::keyboard::KeyboardInput {
+            key_code,
+            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window,
+        })
+    };
+    use bevy::input::ButtonState::{Pressed, Released};
+    deliver(
+        &mut app,
+        vec![
+            key(KeyCode::ControlLeft, Pressed),
+            key(KeyCode::KeyG, Pressed),
+            key(KeyCode::KeyG, Released),
+            key(KeyCode::ControlLeft, Released),
+        ],
+    );
+    app.update();
+    assert_eq!(history(&app).can_undo(), Some("auto grasp"));
+}
