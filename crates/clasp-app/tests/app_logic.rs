@@ -86,6 +86,19 @@ fn orbit(app: &mut App) -> OrbitCamera {
     *world.query::<&OrbitCamera>().single(world).unwrap()
 }
 
+/// Two lines of the mouse wheel, away from the user.
+fn wheel_up(app: &mut App) {
+    let window = primary_window(app);
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: 2.0,
+        window,
+        phase: TouchPhase::Moved,
+    });
+    app.update();
+}
+
 #[test]
 fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
     let mut app = headless_app();
@@ -118,29 +131,14 @@ fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
     assert_ne!(panned.focus, orbited.focus, "a middle drag pans");
     assert_eq!(panned.yaw, orbited.yaw);
 
-    let window = primary_window(&mut app);
-    app.world_mut().write_message(MouseWheel {
-        unit: MouseScrollUnit::Line,
-        x: 0.0,
-        y: 2.0,
-        window,
-        phase: TouchPhase::Moved,
-    });
-    app.update();
+    wheel_up(&mut app);
     let zoomed = orbit(&mut app);
     assert!(zoomed.distance < panned.distance, "the wheel zooms in");
 
     // Over a panel, the wheel and a drag belong to the panel: the view stays.
     let over_inspector = Vec2::new(1200.0, 600.0);
     mouse_move(&mut app, over_inspector, over_inspector - start);
-    app.world_mut().write_message(MouseWheel {
-        unit: MouseScrollUnit::Line,
-        x: 0.0,
-        y: 2.0,
-        window,
-        phase: TouchPhase::Moved,
-    });
-    app.update();
+    wheel_up(&mut app);
     mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
     mouse_move(
         &mut app,
