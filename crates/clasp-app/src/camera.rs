@@ -46,6 +46,48 @@ impl OrbitCamera {
         }
     }
 
+    /// The view a world was saved with. GraspIt's camera (Inventor's) looks along its −z from
+    /// its position and orbits the point its focal distance ahead; the orbit camera keeps its
+    /// up along +z, so a roll about the viewing direction is not kept.
+    pub fn from_saved(saved: &clasp_core::Camera) -> Self {
+        let forward = saved.orientation * -nalgebra::Vector3::z();
+        let distance = saved.focal_distance.max(f64::from(MIN_DISTANCE));
+        let focus = saved.position + forward * distance;
+        let back = -forward;
+        OrbitCamera {
+            focus: crate::convert::point(&focus),
+            distance: (distance as f32).min(MAX_DISTANCE),
+            yaw: back.y.atan2(back.x) as f32,
+            pitch: (back.z.clamp(-1.0, 1.0).asin() as f32)
+                .clamp(-FRAC_PI_2 + 0.01, FRAC_PI_2 - 0.01),
+        }
+    }
+
+    /// The view in GraspIt's terms, for a saved world.
+    pub fn saved(&self) -> clasp_core::Camera {
+        let transform = self.transform();
+        clasp_core::Camera {
+            position: crate::convert::core_point(transform.translation),
+            orientation: crate::convert::core_rotation(transform.rotation),
+            focal_distance: f64::from(self.distance),
+        }
+    }
+
+    /// Where a framing puts the camera; a box keeps this camera's viewing direction.
+    pub fn framed(&self, framing: &crate::editor::Framing) -> Self {
+        match framing {
+            crate::editor::Framing::Saved(saved) => Self::from_saved(saved),
+            &crate::editor::Framing::Bounds(lo, hi) => {
+                let framed = Self::framing(Some((lo, hi)));
+                OrbitCamera {
+                    focus: framed.focus,
+                    distance: framed.distance,
+                    ..*self
+                }
+            }
+        }
+    }
+
     pub fn transform(&self) -> Transform {
         let direction = Vec3::new(
             self.pitch.cos() * self.yaw.cos(),
@@ -98,7 +140,7 @@ impl Plugin for OrbitCameraPlugin {
                 camera_gestures
                     .run_if(not(bevy_egui::input::egui_wants_any_pointer_input))
                     .in_set(ClaspSystems::Requests),
-                (frame_requested, apply_orbit)
+                (frame_requested, apply_orbit, remember_view)
                     .chain()
                     .in_set(ClaspSystems::View),
             ),
@@ -175,7 +217,8 @@ fn camera_gestures(
     }
 }
 
-/// Frames what the editor asks for (an import, View All), keeping the viewing direction.
+/// Takes the view the editor asks for: a box framed from the same direction (an import, View
+/// All), or a world's saved camera.
 fn frame_requested(
     mut request: ResMut<crate::editor::FrameRequest>,
     mut cameras: Query<&mut OrbitCamera>,
@@ -184,13 +227,21 @@ fn frame_requested(
     if request.0.is_none() {
         return;
     }
-    let Some(bounds) = request.0.take() else {
+    let Some(framing) = request.0.take() else {
         return;
     };
     for mut orbit in &mut cameras {
-        let framed = OrbitCamera::framing(Some(bounds));
-        orbit.focus = framed.focus;
-        orbit.distance = framed.distance;
+        *orbit = orbit.framed(&framing);
+    }
+}
+
+/// Keeps the view, in GraspIt's terms, where Save World finds it.
+fn remember_view(
+    cameras: Query<&OrbitCamera, Changed<OrbitCamera>>,
+    mut shown: ResMut<crate::editor::ShownCamera>,
+) {
+    if let Ok(orbit) = cameras.single() {
+        shown.0 = Some(orbit.saved());
     }
 }
 
@@ -217,6 +268,42 @@ mod tests {
         assert!(
             t.translation.z > orbit.focus.z,
             "the default view is from above"
+        );
+    }
+
+    #[test]
+    fn a_saved_view_comes_back_as_it_was_saved() {
+        let orbit = OrbitCamera {
+            focus: Vec3::new(10.0, -20.0, 30.0),
+            distance: 400.0,
+            yaw: 0.7,
+            pitch: 0.3,
+        };
+        let saved = orbit.saved();
+        assert!((saved.focal_distance - 400.0).abs() < 1e-9);
+        let back = OrbitCamera::from_saved(&saved);
+        assert!(back.focus.distance(orbit.focus) < 1e-2, "{back:?}");
+        assert!((back.distance - orbit.distance).abs() < 1e-3);
+        assert!((back.yaw - orbit.yaw).abs() < 1e-5 && (back.pitch - orbit.pitch).abs() < 1e-5);
+        // GraspIt's camera looks along its −z: one 500 mm up the y axis, turned to look back
+        // at the origin, orbits the origin.
+        let looking_down_y = nalgebra::UnitQuaternion::from_axis_angle(
+            &nalgebra::Vector3::x_axis(),
+            std::f64::consts::FRAC_PI_2,
+        );
+        let graspit = clasp_core::Camera {
+            position: nalgebra::Point3::new(0.0, -500.0, 0.0),
+            orientation: looking_down_y,
+            focal_distance: 500.0,
+        };
+        let orbit = OrbitCamera::from_saved(&graspit);
+        assert!(orbit.focus.length() < 1e-3, "{orbit:?}");
+        assert!(
+            orbit
+                .transform()
+                .translation
+                .distance(Vec3::new(0.0, -500.0, 0.0))
+                < 1e-2
         );
     }
 

@@ -195,7 +195,7 @@ pub struct ContactState {
     pub separation: f64,
 }
 
-/// The grasp quality of the first robot on the first graspable body (L1 wrench space).
+/// The grasp quality of the current hand on the first graspable body (L1 wrench space).
 #[derive(Serialize, Debug)]
 pub struct QualityState {
     /// "computed", "no grasp" or "failed: …".

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::{
     dialog::{self, DialogPurpose, FileDialogs},
-    editor::{Editor, Selection},
+    editor::{Editor, Framing, Selection},
     systems::ClaspSystems,
 };
 
@@ -112,7 +112,7 @@ pub const COMMANDS: &[Command] = &[
         action: Action::AutoGrasp,
         name: "Auto Grasp",
         keys: &[keys(Modifiers::CTRL, KeyCode::KeyG)],
-        help: "auto grasp: close the selected robot's fingers (else the first robot's) until they touch",
+        help: "auto grasp: close the selected robot's fingers (else the first hand's) until they touch",
     },
     Command {
         action: Action::AutoOpen,
@@ -232,9 +232,10 @@ pub fn action_for(key: KeyCode, modifiers: Modifiers) -> Option<Action> {
         .map(|c| c.action)
 }
 
-/// The robot Auto Grasp and Auto Open act on: the selected one, else the first.
+/// The robot Auto Grasp and Auto Open act on: the selected one, else the world's current hand
+/// (its first hand: an arm is passed over).
 pub fn grasping_robot(world: &clasp_core::World, selection: &Selection) -> Option<usize> {
-    selection.robot().or(world.robots().next().map(|(r, _)| r))
+    selection.robot().or(world.current_hand())
 }
 
 /// Carries out an action. File actions only ask for a dialog; it opens on the next frame.
@@ -260,7 +261,13 @@ pub fn perform(action: Action, editor: &mut Editor, dialogs: &mut FileDialogs) {
             }
         }
         Action::ToggleHelp => editor.view.help_shown = !editor.view.help_shown,
-        Action::ViewAll => editor.framing.0 = editor.doc.world.bounding_box(),
+        Action::ViewAll => {
+            editor.framing.0 = editor
+                .doc
+                .world
+                .bounding_box()
+                .map(|(lo, hi)| Framing::Bounds(lo, hi))
+        }
         Action::AutoGrasp | Action::AutoOpen => {
             match grasping_robot(&editor.doc.world, &editor.selection) {
                 Some(robot) => editor.auto_grasp(robot, action == Action::AutoGrasp),
@@ -389,6 +396,14 @@ mod tests {
         keys.press(KeyCode::ShiftLeft);
         assert_eq!(Modifiers::of(&keys), Modifiers::CTRL_SHIFT);
         keys.release_all();
+        assert_eq!(
+            Modifiers::of(&keys),
+            Modifiers::CTRL_SHIFT,
+            "let go this frame: still held for a key of the same frame"
+        );
+        // The next frame.
+        keys.clear();
+        assert_eq!(Modifiers::of(&keys), Modifiers::NONE);
         keys.press(KeyCode::SuperLeft);
         assert_eq!(
             Modifiers::of(&keys),

@@ -32,6 +32,16 @@ pub fn core_vector(v: Vec3) -> nalgebra::Vector3<f64> {
     nalgebra::Vector3::new(v.x.into(), v.y.into(), v.z.into())
 }
 
+/// A Bevy rotation as a core one.
+pub fn core_rotation(q: Quat) -> nalgebra::UnitQuaternion<f64> {
+    nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+        q.w.into(),
+        q.x.into(),
+        q.y.into(),
+        q.z.into(),
+    ))
+}
+
 /// Faces meeting at more than this angle keep a hard edge; gentler ones are shaded smooth.
 const CREASE_ANGLE_DEGREES: f32 = 40.0;
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use clasp_core::{Body, BodyKind, Robot, World, bounding_box};
-use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
+use clasp_io::{Disk, FileKind, GeometryFormat, LoadError, LoadWarning};
 use nalgebra::{Point3, Vector3};
 
 /// What an import adds: an object to grasp, an obstacle, or a robot.
@@ -28,10 +28,12 @@ fn graspit_root() -> Option<std::path::PathBuf> {
     clasp_io::graspit_root_or_env(None)
 }
 
-/// A GraspIt world file.
-pub fn load_world_file(path: &Path) -> Result<World, LoadError> {
+/// A GraspIt world file, with what was read with a change (a DOF a rounding outside its limits).
+pub fn load_world_file(path: &Path) -> Result<(World, Vec<LoadWarning>), LoadError> {
     match FileKind::of(&Disk, path)? {
-        FileKind::World => clasp_io::load_world(&Disk, path, graspit_root().as_deref()),
+        FileKind::World => {
+            clasp_io::load_world_with_warnings(&Disk, path, graspit_root().as_deref())
+        }
         other => Err(LoadError::new(
             path,
             None,

@@ -8,7 +8,7 @@ use clasp_core::{Body, BodyId, BodyKind, Geometry, Material};
 use crate::{
     camera::OrbitCamera,
     convert,
-    editor::{Document, ViewSettings},
+    editor::{Document, Framing, ViewSettings},
     systems::ClaspSystems,
 };
 
@@ -169,7 +169,8 @@ fn body_color(body: &Body) -> Color {
 }
 
 fn spawn_camera_and_lights(mut commands: Commands, document: Res<Document>) {
-    let orbit = OrbitCamera::framing(document.world.bounding_box());
+    let start = OrbitCamera::framing(None);
+    let orbit = Framing::opening(&document.world).map_or(start, |f| start.framed(&f));
     commands.spawn((
         Camera3d::default(),
         Projection::Perspective(PerspectiveProjection {

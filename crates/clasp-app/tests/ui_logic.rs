@@ -677,3 +677,76 @@ fn a_chord_that_arrives_whole_in_one_frame_still_counts() {
     app.update();
     assert_eq!(history(&app).can_undo(), Some("auto grasp"));
 }
+
+/// A world opens as it was saved: its `<camera>` is the view; Save World As writes the view the
+/// user left. A world without a camera is framed on its robots and graspable bodies, not on a
+/// floor that dwarfs them.
+#[test]
+fn a_world_opens_with_its_saved_camera_and_saves_the_view_left() {
+    use clasp_app::editor::Framing;
+    let mut app = headless_app();
+    let dir = scratch_dir("camera");
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let default = std::fs::read_to_string(models.join("worlds/default.xml")).unwrap();
+    // GraspIt's camera, 400 mm out along −y, turned to look along +y at the origin.
+    let with_camera = default
+        .replace("models/", &format!("{}/", models.display()))
+        .replace(
+            "</world>",
+            "<camera><position>0 -400 0</position><orientation>0.7071068 0 0 0.7071068</orientation>\
+             <focalDistance>400</focalDistance></camera></world>",
+        );
+    let file = dir.join("with_camera.xml");
+    std::fs::write(&file, with_camera).unwrap();
+    let orbit = |app: &mut App| {
+        let world = app.world_mut();
+        *world.query::<&OrbitCamera>().single(world).unwrap()
+    };
+    assert!(edit(&mut app, |e| e.open_world(&file)));
+    app.update();
+    let opened = orbit(&mut app);
+    assert!(
+        opened.focus.length() < 0.01,
+        "it orbits the origin: {opened:?}"
+    );
+    let eye = opened.transform().translation;
+    assert!(
+        eye.distance(Vec3::new(0.0, -400.0, 0.0)) < 0.01,
+        "from where it was saved: {eye}"
+    );
+
+    // The user turns the view; Save World As writes that view.
+    {
+        let world = app.world_mut();
+        let mut camera = world.query::<&mut OrbitCamera>().single_mut(world).unwrap();
+        camera.yaw += 0.5;
+        camera.pitch = 0.4;
+    }
+    app.update();
+    let left = orbit(&mut app);
+    let saved = dir.join("saved.xml");
+    assert!(edit(&mut app, |e| e.save(Some(&saved))));
+    let reloaded = clasp_io::load_world(&clasp_io::Disk, &saved, None).unwrap();
+    let camera = reloaded.camera.expect("the view was saved");
+    let back = OrbitCamera::from_saved(&camera);
+    assert!(back.focus.distance(left.focus) < 0.01 && (back.distance - left.distance).abs() < 0.01);
+    assert!((back.yaw - left.yaw).abs() < 1e-4 && (back.pitch - left.pitch).abs() < 1e-4);
+
+    // No camera, a floor forty times the mug: the view is framed on the hand and the mug.
+    let mut world = reloaded.clone();
+    world.camera = None;
+    let mug = world.free_body(0).unwrap().clone();
+    let big: Vec<_> = mug.mesh().vertices().iter().map(|v| v * 40.0).collect();
+    let floor = clasp_core::TriMesh::new(big, mug.mesh().triangles().to_vec()).unwrap();
+    let subjects = world.bounding_box().unwrap();
+    world.add_body(clasp_core::Body::from_mesh(
+        "floor",
+        clasp_core::BodyKind::Obstacle,
+        floor,
+    ));
+    assert_eq!(
+        Framing::opening(&world),
+        Some(Framing::Bounds(subjects.0, subjects.1))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -55,11 +55,16 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
-    /// Grasp with the world's (first) robot: optionally approach until it touches something,
-    /// then close every finger; print the DOF values and the contacts.
+    /// Grasp with the world's first hand (or the robot `--robot` names): optionally approach
+    /// until it touches something, then close every finger; print the DOF values and the
+    /// contacts.
     Grasp {
         /// A GraspIt world file with at least one robot.
         world: PathBuf,
+        /// Which robot grasps: its index (0 is the first) or its name. Default: the world's
+        /// first hand (an arm carrying it is passed over).
+        #[arg(long, value_name = "INDEX|NAME")]
+        robot: Option<String>,
         /// First move the hand along its approach direction until it touches something (at
         /// most the world's bounding-box diagonal; if it meets nothing it goes back).
         #[arg(long)]
@@ -99,9 +104,10 @@ enum Command {
         /// `grasp --auto` does.
         #[arg(long)]
         auto: bool,
-        /// Which of the world's robots grasps (0 is the first).
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        robot: usize,
+        /// Which robot grasps: its index (0 is the first) or its name. Default: the world's
+        /// first hand (an arm carrying it is passed over).
+        #[arg(long, value_name = "INDEX|NAME")]
+        robot: Option<String>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -166,6 +172,7 @@ fn main() -> ExitCode {
         }
         Command::Grasp {
             world,
+            robot,
             approach,
             auto,
             json,
@@ -181,6 +188,7 @@ fn main() -> ExitCode {
             report(world_commands::grasp(
                 &world,
                 root.as_deref(),
+                robot.as_deref(),
                 approach,
                 format(json),
             ))
@@ -329,7 +337,7 @@ fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), Loa
             (summary::robot(&robot), open_meshes(robot.bodies()))
         }
         FileKind::World => {
-            let world = clasp_io::load_world(&Disk, file, root)?;
+            let world = world_commands::load_saying_warnings(file, root)?;
             let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
             (summary::world(&world), open_meshes(bodies))
         }

@@ -36,7 +36,20 @@ pub fn parse_threshold(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn load(file: &Path, root: Option<&Path>) -> Result<World, Failure> {
-    clasp_io::load_world(&Disk, file, root).map_err(|error| crate::one_line(&error))
+    load_saying_warnings(file, root).map_err(|error| crate::one_line(&error))
+}
+
+/// Loads a world file; what was read with a change (a DOF a rounding outside its limits,
+/// clamped) is said on stderr, a line each.
+pub(crate) fn load_saying_warnings(
+    file: &Path,
+    root: Option<&Path>,
+) -> Result<World, clasp_io::LoadError> {
+    let (world, warnings) = clasp_io::load_world_with_warnings(&Disk, file, root)?;
+    for warning in warnings {
+        eprintln!("clasp-cli: warning: {warning}");
+    }
+    Ok(world)
 }
 
 /// A failure of the core on this file's world, as one line naming the file.
@@ -82,17 +95,17 @@ pub fn contacts(
     })
 }
 
-/// Approaches (when asked) and auto-grasps with the world's first robot, then reports its DOF
-/// values and the world's contacts.
+/// Approaches (when asked) and auto-grasps with the robot chosen (by default the world's first
+/// hand), then reports its DOF values and the world's contacts.
 pub fn grasp(
     file: &Path,
     root: Option<&Path>,
+    robot: Option<&str>,
     approach: bool,
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
-    let robot = 0;
-    check_robot(&world, file, robot)?;
+    let robot = pick_robot(&world, file, robot)?;
     let approached = approach
         .then(|| approach_hand(&mut world, file, robot))
         .transpose()?;
@@ -145,9 +158,10 @@ impl Metric {
 
 /// What `quality` evaluates: which robot, which measure, in which wrench space, after which
 /// moves.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct QualityRequest {
-    pub robot: usize,
+    /// A robot's index or name; `None` for the world's first hand.
+    pub robot: Option<String>,
     pub metric: Metric,
     pub wrench_space: WrenchSpaceKind,
     pub approach: bool,
@@ -163,8 +177,7 @@ pub fn quality(
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
-    let robot = request.robot;
-    check_robot(&world, file, robot)?;
+    let robot = pick_robot(&world, file, request.robot.as_deref())?;
     let object = world
         .grasped_object()
         .ok_or_else(|| world_error(file, GraspError::NoObject))?;
@@ -229,19 +242,49 @@ pub fn quality(
     })
 }
 
-/// Fails unless the world has robot `robot`.
-fn check_robot(world: &World, file: &Path, robot: usize) -> Result<(), Failure> {
-    match world.robots().count() {
-        0 => Err(world_error(file, "the world has no robot to grasp with")),
-        n if world.robot(robot).is_none() => Err(world_error(
+/// The robot `--robot` names, by index (0 is the first) or by name; without it, the world's
+/// current hand: its first robot that is a hand (GraspIt's `getCurrentHand`), so an arm that
+/// carries a hand is passed over.
+pub(crate) fn pick_robot(
+    world: &World,
+    file: &Path,
+    choice: Option<&str>,
+) -> Result<usize, Failure> {
+    let names = || {
+        let names: Vec<String> = world
+            .robots()
+            .map(|(i, r)| format!("{i} {}", r.name))
+            .collect();
+        if names.is_empty() {
+            "it has no robot".to_string()
+        } else {
+            format!("its robots: {}", names.join(", "))
+        }
+    };
+    let Some(choice) = choice else {
+        return world.current_hand().ok_or_else(|| {
+            world_error(
+                file,
+                format!("the world has no hand to grasp with ({})", names()),
+            )
+        });
+    };
+    let by_index = choice
+        .parse::<usize>()
+        .ok()
+        .filter(|&i| world.robot(i).is_some());
+    let by_name = || {
+        world
+            .robots()
+            .find(|(_, r)| r.name == choice)
+            .map(|(i, _)| i)
+    };
+    by_index.or_else(by_name).ok_or_else(|| {
+        world_error(
             file,
-            format!(
-                "the world has no robot {robot} (it has {})",
-                count(n, "robot")
-            ),
-        )),
-        _ => Ok(()),
-    }
+            format!("the world has no robot \"{choice}\" ({})", names()),
+        )
+    })
 }
 
 /// `--approach`: moves the robot along its approach direction until it touches something, at

@@ -376,7 +376,49 @@ fn grasp_needs_auto_and_a_robot() {
     assert!(!output.status.success());
     assert_eq!(
         stderr(&output).trim_end(),
-        format!("{}: the world has no robot to grasp with", world.display())
+        format!(
+            "{}: the world has no hand to grasp with (it has no robot)",
+            world.display()
+        )
+    );
+}
+
+/// An arm listed before the hand: `grasp` and `quality` use the world's first hand, as
+/// GraspIt's current hand; `--robot` takes a name or an index; a robot that is not there is
+/// refused, naming the ones that are.
+#[test]
+fn the_current_hand_grasps_and_robot_takes_a_name_or_an_index() {
+    let Some(library) = graspit_models() else {
+        return;
+    };
+    let puma = library.join("robots/Puma560/Puma560.xml");
+    let with_arm = hand_and_mug_world(-95.0, 90.0).replace(
+        "<world>",
+        &format!(
+            "<world>\n    <robot><filename>{}</filename><transform><translation>0 600 0</translation></transform></robot>",
+            puma.display()
+        ),
+    );
+    let dir = scratch("arm-first", &[("w.xml", &with_arm)]);
+    let world = dir.join("w.xml");
+    let robot_of = |extra: &[&str]| {
+        let mut args = vec!["grasp", path_str(&world), "--auto", "--json"];
+        args.extend_from_slice(extra);
+        ok_json(&run(&args))["robot"].clone()
+    };
+    assert_eq!(robot_of(&[]), "ClaspHand", "the first hand, past the arm");
+    assert_eq!(robot_of(&["--robot", "1"]), "ClaspHand");
+    assert_eq!(robot_of(&["--robot", "Puma560"]), "Puma560");
+    let quality = quality_json(&[path_str(&world), "--auto"]);
+    assert_eq!(quality["robot"], "ClaspHand");
+    assert_eq!(quality["robot_index"], 1);
+
+    let output = run(&["grasp", path_str(&world), "--auto", "--robot", "Shadow"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("no robot \"Shadow\" (its robots: 0 Puma560, 1 ClaspHand)"),
+        "{}",
+        stderr(&output)
     );
 }
 
@@ -697,11 +739,7 @@ fn a_soft_object_s_contacts_say_how_they_are_modelled() {
 #[test]
 fn quality_refuses_bad_options_and_worlds_it_cannot_grasp_in() {
     let world = default_world();
-    for (option, bad) in [
-        ("--metric", "epsilom"),
-        ("--gws", "l2"),
-        ("--robot", "first"),
-    ] {
+    for (option, bad) in [("--metric", "epsilom"), ("--gws", "l2")] {
         let output = run(&["quality", path_str(&world), option, bad]);
         assert_eq!(output.status.code(), Some(2), "{option} {bad} was taken");
         assert!(output.stdout.is_empty());
@@ -711,15 +749,17 @@ fn quality_refuses_bad_options_and_worlds_it_cannot_grasp_in() {
             "{message}"
         );
     }
-    let output = run(&["quality", path_str(&world), "--robot", "1"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert_eq!(
-        stderr(&output).trim_end(),
-        format!(
-            "{}: the world has no robot 1 (it has 1 robot)",
-            world.display()
-        )
-    );
+    for missing in ["1", "first"] {
+        let output = run(&["quality", path_str(&world), "--robot", missing]);
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            stderr(&output).trim_end(),
+            format!(
+                "{}: the world has no robot \"{missing}\" (its robots: 0 ClaspHand)",
+                world.display()
+            )
+        );
+    }
 
     // No robot.
     let mug = models().join("objects/clasp_mug.xml");
@@ -734,7 +774,7 @@ fn quality_refuses_bad_options_and_worlds_it_cannot_grasp_in() {
     assert_eq!(
         stderr(&output).trim_end(),
         format!(
-            "{}: the world has no robot to grasp with",
+            "{}: the world has no hand to grasp with (it has no robot)",
             no_robot.display()
         )
     );

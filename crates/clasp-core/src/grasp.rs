@@ -71,6 +71,13 @@ impl<E: CollisionEngine> World<E> {
             .map(|(i, _)| BodyId::Free(i))
     }
 
+    /// The hand that grasps, approaches and auto-grasps when none is named: the first robot that
+    /// is a hand (GraspIt's `getCurrentHand`), so an arm listed before the hand it carries is
+    /// passed over.
+    pub fn current_hand(&self) -> Option<usize> {
+        self.robots().find(|(_, r)| r.is_hand()).map(|(i, _)| i)
+    }
+
     /// The grasp of `object` by `robot` as the world's contacts stand now.
     pub fn grasp(
         &self,

@@ -569,6 +569,27 @@ impl Robot {
             })
     }
 
+    /// Whether the robot is a hand: GraspIt's `Hand` class or one made from it, by its file's
+    /// `type`. A robot with no type (built in code, or from URDF) counts as a hand; `Robot`,
+    /// `Puma560` and `M7` are arms.
+    pub fn is_hand(&self) -> bool {
+        const HANDS: [&str; 10] = [
+            "Hand",
+            "Barrett",
+            "Robonaut",
+            "Pr2Gripper",
+            "Pr2Gripper2010",
+            "M7Tool",
+            "HumanHand",
+            "Shadow",
+            "McGrip",
+            "RobotIQ",
+        ];
+        self.robot_type
+            .as_deref()
+            .is_none_or(|t| HANDS.contains(&t))
+    }
+
     /// Sets every DOF at once; an impossible value changes nothing and says why.
     pub fn set_dof_values(&mut self, values: &[f64]) -> Result<(), DofError> {
         self.check_dof_values(values)?;

@@ -20,9 +20,34 @@ impl LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.file.display(), line, self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
+        located(f, &self.file, self.line, &self.message)
+    }
+}
+
+/// A file was loaded, but something in it was read with a change (a DOF value a hair outside
+/// its limits, clamped): which file, which line, and what changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadWarning {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for LoadWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        located(f, &self.file, self.line, &self.message)
+    }
+}
+
+/// "file:line: message", or "file: message" where the line is not known.
+fn located(
+    f: &mut fmt::Formatter<'_>,
+    file: &std::path::Path,
+    line: Option<usize>,
+    message: &str,
+) -> fmt::Result {
+    match line {
+        Some(line) => write!(f, "{}:{}: {}", file.display(), line, message),
+        None => write!(f, "{}: {}", file.display(), message),
     }
 }

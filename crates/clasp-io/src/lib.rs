@@ -26,7 +26,7 @@ mod world;
 mod xml;
 
 pub use body::load_body;
-pub use error::LoadError;
+pub use error::{LoadError, LoadWarning};
 pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
 pub use groups::{mask_text, parse_group, parse_mask};
 pub use inventor::parse_inventor;
@@ -38,4 +38,6 @@ pub use robot::{load_robot, parse_dof_expression};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;
 pub use urdf::load_urdf;
-pub use world::{SaveError, graspit_root_or_env, load_world, save_world};
+pub use world::{
+    DOF_ROUNDING, SaveError, graspit_root_or_env, load_world, load_world_with_warnings, save_world,
+};

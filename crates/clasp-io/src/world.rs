@@ -13,7 +13,7 @@ use clasp_core::{
 use nalgebra::{Point3, Quaternion, UnitQuaternion};
 
 use crate::{
-    FileSource, LoadError,
+    FileSource, LoadError, LoadWarning,
     body::{body_from_element, load_body},
     groups::{groups_xml, read_groups},
     robot::load_robot,
@@ -32,14 +32,29 @@ pub fn graspit_root_or_env(given: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
+/// How far outside its limits a saved DOF value may lie and still load, clamped, with a
+/// warning (rad or mm): GraspIt writes DOF values with six significant digits and reads them
+/// without checking, so a DOF saved at its limit can read a hair outside it.
+pub const DOF_ROUNDING: f64 = 1e-4;
+
 /// Loads a world file, its contacts found (as [`World::new`] does). A `<filename>` is looked up
 /// under the GraspIt root first (when one is given), then beside the world file and in each
-/// folder above it.
+/// folder above it. What [`load_world_with_warnings`] would warn of is dropped.
 pub fn load_world(
     source: &dyn FileSource,
     path: &Path,
     graspit_root: Option<&Path>,
 ) -> Result<World, LoadError> {
+    load_world_with_warnings(source, path, graspit_root).map(|(world, _)| world)
+}
+
+/// Loads a world file as [`load_world`] does, with what was read with a change: each DOF value
+/// outside its limits by no more than [`DOF_ROUNDING`], clamped.
+pub fn load_world_with_warnings(
+    source: &dyn FileSource,
+    path: &Path,
+    graspit_root: Option<&Path>,
+) -> Result<(World, Vec<LoadWarning>), LoadError> {
     let root = parse_document(&read(source, path)?, path)?;
     if root.name != "world" {
         return Err(LoadError::new(
@@ -58,11 +73,12 @@ pub fn load_world(
     };
     let (mut bodies, mut robots, mut connections, mut camera_seen) =
         (Vec::new(), Vec::new(), Vec::new(), None);
+    let mut warnings = Vec::new();
     for element in &root.children {
         match element.name.as_str() {
             "obstacle" => bodies.push(loader.free_body(element, BodyKind::Obstacle)?),
             "graspableBody" => bodies.push(loader.free_body(element, BodyKind::Graspable)?),
-            "robot" => robots.push(loader.robot(element)?),
+            "robot" => robots.push(loader.robot(element, &mut warnings)?),
             // Checked once every robot is loaded: a connection may come before its robots.
             "connection" => connections.push(element),
             "camera" => camera_seen = Some(camera(element, path)?),
@@ -77,7 +93,7 @@ pub fn load_world(
     let mut world = World::new(bodies, robots);
     world.connections = connections;
     world.camera = camera_seen;
-    Ok(world)
+    Ok((world, warnings))
 }
 
 /// A `<robot>` element's groups: `<collisionGroup>`/`<collisionMask>` for every body, then
@@ -187,12 +203,25 @@ impl WorldLoader<'_> {
         Ok(body)
     }
 
-    fn robot(&self, element: &Element) -> Result<Robot, LoadError> {
+    fn robot(
+        &self,
+        element: &Element,
+        warnings: &mut Vec<LoadWarning>,
+    ) -> Result<Robot, LoadError> {
         let mut robot = load_robot(self.source, &self.resolve(element, "filename")?)?;
         if let Some(values) = element.child("dofValues") {
-            parse_dof_stream(&robot, values.text())
-                .and_then(|v| robot.set_dof_values(&v).map_err(|e| e.to_string()))
+            let mut read = parse_dof_stream(&robot, values.text())
                 .map_err(|message| LoadError::new(self.path, Some(values.line), message))?;
+            for message in clamp_rounded_dofs(&robot, &mut read) {
+                warnings.push(LoadWarning {
+                    file: self.path.to_path_buf(),
+                    line: Some(values.line),
+                    message,
+                });
+            }
+            robot
+                .set_dof_values(&read)
+                .map_err(|e| LoadError::new(self.path, Some(values.line), e.to_string()))?;
         }
         robot.set_pose(placement(element, self.path)?);
         read_robot_groups(&mut robot, element, self.path)?;
@@ -316,6 +345,26 @@ fn camera(element: &Element, file: &Path) -> Result<Camera, LoadError> {
         orientation: UnitQuaternion::from_quaternion(q),
         focal_distance: number(required(element, "focalDistance", file)?, file)?,
     })
+}
+
+/// Clamps each DOF value outside its limits by no more than [`DOF_ROUNDING`] into them, and
+/// says so; a value further out is left for [`Robot::set_dof_values`] to refuse.
+fn clamp_rounded_dofs(robot: &Robot, values: &mut [f64]) -> Vec<String> {
+    let mut messages = Vec::new();
+    for (dof, value) in values.iter_mut().enumerate() {
+        let (min, max) = robot.dof_limits(dof);
+        let clamped = value.clamp(min, max.max(min));
+        let outside = (*value - clamped).abs();
+        if outside > 0.0 && outside <= DOF_ROUNDING {
+            messages.push(format!(
+                "{}: DOF {dof} reads {value}, {outside:.1e} outside its limits [{min}, {max}] \
+                 (six-digit rounding): clamped to {clamped}",
+                robot.name
+            ));
+            *value = clamped;
+        }
+    }
+    messages
 }
 
 /// How many joints each DOF drives: a breakaway DOF's stream entry has one state per joint.

@@ -7,7 +7,7 @@ use clasp_core::{
     Body, BodyId, BodyKind, Camera, CollisionGroups, Connection, Element, Pose, RobotBody, TriMesh,
     World, group_bit,
 };
-use clasp_io::{Disk, load_robot, load_world, save_world};
+use clasp_io::{Disk, load_robot, load_world, load_world_with_warnings, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 fn workspace() -> PathBuf {
@@ -264,4 +264,66 @@ fn raisims_four_spheres_load_meet_and_survive_saving() {
     let opened = CollisionGroups::new(1, group_bit(0) | group_bit(1) | group_bit(2)).unwrap();
     world.set_collision_groups(sphere(1), opened).unwrap();
     assert!(world.contacts_of(sphere(2)).any(|c| c.other == sphere(1)));
+}
+
+/// GraspIt writes DOF values with six significant digits, so a DOF saved at its limit can read
+/// a hair outside it: 2e-6 rad out loads, clamped, with a warning naming the file and line;
+/// 0.1 rad out is refused with its file and line.
+#[test]
+fn a_dof_value_a_rounding_outside_its_limit_is_clamped_and_one_far_outside_refused() {
+    let dir = scratch("dof-rounding");
+    let hand = workspace().join("models/robots/ClaspHand/ClaspHand.xml");
+    let robot = load_robot(&Disk, &hand).unwrap();
+    let (_, max) = robot.dof_limits(1);
+    let world_with = |dof1: f64| {
+        let file = dir.join(format!("w{dof1}.xml"));
+        std::fs::write(
+            &file,
+            format!(
+                "<world>\n<robot>\n<filename>{}</filename>\n<dofValues>0 {dof1} 0.2 0.2</dofValues>\n</robot>\n</world>\n",
+                hand.display()
+            ),
+        )
+        .unwrap();
+        file
+    };
+
+    let near = world_with(max + 2e-6);
+    let (world, warnings) = load_world_with_warnings(&Disk, &near, None).unwrap();
+    assert_eq!(world.robot(0).unwrap().dof_values()[1], max, "clamped");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let warning = warnings[0].to_string();
+    assert!(
+        warning.starts_with(&format!("{}:4:", near.display())) && warning.contains("DOF 1"),
+        "{warning}"
+    );
+
+    let far = world_with(max + 0.1);
+    let error = load_world_with_warnings(&Disk, &far, None).unwrap_err();
+    assert_eq!((error.file.as_path(), error.line), (far.as_path(), Some(4)));
+    assert!(error.message.contains("DOF 1"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GraspIt's current hand: the first robot that is a hand. An arm (a `Puma560`, a plain
+/// `Robot`) before it is passed over; a world of arms has none.
+#[test]
+fn the_current_hand_is_the_first_robot_that_is_a_hand() {
+    let hand = load_robot(
+        &Disk,
+        &workspace().join("models/robots/ClaspHand/ClaspHand.xml"),
+    )
+    .unwrap();
+    assert!(hand.is_hand(), "ClaspHand's type is Hand");
+    let mut arm = hand.clone();
+    arm.robot_type = Some("Puma560".into());
+    let mut plain = hand.clone();
+    plain.robot_type = Some("Robot".into());
+    assert!(!arm.is_hand() && !plain.is_hand());
+    let world = World::new(Vec::new(), vec![arm.clone(), plain.clone(), hand]);
+    assert_eq!(world.current_hand(), Some(2));
+    assert_eq!(
+        World::new(Vec::new(), vec![arm, plain]).current_hand(),
+        None
+    );
 }

@@ -11,7 +11,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, block_on, poll_once},
 };
 use clasp_core::World;
-use clasp_io::LoadError;
+use clasp_io::{LoadError, LoadWarning};
 
 use crate::{
     editor::{Editor, ImportKind},
@@ -44,7 +44,7 @@ struct Load {
 
 /// What a loaded file holds, or why it did not load.
 enum FileContents {
-    World(Result<Box<World>, LoadError>),
+    World(Result<Box<(World, Vec<LoadWarning>)>, LoadError>),
     Import(Result<Loaded, LoadError>),
 }
 

@@ -1,6 +1,6 @@
 //! The editor's file requests: open a world, import bodies and robots beside the scene, save.
 
-use clasp_io::LoadError;
+use clasp_io::{LoadError, LoadWarning};
 
 use super::*;
 
@@ -13,9 +13,16 @@ impl Editor<'_> {
 
     /// Puts a world read from `path` (on a worker thread, say) in place of the current one, or
     /// reports why it did not load.
-    pub fn open_loaded_world(&mut self, path: &Path, loaded: Result<World, LoadError>) -> bool {
+    pub fn open_loaded_world(
+        &mut self,
+        path: &Path,
+        loaded: Result<(World, Vec<LoadWarning>), LoadError>,
+    ) -> bool {
         match loaded {
-            Ok(world) => {
+            Ok((world, warnings)) => {
+                for warning in warnings {
+                    self.info(format!("warning: {warning}"));
+                }
                 self.checkpoint("open world");
                 self.doc.world = world;
                 self.doc.source = path.display().to_string();
@@ -23,7 +30,7 @@ impl Editor<'_> {
                 self.selection.0.clear();
                 self.remember(path);
                 self.info(format!("opened {}", path.display()));
-                self.framing.0 = self.doc.world.bounding_box();
+                self.framing.0 = Framing::opening(&self.doc.world);
                 self.structure_changed();
                 true
             }
@@ -70,7 +77,11 @@ impl Editor<'_> {
             BodyId::Free(_) => vec![id],
             _ => self.doc.world.element_bodies(id.element()),
         };
-        self.framing.0 = self.doc.world.bounding_box_of(&self.selection.0);
+        self.framing.0 = self
+            .doc
+            .world
+            .bounding_box_of(&self.selection.0)
+            .map(|(lo, hi)| Framing::Bounds(lo, hi));
         self.remember(path);
         self.info(format!("imported {}", path.display()));
         self.structure_changed();
@@ -87,6 +98,10 @@ impl Editor<'_> {
             return false;
         };
         let root = clasp_io::graspit_root_or_env(None);
+        // The file keeps the view the user left, as GraspIt's does.
+        if self.shown_camera.0.is_some() && self.doc.world.camera != self.shown_camera.0 {
+            self.doc.world.camera = self.shown_camera.0;
+        }
         match clasp_io::save_world(&self.doc.world, &path, root.as_deref()) {
             Ok(()) => {
                 self.doc.source = path.display().to_string();

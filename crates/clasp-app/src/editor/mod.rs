@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 
 use bevy::{
     ecs::system::{SystemParam, SystemState},
-    prelude::{ResMut, Resource},
+    prelude::{Res, ResMut, Resource},
 };
 use clasp_core::{
-    BodyId, CollisionGroups, ContactOptions, Element, Material, MoveOutcome, Pose, Quality, World,
-    WrenchSpaceKind,
+    BodyId, Camera, CollisionGroups, ContactOptions, Element, Material, MoveOutcome, Pose, Quality,
+    World, WrenchSpaceKind,
 };
 use nalgebra::{Point3, Vector3};
 
@@ -64,8 +64,8 @@ impl Document {
     /// Evaluates the grasp again: with the hull's volume (tens of milliseconds) only when
     /// asked, epsilon (about a millisecond) always.
     fn refresh_quality(&mut self, with_volume: bool) {
-        let first_robot = self.world.robots().next().map(|(r, _)| r);
-        let (Some(object), Some(robot)) = (self.world.grasped_object(), first_robot) else {
+        let (Some(object), Some(robot)) = (self.world.grasped_object(), self.world.current_hand())
+        else {
             self.quality = QualityReport::NoGrasp;
             return;
         };
@@ -163,11 +163,47 @@ impl Default for ViewSettings {
     }
 }
 
-/// A box the camera should frame next (after an import or View All), in world mm.
+/// What the camera should show next: set by an import, an opened world or View All.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
-pub struct FrameRequest(pub Option<(Point3<f64>, Point3<f64>)>);
+pub struct FrameRequest(pub Option<Framing>);
 
-/// The grasp quality of the first robot on the first graspable body, as last computed.
+/// A view for the camera to take.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Framing {
+    /// The whole of a box, world mm, keeping the viewing direction.
+    Bounds(Point3<f64>, Point3<f64>),
+    /// The viewpoint a world file was saved with.
+    Saved(Camera),
+}
+
+impl Framing {
+    /// How a world opens: as it was saved, else framed on its robots and graspable bodies (a
+    /// floor or a table that dwarfs them is left to the edges), else on everything.
+    pub fn opening(world: &World) -> Option<Framing> {
+        if let Some(camera) = world.camera {
+            return Some(Framing::Saved(camera));
+        }
+        let subjects: Vec<BodyId> = world
+            .body_ids()
+            .into_iter()
+            .filter(|&id| {
+                world
+                    .body(id)
+                    .is_some_and(|b| b.kind != clasp_core::BodyKind::Obstacle)
+            })
+            .collect();
+        let (lo, hi) = world
+            .bounding_box_of(&subjects)
+            .or_else(|| world.bounding_box())?;
+        Some(Framing::Bounds(lo, hi))
+    }
+}
+
+/// The camera as the user last left it, in GraspIt's terms, for Save World to write.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct ShownCamera(pub Option<Camera>);
+
+/// The grasp quality of the current hand (the first hand) on the first graspable body, as last computed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum QualityReport {
     /// No robot or no graspable body.
@@ -188,6 +224,7 @@ pub struct Editor<'w> {
     pub view: ResMut<'w, ViewSettings>,
     pub framing: ResMut<'w, FrameRequest>,
     history: ResMut<'w, History>,
+    shown_camera: Res<'w, ShownCamera>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -198,6 +235,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<ViewSettings>();
     world.init_resource::<FrameRequest>();
     world.init_resource::<History>();
+    world.init_resource::<ShownCamera>();
 }
 
 /// Moves the editor's resources from one Bevy world into another.
@@ -213,6 +251,7 @@ pub fn move_editor(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world
     carry::<ViewSettings>(from, to);
     carry::<FrameRequest>(from, to);
     carry::<History>(from, to);
+    carry::<ShownCamera>(from, to);
 }
 
 /// Makes requests of the editor in `world` outside a system: start-up, tests, benchmarks.
