@@ -750,3 +750,32 @@ fn a_world_opens_with_its_saved_camera_and_saves_the_view_left() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// With two hands, the Grasp panel's choice says which one Ctrl+G closes when no robot is
+/// selected; the choice is one undo step.
+#[test]
+fn ctrl_g_closes_the_hand_chosen_to_grasp_with() {
+    let mut app = headless_app();
+    let hand =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/robots/ClaspHand/ClaspHand.xml");
+    assert!(edit(&mut app, |e| e.import(&hand, ImportKind::Robot)));
+    edit(&mut app, |e| e.clear_selection());
+    assert_eq!(world(&app).current_hand(), Some(0), "the first hand");
+    edit(&mut app, |e| e.choose_hand(1));
+    assert_eq!(world(&app).current_hand(), Some(1));
+    assert_eq!(history(&app).can_undo(), Some("hand choice"));
+    let before: Vec<Vec<f64>> = world(&app)
+        .robots()
+        .map(|(_, r)| r.dof_values().to_vec())
+        .collect();
+    press_key(&mut app, CTRL, KeyCode::KeyG);
+    let after: Vec<Vec<f64>> = world(&app)
+        .robots()
+        .map(|(_, r)| r.dof_values().to_vec())
+        .collect();
+    assert_eq!(after[0], before[0], "the first hand stays open");
+    assert_ne!(after[1], before[1], "the chosen one closed");
+    edit(&mut app, |e| e.undo());
+    edit(&mut app, |e| e.undo());
+    assert_eq!(world(&app).current_hand(), Some(0));
+}

@@ -71,11 +71,24 @@ impl<E: CollisionEngine> World<E> {
             .map(|(i, _)| BodyId::Free(i))
     }
 
-    /// The hand that grasps, approaches and auto-grasps when none is named: the first robot that
-    /// is a hand (GraspIt's `getCurrentHand`), so an arm listed before the hand it carries is
+    /// The hand that grasps, approaches and auto-grasps when none is named (GraspIt's
+    /// `getCurrentHand`): the one chosen with [`World::set_current_hand`] while it is there,
+    /// else the first robot that is a hand, so an arm listed before the hand it carries is
     /// passed over.
     pub fn current_hand(&self) -> Option<usize> {
-        self.robots().find(|(_, r)| r.is_hand()).map(|(i, _)| i)
+        self.chosen_hand
+            .filter(|&r| self.robot(r).is_some())
+            .or_else(|| self.robots().find(|(_, r)| r.is_hand()).map(|(i, _)| i))
+    }
+
+    /// Chooses the robot that grasps when none is named (any robot may be chosen: an arm with
+    /// a gripper of its own, say). Returns false, changing nothing, if there is no such robot.
+    pub fn set_current_hand(&mut self, robot: usize) -> bool {
+        let there = self.robot(robot).is_some();
+        if there {
+            self.chosen_hand = Some(robot);
+        }
+        there
     }
 
     /// The grasp of `object` by `robot` as the world's contacts stand now.

@@ -133,6 +133,8 @@ pub struct World<E: CollisionEngine = FastEngine> {
     pub connections: Vec<Connection>,
     /// The saved viewpoint, if the file had one.
     pub camera: Option<Camera>,
+    /// The hand the user chose to grasp with (GraspIt's `setCurrentHand`), if any.
+    pub(crate) chosen_hand: Option<usize>,
     pub(crate) settings: WorldSettings,
     pub(crate) switches: CollisionSwitches,
     /// Both sides of every contact, sorted by body.
@@ -165,6 +167,7 @@ impl<E: CollisionEngine> World<E> {
             robots: robots.into_iter().map(Some).collect(),
             connections: Vec::new(),
             camera: None,
+            chosen_hand: None,
             settings: WorldSettings::default(),
             switches: CollisionSwitches::default(),
             contacts: Vec::new(),
@@ -182,6 +185,7 @@ impl<E: CollisionEngine> World<E> {
             robots: self.robots,
             connections: self.connections,
             camera: self.camera,
+            chosen_hand: self.chosen_hand,
             settings: self.settings,
             switches: self.switches,
             contacts: Vec::new(),

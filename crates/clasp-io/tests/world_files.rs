@@ -320,8 +320,16 @@ fn the_current_hand_is_the_first_robot_that_is_a_hand() {
     let mut plain = hand.clone();
     plain.robot_type = Some("Robot".into());
     assert!(!arm.is_hand() && !plain.is_hand());
-    let world = World::new(Vec::new(), vec![arm.clone(), plain.clone(), hand]);
+    let mut world = World::new(Vec::new(), vec![arm.clone(), plain.clone(), hand]);
     assert_eq!(world.current_hand(), Some(2));
+    assert!(world.set_current_hand(0), "any robot may be chosen");
+    assert_eq!(world.current_hand(), Some(0));
+    assert!(!world.set_current_hand(7));
+    assert_eq!(
+        world.current_hand(),
+        Some(0),
+        "a robot that is not there changes nothing"
+    );
     assert_eq!(
         World::new(Vec::new(), vec![arm, plain]).current_hand(),
         None

@@ -522,6 +522,24 @@ impl Editor<'_> {
         self.refresh_quality(true);
     }
 
+    /// Chooses the robot Auto Grasp, Auto Open and the quality shown use when no robot is
+    /// selected (GraspIt's current hand).
+    pub fn choose_hand(&mut self, robot: usize) {
+        if self.doc.world.current_hand() == Some(robot) || self.doc.world.robot(robot).is_none() {
+            return;
+        }
+        self.checkpoint("hand choice");
+        self.doc.world.set_current_hand(robot);
+        let name = self
+            .doc
+            .world
+            .robot(robot)
+            .map_or("?", |r| r.name.as_str())
+            .to_owned();
+        self.info(format!("grasping with {name}"));
+        self.refresh_quality(true);
+    }
+
     /// Changes the contact threshold, mm; a bad value is refused with a message.
     pub fn set_contact_threshold(&mut self, threshold: f64) {
         let before = self.doc.world.clone();

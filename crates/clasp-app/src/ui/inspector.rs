@@ -19,7 +19,7 @@ pub(super) fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
             ui.label(egui::RichText::new("Select a body to see and change it.").weak());
         }
     }
-    let robot = editor.selected_robot().or(only_robot(&editor.doc.world));
+    let robot = editor.selected_robot().or(editor.doc.world.current_hand());
     if let Some(robot) = robot {
         ui.separator();
         robot_section(ui, editor, state, robot);

@@ -240,15 +240,6 @@ pub fn viewport_between(size: UVec2, scale: f32, insets: Insets) -> Option<Viewp
     })
 }
 
-/// The world's robot when it has exactly one.
-fn only_robot(world: &clasp_core::World) -> Option<usize> {
-    let mut robots = world.robots();
-    match (robots.next(), robots.next()) {
-        (Some((r, _)), None) => Some(r),
-        _ => None,
-    }
-}
-
 fn element_name(editor: &Editor, element: Element) -> String {
     match element {
         Element::Body(i) => editor.doc.world.free_body(i).map(|b| b.name.clone()),

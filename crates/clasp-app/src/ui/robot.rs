@@ -13,6 +13,7 @@ pub(super) fn robot_section(
     };
     ui.heading(format!("Robot: {}", r.name));
     let count = r.dofs.len();
+    hand_choice(ui, editor);
     let mut responses = Vec::with_capacity(count);
     egui::Grid::new(("dofs", robot))
         .num_columns(2)
@@ -90,5 +91,43 @@ pub fn quality_text(report: &QualityReport) -> String {
             }
             text
         }
+    }
+}
+
+/// With several robots: which one Auto Grasp, Auto Open and the quality use when no robot is
+/// selected (the world's current hand; by default its first hand).
+fn hand_choice(ui: &mut egui::Ui, editor: &mut Editor) {
+    let robots: Vec<(usize, String)> = editor
+        .doc
+        .world
+        .robots()
+        .map(|(i, r)| (i, r.name.clone()))
+        .collect();
+    if robots.len() < 2 {
+        return;
+    }
+    let current = editor.doc.world.current_hand();
+    let name_of = |r: Option<usize>| {
+        robots
+            .iter()
+            .find(|(i, _)| Some(*i) == r)
+            .map_or("none", |(_, n)| n.as_str())
+            .to_owned()
+    };
+    let mut chosen = current;
+    ui.horizontal(|ui| {
+        ui.label("Grasp with");
+        egui::ComboBox::from_id_salt("grasping_hand")
+            .selected_text(name_of(current))
+            .show_ui(ui, |ui| {
+                for (i, name) in &robots {
+                    ui.selectable_value(&mut chosen, Some(*i), name);
+                }
+            })
+            .response
+            .on_hover_text("The robot Auto Grasp and the quality use when no robot is selected");
+    });
+    if let Some(robot) = chosen.filter(|_| chosen != current) {
+        editor.choose_hand(robot);
     }
 }
