@@ -779,3 +779,26 @@ fn ctrl_g_closes_the_hand_chosen_to_grasp_with() {
     edit(&mut app, |e| e.undo());
     assert_eq!(world(&app).current_hand(), Some(0));
 }
+
+/// The eigengrasp amplitudes as the robot section's sliders set them: ClaspHand has no
+/// eigengrasp file, so one eigengrasp per DOF; a change is one undo step and reads back.
+#[test]
+fn an_eigengrasp_amplitude_moves_the_fingers_as_one_undo_step() {
+    let mut app = headless_app();
+    let before = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let mut amplitudes = world(&app).robot(0).unwrap().eigen_amplitudes().unwrap();
+    amplitudes[0] += 0.1;
+    edit(&mut app, |e| e.set_eigen(0, &amplitudes));
+    let after = world(&app).robot(0).unwrap().dof_values().to_vec();
+    assert!(
+        (after[0] - before[0] - 0.1).abs() < 1e-9,
+        "{before:?} -> {after:?}"
+    );
+    assert_eq!(&after[1..], &before[1..], "the other DOFs stay");
+    assert_eq!(history(&app).can_undo(), Some("eigengrasp change"));
+    edit(&mut app, |e| e.undo());
+    assert_eq!(
+        world(&app).robot(0).unwrap().dof_values(),
+        before.as_slice()
+    );
+}

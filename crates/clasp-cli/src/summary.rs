@@ -87,6 +87,31 @@ pub fn robot(robot: &Robot) -> Value {
         "chains": chains,
         "links": links,
         "triangles": triangles,
+        "eigengrasps": eigengrasps(robot),
+    })
+}
+
+/// A robot's eigengrasps: how many, whether from its file, each one's eigenvalue and DOF
+/// values, and the amplitudes of its posture along them (`null`, with why, when the file does
+/// not fit the robot).
+fn eigengrasps(robot: &Robot) -> Value {
+    let from_file = robot.eigen_grasps.is_some();
+    let listed: Vec<Value> = robot
+        .eigen_grasps
+        .iter()
+        .flat_map(|g| &g.grasps)
+        .map(|g| json!({ "eigenvalue": g.eigenvalue, "dof_values": g.values }))
+        .collect();
+    let (amplitudes, problem) = match robot.eigen_amplitudes() {
+        Ok(a) => (json!(a), Value::Null),
+        Err(e) => (Value::Null, json!(e.to_string())),
+    };
+    json!({
+        "from_file": from_file,
+        "count": if from_file { listed.len() } else { robot.dofs.len() },
+        "grasps": listed,
+        "amplitudes": amplitudes,
+        "problem": problem,
     })
 }
 
@@ -117,6 +142,7 @@ pub fn world(world: &World) -> Value {
                 "kind": "robot",
                 "pose": pose(&r.pose()),
                 "dof_values": r.dof_values(),
+                "eigen_amplitudes": r.eigen_amplitudes().ok(),
                 "bodies": bodies,
             })
         })

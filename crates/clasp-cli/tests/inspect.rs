@@ -6,7 +6,7 @@ use std::{
     process::{Command, Output},
 };
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn models() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
@@ -109,6 +109,14 @@ fn summarises_each_kind_of_file() {
     assert_eq!(links.len(), 1 + chain_links);
     assert_eq!(links[0], "ClaspHandBase");
     assert!(robot["triangles"].as_u64().unwrap() > 0);
+    // No eigengrasp file: one identity eigengrasp per DOF, the amplitudes measured from the
+    // middle of each DOF's range.
+    let eigen = &robot["eigengrasps"];
+    assert_eq!(
+        (&eigen["from_file"], &eigen["count"]),
+        (&json!(false), &json!(4))
+    );
+    assert_eq!(eigen["amplitudes"].as_array().unwrap().len(), 4);
 
     // The same hand described in URDF: the same DOFs, chains and triangles.
     assert_eq!(urdf["kind"], "urdf");

@@ -29,7 +29,7 @@ pub use clasp_collide::{
 pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
 pub use contact_model::{ContactModel, ContactOptions, SoftContact};
 pub use domain::{Domain, GraspTrial, TrialPlan};
-pub use eigengrasp::{EigenGrasp, EigenGrasps};
+pub use eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace};
 pub use grasp::{Grasp, GraspContact, GraspError};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use moves::{MoveOutcome, MoveQueries};

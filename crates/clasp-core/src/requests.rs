@@ -1,7 +1,7 @@
 //! What a caller asks of a world or a domain, checked before anything changes, and why a
 //! request is refused.
 
-use crate::{BodyId, DofError, Element, Pose, Robot};
+use crate::{BodyId, DofError, EigenError, Element, Pose, Robot};
 
 /// Why a request was refused; the world is unchanged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -16,6 +16,8 @@ pub enum MoveError {
     NonFinitePose,
     #[error("{0}")]
     Dof(#[from] DofError),
+    #[error("{0}")]
+    Eigen(#[from] EigenError),
     #[error("a contact threshold must be a positive number of millimetres, not {0}")]
     BadThreshold(f64),
     #[error("a distance must be a positive number of millimetres, not {0}")]

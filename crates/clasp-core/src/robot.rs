@@ -2,7 +2,7 @@ use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
 use clasp_collide::{CollisionEngine, FastEngine, Placed};
 
-use crate::{Body, EigenGrasps, Pose};
+use crate::{Body, EigenError, EigenGrasps, EigenSpace, Pose};
 
 /// How a DOF behaves when a hand closes (GraspIt's `r`, `b` and `c` DOF types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -567,6 +567,21 @@ impl Robot {
             .fold((f64::NEG_INFINITY, f64::INFINITY), |(lo, hi), (a, b)| {
                 (lo.max(a), hi.min(b))
             })
+    }
+
+    /// The robot's eigengrasp space: its file's eigengrasps, else one per DOF (GraspIt's
+    /// identity eigengrasps).
+    pub fn eigen_space(&self) -> Result<EigenSpace, EigenError> {
+        let limits: Vec<(f64, f64)> = (0..self.dofs.len()).map(|d| self.dof_limits(d)).collect();
+        match &self.eigen_grasps {
+            Some(grasps) => EigenSpace::new(grasps, &limits),
+            None => EigenSpace::new(&EigenGrasps::identity(self.dofs.len()), &limits),
+        }
+    }
+
+    /// The amplitudes of the robot's posture along its eigengrasps.
+    pub fn eigen_amplitudes(&self) -> Result<Vec<f64>, EigenError> {
+        Ok(self.eigen_space()?.amplitudes(&self.dof_values))
     }
 
     /// Whether the robot is a hand: GraspIt's `Hand` class or one made from it, by its file's

@@ -179,6 +179,28 @@ impl<E: CollisionEngine> World<E> {
         })
     }
 
+    /// Moves a robot's DOFs to the posture with these eigengrasp amplitudes (what lies outside
+    /// the eigengrasps' span is kept; each DOF is held within its limits), stopping at contact
+    /// as any DOF move does: GraspIt's eigengrasp sliders.
+    pub fn move_eigen_amplitudes(
+        &mut self,
+        robot: usize,
+        amplitudes: &[f64],
+    ) -> Result<MoveOutcome, MoveError> {
+        let r = self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        let target: Vec<f64> = r
+            .eigen_space()?
+            .dofs_for(amplitudes, r.dof_values())?
+            .into_iter()
+            .enumerate()
+            .map(|(d, v)| {
+                let (min, max) = r.dof_limits(d);
+                v.clamp(min, max.max(min))
+            })
+            .collect();
+        self.move_dofs_to(robot, &target)
+    }
+
     /// Closes every finger at its default velocity until it touches something or reaches its
     /// limit (GraspIt's Auto Grasp).
     pub fn auto_grasp(&mut self, robot: usize) -> Result<MoveOutcome, MoveError> {

@@ -162,3 +162,70 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
     );
     assert!(quality.epsilon.unwrap() > 0.05, "{quality}");
 }
+
+/// Eigengrasps move a hand as GraspIt's sliders do: the amplitudes set are the amplitudes read
+/// back while nothing is touched, and closing along the eigengrasps stops at contact like any
+/// DOF move. The Barrett (a spread and a close-all eigengrasp) and the DLR hand (twelve DOFs)
+/// of GraspIt's library.
+#[test]
+fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact() {
+    let Some(barrett) = graspit("robots/Barrett/Barrett.xml") else {
+        return;
+    };
+    let sphere = workspace().join("models/objects/clasp_sphere.xml");
+    for hand in [barrett, graspit("robots/DLR/DLR.xml").unwrap()] {
+        let name = hand.display().to_string();
+        // Far from the sphere: the amplitudes go where they are asked.
+        let mut world = scene(&sphere, &hand, 2000.0);
+        let robot = world.robot(0).unwrap();
+        assert!(
+            robot.eigen_grasps.is_some(),
+            "{name} has an eigengrasp file"
+        );
+        let space = robot.eigen_space().unwrap();
+        let start = robot.eigen_amplitudes().unwrap();
+        let dofs = robot.dof_values().to_vec();
+        let limits: Vec<(f64, f64)> = (0..dofs.len()).map(|d| robot.dof_limits(d)).collect();
+        // The eigengrasp that closes the hand most: its +1 amplitude most along the DOFs'
+        // closing velocities, taken in the direction that closes.
+        let closing = |e: usize| {
+            let mut one = start.clone();
+            one[e] += 1.0;
+            let moved = space.dofs_for(&one, &dofs).unwrap();
+            let dofs_of = robot.dofs.iter().zip(moved.iter().zip(&dofs));
+            dofs_of
+                .map(|(dof, (m, d))| dof.default_velocity * (m - d))
+                .sum::<f64>()
+        };
+        let close = (0..space.len())
+            .max_by(|&a, &b| closing(a).abs().total_cmp(&closing(b).abs()))
+            .unwrap();
+        let (low, high) = space.amplitude_range(close, &dofs, &limits);
+        let shut = if closing(close) > 0.0 { high } else { low };
+        let mut asked = start.clone();
+        asked[close] += 0.5 * (shut - start[close]);
+        let outcome = world.move_eigen_amplitudes(0, &asked).unwrap();
+        assert!(outcome.completed, "{name}: {outcome:?}");
+        let read = world.robot(0).unwrap().eigen_amplitudes().unwrap();
+        for (e, (r, a)) in read.iter().zip(&asked).enumerate() {
+            assert!(
+                (r - a).abs() < 1e-6,
+                "{name}: amplitude {e} reads {r}, asked {a}"
+            );
+        }
+
+        // Near the sphere: closing all the way along the eigengrasp stops at contact. (The
+        // DLR hand's strict amplitude range, bounded by its first DOF to reach a limit, does
+        // not close its fingers far enough to reach the sphere from its palm.)
+        if !name.ends_with("Barrett.xml") {
+            continue;
+        }
+        let mut world = scene(&sphere, &hand, 120.0);
+        world.approach_to_contact(0, 500.0).unwrap();
+        let mut asked = world.robot(0).unwrap().eigen_amplitudes().unwrap();
+        asked[close] = shut;
+        let outcome = world.move_eigen_amplitudes(0, &asked).unwrap();
+        assert!(!outcome.completed, "{name}: the fingers meet the sphere");
+        assert!(world.overlapping_pairs().is_empty(), "{name}");
+    }
+}

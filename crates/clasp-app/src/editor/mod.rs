@@ -419,6 +419,21 @@ impl Editor<'_> {
         self.after_move(outcome)
     }
 
+    /// One step of an eigengrasp slider's drag: moves the robot's DOFs toward the posture with
+    /// these amplitudes, stopping at contact.
+    pub fn drag_eigen(&mut self, robot: usize, amplitudes: &[f64]) -> Option<MoveOutcome> {
+        let outcome = self.doc.world.move_eigen_amplitudes(robot, amplitudes);
+        self.after_move(outcome)
+    }
+
+    /// A whole eigengrasp change as one undo step: a typed amplitude.
+    pub fn set_eigen(&mut self, robot: usize, amplitudes: &[f64]) -> Option<MoveOutcome> {
+        self.begin_drag("eigengrasp change");
+        let outcome = self.drag_eigen(robot, amplitudes);
+        self.end_drag();
+        outcome
+    }
+
     /// A whole move as one undo step: the inspector's pose fields.
     pub fn move_element(&mut self, element: Element, pose: Pose) -> Option<MoveOutcome> {
         self.begin_drag("move");

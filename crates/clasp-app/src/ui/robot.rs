@@ -54,6 +54,7 @@ pub(super) fn robot_section(
         }
         settle_widget_drag(response, state, editor);
     }
+    eigen_sliders(ui, editor, state, robot);
     ui.horizontal(|ui| {
         if ui
             .button("Auto Grasp")
@@ -129,5 +130,63 @@ fn hand_choice(ui: &mut egui::Ui, editor: &mut Editor) {
     });
     if let Some(robot) = chosen.filter(|_| chosen != current) {
         editor.choose_hand(robot);
+    }
+}
+
+/// A slider per eigengrasp amplitude (GraspIt's eigengrasp dialog, not rigid): each ranges as
+/// far as every DOF it moves stays within its limits from the posture now; the DOFs follow,
+/// stopping at contact as for any DOF move.
+fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, robot: usize) {
+    let Some(r) = editor.doc.world.robot(robot) else {
+        return;
+    };
+    let (Ok(space), Ok(amplitudes)) = (r.eigen_space(), r.eigen_amplitudes()) else {
+        return;
+    };
+    let dofs = r.dof_values().to_vec();
+    let limits: Vec<(f64, f64)> = (0..dofs.len()).map(|d| r.dof_limits(d)).collect();
+    let title = if r.eigen_grasps.is_some() {
+        "Eigengrasps"
+    } else {
+        "Eigengrasps (one per DOF)"
+    };
+    let mut responses = Vec::new();
+    egui::CollapsingHeader::new(title)
+        .id_salt(("eigengrasps", robot))
+        .show(ui, |ui| {
+            egui::Grid::new(("eigen", robot))
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (e, &now) in amplitudes.iter().enumerate() {
+                        let (low, high) = space.amplitude_range(e, &dofs, &limits);
+                        let mut value = now;
+                        ui.label(format!("EG {e}"));
+                        let response = if low.is_finite() && high.is_finite() && low < high {
+                            ui.add(
+                                egui::Slider::new(&mut value, low..=high)
+                                    .clamping(egui::SliderClamping::Never)
+                                    .max_decimals(3),
+                            )
+                        } else {
+                            ui.add(egui::DragValue::new(&mut value).speed(0.01))
+                        };
+                        responses.push((e, value, response));
+                        ui.end_row();
+                    }
+                });
+        });
+    for (e, value, response) in &responses {
+        let mut asked = amplitudes.clone();
+        asked[*e] = *value;
+        match widget_edit(response, state, editor, "eigengrasp change") {
+            Edit::Step => {
+                editor.drag_eigen(robot, &asked);
+            }
+            Edit::Whole => {
+                editor.set_eigen(robot, &asked);
+            }
+            Edit::None => {}
+        }
+        settle_widget_drag(response, state, editor);
     }
 }
