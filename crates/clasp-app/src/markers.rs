@@ -142,7 +142,10 @@ impl Plugin for MarkersPlugin {
                     .after(crate::scene::place_bodies)
                     .before(bevy::transform::TransformSystems::Propagate),
             )
-            .add_systems(Update, draw_normal_lines.in_set(ClaspSystems::View));
+            .add_systems(
+                Update,
+                (draw_normal_lines, draw_virtual_contacts).in_set(ClaspSystems::View),
+            );
     }
 }
 
@@ -209,6 +212,37 @@ fn draw_normal_lines(view: Res<ViewSettings>, markers: Query<&ShownMarkers>, mut
         for &(from, to) in &shown.0.normal_lines {
             gizmos.line(from, to, Color::BLACK);
         }
+    }
+}
+
+/// Where each hand's virtual contacts are now, world mm, with their unit normals.
+pub fn virtual_contact_points(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)> {
+    let mut points = Vec::new();
+    for (_, robot) in world.robots() {
+        let Some(contacts) = &robot.virtual_contacts else {
+            continue;
+        };
+        for contact in &contacts.contacts {
+            if let Some(body) = robot.body(contact.body) {
+                let pose = body.pose();
+                let normal = (pose.rotation * contact.normal).normalize();
+                points.push((pose * contact.location, normal));
+            }
+        }
+    }
+    points
+}
+
+/// View → Virtual contacts: each a small cyan ball with a line along its normal.
+fn draw_virtual_contacts(document: Res<Document>, view: Res<ViewSettings>, mut gizmos: Gizmos) {
+    if !view.virtual_contacts_shown {
+        return;
+    }
+    let color = Color::srgb(0.1, 0.85, 0.9);
+    for (point, normal) in virtual_contact_points(&document.world) {
+        let at = convert::point(&point);
+        gizmos.sphere(Isometry3d::from_translation(at), 1.5, color);
+        gizmos.line(at, at + convert::point(&Point3::from(normal * 8.0)), color);
     }
 }
 

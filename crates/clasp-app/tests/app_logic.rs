@@ -653,3 +653,36 @@ fn raisims_four_spheres_meet_in_the_app_as_documented() {
     let outcome = edit(&mut app, |e| e.move_element(Element::Body(3), below)).unwrap();
     assert!(outcome.completed, "sphere3 meets nothing: {outcome:?}");
 }
+
+/// View → Virtual contacts shows a hand's virtual contacts where its bodies are: the Barrett of
+/// GraspIt's library has 19, each on the surface of the body that carries it, and they follow
+/// the hand when it moves.
+#[test]
+fn a_hand_s_virtual_contacts_are_shown_on_its_bodies() {
+    let Some(library) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let mut app = headless_app();
+    let barrett = library.join("robots/Barrett/Barrett.xml");
+    assert!(edit(&mut app, |e| e
+        .import(&barrett, clasp_app::editor::ImportKind::Robot)));
+    edit(&mut app, |e| e.view.virtual_contacts_shown = true);
+    app.update();
+    let points = clasp_app::markers::virtual_contact_points(world(&app));
+    assert_eq!(points.len(), 19);
+    let robot = world(&app).robot(1).unwrap();
+    let contacts = &robot.virtual_contacts.as_ref().unwrap().contacts;
+    for ((point, normal), contact) in points.iter().zip(contacts) {
+        let body = robot.body(contact.body).unwrap();
+        let (lo, hi) = body.mesh().bounding_box();
+        let local = body.pose().inverse() * point;
+        let inside = (0..3).all(|i| local[i] >= lo[i] - 1.0 && local[i] <= hi[i] + 1.0);
+        assert!(inside, "{} at {local} outside {lo}..{hi}", body.name);
+        assert!((normal.norm() - 1.0).abs() < 1e-9);
+    }
+    // The hand moves: its contacts go with it.
+    let shift = clasp_core::Pose::translation(0.0, 0.0, 100.0) * robot.pose();
+    edit(&mut app, |e| e.move_element(Element::Robot(1), shift));
+    let moved = clasp_app::markers::virtual_contact_points(world(&app));
+    assert!((moved[0].0 - points[0].0 - nalgebra::Vector3::z() * 100.0).norm() < 1e-6);
+}

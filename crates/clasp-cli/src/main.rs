@@ -341,6 +341,10 @@ fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), Loa
             let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
             (summary::world(&world), open_meshes(bodies))
         }
+        FileKind::VirtualContacts => {
+            let contacts = clasp_io::load_virtual_contacts(&Disk, file)?;
+            (summary::virtual_contacts(&contacts), Vec::new())
+        }
     };
     let mut value = json!({ "file": file.display().to_string(), "kind": kind.name() });
     summary::extend(&mut value, details);

@@ -1,6 +1,6 @@
 //! The JSON summary of each kind of file.
 
-use clasp_core::{Body, Pose, Robot, TriMesh, World};
+use clasp_core::{Body, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World};
 use serde_json::{Value, json};
 
 /// Triangles, vertices, bounding box and closedness of a mesh.
@@ -88,6 +88,34 @@ pub fn robot(robot: &Robot) -> Value {
         "links": links,
         "triangles": triangles,
         "eigengrasps": eigengrasps(robot),
+        "virtual_contacts": robot.virtual_contacts.as_ref().map(virtual_contacts),
+    })
+}
+
+/// A hand's virtual contacts: the robot they were written for, and each one's body, location,
+/// normal (in that body's frame), friction and number of friction edges.
+pub fn virtual_contacts(contacts: &VirtualContacts) -> Value {
+    let listed: Vec<Value> = contacts
+        .contacts
+        .iter()
+        .map(|c| {
+            let body = match c.body {
+                RobotBody::Palm => json!("palm"),
+                RobotBody::Link { chain, link } => json!({ "chain": chain, "link": link }),
+            };
+            json!({
+                "body": body,
+                "location": [c.location.x, c.location.y, c.location.z],
+                "normal": [c.normal.x, c.normal.y, c.normal.z],
+                "friction": c.friction,
+                "friction_edges": c.friction_edges.len(),
+            })
+        })
+        .collect();
+    json!({
+        "robot_name": contacts.robot_name,
+        "count": listed.len(),
+        "contacts": listed,
     })
 }
 

@@ -255,3 +255,40 @@ fn worlds_resolve_against_the_graspit_root_flag() {
     assert_eq!(stdout_json(&output)[0]["bodies"][0]["name"], "clasp_box");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// GraspIt's Barrett: its eigengrasps (a spread and a close-all one, from its file) and its
+/// virtual contacts, both in the robot's summary; a virtual contact file on its own.
+#[test]
+fn the_barrett_s_eigengrasps_and_virtual_contacts_are_listed() {
+    let Some(library) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let robot = library.join("robots/Barrett/Barrett.xml");
+    let tips = library.join("robots/Barrett/virtual/fingertips.xml");
+    let output = inspect(&[&robot, &tips], &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let [robot, tips] = <[Value; 2]>::try_from(stdout_json(&output)).unwrap();
+    let eigen = &robot["eigengrasps"];
+    assert_eq!(
+        (&eigen["from_file"], &eigen["count"]),
+        (&json!(true), &json!(2))
+    );
+    assert_eq!(eigen["amplitudes"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        robot["virtual_contacts"]["count"], 19,
+        "all_16_contacts.xml lists 19"
+    );
+    assert_eq!(tips["kind"], "virtual contacts");
+    assert_eq!(
+        (&tips["robot_name"], &tips["count"]),
+        (&json!("Barrett"), &json!(3))
+    );
+    for contact in tips["contacts"].as_array().unwrap() {
+        assert!(contact["body"]["chain"].as_u64().unwrap() < 3, "{contact}");
+        assert!(contact["friction_edges"].as_u64().unwrap() > 0, "{contact}");
+    }
+}

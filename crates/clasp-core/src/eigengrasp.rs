@@ -63,7 +63,7 @@ pub struct EigenSpace {
 /// Why an eigengrasp file does not fit a robot.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EigenError {
-    #[error("the eigengrasps span {dimensions} DOFs; the robot has {dofs}")]
+    #[error("the eigengrasps span {dimensions} DOFs (or none); the robot has {dofs}")]
     Dimensions { dimensions: usize, dofs: usize },
     #[error("the eigengrasps are not independent: no projection onto them exists")]
     Dependent,
@@ -76,10 +76,18 @@ impl EigenSpace {
     /// the file, the middle of each DOF's range; an origin outside a range is moved onto it
     /// (both as GraspIt does). A DOF without finite limits has its origin at 0.
     pub fn new(grasps: &EigenGrasps, limits: &[(f64, f64)]) -> Result<Self, EigenError> {
+        // Each eigengrasp has a value per DOF, those the file leaves out 0. The file's own
+        // `dimensions` is not trusted: GraspIt's MicoGripper file says 1 for its four DOFs.
         let dofs = limits.len();
-        if grasps.dimensions != dofs || grasps.grasps.is_empty() {
+        let longest = grasps
+            .grasps
+            .iter()
+            .map(|g| g.values.len())
+            .max()
+            .unwrap_or(0);
+        if longest > dofs || grasps.grasps.is_empty() {
             return Err(EigenError::Dimensions {
-                dimensions: grasps.dimensions,
+                dimensions: longest,
                 dofs,
             });
         }

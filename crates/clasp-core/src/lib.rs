@@ -19,6 +19,7 @@ mod robot;
 mod rules;
 mod simulation;
 pub mod soft;
+mod virtual_contacts;
 mod world;
 
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
@@ -40,6 +41,7 @@ pub use robot::{
     JointFrame, JointKind, Link, Robot, RobotBody,
 };
 pub use rules::CollisionSwitches;
+pub use virtual_contacts::{VirtualContact, VirtualContacts};
 pub use world::{BodyId, Camera, Connection, Element, World, WorldSettings};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.

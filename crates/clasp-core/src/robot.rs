@@ -2,7 +2,7 @@ use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
 use clasp_collide::{CollisionEngine, FastEngine, Placed};
 
-use crate::{Body, EigenError, EigenGrasps, EigenSpace, Pose};
+use crate::{Body, EigenError, EigenGrasps, EigenSpace, Pose, VirtualContacts};
 
 /// How a DOF behaves when a hand closes (GraspIt's `r`, `b` and `c` DOF types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,6 +262,8 @@ pub struct Robot {
     /// The eigengrasps of the robot's `<eigenGrasps>` file; `None` when it names none (GraspIt
     /// then uses [`EigenGrasps::identity`]).
     pub eigen_grasps: Option<EigenGrasps>,
+    /// The virtual contacts of the robot's `<virtualContacts>` file, if it names one.
+    pub virtual_contacts: Option<VirtualContacts>,
     /// Collision exceptions the file asks for, beyond GraspIt's automatic ones.
     pub(crate) collision_rules: Vec<CollisionRule>,
     /// Pairs of the robot's own bodies that interpenetrate at the pose it was built in; like
@@ -290,6 +292,7 @@ impl Robot {
             robot_type: None,
             db_name: None,
             eigen_grasps: None,
+            virtual_contacts: None,
             collision_rules: Vec::new(),
             overlapping_at_start: Vec::new(),
         };

@@ -12,6 +12,8 @@ pub enum FileKind {
     Robot,
     World,
     Urdf,
+    /// GraspIt's virtual contacts of a hand (`<virtual_contacts>`).
+    VirtualContacts,
 }
 
 impl FileKind {
@@ -22,12 +24,14 @@ impl FileKind {
             FileKind::Robot => "robot",
             FileKind::World => "world",
             FileKind::Urdf => "urdf",
+            FileKind::VirtualContacts => "virtual contacts",
         }
     }
 
     /// Decides the kind from the extension, and for XML from the root element: `<root>` is a
     /// body, `<world>` a world, `<robot>` a GraspIt robot when it has a `<palm>`, else URDF
-    /// when it has a `<link>`. Other XML (eigengrasps, virtual contacts) is an error.
+    /// when it has a `<link>`, `<virtual_contacts>` a hand's virtual contacts. Other XML
+    /// (eigengrasps) is an error.
     pub fn of(source: &dyn FileSource, path: &Path) -> Result<FileKind, LoadError> {
         if GeometryFormat::is_geometry_file(path) {
             return Ok(FileKind::Geometry);
@@ -63,6 +67,7 @@ fn xml_kind(text: &str, path: &Path) -> Result<FileKind, LoadError> {
     let kind = match root.as_str() {
         "root" => FileKind::Body,
         "world" => FileKind::World,
+        "virtual_contacts" => FileKind::VirtualContacts,
         "robot" if has_tag(&text, "palm") => FileKind::Robot,
         "robot" if has_tag(&text, "link") => FileKind::Urdf,
         "robot" => {

@@ -22,6 +22,7 @@ mod source;
 mod stl;
 mod transform;
 mod urdf;
+mod virtual_contacts;
 mod world;
 mod xml;
 
@@ -38,6 +39,7 @@ pub use robot::{load_robot, parse_dof_expression};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;
 pub use urdf::load_urdf;
+pub use virtual_contacts::load_virtual_contacts;
 pub use world::{
     DOF_ROUNDING, SaveError, graspit_root_or_env, load_world, load_world_with_warnings, save_world,
 };

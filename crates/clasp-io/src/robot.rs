@@ -67,11 +67,20 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         )?),
         None => None,
     };
+    let virtual_contacts = match root.child("virtualContacts") {
+        // Relative to the robot's folder, as the eigengrasps are.
+        Some(v) => Some(crate::load_virtual_contacts(
+            source,
+            &existing(source, robot_dir.join(v.text()), v, path)?,
+        )?),
+        None => None,
+    };
     let mut robot = Robot::new(name, palm, dofs, chains, approach);
     robot.source = Some(path.to_path_buf());
     robot.robot_type = root.attribute("type").map(str::to_owned);
     robot.db_name = root.attribute("DBName").map(str::to_owned);
     robot.eigen_grasps = eigen_grasps;
+    robot.virtual_contacts = virtual_contacts;
     Ok(robot.with_collision_rules(collision_rules))
 }
 

@@ -12,8 +12,8 @@ use std::{
 
 use clasp_core::{BodyKind, Pose, World};
 use clasp_io::{
-    Disk, FileKind, GeometryFormat, LoadError, load_body, load_mesh_file, load_robot, load_world,
-    save_world,
+    Disk, FileKind, GeometryFormat, LoadError, load_body, load_mesh_file, load_robot,
+    load_virtual_contacts, load_world, save_world,
 };
 use nalgebra::{Matrix3, Point3};
 
@@ -84,7 +84,7 @@ struct Tally {
 
 /// Loads one file by its kind; `None` for XML that is not a body, robot or world.
 fn load(path: &Path, library: &Path) -> Option<(&'static str, Result<usize, LoadError>)> {
-    // XML that is neither a body, a robot nor a world (eigengrasps, virtual contacts) is
+    // XML that is neither a body, a robot, a world nor virtual contacts (eigengrasps) is
     // skipped, as are files of other types.
     match FileKind::of(&Disk, path).ok()? {
         FileKind::Geometry => {
@@ -104,6 +104,10 @@ fn load(path: &Path, library: &Path) -> Option<(&'static str, Result<usize, Load
             load_world(&Disk, path, Some(library)).map(|w| world_triangles(&w)),
         )),
         FileKind::Urdf => None,
+        FileKind::VirtualContacts => Some((
+            "virtual contacts",
+            load_virtual_contacts(&Disk, path).map(|v| v.contacts.len()),
+        )),
     }
 }
 
@@ -149,11 +153,22 @@ fn every_body_robot_world_and_geometry_file_loads() {
         }
     }
     for (kind, t) in &tallies {
+        let counted = if *kind == "virtual contacts" {
+            "contacts"
+        } else {
+            "triangles"
+        };
         println!(
-            "{kind}: {} files loaded, {} triangles",
+            "{kind}: {} files loaded, {} {counted}",
             t.files, t.triangles
         );
     }
+    assert!(
+        tallies
+            .get("virtual contacts")
+            .is_some_and(|t| t.files >= 50),
+        "every virtual/*.xml of the library loads"
+    );
     for e in &wrist {
         println!("allowed failure: {e}");
     }

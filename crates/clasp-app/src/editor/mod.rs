@@ -146,6 +146,9 @@ pub struct ViewSettings {
     pub wireframe: bool,
     pub transparent: bool,
     pub contacts_shown: bool,
+    /// The hands' virtual contacts (from their `<virtualContacts>` files), as points with
+    /// their normals.
+    pub virtual_contacts_shown: bool,
     /// Height of a friction cone marker, mm (GraspIt's `Body::CONE_HEIGHT`).
     pub cone_height: f64,
     pub help_shown: bool,
@@ -157,6 +160,7 @@ impl Default for ViewSettings {
             wireframe: false,
             transparent: false,
             contacts_shown: true,
+            virtual_contacts_shown: false,
             cone_height: 20.0,
             help_shown: false,
         }

@@ -135,6 +135,8 @@ pub(super) fn view_menu(
     ui.checkbox(&mut view.wireframe, "Wireframe");
     ui.checkbox(&mut view.transparent, "Transparency");
     ui.checkbox(&mut view.contacts_shown, "Contacts");
+    ui.checkbox(&mut view.virtual_contacts_shown, "Virtual contacts")
+        .on_hover_text("The hands' predefined contact points (their virtual contact files)");
     ui.separator();
     ui.add(
         egui::Slider::new(&mut view.cone_height, 2.0..=100.0)
