@@ -121,6 +121,14 @@ const READERS: &[Reader] = &[
         is_text: always,
     },
     Reader {
+        name: "virtual contacts XML",
+        takes: |p, b| is_xml(p, b, "<virtual_contacts"),
+        inline: &[VIRTUAL],
+        prepare: same,
+        parse: virtual_contacts,
+        is_text: always,
+    },
+    Reader {
         name: "world XML",
         takes: |p, b| is_xml(p, b, "<world"),
         inline: &[WORLD],
@@ -181,6 +189,11 @@ fn body(b: &[u8]) -> Result<(), LoadError> {
 fn robot(b: &[u8]) -> Result<(), LoadError> {
     let files = Memory::new(b, "r/robot.xml");
     clasp_io::load_robot(&files, Path::new("r/robot.xml")).map(drop)
+}
+
+fn virtual_contacts(b: &[u8]) -> Result<(), LoadError> {
+    let files = Memory::new(b, "r/virtual/v.xml");
+    clasp_io::load_virtual_contacts(&files, Path::new("r/virtual/v.xml")).map(drop)
 }
 
 fn world(b: &[u8]) -> Result<(), LoadError> {
@@ -289,6 +302,13 @@ const URDF: &str = "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n\
 const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n10 0 0\n0 10 0\n3 0 1 2\n";
 const EIGEN: &str = "<EigenGrasps dimensions=\"1\"><EG><EigenValue value=\"0.5\"/>\
                      <DimVals d0=\"1.0\"/></EG></EigenGrasps>";
+const VIRTUAL: &str = "<?xml version=\"1.0\" ?>\n<virtual_contacts>\n<robot_name>r</robot_name>\n\
+                       <num_contacts>1</num_contacts>\n<virtual_contact>\n<finger_number>0</finger_number>\n\
+                       <link_number>0</link_number>\n<num_friction_edges>1</num_friction_edges>\n\
+                       <friction_edges><friction_edge>1 0 0 0 0 0</friction_edge></friction_edges>\n\
+                       <location>1 2 3</location>\n<rotation>1 0 0 0</rotation>\n\
+                       <translation>1 2 3</translation>\n<normal>0 0 1</normal>\n<sCof>0.5</sCof>\n\
+                       </virtual_contact>\n</virtual_contacts>\n";
 const PLAIN_BODY: &str = "<root><geometryFile>tri.off</geometryFile></root>";
 
 /// Replaces the text of every `<tag ...>TEXT</tag>` with `text`.
@@ -319,6 +339,7 @@ fn point_body_at_geometry(xml: Vec<u8>) -> Vec<u8> {
 fn point_robot_at_bodies(xml: Vec<u8>) -> Vec<u8> {
     let xml = set_texts(&xml, "palm", "palm.xml");
     let xml = set_texts(&xml, "eigenGrasps", "eigen.xml");
+    let xml = set_texts(&xml, "virtualContacts", "virtual.xml");
     set_texts(&xml, "link", "link.xml")
 }
 
@@ -354,6 +375,7 @@ impl Memory {
         }
         files.push(("g/tri.iv".into(), "#Inventor V2.1 ascii\nCube { }\n".into()));
         files.push(("r/eigen.xml".into(), EIGEN.into()));
+        files.push(("r/virtual.xml".into(), VIRTUAL.into()));
         files.push(("w/eigen.xml".into(), EIGEN.into()));
         files.push(("w/body.xml".into(), PLAIN_BODY.into()));
         files.push(("w/robot.xml".into(), ROBOT.into()));
