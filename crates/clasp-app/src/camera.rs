@@ -223,13 +223,11 @@ fn frame_requested(
     mut request: ResMut<crate::editor::FrameRequest>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
-    // Looking first leaves the request unchanged on the frames that ask for nothing.
-    if request.0.is_none() {
-        return;
-    }
-    let Some(framing) = request.0.take() else {
+    // Reading first leaves the request unchanged on the frames that ask for nothing.
+    let Some(framing) = request.0 else {
         return;
     };
+    request.0 = None;
     for mut orbit in &mut cameras {
         *orbit = orbit.framed(&framing);
     }

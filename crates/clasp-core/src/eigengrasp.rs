@@ -58,6 +58,8 @@ pub struct EigenSpace {
     projection: nalgebra::DMatrix<f64>,
     norm: Vec<f64>,
     origin: Vec<f64>,
+    /// Each DOF's limits, which bound the amplitudes' ranges.
+    limits: Vec<(f64, f64)>,
 }
 
 /// Why an eigengrasp file does not fit a robot.
@@ -139,6 +141,7 @@ impl EigenSpace {
             projection,
             norm,
             origin,
+            limits: limits.to_vec(),
         })
     }
 
@@ -178,10 +181,10 @@ impl EigenSpace {
 
     /// The range amplitude `e` can take from `current` while every DOF it moves stays within
     /// its limits (GraspIt's `setMinMax`, strict).
-    pub fn amplitude_range(&self, e: usize, current: &[f64], limits: &[(f64, f64)]) -> (f64, f64) {
+    pub fn amplitude_range(&self, e: usize, current: &[f64]) -> (f64, f64) {
         let now = self.amplitudes(current)[e];
         let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
-        for (d, &(min, max)) in limits.iter().enumerate() {
+        for (d, &(min, max)) in self.limits.iter().enumerate() {
             let rate = self.directions[(e, d)] * self.norm[d];
             if rate == 0.0 {
                 continue;
@@ -245,7 +248,7 @@ mod tests {
     fn an_amplitude_s_range_keeps_every_dof_within_its_limits() {
         let space = EigenSpace::new(&barrett_like(), &LIMITS).unwrap();
         let current = [1.0, 0.5, 0.5, 0.9];
-        let (low, high) = space.amplitude_range(1, &current, &LIMITS);
+        let (low, high) = space.amplitude_range(1, &current);
         for amplitude in [low, high] {
             let mut a = space.amplitudes(&current);
             a[1] = amplitude;

@@ -13,7 +13,7 @@ use crate::{
     body::{load_body, point},
     source::read,
     transform::parse_transform,
-    xml::{Element, number, parse_document, required},
+    xml::{Element, number, parse_document, read_rooted, required},
 };
 
 /// Loads a robot XML file; body files are read from the `iv/` folder beside it.
@@ -240,14 +240,7 @@ fn load_eigen_grasps(
     path: &Path,
     dof_count: usize,
 ) -> Result<EigenGrasps, LoadError> {
-    let root = parse_document(&read(source, path)?, path)?;
-    if root.name != "EigenGrasps" {
-        return Err(LoadError::new(
-            path,
-            Some(root.line),
-            format!("the root element is <{}>, not <EigenGrasps>", root.name),
-        ));
-    }
+    let root = read_rooted(source, path, "EigenGrasps")?;
     // The vectors have one value per robot DOF. The `dimensions` attribute must be a count, but
     // GraspIt's own MicoGripper file says 1 for its 4-DOF hand, so it is not checked against
     // the DOFs; `DimVals` naming a DOF the robot lacks is an error instead.

@@ -25,8 +25,7 @@ use crate::{
     mesh_builder::MeshBuilder,
     primitives,
     robot::{attribute, number_attribute},
-    source::read,
-    xml::{Element, parse_document},
+    xml::{Element, read_rooted},
 };
 
 /// URDF lengths are metres; Clasp's are millimetres.
@@ -35,14 +34,7 @@ const MM_PER_M: f64 = 1000.0;
 /// Loads a URDF file. Mesh files are found relative to it, or for `package://NAME/...` in a
 /// folder `NAME` beside it or beside one of its parent folders.
 pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadError> {
-    let root = parse_document(&read(source, path)?, path)?;
-    if root.name != "robot" {
-        return Err(LoadError::new(
-            path,
-            Some(root.line),
-            format!("the root element is <{}>, not <robot>", root.name),
-        ));
-    }
+    let root = read_rooted(source, path, "robot")?;
     let model = Model::parse(&root, path)?;
     let couplings = model.couplings()?;
     let dof_count = model.joints.iter().filter(|j| j.drives_a_dof()).count();

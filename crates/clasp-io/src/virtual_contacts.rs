@@ -9,8 +9,7 @@ use nalgebra::{Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
 use crate::{
     FileSource, LoadError,
-    source::read,
-    xml::{Element, fixed_numbers, number, parse_document, required},
+    xml::{Element, fixed_numbers, number, read_rooted, required},
 };
 
 /// Loads a `<virtual_contacts>` file. `<num_contacts>` must match the contacts listed.
@@ -18,17 +17,7 @@ pub fn load_virtual_contacts(
     source: &dyn FileSource,
     path: &Path,
 ) -> Result<VirtualContacts, LoadError> {
-    let root = parse_document(&read(source, path)?, path)?;
-    if root.name != "virtual_contacts" {
-        return Err(LoadError::new(
-            path,
-            Some(root.line),
-            format!(
-                "the root element is <{}>, not <virtual_contacts>",
-                root.name
-            ),
-        ));
-    }
+    let root = read_rooted(source, path, "virtual_contacts")?;
     let robot_name = root
         .child("robot_name")
         .map_or_else(String::new, |n| n.text().trim().to_owned());

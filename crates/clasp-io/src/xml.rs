@@ -7,7 +7,7 @@ use quick_xml::{
     events::{BytesStart, Event},
 };
 
-use crate::LoadError;
+use crate::{FileSource, LoadError, source::read};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Element {
@@ -111,6 +111,24 @@ pub(crate) fn parse_document(text: &str, file: &Path) -> Result<Element, LoadErr
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
         }
     }
+}
+
+/// Reads and parses an XML file whose root element must be `<expected>`; another root is an
+/// error naming the file and its line.
+pub(crate) fn read_rooted(
+    source: &dyn FileSource,
+    path: &Path,
+    expected: &str,
+) -> Result<Element, LoadError> {
+    let root = parse_document(&read(source, path)?, path)?;
+    if root.name != expected {
+        return Err(LoadError::new(
+            path,
+            Some(root.line),
+            format!("the root element is <{}>, not <{expected}>", root.name),
+        ));
+    }
+    Ok(root)
 }
 
 /// Attaches a finished element to its parent; returns it when it was the root.

@@ -185,7 +185,6 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
         let space = robot.eigen_space().unwrap();
         let start = robot.eigen_amplitudes().unwrap();
         let dofs = robot.dof_values().to_vec();
-        let limits: Vec<(f64, f64)> = (0..dofs.len()).map(|d| robot.dof_limits(d)).collect();
         // The eigengrasp that closes the hand most: its +1 amplitude most along the DOFs'
         // closing velocities, taken in the direction that closes.
         let closing = |e: usize| {
@@ -200,7 +199,7 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
         let close = (0..space.len())
             .max_by(|&a, &b| closing(a).abs().total_cmp(&closing(b).abs()))
             .unwrap();
-        let (low, high) = space.amplitude_range(close, &dofs, &limits);
+        let (low, high) = space.amplitude_range(close, &dofs);
         let shut = if closing(close) > 0.0 { high } else { low };
         let mut asked = start.clone();
         asked[close] += 0.5 * (shut - start[close]);

@@ -207,7 +207,7 @@ impl Framing {
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct ShownCamera(pub Option<Camera>);
 
-/// The grasp quality of the current hand (the first hand) on the first graspable body, as last computed.
+/// The grasp quality of the current hand on the first graspable body, as last computed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum QualityReport {
     /// No robot or no graspable body.
@@ -284,11 +284,6 @@ impl Editor<'_> {
         });
     }
 
-    /// The name of a body, or "?" for one that is gone.
-    pub fn body_name(&self, id: BodyId) -> &str {
-        self.doc.body_name(id)
-    }
-
     // ---- selection ----
 
     /// Click: selects only `id`. Shift-click (`add`): adds it, or takes it out if it was in.
@@ -356,7 +351,7 @@ impl Editor<'_> {
         };
         if let Some(&(a, b)) = overlapping.first() {
             self.doc.world = before.world;
-            let name = |id| self.doc.world.body(id).map_or("?", |b| b.name.as_str());
+            let name = |id| self.doc.body_name(id);
             self.error(format!(
                 "collisions stay off for {what}: {} and {} pass into each other; move them apart first",
                 name(a),
@@ -400,7 +395,7 @@ impl Editor<'_> {
     }
 
     pub fn dragging(&self) -> bool {
-        self.history.drag_start.is_some()
+        self.history.dragging()
     }
 
     /// One step of a drag: moves an element toward `pose`, stopping at contact.
@@ -497,7 +492,7 @@ impl Editor<'_> {
         if outcome.blocked_by_overlap {
             return Some("blocked: it would go deeper into a body it overlaps".into());
         }
-        let name = |id| self.doc.world.body(id).map_or("?", |b| b.name.as_str());
+        let name = |id| self.doc.body_name(id);
         let mut pairs: Vec<String> = outcome
             .stopped_by
             .iter()

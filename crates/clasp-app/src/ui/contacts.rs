@@ -94,7 +94,7 @@ pub(super) fn contacts_section(ui: &mut egui::Ui, editor: &Editor) {
                 ui.label(egui::RichText::new("Nothing touches.").weak());
                 return;
             }
-            let name = |id| editor.doc.world.body(id).map_or("?", |b| b.name.as_str());
+            let name = |id| editor.doc.body_name(id);
             egui::ScrollArea::both()
                 .id_salt("contact_rows")
                 .max_height(260.0)

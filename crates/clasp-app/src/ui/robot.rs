@@ -140,25 +140,31 @@ fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
     let Some(r) = editor.doc.world.robot(robot) else {
         return;
     };
-    let (Ok(space), Ok(amplitudes)) = (r.eigen_space(), r.eigen_amplitudes()) else {
-        return;
-    };
-    let dofs = r.dof_values().to_vec();
-    let limits: Vec<(f64, f64)> = (0..dofs.len()).map(|d| r.dof_limits(d)).collect();
     let title = if r.eigen_grasps.is_some() {
         "Eigengrasps"
     } else {
         "Eigengrasps (one per DOF)"
     };
-    let mut responses = Vec::new();
+    let dofs = r.dof_values();
+    // The space is built (a small matrix inverse) only while the section is open.
+    let mut shown = None;
     egui::CollapsingHeader::new(title)
         .id_salt(("eigengrasps", robot))
         .show(ui, |ui| {
+            let space = match r.eigen_space() {
+                Ok(space) => space,
+                Err(e) => {
+                    ui.colored_label(ERROR, e.to_string());
+                    return;
+                }
+            };
+            let amplitudes = space.amplitudes(dofs);
+            let mut responses = Vec::new();
             egui::Grid::new(("eigen", robot))
                 .num_columns(2)
                 .show(ui, |ui| {
                     for (e, &now) in amplitudes.iter().enumerate() {
-                        let (low, high) = space.amplitude_range(e, &dofs, &limits);
+                        let (low, high) = space.amplitude_range(e, dofs);
                         let mut value = now;
                         ui.label(format!("EG {e}"));
                         let response = if low.is_finite() && high.is_finite() && low < high {
@@ -174,7 +180,11 @@ fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
                         ui.end_row();
                     }
                 });
+            shown = Some((amplitudes, responses));
         });
+    let Some((amplitudes, responses)) = shown else {
+        return;
+    };
     for (e, value, response) in &responses {
         let mut asked = amplitudes.clone();
         asked[*e] = *value;
