@@ -102,6 +102,7 @@ pub fn virtual_contacts(contacts: &VirtualContacts) -> Value {
             let body = match c.body {
                 RobotBody::Palm => json!("palm"),
                 RobotBody::Link { chain, link } => json!({ "chain": chain, "link": link }),
+                RobotBody::Mount => json!("mount"),
             };
             json!({
                 "body": body,
@@ -178,7 +179,7 @@ pub fn world(world: &World) -> Value {
     json!({
         "bodies": bodies,
         "robots": robots,
-        "connections": world.connections.len(),
+        "connections": world.connections().len(),
         "camera": world.camera.is_some(),
     })
 }

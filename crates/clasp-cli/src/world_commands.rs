@@ -420,6 +420,7 @@ fn id_string(id: BodyId) -> String {
         BodyId::Link { robot, chain, link } => {
             format!("robot {robot} chain {chain} link {link}")
         }
+        BodyId::Mount { robot } => format!("robot {robot} mount"),
     }
 }
 
@@ -443,6 +444,7 @@ fn body_text(world: &World, id: BodyId) -> String {
         BodyId::Free(_) => name,
         BodyId::Palm { .. } => format!("{name} ({robot} palm)"),
         BodyId::Link { chain, link, .. } => format!("{name} ({robot} chain {chain} link {link})"),
+        BodyId::Mount { .. } => format!("{name} ({robot} mount)"),
     }
 }
 

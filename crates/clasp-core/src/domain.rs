@@ -232,6 +232,8 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             first_body,
             first_robot,
             domain: self.number,
+            // A domain's robots are clones that nothing carries.
+            connections: &[],
         };
         layers::run_motion(
             shared,

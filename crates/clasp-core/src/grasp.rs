@@ -78,7 +78,13 @@ impl<E: CollisionEngine> World<E> {
     pub fn current_hand(&self) -> Option<usize> {
         self.chosen_hand
             .filter(|&r| self.robot(r).is_some())
-            .or_else(|| self.robots().find(|(_, r)| r.is_hand()).map(|(i, _)| i))
+            .or_else(|| {
+                // A hand that carries another robot is an arm in all but its file's type
+                // (the TX60L is typed `Hand`): the hand it carries grasps.
+                let hands = || self.robots().filter(|(_, r)| r.is_hand()).map(|(i, _)| i);
+                let carrying = |r: usize| self.connections.iter().any(|c| c.parent_robot == r);
+                hands().find(|&r| !carrying(r)).or_else(|| hands().next())
+            })
     }
 
     /// Chooses the robot that grasps when none is named (any robot may be chosen: an arm with

@@ -6,9 +6,10 @@
 use rayon::prelude::*;
 
 use crate::{
-    Body, BodyId, Contact, Element, Robot,
+    Body, BodyId, Connection, Contact, Element, Robot,
+    assembly::carried_by,
     contact::{number_contacts, pair_contacts},
-    moves::{GapMemory, Motion, Mover, Part, Rules},
+    moves::{Carried, GapMemory, Motion, Mover, Part, Rules},
     requests::MoveError,
     rules::{CollisionSwitches, checked},
     world::slots,
@@ -72,14 +73,21 @@ fn robot_parts(
     slots(robots)
         .map(|(r, robot)| (first + r, robot))
         .filter(|&(r, _)| shown(r))
-        .flat_map(|(r, robot)| {
-            robot.parts().into_iter().filter_map(move |which| {
-                Some(Part {
-                    id: BodyId::of_robot(r, which),
-                    body: robot.body(which)?,
-                    robot: Some(robot),
-                    domain,
-                })
+        .flat_map(|(r, robot)| parts_of_robot(r, robot, domain))
+        .collect()
+}
+
+/// The bodies of robot number `r`.
+fn parts_of_robot(r: usize, robot: &Robot, domain: u32) -> Vec<Part<'_>> {
+    robot
+        .parts()
+        .into_iter()
+        .filter_map(move |which| {
+            Some(Part {
+                id: BodyId::of_robot(r, which),
+                body: robot.body(which)?,
+                robot: Some(robot),
+                domain,
             })
         })
         .collect()
@@ -129,11 +137,14 @@ pub(crate) struct OwnLayer<'a> {
     pub first_body: usize,
     pub first_robot: usize,
     pub domain: u32,
+    /// Which of its robots carry which.
+    pub connections: &'a [Connection],
 }
 
-/// Runs `act` on a motion of one of the owner's elements against everything else it sees,
-/// then, if anything moved, puts the mover's new contacts in place of its old ones in
-/// `contacts`. An element the owner does not hold is refused.
+/// Runs `act` on a motion of one of the owner's elements (a robot with the robots it
+/// carries) against everything else it sees, then, if anything moved, puts the mover's new
+/// contacts in place of its old ones in `contacts`. An element the owner does not hold is
+/// refused.
 pub(crate) fn run_motion<R>(
     shared: Layer,
     own: OwnLayer,
@@ -171,18 +182,29 @@ pub(crate) fn run_motion<R>(
             }
         }
         Element::Robot(r) => {
-            let local = r.checked_sub(own.first_robot).ok_or(missing.clone())?;
-            if own.robots.get(local).is_none_or(Option::is_none) {
-                return Err(missing);
-            }
-            let (left, rest) = own.robots.split_at_mut(local);
-            let (robot, right) = rest.split_first_mut().ok_or(missing.clone())?;
             let bodies: &[Option<Body>] = own.bodies;
-            others.extend(layer(bodies, left, own.first_body, own.first_robot).parts());
-            others.extend(layer(&[], right, 0, r + 1).parts());
+            others.extend(layer(bodies, &[], own.first_body, 0).parts());
+            let group = carried_by(own.connections, r);
+            let (mut moving, mut carried) = (None, Vec::new());
+            for (local, slot) in own.robots.iter_mut().enumerate() {
+                let index = own.first_robot + local;
+                let Some(robot) = slot.as_mut() else { continue };
+                let connection = own.connections.iter().find(|c| c.child_robot == index);
+                match connection {
+                    _ if index == r => moving = Some(robot),
+                    Some(c) if group.contains(&index) => carried.push(Carried {
+                        index,
+                        robot,
+                        connection: c.clone(),
+                    }),
+                    _ => others.extend(parts_of_robot(index, robot, domain)),
+                }
+            }
+            carried.sort_by_key(|c| group.iter().position(|&g| g == c.index));
             Mover::Robot {
                 index: r,
-                robot: robot.as_mut().ok_or(missing)?,
+                robot: moving.ok_or(missing)?,
+                carried,
             }
         }
     };

@@ -3,6 +3,7 @@
 //!
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 
+mod assembly;
 mod body;
 mod contact;
 mod contact_model;

@@ -24,6 +24,14 @@ pub enum MoveError {
     BadDistance(f64),
     #[error("domain 0 is the shared world itself; a domain of its own is numbered 1 or more")]
     SharedDomain,
+    #[error("robot {child} cannot be mounted on robot {parent}: {why}")]
+    BadConnection {
+        parent: usize,
+        child: usize,
+        why: &'static str,
+    },
+    #[error("robot {robot} is carried by robot {by}: move robot {by}, and it follows")]
+    Carried { robot: usize, by: usize },
 }
 
 /// A move's length: a positive, finite number of millimetres.

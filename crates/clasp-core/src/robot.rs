@@ -208,11 +208,18 @@ pub struct Approach {
     pub direction: nalgebra::Unit<Vector3<f64>>,
 }
 
-/// One body of a robot, by position: the palm or a chain's link.
+/// One body of a robot, by position: the palm, a chain's link, or the mount piece that joins
+/// it to the robot carrying it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RobotBody {
     Palm,
-    Link { chain: usize, link: usize },
+    Link {
+        chain: usize,
+        link: usize,
+    },
+    /// The piece between a mounted robot and the chain carrying it (GraspIt's mount piece):
+    /// fixed to the palm, and there only while the robot is mounted with one.
+    Mount,
 }
 
 /// A collision exception a robot file asks for (GraspIt's `collisionRule` link attribute and
@@ -269,6 +276,8 @@ pub struct Robot {
     /// Pairs of the robot's own bodies that interpenetrate at the pose it was built in; like
     /// GraspIt, they never collide with each other (the model overlaps them on purpose).
     pub(crate) overlapping_at_start: Vec<(RobotBody, RobotBody)>,
+    /// The mount piece, while the robot is mounted on another with one.
+    pub(crate) mount: Option<Body>,
     dof_values: Vec<f64>,
 }
 
@@ -295,6 +304,7 @@ impl Robot {
             virtual_contacts: None,
             collision_rules: Vec::new(),
             overlapping_at_start: Vec::new(),
+            mount: None,
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {
@@ -426,23 +436,20 @@ impl Robot {
         which: RobotBody,
         groups: clasp_collide::CollisionGroups,
     ) -> bool {
-        let body = match which {
-            RobotBody::Palm => Some(&mut self.palm),
-            RobotBody::Link { chain, link } => self
-                .chains
-                .get_mut(chain)
-                .and_then(|c| c.links.get_mut(link))
-                .map(|l| &mut l.body),
-        };
-        body.map(|b| b.groups = groups).is_some()
+        self.body_mut(which).map(|b| b.groups = groups).is_some()
     }
 
-    /// Every body of the robot by position: the palm, then each chain's links in order.
+    /// Every body of the robot by position: the palm, then each chain's links in order, then
+    /// the mount piece if it has one.
     pub fn parts(&self) -> Vec<RobotBody> {
         let links = self.chains.iter().enumerate().flat_map(|(chain, c)| {
             (0..c.links.len()).map(move |link| RobotBody::Link { chain, link })
         });
-        std::iter::once(RobotBody::Palm).chain(links).collect()
+        let mount = self.mount.as_ref().map(|_| RobotBody::Mount);
+        std::iter::once(RobotBody::Palm)
+            .chain(links)
+            .chain(mount)
+            .collect()
     }
 
     pub fn body(&self, which: RobotBody) -> Option<&Body> {
@@ -451,7 +458,44 @@ impl Robot {
             RobotBody::Link { chain, link } => {
                 self.chains.get(chain)?.links.get(link).map(|l| &l.body)
             }
+            RobotBody::Mount => self.mount.as_ref(),
         }
+    }
+
+    pub(crate) fn body_mut(&mut self, which: RobotBody) -> Option<&mut Body> {
+        match which {
+            RobotBody::Palm => Some(&mut self.palm),
+            RobotBody::Link { chain, link } => self
+                .chains
+                .get_mut(chain)?
+                .links
+                .get_mut(link)
+                .map(|l| &mut l.body),
+            RobotBody::Mount => self.mount.as_mut(),
+        }
+    }
+
+    /// The mount piece joining the robot to the one carrying it, if it has one.
+    pub fn mount(&self) -> Option<&Body> {
+        self.mount.as_ref()
+    }
+
+    /// Fixes a mount piece to the palm (or takes it away): done by the world when it mounts
+    /// the robot on another.
+    pub(crate) fn set_mount(&mut self, mount: Option<Body>) {
+        self.mount = mount;
+        self.place_links();
+    }
+
+    /// Where a chain ends, in world coordinates: its last link's frame (where GraspIt mounts
+    /// a carried robot), or its last joint's if it has no links.
+    pub fn chain_end(&self, chain: usize) -> Option<Pose> {
+        let c = self.chains.get(chain)?;
+        if let Some(last) = c.links.last() {
+            return Some(last.body.pose);
+        }
+        let frames = c.joint_frames(&self.dof_values);
+        Some(self.palm.pose * frames.last().copied().unwrap_or(c.base))
     }
 
     /// The body's position in [`Robot::parts`] order.
@@ -479,11 +523,13 @@ impl Robot {
             && !self.overlapping_at_start.iter().any(listed)
     }
 
+    /// GraspIt's automatic rules: the mount piece never meets the palm it is fixed to.
     fn chains_allow(&self, a: RobotBody, b: RobotBody) -> bool {
-        use RobotBody::{Link, Palm};
+        use RobotBody::{Link, Mount, Palm};
         match (a, b) {
-            (Palm, Palm) => false,
+            (Palm, Palm) | (Mount, Mount) | (Palm, Mount) | (Mount, Palm) => false,
             (Palm, Link { link, .. }) | (Link { link, .. }, Palm) => link != 0,
+            (Mount, Link { .. }) | (Link { .. }, Mount) => true,
             (Link { chain: c1, .. }, Link { chain: c2, .. }) => c1 != c2,
         }
     }
@@ -641,18 +687,23 @@ impl Robot {
         Ok(())
     }
 
-    /// Every body of the robot: the palm, then each chain's links in order.
+    /// Every body of the robot: the palm, then each chain's links in order, then the mount.
     pub fn bodies(&self) -> impl Iterator<Item = &Body> {
-        std::iter::once(&self.palm).chain(
-            self.chains
-                .iter()
-                .flat_map(|c| c.links.iter().map(|l| &l.body)),
-        )
+        std::iter::once(&self.palm)
+            .chain(
+                self.chains
+                    .iter()
+                    .flat_map(|c| c.links.iter().map(|l| &l.body)),
+            )
+            .chain(&self.mount)
     }
 
     /// Forward kinematics: puts every link at the pose its joints give it.
     fn place_links(&mut self) {
         let palm = self.palm.pose;
+        if let Some(mount) = &mut self.mount {
+            mount.pose = palm;
+        }
         for chain in &mut self.chains {
             let frames = chain.joint_frames(&self.dof_values);
             for link in &mut chain.links {

@@ -67,17 +67,12 @@ impl<E: CollisionEngine> World<E> {
         self.contacts.iter().filter(move |c| c.body == body)
     }
 
-    /// The bodies of an element: a free body, or a robot's palm and links.
+    /// The bodies of an element: a free body, or a robot's bodies with those of every robot
+    /// it carries (what moves with it).
     pub fn element_bodies(&self, element: Element) -> Vec<BodyId> {
         match element {
             Element::Body(i) if self.free_body(i).is_some() => vec![BodyId::Free(i)],
-            Element::Robot(r) => self.robot(r).map_or(Vec::new(), |robot| {
-                robot
-                    .parts()
-                    .into_iter()
-                    .map(|p| BodyId::of_robot(r, p))
-                    .collect()
-            }),
+            Element::Robot(r) => self.assembly_bodies(r),
             Element::Body(_) => Vec::new(),
         }
     }
@@ -134,6 +129,7 @@ impl<E: CollisionEngine> World<E> {
             first_body: 0,
             first_robot: 0,
             domain: 0,
+            connections: &self.connections,
         };
         layers::run_motion(
             Layer::empty(),
@@ -150,6 +146,7 @@ impl<E: CollisionEngine> World<E> {
     /// contacts are found again.
     pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
         check_pose(&pose)?;
+        self.check_not_carried(element)?;
         self.with_motion(element, |motion| motion.place(pose))
     }
 
@@ -165,6 +162,7 @@ impl<E: CollisionEngine> World<E> {
     /// with a gap in (0, threshold/2).
     pub fn move_to(&mut self, element: Element, pose: Pose) -> Result<MoveOutcome, MoveError> {
         check_pose(&pose)?;
+        self.check_not_carried(element)?;
         self.with_motion(element, |motion| motion.move_to(pose))
     }
 
@@ -220,7 +218,22 @@ impl<E: CollisionEngine> World<E> {
         distance: f64,
     ) -> Result<MoveOutcome, MoveError> {
         check_distance(distance)?;
+        self.check_not_carried(Element::Robot(robot))?;
         self.robot_motion(robot, |motion| motion.approach(distance))
+    }
+
+    /// A robot carried by another moves only with it: its pose is its carrier's to set.
+    fn check_not_carried(&self, element: Element) -> Result<(), MoveError> {
+        match element {
+            Element::Robot(robot) => match self.carrier(robot) {
+                Some(c) => Err(MoveError::Carried {
+                    robot,
+                    by: c.parent_robot,
+                }),
+                None => Ok(()),
+            },
+            Element::Body(_) => Ok(()),
+        }
     }
 
     fn robot_motion(
@@ -277,8 +290,15 @@ impl<E: CollisionEngine> World<E> {
             Element::Body(i) => self.bodies[i] = None,
             Element::Robot(r) => {
                 self.robots[r] = None;
-                self.connections
-                    .retain(|c| c.parent_robot != r && c.child_robot != r);
+                let carried: Vec<usize> = self
+                    .connections
+                    .iter()
+                    .filter(|c| c.parent_robot == r || c.child_robot == r)
+                    .map(|c| c.child_robot)
+                    .collect();
+                for child in carried {
+                    self.disconnect(child);
+                }
             }
         }
         let (bodies, robots) = (&self.bodies, &self.robots);

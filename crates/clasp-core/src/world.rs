@@ -27,6 +27,8 @@ pub enum BodyId {
         chain: usize,
         link: usize,
     },
+    /// The mount piece of a robot mounted on another.
+    Mount { robot: usize },
 }
 
 impl BodyId {
@@ -34,7 +36,9 @@ impl BodyId {
     pub fn robot(self) -> Option<usize> {
         match self {
             BodyId::Free(_) => None,
-            BodyId::Palm { robot } | BodyId::Link { robot, .. } => Some(robot),
+            BodyId::Palm { robot } | BodyId::Link { robot, .. } | BodyId::Mount { robot } => {
+                Some(robot)
+            }
         }
     }
 
@@ -44,6 +48,7 @@ impl BodyId {
             BodyId::Free(_) => None,
             BodyId::Palm { .. } => Some(RobotBody::Palm),
             BodyId::Link { chain, link, .. } => Some(RobotBody::Link { chain, link }),
+            BodyId::Mount { .. } => Some(RobotBody::Mount),
         }
     }
 
@@ -52,21 +57,33 @@ impl BodyId {
         match which {
             RobotBody::Palm => BodyId::Palm { robot },
             RobotBody::Link { chain, link } => BodyId::Link { robot, chain, link },
+            RobotBody::Mount => BodyId::Mount { robot },
         }
     }
 
-    /// The element a user selects and moves when this body is picked: the body, or its robot.
+    /// The index of a free body; `None` for a robot's.
+    pub fn free_index(self) -> Option<usize> {
+        match self {
+            BodyId::Free(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The element this body belongs to: the body, or its robot. (A user who picks a mounted
+    /// robot's body moves the whole assembly: see [`World::assembly_root`].)
     pub fn element(self) -> Element {
         match self {
             BodyId::Free(i) => Element::Body(i),
-            BodyId::Palm { robot } | BodyId::Link { robot, .. } => Element::Robot(robot),
+            BodyId::Palm { robot } | BodyId::Link { robot, .. } | BodyId::Mount { robot } => {
+                Element::Robot(robot)
+            }
         }
     }
 }
 
 /// One robot mounted on the end of another's chain, as GraspIt's `<connection>` says (an arm
-/// carrying a hand). Kept so that a loaded world saves as it came; Clasp does not yet move the
-/// child with the parent.
+/// carrying a hand): the child's palm stays at the chain end times `offset`, its mount piece
+/// with it. Made with [`World::connect`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Connection {
     /// Index into [`World::robots`] of the robot that carries the other.
@@ -129,8 +146,8 @@ pub struct World<E: CollisionEngine = FastEngine> {
     pub(crate) bodies: Vec<Option<Body>>,
     /// Robots by index, the same way.
     pub(crate) robots: Vec<Option<Robot>>,
-    /// Robots mounted on other robots.
-    pub connections: Vec<Connection>,
+    /// Robots mounted on other robots, parents before the robots they carry.
+    pub(crate) connections: Vec<Connection>,
     /// The saved viewpoint, if the file had one.
     pub camera: Option<Camera>,
     /// The hand the user chose to grasp with (GraspIt's `setCurrentHand`), if any.
@@ -226,50 +243,30 @@ impl<E: CollisionEngine> World<E> {
         }
     }
 
-    /// Every body in a stable order: free bodies, then each robot's palm and links.
+    /// Every body in a stable order: free bodies, then each robot's palm, links and mount.
     pub fn body_ids(&self) -> Vec<BodyId> {
         let free = self.free_bodies().map(|(i, _)| BodyId::Free(i));
         let robots = self.robots().flat_map(|(r, robot)| {
-            let links = robot.chains.iter().enumerate().flat_map(move |(c, chain)| {
-                (0..chain.links.len()).map(move |l| BodyId::Link {
-                    robot: r,
-                    chain: c,
-                    link: l,
-                })
-            });
-            std::iter::once(BodyId::Palm { robot: r }).chain(links)
+            robot
+                .parts()
+                .into_iter()
+                .map(move |which| BodyId::of_robot(r, which))
         });
         free.chain(robots).collect()
     }
 
     /// The body an id names, if it exists.
     pub fn body(&self, id: BodyId) -> Option<&Body> {
-        match id {
-            BodyId::Free(i) => self.free_body(i),
-            BodyId::Palm { robot } => self.robot(robot).map(|r| &r.palm),
-            BodyId::Link { robot, chain, link } => self
-                .robot(robot)?
-                .chains
-                .get(chain)?
-                .links
-                .get(link)
-                .map(|l| &l.body),
+        match (id.robot(), id.robot_body()) {
+            (Some(robot), Some(which)) => self.robot(robot)?.body(which),
+            _ => self.free_body(id.free_index()?),
         }
     }
 
     pub(crate) fn body_mut(&mut self, id: BodyId) -> Option<&mut Body> {
-        match id {
-            BodyId::Free(i) => self.bodies.get_mut(i)?.as_mut(),
-            BodyId::Palm { robot } => self.robots.get_mut(robot)?.as_mut().map(|r| &mut r.palm),
-            BodyId::Link { robot, chain, link } => self
-                .robots
-                .get_mut(robot)?
-                .as_mut()?
-                .chains
-                .get_mut(chain)?
-                .links
-                .get_mut(link)
-                .map(|l| &mut l.body),
+        match (id.robot(), id.robot_body()) {
+            (Some(robot), Some(which)) => self.robots.get_mut(robot)?.as_mut()?.body_mut(which),
+            _ => self.bodies.get_mut(id.free_index()?)?.as_mut(),
         }
     }
 

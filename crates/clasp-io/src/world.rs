@@ -88,10 +88,18 @@ pub fn load_world_with_warnings(
     }
     let connections = connections
         .into_iter()
-        .map(|element| loader.connection(element, &robots))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|element| Ok((element.line, loader.connection(element, &robots)?)))
+        .collect::<Result<Vec<_>, LoadError>>()?;
     let mut world = World::new(bodies, robots);
-    world.connections = connections;
+    for (line, connection) in connections {
+        let mount = match &connection.mount {
+            Some(file) => Some(load_body(source, file, BodyKind::Link)?),
+            None => None,
+        };
+        world
+            .connect(connection, mount)
+            .map_err(|e| LoadError::new(path, Some(line), e.to_string()))?;
+    }
     world.camera = camera_seen;
     Ok((world, warnings))
 }
@@ -156,6 +164,8 @@ fn robot_groups_xml(robot: &Robot) -> String {
         let names = match which {
             RobotBody::Palm => "body=\"palm\"".to_owned(),
             RobotBody::Link { chain, link } => format!("chain=\"{chain}\" link=\"{link}\""),
+            // The mount piece comes with the connection, after the robot's groups are read.
+            RobotBody::Mount => continue,
         };
         let _ = writeln!(xml, "\t\t<bodyGroups {names}>");
         xml.push_str(&groups_xml(groups, "\t\t\t"));
@@ -469,7 +479,7 @@ pub fn save_world(
     }
     // Robots are written in order without the removed ones, so connections name their places.
     let place = |robot: usize| world.robots().position(|(r, _)| r == robot);
-    for c in &world.connections {
+    for c in world.connections() {
         let (Some(parent), Some(child)) = (place(c.parent_robot), place(c.child_robot)) else {
             continue;
         };

@@ -7,7 +7,7 @@ use clasp_core::{
     Body, BodyId, BodyKind, Camera, CollisionGroups, Connection, Element, Pose, RobotBody, TriMesh,
     World, group_bit,
 };
-use clasp_io::{Disk, load_robot, load_world, load_world_with_warnings, save_world};
+use clasp_io::{Disk, load_body, load_robot, load_world, load_world_with_warnings, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 fn workspace() -> PathBuf {
@@ -51,8 +51,8 @@ fn assert_same_world(a: &World, b: &World) {
             assert_eq!(p.groups(), q.groups(), "{}", p.name);
         }
     }
-    assert_eq!(a.connections.len(), b.connections.len());
-    for (x, y) in a.connections.iter().zip(&b.connections) {
+    assert_eq!(a.connections().len(), b.connections().len());
+    for (x, y) in a.connections().iter().zip(b.connections()) {
         let key = |c: &Connection| (c.parent_robot, c.parent_chain, c.child_robot);
         assert_eq!(key(x), key(y));
         let canonical = |c: &Connection| c.mount.as_ref().map(|m| m.canonicalize().unwrap());
@@ -149,13 +149,16 @@ fn full_world() -> World {
         .at(odd.inverse())
         .in_groups(CollisionGroups::new(7, group_bit(0) | group_bit(63)).unwrap());
     world.add_body(shard);
-    world.connections.push(Connection {
+    let mount = models.join("objects/clasp_box.xml");
+    let connection = Connection {
         parent_robot: 1,
         parent_chain: 2,
         child_robot: 0,
-        mount: Some(models.join("objects/clasp_box.xml")),
+        mount: Some(mount.clone()),
         offset: Pose::translation(0.0, 0.0, 12.5),
-    });
+    };
+    let mount_body = load_body(&Disk, &mount, BodyKind::Link).unwrap();
+    world.connect(connection, Some(mount_body)).unwrap();
     world.camera = Some(Camera {
         position: Point3::new(300.0, -200.0, 150.25),
         orientation: UnitQuaternion::from_euler_angles(0.3, 0.2, 0.1),

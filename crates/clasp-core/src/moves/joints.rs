@@ -62,35 +62,90 @@ impl Motion<'_, '_> {
         outcome
     }
 
+    /// The bodies that `dofs` move: the robot's links behind them, and every body of the
+    /// robots carried on a chain they drive.
     fn links_moved_by(&self, dofs: &[usize]) -> Vec<BodyId> {
+        let Mover::Robot { index, robot, .. } = &self.mover else {
+            return Vec::new();
+        };
+        let mut moved: Vec<BodyId> = robot
+            .links_moved_by(dofs)
+            .into_iter()
+            .map(|p| BodyId::of_robot(*index, p))
+            .collect();
+        let carrying_chains: Vec<usize> = (0..robot.chains.len())
+            .filter(|&c| {
+                robot.chains[c]
+                    .joints
+                    .iter()
+                    .any(|j| dofs.contains(&j.coupling.dof))
+            })
+            .collect();
+        let mut moving_robots = Vec::new();
+        for (r, carried) in self.mover.robots().into_iter().skip(1) {
+            let Some(connection) = self.carrier(r) else {
+                continue;
+            };
+            let carried_along = if connection.parent_robot == *index {
+                carrying_chains.contains(&connection.parent_chain)
+            } else {
+                moving_robots.contains(&connection.parent_robot)
+            };
+            if carried_along {
+                moving_robots.push(r);
+                moved.extend(carried.parts().into_iter().map(|p| BodyId::of_robot(r, p)));
+            }
+        }
+        moved
+    }
+
+    /// How a robot the mover carries is mounted.
+    fn carrier(&self, robot: usize) -> Option<&crate::Connection> {
         match &self.mover {
-            Mover::Robot { index, robot } => robot
-                .links_moved_by(dofs)
-                .into_iter()
-                .map(|p| BodyId::of_robot(*index, p))
-                .collect(),
-            Mover::Body { .. } => Vec::new(),
+            Mover::Robot { carried, .. } => carried
+                .iter()
+                .find(|c| c.index == robot)
+                .map(|c| &c.connection),
+            Mover::Body { .. } => None,
         }
     }
 
-    /// The DOFs that the mover's links in these pairs stop.
+    /// The chain of the moving robot that carries `robot`, through any robots between.
+    fn carrying_chain(&self, robot: usize) -> Option<usize> {
+        let Mover::Robot { index, .. } = &self.mover else {
+            return None;
+        };
+        let mut connection = self.carrier(robot)?;
+        while connection.parent_robot != *index {
+            connection = self.carrier(connection.parent_robot)?;
+        }
+        Some(connection.parent_chain)
+    }
+
+    /// The DOFs that the mover's bodies in these pairs stop: a link stops the DOFs behind it;
+    /// a carried robot's body stops every DOF of the chain carrying it.
     fn dofs_stopped_by(&self, pairs: &[(BodyId, BodyId)]) -> Vec<usize> {
-        let Mover::Robot { index, robot } = &self.mover else {
+        let Mover::Robot { index, robot, .. } = &self.mover else {
             return Vec::new();
         };
-        pairs
-            .iter()
-            .flat_map(|&(a, b)| [a, b])
-            .filter(|id| id.robot() == Some(*index))
-            .filter_map(|id| match id.robot_body()? {
+        let ids = pairs.iter().flat_map(|&(a, b)| [a, b]);
+        ids.filter_map(|id| {
+            let r = id.robot()?;
+            if r != *index {
+                let chain = self.carrying_chain(r)?;
+                let last = robot.chains[chain].joints.len().checked_sub(1)?;
+                return Some(robot.dofs_behind(chain, last));
+            }
+            match id.robot_body()? {
                 RobotBody::Link { chain, link } => {
                     let joint = robot.chains[chain].links[link].frame?;
                     Some(robot.dofs_behind(chain, joint))
                 }
-                RobotBody::Palm => None,
-            })
-            .flatten()
-            .collect()
+                RobotBody::Palm | RobotBody::Mount => None,
+            }
+        })
+        .flatten()
+        .collect()
     }
 
     /// Closes (or, with `closing` false, opens) every DOF at its default velocity until it

@@ -27,15 +27,31 @@ use gaps::{Known, PairBalls};
 
 pub(crate) use crate::rules::Part;
 use crate::{
-    Body, BodyId, Contact, ContactOptions, Pose, Robot,
+    Body, BodyId, Connection, Contact, ContactOptions, Pose, Robot,
     contact::pair_contacts,
     rules::{CollisionSwitches, checked},
 };
 
-/// What moves: a free body or a robot.
+/// What moves: a free body, or a robot with every robot it carries.
 pub(crate) enum Mover<'a> {
-    Body { index: usize, body: &'a mut Body },
-    Robot { index: usize, robot: &'a mut Robot },
+    Body {
+        index: usize,
+        body: &'a mut Body,
+    },
+    Robot {
+        index: usize,
+        robot: &'a mut Robot,
+        /// The robots it carries, each after its carrier.
+        carried: Vec<Carried<'a>>,
+    },
+}
+
+/// A robot carried by the moving one, directly or through another carried robot.
+pub(crate) struct Carried<'a> {
+    pub index: usize,
+    pub robot: &'a mut Robot,
+    /// How it is mounted on its carrier.
+    pub connection: Connection,
 }
 
 /// Which queries a move asks of the collision engine.
@@ -127,6 +143,61 @@ pub(crate) struct Motion<'m, 'o> {
     pub domain: u32,
 }
 
+impl Mover<'_> {
+    /// The moving robot, or one it carries, by index.
+    fn robot_at(&self, wanted: usize) -> Option<&Robot> {
+        match self {
+            Mover::Robot { index, robot, .. } if *index == wanted => Some(robot),
+            Mover::Robot { carried, .. } => carried
+                .iter()
+                .find(|c| c.index == wanted)
+                .map(|c| &*c.robot),
+            Mover::Body { .. } => None,
+        }
+    }
+
+    /// Puts each carried robot at the end of its carrier's chain, carriers first.
+    fn carry(&mut self) {
+        let Mover::Robot {
+            index,
+            robot,
+            carried,
+        } = self
+        else {
+            return;
+        };
+        for k in 0..carried.len() {
+            let (placed, rest) = carried.split_at_mut(k);
+            let c = &mut rest[0];
+            let carrier = if c.connection.parent_robot == *index {
+                Some(&**robot)
+            } else {
+                placed
+                    .iter()
+                    .find(|p| p.index == c.connection.parent_robot)
+                    .map(|p| &*p.robot)
+            };
+            if let Some(end) = carrier.and_then(|r| r.chain_end(c.connection.parent_chain)) {
+                c.robot.set_pose(end * c.connection.offset);
+            }
+        }
+    }
+
+    /// Every robot of the mover with its index: the moving one, then those it carries.
+    fn robots(&self) -> Vec<(usize, &Robot)> {
+        match self {
+            Mover::Robot {
+                index,
+                robot,
+                carried,
+            } => std::iter::once((*index, &**robot))
+                .chain(carried.iter().map(|c| (c.index, &*c.robot)))
+                .collect(),
+            Mover::Body { .. } => Vec::new(),
+        }
+    }
+}
+
 impl Motion<'_, '_> {
     fn robot(&self) -> Option<&Robot> {
         match &self.mover {
@@ -135,12 +206,14 @@ impl Motion<'_, '_> {
         }
     }
 
-    /// Puts the mover at a pose without checking collisions (a robot by its palm).
+    /// Puts the mover at a pose without checking collisions (a robot by its palm, with what
+    /// it carries).
     pub fn place(&mut self, pose: Pose) {
         match &mut self.mover {
             Mover::Body { body, .. } => body.pose = pose,
             Mover::Robot { robot, .. } => robot.set_pose(pose),
         }
+        self.mover.carry();
     }
 
     /// Sets a robot mover's DOFs without checking them or collisions; the caller has checked
@@ -149,16 +222,23 @@ impl Motion<'_, '_> {
         if let Mover::Robot { robot, .. } = &mut self.mover {
             robot.force_dof_values(values);
         }
+        self.mover.carry();
     }
 
-    /// The mover's bodies by id: a free body, or the palm and links of a robot.
+    /// The mover's bodies by id: a free body, or the bodies of a robot and what it carries.
     pub fn mover_ids(&self) -> Vec<BodyId> {
         match &self.mover {
             Mover::Body { index, .. } => vec![BodyId::Free(*index)],
-            Mover::Robot { index, robot } => robot
-                .parts()
+            Mover::Robot { .. } => self
+                .mover
+                .robots()
                 .into_iter()
-                .map(|p| BodyId::of_robot(*index, p))
+                .flat_map(|(r, robot)| {
+                    robot
+                        .parts()
+                        .into_iter()
+                        .map(move |p| BodyId::of_robot(r, p))
+                })
                 .collect(),
         }
     }
@@ -179,11 +259,11 @@ impl Motion<'_, '_> {
                 robot: None,
                 domain: self.domain,
             }),
-            Mover::Robot { robot, .. } => {
-                let body = robot.body(id.robot_body()?)?;
+            Mover::Robot { .. } => {
+                let robot = self.mover.robot_at(id.robot()?)?;
                 Some(Part {
                     id,
-                    body,
+                    body: robot.body(id.robot_body()?)?,
                     robot: Some(robot),
                     domain: self.domain,
                 })

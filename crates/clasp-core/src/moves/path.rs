@@ -33,6 +33,7 @@ impl Motion<'_, '_> {
             }
             (Mover::Body { .. }, Path::Joints { .. }) => {}
         }
+        self.mover.carry();
     }
 
     /// The most any joint chain (or the rigid mover) turns over the whole path, radians.

@@ -1,0 +1,267 @@
+//! A hand mounted on an arm (GraspIt's `<connection>`), in a world built from GraspIt's model
+//! library: the Puma 560 on its stand, the Barrett on its mount piece at the end of the arm's
+//! chain, a dinner table, and the mug. The hand follows the arm's DOF and base moves, an arm
+//! move that would push the hand into the table stops at contact, Auto Grasp closes the hand
+//! and leaves the arm, and the world saves and loads with the same poses, connection and
+//! camera.
+
+use std::f64::consts::FRAC_PI_2;
+use std::path::{Path, PathBuf};
+
+use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
+use clasp_core::{BodyId, BodyKind, Camera, Connection, Element, Pose, World};
+use clasp_io::{Disk, load_body, load_robot, load_world, save_world};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
+
+const ARM: usize = 0;
+const HAND: usize = 1;
+/// The Puma with its forearm level and its wrist turned down: the hand points at the floor.
+const ARM_DOWN: [f64; 6] = [0.0, 0.0, -FRAC_PI_2, 0.0, -FRAC_PI_2, 0.0];
+/// From the Puma's last link frame to the Barrett's palm: the mount piece (116 mm below the
+/// palm frame) sits on the flange (59 mm along the last link's z).
+const MOUNT_OFFSET: f64 = 175.0;
+/// The table top, with the table on the floor under the Puma's stand.
+const TABLE_TOP: f64 = -1303.0 + 820.0;
+
+fn models() -> Option<PathBuf> {
+    clasp_io::fixtures::graspit_models()
+}
+
+/// The Puma on its stand, the Barrett mounted on it pointing down 260 mm above the table top,
+/// the table, and a camera.
+fn arm_world(models: &Path) -> World {
+    // The stand's top and the Puma's base meet in one plane: the stand sits 1 mm lower.
+    let stand = load_body(
+        &Disk,
+        &models.join("obstacles/puma_stand.xml"),
+        BodyKind::Obstacle,
+    )
+    .unwrap()
+    .at(Pose::translation(0.0, 0.0, -1.0));
+    let table = load_body(
+        &Disk,
+        &models.join("obstacles/dinner_table.xml"),
+        BodyKind::Obstacle,
+    )
+    .unwrap()
+    .at(Pose::translation(500.0, -600.0, -1303.0));
+    let mut arm = load_robot(&Disk, &models.join("robots/Puma560/Puma560.xml")).unwrap();
+    arm.set_dof_values(&ARM_DOWN).unwrap();
+    let hand = load_robot(&Disk, &models.join("robots/Barrett/Barrett.xml")).unwrap();
+    let mut world = World::new(vec![stand, table], vec![arm, hand]);
+    let mount_file = models.join("robots/Barrett/iv/barrettmount.xml");
+    let mount = load_body(&Disk, &mount_file, BodyKind::Link).unwrap();
+    let connection = Connection {
+        parent_robot: ARM,
+        parent_chain: 0,
+        child_robot: HAND,
+        mount: Some(mount_file),
+        offset: Pose::translation(0.0, 0.0, MOUNT_OFFSET),
+    };
+    world.connect(connection, Some(mount)).unwrap();
+    world.camera = Some(Camera {
+        position: Point3::new(2500.0, -2500.0, 1000.0),
+        orientation: UnitQuaternion::from_euler_angles(1.1, 0.0, 0.8),
+        focal_distance: 3000.0,
+    });
+    world
+}
+
+/// Where the hand's palm must be: at the end of the arm's chain, times the mount offset.
+fn assert_hand_on_arm(world: &World) {
+    let end = world.robot(ARM).unwrap().chain_end(0).unwrap();
+    let want = end * Pose::translation(0.0, 0.0, MOUNT_OFFSET);
+    let palm = world.robot(HAND).unwrap().pose();
+    let gap = (palm.translation.vector - want.translation.vector).norm();
+    assert!(gap < 1e-9, "the palm is {gap} mm off the end of the arm");
+    assert!(palm.rotation.angle_to(&want.rotation) < 1e-9);
+    let mount = world.robot(HAND).unwrap().mount().unwrap().pose();
+    assert_eq!(mount, palm, "the mount piece is fixed to the palm");
+}
+
+/// No two bodies that the rules check interpenetrate: the brute-force engine judges.
+fn assert_nothing_overlaps(world: &World) {
+    for (a, b) in world.checked_pairs() {
+        let (x, y) = (world.body(a).unwrap(), world.body(b).unwrap());
+        let overlap = ReferenceEngine.collide(
+            Placed::new(x.geometry(), x.pose()),
+            Placed::new(y.geometry(), y.pose()),
+        );
+        assert!(!overlap, "{} and {} interpenetrate", x.name, y.name);
+    }
+}
+
+fn arm_dofs(world: &World) -> Vec<f64> {
+    world.robot(ARM).unwrap().dof_values().to_vec()
+}
+
+fn with(values: &[f64], dof: usize, value: f64) -> Vec<f64> {
+    let mut changed = values.to_vec();
+    changed[dof] = value;
+    changed
+}
+
+#[test]
+fn the_hand_follows_the_arms_dof_and_base_moves() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+    // The wrist turns: the hand turns with it.
+    let before = world.robot(HAND).unwrap().pose();
+    let outcome = world.move_dofs_to(ARM, &with(&ARM_DOWN, 5, 1.0)).unwrap();
+    assert!(outcome.completed, "{outcome:?}");
+    assert_hand_on_arm(&world);
+    let turned = world
+        .robot(HAND)
+        .unwrap()
+        .pose()
+        .rotation
+        .angle_to(&before.rotation);
+    assert!((turned - 1.0).abs() < 1e-9, "the hand turned {turned} rad");
+    // The arm's base moves up 100 mm: the hand rises with it.
+    let up = Pose::translation(0.0, 0.0, 100.0) * world.robot(ARM).unwrap().pose();
+    let palm_before = world.robot(HAND).unwrap().pose().translation.vector;
+    assert!(world.move_to(Element::Robot(ARM), up).unwrap().completed);
+    assert_hand_on_arm(&world);
+    let rise = world.robot(HAND).unwrap().pose().translation.vector - palm_before;
+    assert!((rise - Vector3::new(0.0, 0.0, 100.0)).norm() < 1e-9);
+    // The hand alone cannot be put anywhere: the arm carries it.
+    assert!(
+        world
+            .move_to(Element::Robot(HAND), Pose::identity())
+            .is_err()
+    );
+    assert!(
+        world
+            .set_pose(Element::Robot(HAND), Pose::identity())
+            .is_err()
+    );
+    // The user who picks the hand moves the assembly.
+    assert_eq!(world.assembly_of(Element::Robot(HAND)), Element::Robot(ARM));
+    assert!(
+        world
+            .element_bodies(Element::Robot(ARM))
+            .contains(&BodyId::Mount { robot: HAND })
+    );
+}
+
+#[test]
+fn an_arm_move_that_would_push_the_hand_into_the_table_stops_at_contact() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    // Lowering the shoulder swings the hand down through the table top.
+    let outcome = world.move_dofs_to(ARM, &with(&ARM_DOWN, 1, -0.6)).unwrap();
+    assert!(!outcome.completed, "the arm went through the table");
+    let table = BodyId::Free(1);
+    assert!(
+        outcome
+            .stopped_by
+            .iter()
+            .all(|&(mover, other)| mover.robot() == Some(HAND) && other == table),
+        "the hand and the table stop the arm: {:?}",
+        outcome.stopped_by
+    );
+    let shoulder = arm_dofs(&world)[1];
+    assert!(
+        shoulder < -0.05 && shoulder > -0.6,
+        "the shoulder stopped at {shoulder}"
+    );
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+    assert!(
+        world
+            .contacts()
+            .iter()
+            .any(|c| c.body.robot() == Some(HAND) && c.other == table),
+        "the hand touches the table"
+    );
+}
+
+#[test]
+fn auto_grasp_closes_the_mounted_hand_on_the_mug_and_leaves_the_arm() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    // The mug on the table, under where the hand comes when the shoulder lowers it (the wrist
+    // turning back as much, so that the hand keeps pointing down).
+    let lowered = with(&with(&ARM_DOWN, 1, -0.25), 4, -FRAC_PI_2 + 0.25);
+    world.set_dof_values(ARM, &lowered).unwrap();
+    let palm = world.robot(HAND).unwrap().pose().translation.vector;
+    world.set_dof_values(ARM, &ARM_DOWN).unwrap();
+    let mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
+    let (lo, hi) = mug.mesh().bounding_box();
+    let centre = nalgebra::center(&lo, &hi);
+    let at = Pose::translation(palm.x - centre.x, palm.y - centre.y, TABLE_TOP - lo.z + 0.5);
+    let mug = world.add_body(mug.at(at));
+    assert_eq!(
+        world.current_hand(),
+        Some(HAND),
+        "the hand grasps, not the arm"
+    );
+    // The arm lowers the hand onto the mug, then the hand closes.
+    let outcome = world.move_dofs_to(ARM, &lowered).unwrap();
+    assert!(!outcome.completed, "the hand stops on the mug");
+    let arm_before = arm_dofs(&world);
+    world.auto_grasp(world.current_hand().unwrap()).unwrap();
+    assert_eq!(arm_dofs(&world), arm_before, "Auto Grasp leaves the arm");
+    let hand = world.robot(HAND).unwrap();
+    assert!(
+        hand.dof_values()[1..].iter().all(|&v| v > 0.1),
+        "{:?}",
+        hand.dof_values()
+    );
+    let mut fingers_on_mug: Vec<usize> = world
+        .contacts_of(mug)
+        .filter_map(|c| match c.other {
+            BodyId::Link {
+                robot: HAND, chain, ..
+            } => Some(chain),
+            _ => None,
+        })
+        .collect();
+    fingers_on_mug.sort();
+    fingers_on_mug.dedup();
+    assert_eq!(fingers_on_mug, [0, 1, 2], "every finger touches the mug");
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+}
+
+#[test]
+fn the_arm_and_hand_world_saves_and_loads_as_it_was() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    world.move_dofs_to(ARM, &with(&ARM_DOWN, 0, 0.3)).unwrap();
+    world.move_dofs_to(HAND, &[0.5, 0.4, 0.3, 0.2]).unwrap();
+    let dir = std::env::temp_dir().join(format!("clasp-arm-hand-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("arm_and_hand.xml");
+    save_world(&world, &file, Some(&models)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("<mountFilename>robots/Barrett/iv/barrettmount.xml</mountFilename>"));
+    let loaded = load_world(&Disk, &file, Some(&models)).unwrap();
+    assert_eq!(loaded.connections().len(), 1);
+    let (a, b) = (&world.connections()[0], &loaded.connections()[0]);
+    assert_eq!(
+        (a.parent_robot, a.parent_chain, a.child_robot),
+        (b.parent_robot, b.parent_chain, b.child_robot)
+    );
+    assert!((a.offset.translation.vector - b.offset.translation.vector).norm() < 1e-9);
+    for id in world.body_ids() {
+        let (x, y) = (
+            world.body(id).unwrap().pose(),
+            loaded.body(id).unwrap().pose(),
+        );
+        let gap = (x.translation.vector - y.translation.vector).norm();
+        assert!(
+            gap < 1e-6 && x.rotation.angle_to(&y.rotation) < 1e-9,
+            "{id:?} moved {gap} mm"
+        );
+    }
+    assert_eq!(world.body_ids(), loaded.body_ids());
+    let (c, d) = (world.camera.unwrap(), loaded.camera.unwrap());
+    assert!(
+        (c.position - d.position).norm() < 1e-6 && c.orientation.angle_to(&d.orientation) < 1e-6
+    );
+    assert_eq!(loaded.current_hand(), Some(HAND));
+    std::fs::remove_dir_all(dir).unwrap();
+}
