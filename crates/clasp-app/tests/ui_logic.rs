@@ -802,3 +802,70 @@ fn an_eigengrasp_amplitude_moves_the_fingers_as_one_undo_step() {
         before.as_slice()
     );
 }
+
+/// GraspIt's arm-and-hand world: the Barrett on its mount piece at the end of the Puma 560.
+/// A double-click on the hand selects the whole assembly, its body dragger sits on the arm,
+/// moving the arm carries the hand, and Ctrl+G closes the hand and leaves the arm.
+#[test]
+fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let dir = scratch_dir("arm");
+    let file = dir.join("arm_and_hand.xml");
+    let m = models.display();
+    let world_text = format!(
+        "<world>\
+         <robot><filename>{m}/robots/Puma560/Puma560.xml</filename>\
+         <dofValues>0 0 -1.5707963 0 -1.5707963 0</dofValues></robot>\
+         <robot><filename>{m}/robots/Barrett/Barrett.xml</filename></robot>\
+         <connection><parentRobot>0</parentRobot><parentChain>0</parentChain>\
+         <childRobot>1</childRobot>\
+         <mountFilename>{m}/robots/Barrett/iv/barrettmount.xml</mountFilename>\
+         <transform><translation>0 0 175</translation></transform></connection>\
+         </world>"
+    );
+    std::fs::write(&file, world_text).unwrap();
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e.open_world(&file)));
+    app.update();
+    let (arm, hand) = (BodyId::Palm { robot: 0 }, BodyId::Palm { robot: 1 });
+    assert!(world(&app).body(BodyId::Mount { robot: 1 }).is_some());
+
+    let on_hand = visible_point(&mut app, hand).expect("the hand's palm is in view");
+    click(&mut app, on_hand);
+    click(&mut app, on_hand);
+    let selected = selection(&app);
+    assert!(
+        selected.contains(&arm) && selected.contains(&hand),
+        "a double-click selects arm and hand: {selected:?}"
+    );
+    let dragger = clasp_app::dragger::body_dragger(world(&app), &selected, 1.0).unwrap();
+    assert_eq!(
+        dragger.element,
+        Element::Robot(0),
+        "the dragger moves the arm"
+    );
+
+    let palm = |app: &App| world(app).robot(1).unwrap().pose().translation.vector;
+    let before = palm(&app);
+    let up = Pose::translation(0.0, 0.0, 50.0) * world(&app).robot(0).unwrap().pose();
+    edit(&mut app, |e| e.move_element(Element::Robot(0), up));
+    let rise = palm(&app) - before;
+    assert!(
+        (rise.z - 50.0).abs() < 1e-6 && rise.xy().norm() < 1e-6,
+        "{rise}"
+    );
+
+    let arm_dofs = world(&app).robot(0).unwrap().dof_values().to_vec();
+    edit(&mut app, |e| e.clear_selection());
+    press_key(&mut app, CTRL, KeyCode::KeyG);
+    assert_eq!(
+        world(&app).robot(0).unwrap().dof_values(),
+        arm_dofs.as_slice()
+    );
+    assert!(
+        world(&app).robot(1).unwrap().dof_values()[1] > 1.0,
+        "the hand closed"
+    );
+}

@@ -100,13 +100,14 @@ pub fn perpendiculars(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
 }
 
 /// The body dragger of the selection, if a free body or a whole robot (or its palm) is selected:
-/// it sits on the last selected element. A lone link gets joint draggers instead.
+/// it sits on the last selected element, or on the arm that carries it. A lone link gets joint
+/// draggers instead.
 pub fn body_dragger(world: &World, selection: &[BodyId], min_size: f64) -> Option<BodyDragger> {
     let &last = selection.last()?;
     if matches!(last, BodyId::Link { .. }) && !whole_robot_selected(world, selection, last) {
         return None;
     }
-    let element = last.element();
+    let element = world.assembly_of(last.element());
     let ids = world.element_bodies(element);
     let (lo, hi) = world.bounding_box_of(&ids)?;
     let half_diagonal = (hi - lo).norm() / 2.0;

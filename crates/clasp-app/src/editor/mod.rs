@@ -300,10 +300,14 @@ impl Editor<'_> {
         }
     }
 
-    /// Double-click on a robot's body: selects the whole robot (palm and every link).
+    /// Double-click on a robot's body: selects the whole robot (palm and every link), with
+    /// the arm that carries it and whatever else that arm carries: what moves together.
     pub fn select_robot_of(&mut self, id: BodyId) {
         match id.robot() {
-            Some(robot) => self.selection.0 = self.doc.world.element_bodies(Element::Robot(robot)),
+            Some(robot) => {
+                let assembly = self.doc.world.assembly_of(Element::Robot(robot));
+                self.selection.0 = self.doc.world.element_bodies(assembly);
+            }
             None => self.click_body(id, false),
         }
     }

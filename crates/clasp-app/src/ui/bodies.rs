@@ -1,4 +1,5 @@
-//! The left panel: every body, grouped by robot, objects and obstacles; a click selects.
+//! The left panel: every body, grouped by robot (a robot mounted on an arm inside the arm's
+//! group), objects and obstacles; a click selects.
 
 use super::*;
 
@@ -7,23 +8,14 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.label(egui::RichText::new(&editor.doc.source).small().weak());
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
-        let ids = editor.doc.world.body_ids();
-        let robots: Vec<(usize, String)> = editor
-            .doc
-            .world
+        let world = &editor.doc.world;
+        let roots: Vec<usize> = world
             .robots()
-            .map(|(r, robot)| (r, robot.name.clone()))
+            .map(|(r, _)| r)
+            .filter(|&r| world.carrier(r).is_none())
             .collect();
-        for (r, robot) in &robots {
-            let r = *r;
-            egui::CollapsingHeader::new(robot.as_str())
-                .id_salt(("robot", r))
-                .default_open(true)
-                .show(ui, |ui| {
-                    for &id in ids.iter().filter(|id| id.robot() == Some(r)) {
-                        body_row(ui, editor, id);
-                    }
-                });
+        for r in roots {
+            robot_group(ui, editor, r);
         }
         for (title, kind) in [
             ("Objects", BodyKind::Graspable),
@@ -45,6 +37,37 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
             }
         }
     });
+}
+
+/// A robot's bodies under its name, then each robot it carries, the same way.
+fn robot_group(ui: &mut egui::Ui, editor: &mut Editor, r: usize) {
+    let Some(robot) = editor.doc.world.robot(r) else {
+        return;
+    };
+    let ids: Vec<BodyId> = robot
+        .parts()
+        .into_iter()
+        .map(|which| BodyId::of_robot(r, which))
+        .collect();
+    let carries: Vec<usize> = editor
+        .doc
+        .world
+        .connections()
+        .iter()
+        .filter(|c| c.parent_robot == r)
+        .map(|c| c.child_robot)
+        .collect();
+    egui::CollapsingHeader::new(robot.name.as_str())
+        .id_salt(("robot", r))
+        .default_open(true)
+        .show(ui, |ui| {
+            for id in ids {
+                body_row(ui, editor, id);
+            }
+            for child in carries {
+                robot_group(ui, editor, child);
+            }
+        });
 }
 
 pub(super) fn body_row(ui: &mut egui::Ui, editor: &mut Editor, id: BodyId) {

@@ -140,10 +140,11 @@ pub(super) fn groups_field(
     });
 }
 
-/// Position (mm) and roll, pitch, yaw (degrees) of a body, or of its robot's palm: a robot
-/// moves as a whole. Each change moves toward the new pose and stops at contact.
+/// Position (mm) and roll, pitch, yaw (degrees) of a body, or of the palm of the robot that
+/// moves it: a robot moves as a whole, and a robot mounted on an arm moves with the arm. Each
+/// change moves toward the new pose and stops at contact.
 pub(super) fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: BodyId) {
-    let element = id.element();
+    let element = editor.doc.world.assembly_of(id.element());
     let pose = match element {
         Element::Robot(r) => editor.doc.world.robot(r).unwrap().pose(),
         Element::Body(_) => match editor.doc.world.body(id) {
@@ -151,12 +152,13 @@ pub(super) fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut Ui
             None => return,
         },
     };
-    if let (Element::Robot(r), Some(BodyKind::Link)) =
-        (element, editor.doc.world.body(id).map(|b| b.kind))
+    if let Element::Robot(r) = element
+        && id != (BodyId::Palm { robot: r })
     {
         ui.label(
             egui::RichText::new(format!(
-                "A link moves with its robot: these fields place {}'s palm.",
+                "{} moves with its robot: these fields place {}'s palm.",
+                editor.doc.body_name(id),
                 editor.doc.world.robot(r).unwrap().name
             ))
             .small()
