@@ -128,7 +128,12 @@ impl Joint {
 
     /// The transform from the previous joint's frame to this joint's frame.
     pub fn transform(&self, dof_values: &[f64]) -> Pose {
-        let driven = self.value(dof_values) + self.coupling.offset;
+        self.transform_at(dof_values[self.coupling.dof])
+    }
+
+    /// The transform with its DOF at `dof_value`.
+    fn transform_at(&self, dof_value: f64) -> Pose {
+        let driven = self.coupling.ratio * dof_value + self.coupling.offset;
         match &self.frame {
             JointFrame::DenavitHartenberg { theta, d, a, alpha } => {
                 let (theta, d) = match self.kind {
@@ -188,13 +193,17 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Each joint's frame relative to the palm.
-    fn joint_frames(&self, dof_values: &[f64]) -> Vec<Pose> {
+    /// Each joint's frame relative to the palm; a joint in breakaway stays where its DOF was
+    /// when it broke away (`held`, one per joint) while the DOF is past that value.
+    fn joint_frames(&self, dof_values: &[f64], held: &[Option<f64>]) -> Vec<Pose> {
         let mut frame = self.base;
         self.joints
             .iter()
-            .map(|joint| {
-                frame *= joint.transform(dof_values);
+            .enumerate()
+            .map(|(j, joint)| {
+                let q = dof_values[joint.coupling.dof];
+                let q = held.get(j).copied().flatten().map_or(q, |b| q.min(b));
+                frame *= joint.transform_at(q);
                 frame
             })
             .collect()
@@ -240,6 +249,12 @@ pub enum DofError {
     WrongCount { expected: usize, got: usize },
     #[error("DOF {dof} value {value} is not a finite number")]
     NotFinite { dof: usize, value: f64 },
+    #[error("DOF {dof} drives {expected} joints, but {got} breakaway states were given")]
+    WrongBreakawayCount {
+        dof: usize,
+        expected: usize,
+        got: usize,
+    },
     #[error("DOF {dof} value {value} is outside its limits [{min}, {max}]")]
     OutOfLimits {
         dof: usize,
@@ -251,6 +266,10 @@ pub enum DofError {
 
 /// Values this close outside a limit count as on it: files round their angles.
 const LIMIT_TOLERANCE: f64 = 1e-6;
+
+/// How far below its breakaway value a DOF must come back for the joint to follow it again
+/// (GraspIt's).
+const BREAKAWAY_TOLERANCE: f64 = 1e-5;
 
 /// A robot hand: a palm and kinematic chains driven by DOFs.
 #[derive(Debug, Clone)]
@@ -279,6 +298,9 @@ pub struct Robot {
     /// The mount piece, while the robot is mounted on another with one.
     pub(crate) mount: Option<Body>,
     dof_values: Vec<f64>,
+    /// Per chain and joint: the value of its DOF when the joint broke away (a breakaway DOF's
+    /// joint stopped by a contact while the DOF went on closing), or `None` while it follows.
+    breakaway: Vec<Vec<Option<f64>>>,
 }
 
 impl Robot {
@@ -290,6 +312,7 @@ impl Robot {
         chains: Vec<Chain>,
         approach: Option<Approach>,
     ) -> Self {
+        let breakaway = chains.iter().map(|c| vec![None; c.joints.len()]).collect();
         let mut robot = Robot {
             name,
             palm,
@@ -305,6 +328,7 @@ impl Robot {
             collision_rules: Vec::new(),
             overlapping_at_start: Vec::new(),
             mount: None,
+            breakaway,
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {
@@ -494,7 +518,7 @@ impl Robot {
         if let Some(last) = c.links.last() {
             return Some(last.body.pose);
         }
-        let frames = c.joint_frames(&self.dof_values);
+        let frames = c.joint_frames(&self.dof_values, &self.breakaway[chain]);
         Some(self.palm.pose * frames.last().copied().unwrap_or(c.base))
     }
 
@@ -537,26 +561,101 @@ impl Robot {
     /// Sets DOF values without checking them; the caller keeps them finite and within limits.
     pub(crate) fn force_dof_values(&mut self, values: &[f64]) {
         self.dof_values.copy_from_slice(values);
+        self.reengage();
         self.place_links();
     }
 
-    /// The DOFs driving a chain's joints up to and including `joint`: what stops when the link
-    /// carried by that joint touches something (GraspIt's `stopJointsFromLink`).
-    pub(crate) fn dofs_behind(&self, chain: usize, joint: usize) -> Vec<usize> {
-        self.chains[chain].joints[..=joint]
+    /// The joints a DOF drives, as (chain, joint), chain by chain: GraspIt's joint list, the
+    /// order of a DOF's breakaway states in a world file.
+    pub fn dof_joints(&self, dof: usize) -> Vec<(usize, usize)> {
+        self.chains
             .iter()
-            .map(|j| j.coupling.dof)
+            .enumerate()
+            .flat_map(|(c, chain)| {
+                chain
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, j)| j.coupling.dof == dof)
+                    .map(move |(j, _)| (c, j))
+            })
             .collect()
     }
 
-    /// The links whose pose depends on any of `dofs`.
-    pub(crate) fn links_moved_by(&self, dofs: &[usize]) -> Vec<RobotBody> {
+    /// The DOF value at which a joint broke away (stopped by a contact while its breakaway
+    /// DOF went on closing), if it is in breakaway: it stays there while the DOF is past it.
+    pub fn breakaway(&self, chain: usize, joint: usize) -> Option<f64> {
+        self.breakaway.get(chain)?.get(joint).copied().flatten()
+    }
+
+    /// Puts a DOF's joints in breakaway at these values, or not (`None`), in
+    /// [`Robot::dof_joints`] order, as a world file's DOF stream says. A value at or above the
+    /// DOF's current one changes nothing: the joint follows its DOF.
+    pub fn set_breakaway(&mut self, dof: usize, values: &[Option<f64>]) -> Result<(), DofError> {
+        let joints = self.dof_joints(dof);
+        if values.len() != joints.len() {
+            return Err(DofError::WrongBreakawayCount {
+                dof,
+                expected: joints.len(),
+                got: values.len(),
+            });
+        }
+        if let Some(value) = values.iter().flatten().find(|v| !v.is_finite()) {
+            return Err(DofError::NotFinite { dof, value: *value });
+        }
+        for (&(c, j), &value) in joints.iter().zip(values) {
+            self.breakaway[c][j] = value;
+        }
+        self.reengage();
+        self.place_links();
+        Ok(())
+    }
+
+    /// Stops a joint where it is while its breakaway DOF goes on (GraspIt's breakaway).
+    pub(crate) fn break_away(&mut self, chain: usize, joint: usize) {
+        let dof = self.chains[chain].joints[joint].coupling.dof;
+        if self.breakaway[chain][joint].is_none() {
+            self.breakaway[chain][joint] = Some(self.dof_values[dof]);
+        }
+    }
+
+    /// A DOF's joints that broke away where the DOF stands now follow it again: stopped with
+    /// their DOF, they never lagged behind it.
+    pub(crate) fn follow_where_level(&mut self, dof: usize) {
+        let q = self.dof_values[dof];
+        for (c, j) in self.dof_joints(dof) {
+            if self.breakaway[c][j].is_some_and(|b| b >= q - BREAKAWAY_TOLERANCE) {
+                self.breakaway[c][j] = None;
+            }
+        }
+    }
+
+    /// Whether a joint is held in breakaway now (its DOF at or past where it broke away).
+    pub(crate) fn is_held(&self, chain: usize, joint: usize) -> bool {
+        let dof = self.chains[chain].joints[joint].coupling.dof;
+        self.breakaway(chain, joint)
+            .is_some_and(|b| self.dof_values[dof] >= b - BREAKAWAY_TOLERANCE)
+    }
+
+    /// A joint whose DOF came back below where it broke away follows its DOF again
+    /// (GraspIt's `BreakAwayDOF::updateVal`).
+    fn reengage(&mut self) {
+        for (chain, held) in self.chains.iter().zip(&mut self.breakaway) {
+            for (joint, value) in chain.joints.iter().zip(held.iter_mut()) {
+                let q = self.dof_values[joint.coupling.dof];
+                if value.is_some_and(|b| q < b - BREAKAWAY_TOLERANCE) {
+                    *value = None;
+                }
+            }
+        }
+    }
+
+    /// The links whose pose changes when the joints for which `turns(chain, joint)` holds
+    /// turn or slide.
+    pub(crate) fn links_moved_by(&self, turns: impl Fn(usize, usize) -> bool) -> Vec<RobotBody> {
         let mut moved = Vec::new();
         for (c, chain) in self.chains.iter().enumerate() {
-            let first_moving = chain
-                .joints
-                .iter()
-                .position(|j| dofs.contains(&j.coupling.dof));
+            let first_moving = (0..chain.joints.len()).find(|&j| turns(c, j));
             let Some(first) = first_moving else { continue };
             for (l, link) in chain.links.iter().enumerate() {
                 if link.frame.is_some_and(|j| j >= first) {
@@ -571,16 +670,15 @@ impl Robot {
     /// and the axis (z of the frame before a Denavit–Hartenberg joint; the file's axis for the
     /// others). Joint draggers are drawn here.
     pub fn joint_axes(&self, chain: usize) -> Vec<(nalgebra::Point3<f64>, Unit<Vector3<f64>>)> {
-        let Some(chain) = self.chains.get(chain) else {
+        let Some(c) = self.chains.get(chain) else {
             return Vec::new();
         };
-        let frames = chain.joint_frames(&self.dof_values);
-        chain
-            .joints
+        let frames = c.joint_frames(&self.dof_values, &self.breakaway[chain]);
+        c.joints
             .iter()
             .enumerate()
             .map(|(j, joint)| {
-                let before = self.palm.pose * if j == 0 { chain.base } else { frames[j - 1] };
+                let before = self.palm.pose * if j == 0 { c.base } else { frames[j - 1] };
                 let (at, axis) = match &joint.frame {
                     JointFrame::DenavitHartenberg { .. } => (before, Vector3::z_axis()),
                     JointFrame::Axis { origin, axis, .. } => (before * origin, *axis),
@@ -657,8 +755,7 @@ impl Robot {
     /// Sets every DOF at once; an impossible value changes nothing and says why.
     pub fn set_dof_values(&mut self, values: &[f64]) -> Result<(), DofError> {
         self.check_dof_values(values)?;
-        self.dof_values = values.to_vec();
-        self.place_links();
+        self.force_dof_values(values);
         Ok(())
     }
 
@@ -704,8 +801,8 @@ impl Robot {
         if let Some(mount) = &mut self.mount {
             mount.pose = palm;
         }
-        for chain in &mut self.chains {
-            let frames = chain.joint_frames(&self.dof_values);
+        for (chain, held) in self.chains.iter_mut().zip(&self.breakaway) {
+            let frames = chain.joint_frames(&self.dof_values, held);
             for link in &mut chain.links {
                 let local = link.frame.map_or(chain.base, |j| frames[j]);
                 link.body.pose = palm * local;

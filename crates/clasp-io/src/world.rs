@@ -220,9 +220,9 @@ impl WorldLoader<'_> {
     ) -> Result<Robot, LoadError> {
         let mut robot = load_robot(self.source, &self.resolve(element, "filename")?)?;
         if let Some(values) = element.child("dofValues") {
-            let mut read = parse_dof_stream(&robot, values.text())
-                .map_err(|message| LoadError::new(self.path, Some(values.line), message))?;
-            for message in clamp_rounded_dofs(&robot, &mut read) {
+            let at_line = |message: String| LoadError::new(self.path, Some(values.line), message);
+            let mut read = parse_dof_stream(&robot, values.text()).map_err(at_line)?;
+            for message in clamp_rounded_dofs(&robot, &mut read.values) {
                 warnings.push(LoadWarning {
                     file: self.path.to_path_buf(),
                     line: Some(values.line),
@@ -230,8 +230,15 @@ impl WorldLoader<'_> {
                 });
             }
             robot
-                .set_dof_values(&read)
-                .map_err(|e| LoadError::new(self.path, Some(values.line), e.to_string()))?;
+                .set_dof_values(&read.values)
+                .map_err(|e| at_line(e.to_string()))?;
+            for (dof, states) in read.breakaway.iter().enumerate() {
+                if !states.is_empty() {
+                    robot
+                        .set_breakaway(dof, states)
+                        .map_err(|e| at_line(e.to_string()))?;
+                }
+            }
         }
         robot.set_pose(placement(element, self.path)?);
         read_robot_groups(&mut robot, element, self.path)?;
@@ -377,19 +384,16 @@ fn clamp_rounded_dofs(robot: &Robot, values: &mut [f64]) -> Vec<String> {
     messages
 }
 
-/// How many joints each DOF drives: a breakaway DOF's stream entry has one state per joint.
-fn joints_per_dof(robot: &Robot, dof: usize) -> usize {
-    robot
-        .chains()
-        .iter()
-        .flat_map(|c| &c.joints)
-        .filter(|j| j.coupling.dof == dof)
-        .count()
+/// A robot's DOF stream as read: each DOF's value, and for a breakaway DOF where each of its
+/// joints broke away (`None` for one that follows its DOF).
+struct DofStream {
+    values: Vec<f64>,
+    breakaway: Vec<Vec<Option<f64>>>,
 }
 
 /// Reads GraspIt's DOF stream: per DOF its value; a breakaway DOF then has, per joint it drives,
 /// `0`, or `1` followed by the value at which that joint broke away.
-fn parse_dof_stream(robot: &Robot, text: &str) -> Result<Vec<f64>, String> {
+fn parse_dof_stream(robot: &Robot, text: &str) -> Result<DofStream, String> {
     let mut tokens = text.split_whitespace();
     let mut next = |what: &str| -> Result<f64, String> {
         let token = tokens
@@ -401,18 +405,30 @@ fn parse_dof_stream(robot: &Robot, text: &str) -> Result<Vec<f64>, String> {
             .filter(|v| v.is_finite())
             .ok_or_else(|| format!("<dofValues> holds \"{token}\", which is not a finite number"))
     };
-    let mut values = Vec::with_capacity(robot.dofs.len());
+    let mut stream = DofStream {
+        values: Vec::with_capacity(robot.dofs.len()),
+        breakaway: Vec::with_capacity(robot.dofs.len()),
+    };
     for (i, dof) in robot.dofs.iter().enumerate() {
-        values.push(next(&format!("the value of DOF {i}"))?);
+        stream.values.push(next(&format!("the value of DOF {i}"))?);
+        let mut states = Vec::new();
         if dof.kind == DofKind::Breakaway {
-            for _ in 0..joints_per_dof(robot, i) {
-                if next(&format!("the breakaway state of DOF {i}"))? != 0.0 {
-                    next(&format!("the breakaway value of DOF {i}"))?;
-                }
+            for _ in robot.dof_joints(i) {
+                let state = next(&format!("the breakaway state of DOF {i}"))?;
+                states.push(match state {
+                    0.0 => None,
+                    1.0 => Some(next(&format!("the breakaway value of DOF {i}"))?),
+                    _ => {
+                        return Err(format!(
+                            "a breakaway state of DOF {i} is {state}, not 0 or 1"
+                        ));
+                    }
+                });
             }
         }
+        stream.breakaway.push(states);
     }
-    Ok(values)
+    Ok(stream)
 }
 
 /// Why a world could not be saved.
@@ -518,10 +534,12 @@ fn dof_stream(robot: &Robot) -> String {
     for (i, (dof, value)) in robot.dofs.iter().zip(robot.dof_values()).enumerate() {
         parts.push(value.to_string());
         if dof.kind == DofKind::Breakaway {
-            parts.extend(std::iter::repeat_n(
-                "0".to_string(),
-                joints_per_dof(robot, i),
-            ));
+            for (chain, joint) in robot.dof_joints(i) {
+                parts.push(match robot.breakaway(chain, joint) {
+                    Some(at) => format!("1 {at}"),
+                    None => "0".to_owned(),
+                });
+            }
         }
     }
     parts.join(" ")

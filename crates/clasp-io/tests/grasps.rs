@@ -9,8 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
-use clasp_core::{BodyId, ContactOptions, Pose, Quality, Robot, World, WrenchSpaceKind};
+use clasp_core::{BodyId, ContactOptions, Element, Pose, Quality, Robot, World, WrenchSpaceKind};
 use clasp_io::{Disk, load_body, load_robot};
+use std::f64::consts::FRAC_PI_2;
+
 use nalgebra::{UnitQuaternion, Vector3};
 
 fn workspace() -> PathBuf {
@@ -53,6 +55,25 @@ fn facing_origin(hand: &Robot, distance: f64) -> Pose {
 /// Approaches, grasps, checks every finger touches and nothing interpenetrates, lets go; gives
 /// the grasp's L1 quality while it held.
 fn assert_grasped(world: &mut World, name: &str) -> Quality {
+    let (quality, after_approach) = grasp_checked(world, name);
+    // Auto Open lets go: only what touched after the approach still touches.
+    world.auto_open(0).unwrap();
+    let touching = touching_object(world);
+    assert!(
+        touching.iter().all(|id| after_approach.contains(id)),
+        "{name}: after Auto Open {touching:?} touch, after the approach only {after_approach:?}"
+    );
+    quality
+}
+
+/// Approaches and auto-grasps as [`assert_grasped`] does, and keeps the grasp.
+fn assert_grasped_keeping(world: &mut World, name: &str) -> Quality {
+    grasp_checked(world, name).0
+}
+
+/// Approaches and auto-grasps: every finger touches the object and nothing interpenetrates.
+/// The quality, and the bodies that touched the object after the approach.
+fn grasp_checked(world: &mut World, name: &str) -> (Quality, Vec<BodyId>) {
     let approach = world.approach_to_contact(0, 400.0).unwrap();
     println!("{name}: approach {approach:?}");
     let after_approach = touching_object(world);
@@ -92,15 +113,7 @@ fn assert_grasped(world: &mut World, name: &str) -> Quality {
         );
         assert!(!overlap, "{name}: {a:?} and {b:?} interpenetrate");
     }
-    let quality = grasp_quality(world, name);
-    // Auto Open lets go: only what touched after the approach still touches.
-    world.auto_open(0).unwrap();
-    let touching = touching_object(world);
-    assert!(
-        touching.iter().all(|id| after_approach.contains(id)),
-        "{name}: after Auto Open {touching:?} touch, after the approach only {after_approach:?}"
-    );
-    quality
+    (grasp_quality(world, name), after_approach)
 }
 
 /// The L1 quality of the hand's grasp on the object, the same every time it is computed.
@@ -148,9 +161,7 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
     let sphere = workspace().join("models/objects/clasp_sphere.xml");
     let mut world = scene(&sphere, &hand, 200.0);
     assert_grasped(&mut world, "Barrett on clasp_sphere");
-    // The mug with the classic three-finger spread (60°: the fingers 120° apart). With the
-    // fingers side by side (spread 0) the thumb meets the mug with its proximal link, which
-    // stops it (breakaway is not modelled), and the grasp is not force-closure.
+    // The mug with the classic three-finger spread (60°: the fingers 120° apart).
     let mut world = scene(&graspit("objects/mug.xml").unwrap(), &hand, 200.0);
     let mut spread = world.robot(0).unwrap().dof_values().to_vec();
     spread[0] = std::f64::consts::FRAC_PI_3;
@@ -161,6 +172,92 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
         "the Barrett's grasp of the mug holds it"
     );
     assert!(quality.epsilon.unwrap() > 0.05, "{quality}");
+}
+
+/// The Barrett's finger DOFs are breakaway DOFs (graspit-spec §2.3): with the fingers side by
+/// side (spread 0) closing round GraspIt's mug from the side opposite its handle, a proximal
+/// link stops first and its distal link closes on, so the hand wraps the mug (force-closure). The joints that broke away are saved as GraspIt writes
+/// them (`q`, then per joint `0` or `1 value`) and load back to the same poses.
+#[test]
+fn barrett_fingers_break_away_and_wrap_graspits_mug_side_by_side() {
+    let Some(hand) = graspit("robots/Barrett/Barrett.xml") else {
+        return;
+    };
+    let mut world = scene(&graspit("objects/mug.xml").unwrap(), &hand, 200.0);
+    // The mug turned a quarter about its axis, the hand rolled a quarter about its approach,
+    // so that the fingers close across the mug's axis.
+    let quarter = |axis| {
+        Pose::from_parts(
+            Default::default(),
+            UnitQuaternion::from_axis_angle(&axis, FRAC_PI_2),
+        )
+    };
+    let mug = quarter(Vector3::z_axis()) * world.free_body(0).unwrap().pose();
+    world.set_pose(Element::Body(0), mug).unwrap();
+    let palm = quarter(Vector3::x_axis()) * world.robot(0).unwrap().pose();
+    world.set_pose(Element::Robot(0), palm).unwrap();
+    let quality = assert_grasped_keeping(&mut world, "Barrett side by side on GraspIt's mug");
+    let barrett = world.robot(0).unwrap();
+    let mut broke = 0;
+    for dof in 1..4 {
+        let q = barrett.dof_values()[dof];
+        for (chain, joint) in barrett.dof_joints(dof) {
+            if let Some(at) = barrett.breakaway(chain, joint) {
+                // The joint stopped at `at`; its DOF, and the joints after it, went on closing.
+                assert!(
+                    at < q - 0.1,
+                    "DOF {dof} chain {chain} joint {joint}: {at} vs {q}"
+                );
+                let distal = barrett.chains()[chain].joints.len() - 1;
+                assert!(joint < distal && barrett.breakaway(chain, distal).is_none());
+                broke += 1;
+            }
+        }
+    }
+    assert!(
+        broke > 0,
+        "a proximal joint broke away: {:?}",
+        barrett.dof_values()
+    );
+    assert!(
+        quality.force_closure,
+        "the Barrett wraps the mug: {quality}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("clasp-breakaway-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wrapped.xml");
+    clasp_io::save_world(&world, &file, None).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let stream = text
+        .split("<dofValues>")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap();
+    // Spread, then per finger DOF its value and a state per joint.
+    let tokens: Vec<&str> = stream.split_whitespace().collect();
+    assert_eq!(tokens.len(), 1 + 3 * 3 + broke, "{stream}");
+    let ones = tokens.iter().filter(|t| **t == "1").count();
+    assert_eq!(ones, broke, "the stream says: {stream}");
+    let loaded = clasp_io::load_world(&Disk, &file, None).unwrap();
+    let (a, b) = (world.robot(0).unwrap(), loaded.robot(0).unwrap());
+    for (x, y) in a.bodies().zip(b.bodies()) {
+        let gap = (x.pose().translation.vector - y.pose().translation.vector).norm();
+        assert!(gap < 1e-6, "{} moved {gap} mm", x.name);
+    }
+    // A DOF set below where its joints broke away takes them along again: at zero the hand is
+    // as it was loaded.
+    world.set_dof_values(0, &[0.0; 4]).unwrap();
+    let fresh = load_robot(&Disk, &hand).unwrap();
+    let reset = world.robot(0).unwrap();
+    for (x, y) in reset.bodies().zip(fresh.bodies()) {
+        let local = |robot: &Robot, body: &clasp_core::Body| robot.pose().inverse() * body.pose();
+        let gap = local(reset, x).translation.vector - local(&fresh, y).translation.vector;
+        assert!(gap.norm() < 1e-9, "{} is {gap} off", x.name);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// Eigengrasps move a hand as GraspIt's sliders do: the amplitudes set are the amplitudes read

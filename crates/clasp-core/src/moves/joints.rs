@@ -4,21 +4,28 @@
 use nalgebra::Vector3;
 
 use super::{Motion, MoveOutcome, Mover, path::Path, path::segment_end};
-use crate::{BodyId, Pose, RobotBody};
+use crate::{BodyId, DofKind, Pose, Robot, RobotBody};
+
+/// A joint of the moving robot, as (chain, joint).
+type JointId = (usize, usize);
 
 impl Motion<'_, '_> {
     /// Moves a robot's DOFs toward `target`, each at its `speed` (0 holds it), until each
     /// reaches its target or its chain touches something (GraspIt's `moveDOFToContacts`):
-    /// a contact on a link stops every DOF driving that link's chain up to it; the others go on.
+    /// a contact on a link stops the joints of its chain up to that link. A DOF with a stopped
+    /// joint stops, unless it is a breakaway DOF closing: then the stopped joints break away
+    /// and its other joints go on, so a finger whose proximal link touches curls its distal
+    /// link on; it stops once every joint it drives is stopped. The other DOFs go on.
     pub fn move_dofs(&mut self, target: &[f64], speeds: &[f64]) -> MoveOutcome {
-        let Mover::Robot { robot, .. } = &self.mover else {
+        let Some(robot) = self.robot() else {
             return MoveOutcome::default();
         };
         let count = robot.dofs.len();
+        let joints: usize = robot.chains.iter().map(|c| c.joints.len()).sum();
         let mut held = vec![false; count];
         let mut outcome = MoveOutcome::default();
-        // Each segment ends where a DOF reaches its target or a chain stops.
-        for _ in 0..=2 * count + 1 {
+        // Each segment ends where a DOF reaches its target, a chain stops or a joint breaks away.
+        for _ in 0..=2 * (count + joints) + 1 {
             let current = self
                 .robot()
                 .map(|r| r.dof_values().to_vec())
@@ -30,10 +37,10 @@ impl Motion<'_, '_> {
                 break;
             }
             let end = segment_end(&current, target, speeds, &active);
-            let moving = self.links_moved_by(&active);
+            let moving = self.bodies_moved(&active, &current, target);
             let step = self.run(
                 &Path::Joints {
-                    from: current,
+                    from: current.clone(),
                     to: end,
                 },
                 &moving,
@@ -42,19 +49,8 @@ impl Motion<'_, '_> {
             if step.completed {
                 continue;
             }
-            let stopping = self.dofs_stopped_by(&step.stopped_by);
-            let mut stopped: Vec<usize> = active
-                .iter()
-                .copied()
-                .filter(|dof| stopping.contains(dof))
-                .collect();
-            // A stop that names no moving DOF (an overlap, say) holds every DOF that moved.
-            if stopped.is_empty() {
-                stopped = active;
-            }
-            for dof in stopped {
-                held[dof] = true;
-            }
+            let stopped = self.joints_stopped_by(&step.stopped_by);
+            self.stop_joints(&active, &stopped, &current, target, &mut held);
             outcome.blocked_by_overlap |= step.blocked_by_overlap;
             outcome.stopped_by.extend(step.stopped_by);
         }
@@ -62,32 +58,82 @@ impl Motion<'_, '_> {
         outcome
     }
 
-    /// The bodies that `dofs` move: the robot's links behind them, and every body of the
-    /// robots carried on a chain they drive.
-    fn links_moved_by(&self, dofs: &[usize]) -> Vec<BodyId> {
+    /// Applies a stop to the active DOFs: a closing breakaway DOF's stopped joints break away,
+    /// and it is held once all of them are; any other DOF with a stopped joint is held. A stop
+    /// that names no joint of an active DOF (an overlap, say) holds every active DOF.
+    fn stop_joints(
+        &mut self,
+        active: &[usize],
+        stopped: &[JointId],
+        current: &[f64],
+        target: &[f64],
+        held: &mut [bool],
+    ) {
+        let Mover::Robot { robot, .. } = &mut self.mover else {
+            return;
+        };
+        let dof_of = |robot: &Robot, (c, j): JointId| robot.chains[c].joints[j].coupling.dof;
+        let mut any = false;
+        for &dof in active {
+            let own: Vec<JointId> = stopped
+                .iter()
+                .copied()
+                .filter(|&joint| dof_of(robot, joint) == dof)
+                .collect();
+            if own.is_empty() {
+                continue;
+            }
+            any = true;
+            let breaking = robot.dofs[dof].kind == DofKind::Breakaway && target[dof] > current[dof];
+            if !breaking {
+                held[dof] = true;
+                continue;
+            }
+            for (c, j) in own {
+                robot.break_away(c, j);
+            }
+            held[dof] = robot
+                .dof_joints(dof)
+                .into_iter()
+                .all(|(c, j)| robot.is_held(c, j));
+            if held[dof] {
+                // Joints stopped with their DOF follow it: they did not break away from it.
+                robot.follow_where_level(dof);
+            }
+        }
+        if !any {
+            for &dof in active {
+                held[dof] = true;
+            }
+        }
+    }
+
+    /// The bodies a move of the `active` DOFs from `current` toward `target` moves: the links
+    /// behind a joint that turns (not one held in breakaway while its DOF closes further), and
+    /// every body of the robots carried on a chain with such a joint.
+    fn bodies_moved(&self, active: &[usize], current: &[f64], target: &[f64]) -> Vec<BodyId> {
         let Mover::Robot { index, robot, .. } = &self.mover else {
             return Vec::new();
         };
+        let turns = |c: usize, j: usize| {
+            let dof = robot.chains[c].joints[j].coupling.dof;
+            active.contains(&dof) && !(robot.is_held(c, j) && target[dof] >= current[dof])
+        };
         let mut moved: Vec<BodyId> = robot
-            .links_moved_by(dofs)
+            .links_moved_by(turns)
             .into_iter()
             .map(|p| BodyId::of_robot(*index, p))
             .collect();
-        let carrying_chains: Vec<usize> = (0..robot.chains.len())
-            .filter(|&c| {
-                robot.chains[c]
-                    .joints
-                    .iter()
-                    .any(|j| dofs.contains(&j.coupling.dof))
-            })
+        let carrying: Vec<usize> = (0..robot.chains.len())
+            .filter(|&c| (0..robot.chains[c].joints.len()).any(|j| turns(c, j)))
             .collect();
         let mut moving_robots = Vec::new();
         for (r, carried) in self.mover.robots().into_iter().skip(1) {
-            let Some(connection) = self.carrier(r) else {
+            let Some(connection) = self.mover.carrier(r) else {
                 continue;
             };
             let carried_along = if connection.parent_robot == *index {
-                carrying_chains.contains(&connection.parent_chain)
+                carrying.contains(&connection.parent_chain)
             } else {
                 moving_robots.contains(&connection.parent_robot)
             };
@@ -99,47 +145,25 @@ impl Motion<'_, '_> {
         moved
     }
 
-    /// How a robot the mover carries is mounted.
-    fn carrier(&self, robot: usize) -> Option<&crate::Connection> {
-        match &self.mover {
-            Mover::Robot { carried, .. } => carried
-                .iter()
-                .find(|c| c.index == robot)
-                .map(|c| &c.connection),
-            Mover::Body { .. } => None,
-        }
-    }
-
-    /// The chain of the moving robot that carries `robot`, through any robots between.
-    fn carrying_chain(&self, robot: usize) -> Option<usize> {
-        let Mover::Robot { index, .. } = &self.mover else {
-            return None;
-        };
-        let mut connection = self.carrier(robot)?;
-        while connection.parent_robot != *index {
-            connection = self.carrier(connection.parent_robot)?;
-        }
-        Some(connection.parent_chain)
-    }
-
-    /// The DOFs that the mover's bodies in these pairs stop: a link stops the DOFs behind it;
-    /// a carried robot's body stops every DOF of the chain carrying it.
-    fn dofs_stopped_by(&self, pairs: &[(BodyId, BodyId)]) -> Vec<usize> {
+    /// The joints of the moving robot that the mover's bodies in these pairs stop: a link
+    /// stops its chain's joints up to its own (GraspIt's `stopJointsFromLink`); a carried
+    /// robot's body stops every joint of the chain that carries it.
+    fn joints_stopped_by(&self, pairs: &[(BodyId, BodyId)]) -> Vec<JointId> {
         let Mover::Robot { index, robot, .. } = &self.mover else {
             return Vec::new();
         };
+        let up_to = |chain: usize, joint: usize| (0..=joint).map(move |j| (chain, j));
         let ids = pairs.iter().flat_map(|&(a, b)| [a, b]);
         ids.filter_map(|id| {
             let r = id.robot()?;
             if r != *index {
-                let chain = self.carrying_chain(r)?;
+                let chain = self.mover.carrying_chain(r)?;
                 let last = robot.chains[chain].joints.len().checked_sub(1)?;
-                return Some(robot.dofs_behind(chain, last));
+                return Some(up_to(chain, last));
             }
             match id.robot_body()? {
                 RobotBody::Link { chain, link } => {
-                    let joint = robot.chains[chain].links[link].frame?;
-                    Some(robot.dofs_behind(chain, joint))
+                    Some(up_to(chain, robot.chains[chain].links[link].frame?))
                 }
                 RobotBody::Palm | RobotBody::Mount => None,
             }

@@ -183,6 +183,29 @@ impl Mover<'_> {
         }
     }
 
+    /// How a robot the mover carries is mounted.
+    fn carrier(&self, robot: usize) -> Option<&Connection> {
+        match self {
+            Mover::Robot { carried, .. } => carried
+                .iter()
+                .find(|c| c.index == robot)
+                .map(|c| &c.connection),
+            Mover::Body { .. } => None,
+        }
+    }
+
+    /// The chain of the moving robot that carries `robot`, through any robots between.
+    fn carrying_chain(&self, robot: usize) -> Option<usize> {
+        let Mover::Robot { index, .. } = self else {
+            return None;
+        };
+        let mut connection = self.carrier(robot)?;
+        while connection.parent_robot != *index {
+            connection = self.carrier(connection.parent_robot)?;
+        }
+        Some(connection.parent_chain)
+    }
+
     /// Every robot of the mover with its index: the moving one, then those it carries.
     fn robots(&self) -> Vec<(usize, &Robot)> {
         match self {
