@@ -217,20 +217,11 @@ fn draw_normal_lines(view: Res<ViewSettings>, markers: Query<&ShownMarkers>, mut
 
 /// Where each hand's virtual contacts are now, world mm, with their unit normals.
 pub fn virtual_contact_points(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)> {
-    let mut points = Vec::new();
-    for (_, robot) in world.robots() {
-        let Some(contacts) = &robot.virtual_contacts else {
-            continue;
-        };
-        for contact in &contacts.contacts {
-            if let Some(body) = robot.body(contact.body) {
-                let pose = body.pose();
-                let normal = (pose.rotation * contact.normal).normalize();
-                points.push((pose * contact.location, normal));
-            }
-        }
-    }
-    points
+    world
+        .robots()
+        .flat_map(|(_, robot)| robot.virtual_contacts_placed())
+        .map(|p| (p.location, p.normal.normalize()))
+        .collect()
 }
 
 /// View → Virtual contacts: each a small cyan ball with a line along its normal.

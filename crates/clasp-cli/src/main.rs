@@ -104,6 +104,11 @@ enum Command {
         /// `grasp --auto` does.
         #[arg(long)]
         auto: bool,
+        /// Score the hand's virtual contacts as they stand instead of its contacts on the
+        /// object, as GraspIt's planner does (torques about the centre of the contacts, over
+        /// 150 mm); the world needs no object.
+        #[arg(long = "virtual")]
+        on_virtual: bool,
         /// Which robot grasps: its index (0 is the first) or its name. Default: the world's
         /// first hand (an arm carrying it is passed over).
         #[arg(long, value_name = "INDEX|NAME")]
@@ -199,6 +204,7 @@ fn main() -> ExitCode {
             gws,
             approach,
             auto,
+            on_virtual,
             robot,
             json,
             graspit_root,
@@ -210,6 +216,7 @@ fn main() -> ExitCode {
                 wrench_space: gws,
                 approach,
                 auto,
+                on_virtual,
             };
             report(world_commands::quality(
                 &world,

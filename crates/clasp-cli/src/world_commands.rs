@@ -166,6 +166,8 @@ pub struct QualityRequest {
     pub wrench_space: WrenchSpaceKind,
     pub approach: bool,
     pub auto: bool,
+    /// Score the hand's virtual contacts instead of its contacts on the object.
+    pub on_virtual: bool,
 }
 
 /// Approaches and auto-grasps when asked, as `grasp` does, then evaluates the grasp of the
@@ -178,6 +180,9 @@ pub fn quality(
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
     let robot = pick_robot(&world, file, request.robot.as_deref())?;
+    if request.on_virtual {
+        return virtual_quality(&world, file, robot, request, format);
+    }
     let object = world
         .grasped_object()
         .ok_or_else(|| world_error(file, GraspError::NoObject))?;
@@ -239,6 +244,48 @@ pub fn quality(
             );
             text
         }
+    })
+}
+
+/// `quality --virtual`: the quality of the hand's virtual contacts where they stand.
+fn virtual_quality(
+    world: &World,
+    file: &Path,
+    robot: usize,
+    request: &QualityRequest,
+    format: Format,
+) -> Result<String, Failure> {
+    let hand = world.robot(robot).unwrap();
+    let contacts = hand.virtual_contacts_placed().len();
+    if contacts == 0 {
+        let why = format!("robot {robot} ({}) has no virtual contacts", hand.name);
+        return Err(world_error(file, why));
+    }
+    let with_volume = request.metric == Metric::Volume;
+    let quality = hand
+        .virtual_quality(request.wrench_space, with_volume)
+        .map_err(|e| world_error(file, e))?;
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "robot": hand.name,
+            "robot_index": robot,
+            "virtual_contacts": contacts,
+            "wrench_space": quality.wrench_space.name(),
+            "metric": request.metric.name(),
+            "force_closure": quality.force_closure,
+            "epsilon": quality.epsilon,
+            "volume": quality.volume,
+            "max_radius": clasp_core::VIRTUAL_MAX_RADIUS,
+            "wrenches": quality.wrenches,
+        })
+        .to_string(),
+        Format::Text => format!(
+            "{} (robot {robot}) on {}: {quality}\nforce-closure: {}",
+            hand.name,
+            count(contacts, "virtual contact"),
+            if quality.force_closure { "yes" } else { "no" }
+        ),
     })
 }
 

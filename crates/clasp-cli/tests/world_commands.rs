@@ -984,3 +984,46 @@ fn eight_domains_on_two_threads_grasp_as_each_would_alone() {
         stderr(&failed)
     );
 }
+
+/// `quality --virtual` scores the hand's virtual contacts where they stand, with no object:
+/// GraspIt's Barrett open (flat) holds nothing, closed 60 % of the way it is force-closure; a
+/// hand without virtual contacts is refused, naming the file.
+#[test]
+fn quality_on_virtual_contacts_needs_no_object() {
+    let Some(library) = graspit_models() else {
+        return;
+    };
+    let barrett = library.join("robots/Barrett/Barrett.xml");
+    let world_with = |stream: &str| {
+        format!(
+            "<world><robot><filename>{}</filename><dofValues>{stream}</dofValues></robot></world>",
+            barrett.display()
+        )
+    };
+    let dir = scratch(
+        "virtual",
+        &[
+            ("open.xml", &world_with("0 0 0 0 0 0 0 0 0 0")),
+            ("closed.xml", &world_with("0 1.508 0 0 1.508 0 0 1.508 0 0")),
+        ],
+    );
+    let score = |name: &str| {
+        let file = dir.join(name);
+        quality_json(&[path_str(&file), "--virtual", "--metric", "volume"])
+    };
+    let (open, closed) = (score("open.xml"), score("closed.xml"));
+    assert_eq!(open["virtual_contacts"], closed["virtual_contacts"]);
+    assert!(open["virtual_contacts"].as_u64().unwrap() >= 16);
+    assert_eq!(open["force_closure"], false, "{open}");
+    assert_eq!(closed["force_closure"], true, "{closed}");
+    assert!(closed["epsilon"].as_f64().unwrap() > 0.05);
+    assert!(closed["volume"].as_f64().unwrap() > 0.0);
+
+    let output = run(&["quality", path_str(&default_world()), "--virtual"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("default.xml: robot 0 (ClaspHand) has no virtual contacts"),
+        "{}",
+        stderr(&output)
+    );
+}

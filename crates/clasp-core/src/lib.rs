@@ -42,7 +42,9 @@ pub use robot::{
     JointFrame, JointKind, Link, Robot, RobotBody,
 };
 pub use rules::CollisionSwitches;
-pub use virtual_contacts::{VirtualContact, VirtualContacts};
+pub use virtual_contacts::{
+    PlacedVirtualContact, VIRTUAL_MAX_RADIUS, VirtualContact, VirtualContacts,
+};
 pub use world::{BodyId, Camera, Connection, Element, World, WorldSettings};
 
 /// A rigid placement: rotation then translation. The one pose type of the whole core.

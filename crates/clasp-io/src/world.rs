@@ -791,7 +791,10 @@ mod tests {
         let robot = world.robot(0).unwrap();
         assert_eq!(robot.dof_values(), &[0.3]);
         assert_eq!(robot.dof_joints(0), [(0, 0), (0, 1)]);
-        assert_eq!((robot.breakaway(0, 0), robot.breakaway(0, 1)), (Some(0.25), None));
+        assert_eq!(
+            (robot.breakaway(0, 0), robot.breakaway(0, 1)),
+            (Some(0.25), None)
+        );
         assert_eq!(dof_stream(robot), "0.3 1 0.25 0");
         let err = load_world(&files, Path::new("short.xml"), None).unwrap_err();
         assert!(

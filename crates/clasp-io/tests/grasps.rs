@@ -325,3 +325,52 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
         assert!(world.overlapping_pairs().is_empty(), "{name}");
     }
 }
+
+/// Quality on virtual contacts, as GraspIt's planner scores a posture with no object: the open,
+/// flat Barrett and human hand push every way but one and hold nothing; closed 60 % of the way
+/// their virtual contacts face each other and make a force-closure grasp. The quality is the
+/// hand's own: carrying the hand elsewhere does not change it. (Turning it does, a little, in
+/// GraspIt too: the torques are about the centre of the contacts' box in world axes.)
+#[test]
+fn virtual_contact_quality_of_the_barrett_and_the_human_hand() {
+    let Some(barrett) = graspit("robots/Barrett/Barrett.xml") else {
+        return;
+    };
+    let human = graspit("robots/HumanHand/HumanHand20DOF.xml").unwrap();
+    for file in [barrett, human] {
+        let name = file.display().to_string();
+        let mut hand = load_robot(&Disk, &file).unwrap();
+        let contacts = hand
+            .virtual_contacts
+            .clone()
+            .expect("a virtual contact file");
+        let wrenches = hand.virtual_wrenches();
+        assert_eq!(wrenches.len(), contacts.contacts.len(), "{name}");
+        for (w, c) in wrenches.iter().zip(&contacts.contacts) {
+            assert_eq!(w.len(), c.friction_edges.len(), "{name}");
+        }
+        let open = hand.virtual_quality(WrenchSpaceKind::L1, false).unwrap();
+        assert!(!open.force_closure, "{name} open: {open}");
+
+        let closed: Vec<f64> = (0..hand.dofs.len())
+            .map(|d| {
+                let (lo, hi) = hand.dof_limits(d);
+                let now = hand.dof_values()[d];
+                match hand.dofs[d].default_velocity {
+                    v if v > 0.0 => now + 0.6 * (hi - now),
+                    v if v < 0.0 => now + 0.6 * (lo - now),
+                    _ => now,
+                }
+            })
+            .collect();
+        hand.set_dof_values(&closed).unwrap();
+        let held = hand.virtual_quality(WrenchSpaceKind::L1, true).unwrap();
+        assert!(held.force_closure, "{name} closed: {held}");
+        assert!(held.epsilon.unwrap() > 0.05, "{name} closed: {held}");
+
+        hand.set_pose(Pose::translation(120.0, -45.0, 300.0) * hand.pose());
+        let moved = hand.virtual_quality(WrenchSpaceKind::L1, true).unwrap();
+        let (a, b) = (held.epsilon.unwrap(), moved.epsilon.unwrap());
+        assert!((a - b).abs() < 1e-9, "{name}: {a} here, {b} there");
+    }
+}
