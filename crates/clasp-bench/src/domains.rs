@@ -49,6 +49,7 @@ pub fn run(library: Option<&Path>, checks: &mut Checks) -> Value {
             approach: 600.0,
             object,
             quality: Some(WrenchSpaceKind::L1),
+            volume: false,
         })
         .collect();
     // Each thread count keeps its pool, as a planner keeps its threads.

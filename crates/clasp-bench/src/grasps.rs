@@ -205,6 +205,7 @@ fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
         approach: 300.0,
         object: BodyId::Free(0),
         quality: None,
+        volume: false,
     };
     match clone.grasp_trial(hand, &plan) {
         Ok(trial) => Ending {

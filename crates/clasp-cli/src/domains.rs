@@ -53,6 +53,7 @@ pub fn domains(
             approach: 2.0 * START_DISTANCE,
             object,
             quality: Some(WrenchSpaceKind::L1),
+            volume: false,
         })
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()

@@ -37,6 +37,8 @@ pub struct TrialPlan<'a> {
     pub approach: f64,
     pub object: BodyId,
     pub quality: Option<WrenchSpaceKind>,
+    /// With the quality, also the wrench space's volume (builds the whole hull).
+    pub volume: bool,
 }
 
 /// One domain around a world: its own bodies and robots, numbered after the world's, and
@@ -314,7 +316,10 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             let grasp = self
                 .grasp(robot, plan.object, &ContactOptions::default())
                 .ok()?;
-            grasp.quality(kind).ok()
+            match plan.volume {
+                true => grasp.quality_with_volume(kind).ok(),
+                false => grasp.quality(kind).ok(),
+            }
         });
         Ok(GraspTrial {
             palm: hand.pose(),

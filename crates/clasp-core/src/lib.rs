@@ -4,6 +4,7 @@
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 
 mod assembly;
+mod batch;
 mod body;
 mod contact;
 mod contact_model;
@@ -23,6 +24,7 @@ pub mod soft;
 mod virtual_contacts;
 mod world;
 
+pub use batch::{BatchGrasp, BatchQuality, GraspCandidate, grasp_candidates};
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
 pub use clasp_collide::{
     ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, Geometry, NoSuchGroup,

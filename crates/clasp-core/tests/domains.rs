@@ -103,3 +103,52 @@ fn a_domains_own_bodies_meet_its_robots_and_the_world_and_domain_zero_is_refused
     assert!(domain.auto_grasp(hand + 1).is_err());
     check_contact_api(domain.contacts(), "own bodies");
 }
+
+/// A batch of grasp candidates round the object, tried in parallel, gives what each candidate
+/// gives tried alone in the world, to the bit; the same seed gives the same candidates.
+#[test]
+fn a_grasp_batch_equals_its_grasps_one_by_one() {
+    let (_, mut world) = scene();
+    let robot = world.add_robot(placed_hand(0));
+    let object = BodyId::Free(0);
+    let hand = world.robot(robot).unwrap().clone();
+    let candidates = clasp_core::grasp_candidates(&world, &hand, object, 12, 7).unwrap();
+    assert_eq!(
+        candidates,
+        clasp_core::grasp_candidates(&world, &hand, object, 12, 7).unwrap()
+    );
+    assert_ne!(
+        candidates,
+        clasp_core::grasp_candidates(&world, &hand, object, 12, 8).unwrap()
+    );
+    let quality = clasp_core::BatchQuality::default();
+    let batch = world
+        .grasp_batch(robot, object, &candidates, quality)
+        .unwrap();
+    assert_eq!(batch.len(), 12);
+    let mut touched = 0;
+    for (candidate, grasp) in candidates.iter().zip(&batch) {
+        let mut alone = world.clone();
+        alone
+            .set_pose(Element::Robot(robot), candidate.palm)
+            .unwrap();
+        alone.set_dof_values(robot, &candidate.dofs).unwrap();
+        alone
+            .approach_to_contact(robot, candidate.approach)
+            .unwrap();
+        alone.auto_grasp(robot).unwrap();
+        let r = alone.robot(robot).unwrap();
+        assert_eq!(grasp.trial.palm, r.pose());
+        assert_eq!(grasp.trial.dof_values, r.dof_values());
+        let on_object: Vec<_> = alone
+            .contacts_of(object)
+            .filter(|c| c.other.robot() == Some(robot))
+            .map(|c| c.point)
+            .collect();
+        let batch_points: Vec<_> = grasp.trial.contacts.iter().map(|c| c.point).collect();
+        assert_eq!(batch_points, on_object);
+        touched += usize::from(!on_object.is_empty());
+        assert!(grasp.seconds > 0.0);
+    }
+    assert!(touched > 0, "some candidates reach the object");
+}

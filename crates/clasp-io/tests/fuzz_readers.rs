@@ -343,9 +343,12 @@ fn point_robot_at_bodies(xml: Vec<u8>) -> Vec<u8> {
     set_texts(&xml, "link", "link.xml")
 }
 
-/// Robots' `<filename>`s name the robot file, everything else's the body file.
+/// Robots' `<filename>`s name the robot file, everything else's the body file, and DOF streams
+/// fit that robot.
 fn point_world_at_files(xml: Vec<u8>) -> Vec<u8> {
     let xml = set_texts(&xml, "filename", "body.xml");
+    // The DOF stream of the in-memory robot: a rigid DOF, then a breakaway one with one joint.
+    let xml = set_texts(&xml, "dofValues", "0.5 5 0");
     let text = String::from_utf8_lossy(&xml);
     let parts: Vec<String> = text
         .split("<robot>")

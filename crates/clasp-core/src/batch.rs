@@ -1,0 +1,155 @@
+//! Many grasps of one hand on one object at once, as a grasp dataset is made: candidates
+//! spread round the object (approach direction, roll about it, spread of the DOFs that Auto
+//! Grasp leaves alone), each tried on a clone of the hand in a domain of its own (approach,
+//! Auto Grasp, quality) on rayon's threads. Python's batch call and `clasp-cli batch` both run
+//! this, so their answers agree to the bit.
+
+use std::time::Instant;
+
+use nalgebra::{Unit, Vector3};
+use rayon::prelude::*;
+
+use clasp_collide::CollisionEngine;
+
+use crate::{BodyId, GraspTrial, MoveError, Pose, Robot, TrialPlan, World, WrenchSpaceKind};
+
+/// Where one grasp starts: the palm pose, the DOF values, and how far the hand may approach
+/// along its approach direction before it closes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraspCandidate {
+    pub palm: Pose,
+    pub dofs: Vec<f64>,
+    pub approach: f64,
+}
+
+/// How a batch scores its grasps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BatchQuality {
+    pub wrench_space: WrenchSpaceKind,
+    /// Also the wrench space's volume (builds the whole hull: slower).
+    pub volume: bool,
+}
+
+impl Default for BatchQuality {
+    fn default() -> Self {
+        Self {
+            wrench_space: WrenchSpaceKind::L1,
+            volume: true,
+        }
+    }
+}
+
+/// One grasp of a batch: how it ended, and the seconds it took on its thread.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchGrasp {
+    pub trial: GraspTrial,
+    pub seconds: f64,
+}
+
+/// `count` grasp candidates for `hand` round the body `object` of `world`, drawn from `seed`:
+/// approach directions uniform over the sphere, rolls uniform about them, and each DOF that
+/// Auto Grasp does not move (a default velocity of 0: the Barrett's spread) uniform within its
+/// limits; the others at the hand's current values. Each hand starts clear of the object (its
+/// reach plus the object's radius away from the object's centre) and may approach twice that.
+/// The same seed gives the same candidates.
+pub fn grasp_candidates<E: CollisionEngine>(
+    world: &World<E>,
+    hand: &Robot,
+    object: BodyId,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<GraspCandidate>, MoveError> {
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let (lo, hi) = body.mesh().bounding_box();
+    let centre = body.pose() * nalgebra::center(&lo, &hi);
+    let reach = crate::body::bounding_box(hand.bodies()).map_or(0.0, |(a, b)| (b - a).norm());
+    let distance = (hi - lo).norm() / 2.0 + reach;
+    let mut random = SplitMix64(seed);
+    let candidates = (0..count)
+        .map(|_| {
+            let towards = random.direction();
+            let roll = std::f64::consts::TAU * random.unit();
+            let dofs = (0..hand.dofs.len())
+                .map(|d| match hand.dofs[d].default_velocity {
+                    0.0 => {
+                        let (min, max) = hand.dof_limits(d);
+                        min + (max - min) * random.unit()
+                    }
+                    _ => hand.dof_values()[d],
+                })
+                .collect();
+            GraspCandidate {
+                palm: hand.pose_aiming_at(centre, towards, distance, roll),
+                dofs,
+                approach: 2.0 * distance,
+            }
+        })
+        .collect();
+    Ok(candidates)
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// Tries every candidate grasp of world robot `robot` on `object`, in parallel on rayon's
+    /// threads: each in a domain of its own holding a clone of the robot (the original hidden),
+    /// set at the candidate, approached, auto-grasped and scored. The answers are in the
+    /// candidates' order, each as it would be alone.
+    pub fn grasp_batch(
+        &self,
+        robot: usize,
+        object: BodyId,
+        candidates: &[GraspCandidate],
+        quality: BatchQuality,
+    ) -> Result<Vec<BatchGrasp>, MoveError> {
+        self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        self.body(object).ok_or(MoveError::NoSuchBody(object))?;
+        candidates
+            .par_iter()
+            .enumerate()
+            .map(|(k, candidate)| {
+                let started = Instant::now();
+                let mut domain = self.domain(k as u32 + 1)?;
+                let clone = domain.clone_robot(robot)?;
+                let plan = TrialPlan {
+                    palm: candidate.palm,
+                    open: &candidate.dofs,
+                    approach: candidate.approach,
+                    object,
+                    quality: Some(quality.wrench_space),
+                    volume: quality.volume,
+                };
+                let trial = domain.grasp_trial(clone, &plan)?;
+                Ok(BatchGrasp {
+                    trial,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// A small seeded generator (Steele, Lea and Flood's SplitMix64): the same seed, the same
+/// candidates, on every machine.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform over the unit sphere.
+    fn direction(&mut self) -> Unit<Vector3<f64>> {
+        let z = 2.0 * self.unit() - 1.0;
+        let angle = std::f64::consts::TAU * self.unit();
+        let across = (1.0 - z * z).max(0.0).sqrt();
+        Unit::new_normalize(Vector3::new(across * angle.cos(), across * angle.sin(), z))
+    }
+}
