@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use clasp_core::{Body, BodyKind, Robot, World, bounding_box};
-use clasp_io::{Disk, FileKind, GeometryFormat, LoadError, LoadWarning};
+use clasp_io::{Disk, FileKind, LoadError, LoadWarning};
 use nalgebra::{Point3, Vector3};
 
 /// What an import adds: an object to grasp, an obstacle, or a robot.
@@ -47,38 +47,14 @@ pub fn load_world_file(path: &Path) -> Result<(World, Vec<LoadWarning>), LoadErr
 
 /// A body file, a robot file (GraspIt XML or URDF) or a bare mesh, as `kind` asks.
 pub fn load_import(path: &Path, kind: ImportKind) -> Result<Loaded, LoadError> {
-    let file_kind = FileKind::of(&Disk, path)?;
-    let refuse = |what: &str| {
-        Err(LoadError::new(
-            path,
-            None,
-            format!("this is a {} file, not {what}", file_kind.name()),
-        ))
-    };
-    match (kind, file_kind) {
-        (ImportKind::Robot, FileKind::Robot) => {
-            Ok(Loaded::Robot(Box::new(clasp_io::load_robot(&Disk, path)?)))
-        }
-        (ImportKind::Robot, FileKind::Urdf) => {
-            Ok(Loaded::Robot(Box::new(clasp_io::load_urdf(&Disk, path)?)))
-        }
-        (ImportKind::Robot, _) => refuse("a robot (GraspIt robot XML or URDF)"),
-        (_, FileKind::Body) => {
-            let body = clasp_io::load_body(&Disk, path, body_kind(kind))?;
+    match kind {
+        ImportKind::Robot => Ok(Loaded::Robot(Box::new(clasp_io::load_any_robot(
+            &Disk, path,
+        )?))),
+        _ => {
+            let body = clasp_io::load_any_body(&Disk, path, body_kind(kind))?;
             Ok(Loaded::Body(Box::new(body)))
         }
-        (_, FileKind::Geometry) => {
-            let format = GeometryFormat::of(path, None);
-            let mesh = clasp_io::load_mesh_file(&Disk, path, format)?;
-            let name = path
-                .file_stem()
-                .map_or("mesh".into(), |s| s.to_string_lossy().into_owned());
-            let mut body = Body::from_mesh(name, body_kind(kind), mesh.mesh);
-            body.color = mesh.color;
-            Ok(Loaded::Body(Box::new(body)))
-        }
-        (_, FileKind::World) => refuse("a body: open it with Open World"),
-        _ => refuse("a body (GraspIt body XML or a mesh file)"),
     }
 }
 

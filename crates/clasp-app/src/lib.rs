@@ -10,7 +10,6 @@ pub mod convert;
 pub mod dialog;
 pub mod dragger;
 pub mod editor;
-pub mod embedded;
 pub mod files;
 pub mod markers;
 pub mod scene;
@@ -106,7 +105,7 @@ pub fn editor_world(document: Document) -> EditorWorld {
 }
 
 fn default_document() -> Document {
-    match embedded::default_world() {
+    match clasp_io::default_world() {
         Ok(world) => Document::new(world, "default scene", None),
         Err(e) => {
             // Only a broken build gets here: the files are compiled in and tested.

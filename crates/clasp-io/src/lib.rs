@@ -4,6 +4,7 @@
 //! read through a [`FileSource`], so the same loaders read from disk or from files embedded in a
 //! binary.
 
+mod any;
 mod body;
 mod error;
 pub mod fixtures;
@@ -26,6 +27,7 @@ mod virtual_contacts;
 mod world;
 mod xml;
 
+pub use any::{DEFAULT_WORLD, default_scene_files, default_world, load_any_body, load_any_robot};
 pub use body::load_body;
 pub use error::{LoadError, LoadWarning};
 pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
