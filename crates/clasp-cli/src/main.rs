@@ -2,6 +2,7 @@
 //! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand; `quality`
 //! evaluates a hand's grasp of the world's object.
 
+mod batch;
 mod domains;
 mod summary;
 mod world_commands;
@@ -145,6 +146,29 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
+    /// A grasp dataset's batch: N grasp candidates of a hand round an object, drawn from a
+    /// seed (approach direction, roll, spread), tried in parallel, each on a clone of the hand
+    /// in its own domain (approach, auto-grasp, epsilon and volume). The same grasps as
+    /// Python's `clasp.dataset` draws for that object, hand and seed, to the bit.
+    Batch {
+        /// The object: a GraspIt body file or a mesh file.
+        object: PathBuf,
+        /// The hand: a GraspIt robot file or a URDF.
+        #[arg(long, value_name = "ROBOT")]
+        hand: PathBuf,
+        /// How many grasps.
+        #[arg(long, value_name = "N", default_value_t = 100)]
+        grasps: usize,
+        /// Where the candidates are drawn from.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// How many threads run them (default: every core).
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn parse_wrench_space(text: &str) -> Result<WrenchSpaceKind, String> {
@@ -247,6 +271,23 @@ fn main() -> ExitCode {
                 &request,
                 format(json),
             ))
+        }
+        Command::Batch {
+            object,
+            hand,
+            grasps,
+            seed,
+            threads,
+            json,
+        } => {
+            let request = batch::BatchRequest {
+                object: &object,
+                hand: &hand,
+                grasps,
+                seed,
+                threads,
+            };
+            report(batch::batch(&request, format(json)))
         }
     }
 }
