@@ -46,26 +46,22 @@ pub struct BatchGrasp {
     pub seconds: f64,
 }
 
-/// `count` grasp candidates for `hand` round the body `object` of `world`, drawn from `seed`:
-/// approach directions uniform over the sphere, rolls uniform about them, and each DOF that
-/// Auto Grasp does not move (a default velocity of 0: the Barrett's spread) uniform within its
-/// limits; the others at the hand's current values. Each hand starts clear of the object (its
-/// reach plus the object's radius away from the object's centre) and may approach twice that.
-/// The same seed gives the same candidates.
-pub fn grasp_candidates<E: CollisionEngine>(
-    world: &World<E>,
-    hand: &Robot,
-    object: BodyId,
-    count: usize,
-    seed: u64,
-) -> Result<Vec<GraspCandidate>, MoveError> {
-    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
-    let (lo, hi) = body.mesh().bounding_box();
-    let centre = body.pose() * nalgebra::center(&lo, &hi);
-    let reach = crate::body::bounding_box(hand.bodies()).map_or(0.0, |(a, b)| (b - a).norm());
-    let distance = (hi - lo).norm() / 2.0 + reach;
+/// How a candidate aims the hand at the object: the direction it comes from (from the hand
+/// toward the object's centre), its roll about that line, and its DOF values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aim {
+    pub towards: Unit<Vector3<f64>>,
+    pub roll: f64,
+    pub dofs: Vec<f64>,
+}
+
+/// `count` aims drawn from `seed`: directions uniform over the sphere, rolls uniform about
+/// them, and each DOF that Auto Grasp does not move (a default velocity of 0: the Barrett's
+/// spread) uniform within its limits; the others at the hand's current values. The same seed
+/// gives the same aims.
+pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<Aim> {
     let mut random = SplitMix64(seed);
-    let candidates = (0..count)
+    (0..count)
         .map(|_| {
             let towards = random.direction();
             let roll = std::f64::consts::TAU * random.unit();
@@ -78,14 +74,49 @@ pub fn grasp_candidates<E: CollisionEngine>(
                     _ => hand.dof_values()[d],
                 })
                 .collect();
-            GraspCandidate {
-                palm: hand.pose_aiming_at(centre, towards, distance, roll),
+            Aim {
+                towards,
+                roll,
                 dofs,
-                approach: 2.0 * distance,
             }
+        })
+        .collect()
+}
+
+/// The candidates these aims make round the body `object` of `world`: each hand starts clear
+/// of the object (its reach, [`Robot::reach`], plus the object's radius from the object's
+/// centre), pointed at the centre, and may approach twice that far.
+pub fn aimed_candidates<E: CollisionEngine>(
+    world: &World<E>,
+    hand: &Robot,
+    object: BodyId,
+    aims: &[Aim],
+) -> Result<Vec<GraspCandidate>, MoveError> {
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let (lo, hi) = body.mesh().bounding_box();
+    let centre = body.pose() * nalgebra::center(&lo, &hi);
+    let distance = (hi - lo).norm() / 2.0 + hand.reach();
+    let candidates = aims
+        .iter()
+        .map(|aim| GraspCandidate {
+            palm: hand.pose_aiming_at(centre, aim.towards, distance, aim.roll),
+            dofs: aim.dofs.clone(),
+            approach: 2.0 * distance,
         })
         .collect();
     Ok(candidates)
+}
+
+/// `count` grasp candidates for `hand` round `object`, aimed as [`draw_aims`] draws them from
+/// `seed` ([`aimed_candidates`]). The same seed gives the same candidates.
+pub fn grasp_candidates<E: CollisionEngine>(
+    world: &World<E>,
+    hand: &Robot,
+    object: BodyId,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<GraspCandidate>, MoveError> {
+    aimed_candidates(world, hand, object, &draw_aims(hand, count, seed))
 }
 
 impl<E: CollisionEngine> World<E> {

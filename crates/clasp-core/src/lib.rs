@@ -24,7 +24,9 @@ pub mod soft;
 mod virtual_contacts;
 mod world;
 
-pub use batch::{BatchGrasp, BatchQuality, GraspCandidate, grasp_candidates};
+pub use batch::{
+    Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims, grasp_candidates,
+};
 pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
 pub use clasp_collide::{
     ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, Geometry, NoSuchGroup,

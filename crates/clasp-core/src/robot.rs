@@ -417,6 +417,27 @@ impl Robot {
             .collect()
     }
 
+    /// How far the robot reaches from its palm's origin (mm): the farthest corner of any of
+    /// its bodies' boxes, with its DOFs as they are, wherever the robot stands.
+    pub fn reach(&self) -> f64 {
+        let palm = self.pose().inverse();
+        self.bodies()
+            .filter(|b| !b.mesh().is_empty())
+            .flat_map(|b| {
+                let (lo, hi) = b.mesh().bounding_box();
+                let local = palm * b.pose();
+                (0..8).map(move |k| {
+                    let corner = nalgebra::Point3::new(
+                        if k & 1 == 0 { lo.x } else { hi.x },
+                        if k & 2 == 0 { lo.y } else { hi.y },
+                        if k & 4 == 0 { lo.z } else { hi.z },
+                    );
+                    (local * corner).coords.norm()
+                })
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// Whether a DOF turns joints (an angle, radians) rather than sliding them (a length, mm):
     /// the kind of the first joint it drives.
     pub fn dof_is_revolute(&self, dof: usize) -> bool {

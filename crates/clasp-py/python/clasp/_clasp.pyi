@@ -1,0 +1,302 @@
+"""Type stubs of Clasp's Rust extension module: what an editor completes and explains."""
+
+from os import PathLike
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+DEFAULT_CONTACT_THRESHOLD: float
+"""Bodies closer than this (mm) are in contact unless a world says otherwise (0.1)."""
+VIRTUAL_MAX_RADIUS: float
+"""The torque scale (mm) of a grasp on virtual contacts alone (GraspIt's 150)."""
+
+_Path = str | PathLike[str]
+_Pose = npt.ArrayLike
+"""A 4x4 rigid transform: rotation and translation (mm), last row 0 0 0 1."""
+
+class BodyId:
+    """One body of a world: a free body, a robot's palm, a link, or a mounted robot's mount
+    piece. Equal ids name the same body; ids are hashable. A body id also names what moves
+    with it: the free body, or its robot."""
+
+    @staticmethod
+    def free(index: int) -> BodyId:
+        """The free body (obstacle or graspable) with this index."""
+    @staticmethod
+    def palm(robot: int) -> BodyId:
+        """The palm of robot ``robot``."""
+    @staticmethod
+    def link(robot: int, chain: int, link: int) -> BodyId:
+        """Link ``link`` of chain ``chain`` of robot ``robot``."""
+    @staticmethod
+    def mount(robot: int) -> BodyId:
+        """The mount piece of robot ``robot``, mounted on another."""
+    @property
+    def kind(self) -> str:
+        """"free", "palm", "link" or "mount"."""
+    @property
+    def index(self) -> int | None:
+        """The free body's index, or None for a robot's body."""
+    @property
+    def robot(self) -> int | None:
+        """The robot the body belongs to, or None for a free body."""
+    @property
+    def chain(self) -> int | None:
+        """The chain of a link, else None."""
+    @property
+    def link_index(self) -> int | None:
+        """The link's place in its chain, else None."""
+
+class Contact:
+    """One side of a contact, seen from the body it is on (RaiSim's contact API). Points and
+    normals are in world coordinates, mm."""
+
+    @property
+    def body(self) -> BodyId:
+        """The body this side is on."""
+    @property
+    def other(self) -> BodyId:
+        """The body it touches."""
+    @property
+    def index(self) -> int:
+        """Its place in its body's list (``World.contacts_of(body)``)."""
+    @property
+    def pair_index(self) -> int | None:
+        """The same contact's place in the other body's list; None when the other is static."""
+    @property
+    def is_object_a(self) -> bool:
+        """True on the side of the pair's first body, object A."""
+    @property
+    def point(self) -> np.ndarray:
+        """The point on this body, (3,)."""
+    @property
+    def other_point(self) -> np.ndarray:
+        """The point on the other body, (3,)."""
+    @property
+    def normal(self) -> np.ndarray:
+        """Unit normal (3,) pointing to object A, the same on both sides."""
+    @property
+    def inward(self) -> np.ndarray:
+        """Unit normal (3,) into this body (GraspIt's)."""
+    @property
+    def frame(self) -> np.ndarray:
+        """The contact frame (4, 4): origin at ``point``, z along ``normal``."""
+    @property
+    def separation(self) -> float:
+        """Distance between the two points, mm, below the world's contact threshold."""
+    @property
+    def triangle(self) -> int:
+        """The triangle of this body the point lies on."""
+    @property
+    def other_triangle(self) -> int:
+        """The triangle of the other body the other point lies on."""
+    @property
+    def is_self_collision(self) -> bool:
+        """Both bodies are parts of one robot."""
+    @property
+    def skip(self) -> bool:
+        """Set on the second side of a self-collision, so a robot's contacts count each once."""
+    @property
+    def local_index(self) -> int | None:
+        """This body's index within its robot (0 the palm), None for a free body."""
+    @property
+    def body_type(self) -> str:
+        """"static" or "dynamic"."""
+    @property
+    def other_type(self) -> str:
+        """"static" or "dynamic", for the other body."""
+    @property
+    def static_friction(self) -> float:
+        """Static (Coulomb) friction of the two materials."""
+    @property
+    def kinetic_friction(self) -> float:
+        """Kinetic friction of the two materials."""
+    @property
+    def model(self) -> str:
+        """"point", "soft", or "point_fallback" (a soft body whose surface could not be fitted)."""
+    @property
+    def soft(self) -> dict[str, Any] | None:
+        """A soft contact's ``semi_axes``, ``indentation``, ``torsion_radius`` (mm),
+        ``relative_radii`` and ``merged``; a fallback's ``fallback`` reason; else None."""
+    @property
+    def friction_edges(self) -> np.ndarray:
+        """The friction cone's (or soft ellipsoid's) edges (K, 6), in this side's inward frame."""
+
+class MoveOutcome:
+    """How a move ended."""
+
+    completed: bool
+    """The move reached its target."""
+    stopped_by: list[tuple[BodyId, BodyId]]
+    """The pairs that stopped it, the mover's body first."""
+    blocked_by_overlap: bool
+    """It stopped because it would have deepened an existing overlap."""
+
+class Quality:
+    """A grasp's quality."""
+
+    force_closure: bool
+    """The contacts can resist any wrench."""
+    epsilon: float | None
+    """The Ferrari–Canny epsilon; None when not force-closure."""
+    volume: float | None
+    """The wrench space's 6D volume, when asked for."""
+    wrench_space: str
+    """"l1" or "linf"."""
+    contacts: int
+    wrenches: int
+
+class World:
+    """A simulated world: free bodies and robots, the collision rules, and the contacts, kept
+    true after every change. Units are mm, radians and grams."""
+
+    def __init__(self) -> None:
+        """An empty world."""
+    @staticmethod
+    def default_scene() -> World:
+        """The built-in default scene: Clasp's three-fingered hand beside a mug."""
+    @staticmethod
+    def load(path: _Path, graspit_root: _Path | None = None) -> World:
+        """Loads a GraspIt world file (``<filename>``s resolve against ``graspit_root``, default
+        ``$GRASPIT``, then the world's folder and those above it). Raises ``LoadError`` with
+        the file and line."""
+    def save(self, path: _Path, graspit_root: _Path | None = None) -> None:
+        """Saves the world as a GraspIt world file."""
+    @property
+    def warnings(self) -> list[str]:
+        """What loading read with a change (a DOF a rounding outside its limits, clamped)."""
+    def copy(self) -> World:
+        """A copy sharing every mesh and tree: moves in either leave the other as it was."""
+    @property
+    def bodies(self) -> list[BodyId]:
+        """The free bodies, in the order added."""
+    @property
+    def body_ids(self) -> list[BodyId]:
+        """Every body: free bodies, then each robot's palm, links and mount piece."""
+    @property
+    def robots(self) -> list[int]:
+        """The robots' indices."""
+    def body_name(self, id: BodyId) -> str: ...
+    def body_kind(self, id: BodyId) -> str:
+        """"graspable", "obstacle", "palm" or "link"."""
+    def body_pose(self, id: BodyId) -> np.ndarray:
+        """The body's pose, (4, 4)."""
+    def body_mesh(self, id: BodyId) -> tuple[np.ndarray, np.ndarray]:
+        """The mesh in the body's frame: vertices (N, 3) float64, faces (M, 3) int64."""
+    def body_material(self, id: BodyId) -> str: ...
+    def robot_name(self, robot: int) -> str: ...
+    def robot_pose(self, robot: int) -> np.ndarray:
+        """The robot's palm pose, (4, 4)."""
+    def dof_values(self, robot: int) -> np.ndarray:
+        """The robot's DOF values (radians or mm)."""
+    def dof_limits(self, robot: int) -> np.ndarray:
+        """Each DOF's min and max, (D, 2)."""
+    def eigen_amplitudes(self, robot: int) -> np.ndarray:
+        """The robot's eigengrasp amplitudes for its posture."""
+    def add_body(self, path: _Path, kind: str = "graspable", pose: _Pose | None = None) -> BodyId:
+        """Adds a body from a GraspIt body file or a mesh file (OBJ, STL, OFF, PLY, Inventor,
+        VRML) as "graspable" or "obstacle", at ``pose``."""
+    def add_mesh(
+        self,
+        vertices: npt.ArrayLike,
+        faces: npt.ArrayLike,
+        name: str = "mesh",
+        kind: str = "graspable",
+        pose: _Pose | None = None,
+        material: str | None = None,
+    ) -> BodyId:
+        """Adds a body made of a mesh: vertices (N, 3) mm, faces (M, 3) vertex indices (a
+        ``trimesh.Trimesh``'s ``vertices`` and ``faces`` go straight in)."""
+    def add_robot(self, path: _Path, pose: _Pose | None = None) -> int:
+        """Adds a robot from a GraspIt robot file or a URDF; returns its index."""
+    def remove(self, id: BodyId) -> None:
+        """Removes a free body, or the robot whose body ``id`` names."""
+    def set_pose(self, id: BodyId, pose: _Pose) -> None:
+        """Puts a body (or its robot, by the palm) at ``pose`` without checking collisions."""
+    def move_to(self, id: BodyId, pose: _Pose) -> MoveOutcome:
+        """Moves a body (or its robot, by the palm) toward ``pose``, stopping at contact."""
+    def set_dofs(self, robot: int, values: Sequence[float]) -> None:
+        """Sets DOFs without checking collisions; values outside the limits raise MoveError."""
+    def move_dofs(self, robot: int, values: Sequence[float]) -> MoveOutcome:
+        """Moves DOFs toward ``values``; each chain stops at its first contact."""
+    def move_eigen(self, robot: int, amplitudes: Sequence[float]) -> MoveOutcome:
+        """Moves DOFs to the posture with these eigengrasp amplitudes, stopping at contact."""
+    def auto_grasp(self, robot: int | None = None) -> MoveOutcome:
+        """Closes every finger (default: of the current hand) until it touches or reaches its
+        limit."""
+    def auto_open(self, robot: int | None = None) -> MoveOutcome:
+        """Opens every finger the same way."""
+    def aim(
+        self,
+        direction: Sequence[float],
+        roll: float = 0.0,
+        robot: int | None = None,
+        object: BodyId | None = None,
+    ) -> float:
+        """Puts the hand where a grasp candidate with this aim starts it: pointed at the
+        object's centre from ``direction``, turned ``roll`` about that line, clear of the
+        object. Returns how far a candidate may approach from there (mm)."""
+    def approach(self, robot: int | None = None, distance: float = 500.0) -> MoveOutcome:
+        """Moves the hand along its approach direction until it touches, at most ``distance``
+        mm; if it meets nothing it stays where it was."""
+    current_hand: int | None
+    """The robot that grasps when none is named (settable)."""
+    @property
+    def grasped_object(self) -> BodyId | None:
+        """The first graspable body."""
+    def collisions_on(self, selection: Sequence[BodyId] = ()) -> bool:
+        """Toggle Collision's state for a selection (none: the world; two: the pair)."""
+    def toggle_collisions(self, selection: Sequence[BodyId] = ()) -> bool:
+        """Toggle Collision with GraspIt's rules; returns the new state."""
+    def set_collision_groups(self, id: BodyId, group: int, mask: int) -> None:
+        """RaiSim's groups and masks: two bodies meet only when each one's mask holds the
+        other's group (0 to 63)."""
+    def collision_groups(self, id: BodyId) -> tuple[int, int]: ...
+    def checked_pairs(self) -> list[tuple[BodyId, BodyId]]: ...
+    def overlapping_pairs(self) -> list[tuple[BodyId, BodyId]]: ...
+    contact_threshold: float
+    """Bodies closer than this (mm) are in contact (settable)."""
+    def contacts(self) -> list[Contact]:
+        """Both sides of every contact, sorted by body."""
+    def contacts_of(self, id: BodyId) -> list[Contact]:
+        """The contacts on one body, each seen from it."""
+    def contact_arrays(self, body: BodyId | None = None) -> dict[str, np.ndarray]:
+        """Contacts as arrays: point, other_point, normal (N, 3); separation, static_friction,
+        kinetic_friction (N,); body, other (N, 4) ints (kind, index or robot, chain, link)."""
+    def grasp_quality(
+        self,
+        robot: int | None = None,
+        object: BodyId | None = None,
+        metric: str = "epsilon",
+        gws: str = "l1",
+    ) -> Quality:
+        """The quality of the grasp as the contacts stand ("epsilon" or "volume"; "l1" or
+        "linf")."""
+    def virtual_quality(self, robot: int | None = None, metric: str = "epsilon", gws: str = "l1") -> Quality:
+        """The quality of the hand's virtual contacts where they stand (GraspIt's planner's)."""
+    def grasp_batch(
+        self,
+        candidates: dict[str, npt.ArrayLike],
+        robot: int | None = None,
+        object: BodyId | None = None,
+        metric: str = "volume",
+        gws: str = "l1",
+        threads: int | None = None,
+    ) -> dict[str, np.ndarray]:
+        """Tries many grasps in parallel, each on a clone of the hand in its own domain.
+        ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
+        ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
+        (N,)). Returns palm (N, 4, 4), dofs (N, D), contacts, force_closure, epsilon, volume,
+        seconds (N,). Each grasp is what it would be alone."""
+
+def grasp_candidates(
+    world: World,
+    count: int,
+    seed: int = 0,
+    robot: int | None = None,
+    object: BodyId | None = None,
+) -> dict[str, np.ndarray]:
+    """``count`` candidates round the object, drawn from ``seed``: the aims direction (N, 3),
+    roll (N,), dofs (N, D), and where they start the hand, palm (N, 4, 4) and approach (N,);
+    what ``World.grasp_batch`` takes. The same seed gives the same candidates."""

@@ -1,0 +1,169 @@
+//! Batches of grasps from Python: candidates drawn round an object (`clasp.grasp_candidates`)
+//! and `World.grasp_batch`, both on clasp-core's batch, with numpy arrays in and out.
+
+use clasp_core::{BatchGrasp, BatchQuality, BodyId, GraspCandidate, MoveError, World};
+use numpy::IntoPyArray;
+use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
+
+use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
+
+/// `count` grasp candidates for `robot` (default: the current hand) round `object` (default:
+/// the grasped object), drawn from `seed`: approach directions uniform over the sphere, rolls
+/// about them, and the DOFs Auto Grasp leaves alone (the Barrett's spread) uniform within their
+/// limits. Returns the aims, `direction` (N, 3), `roll` (N,) and `dofs` (N, D), and where they
+/// start the hand, `palm` (N, 4, 4) and `approach` (N,): what `World.grasp_batch` takes. The
+/// same seed gives the same candidates.
+#[pyfunction]
+#[pyo3(signature = (world, count, seed=0, robot=None, object=None))]
+pub fn grasp_candidates<'py>(
+    py: Python<'py>,
+    world: &PyWorld,
+    count: usize,
+    seed: u64,
+    robot: Option<usize>,
+    object: Option<PyBodyId>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (robot, object) = (world.hand(robot)?, world.object(object)?);
+    let hand = world.robot(robot)?;
+    let aims = clasp_core::draw_aims(hand, count, seed);
+    let candidates =
+        clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error)?;
+    let arrays = PyDict::new(py);
+    let directions: Vec<[f64; 3]> = aims.iter().map(|a| a.towards.into_inner().into()).collect();
+    let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
+    let dofs: Vec<Vec<f64>> = aims.iter().map(|a| a.dofs.clone()).collect();
+    let palms: Vec<_> = candidates.iter().map(|c| c.palm).collect();
+    let approach: Vec<f64> = candidates.iter().map(|c| c.approach).collect();
+    arrays.set_item("direction", convert::rows_array(py, &directions))?;
+    arrays.set_item("roll", rolls.into_pyarray(py))?;
+    arrays.set_item("dofs", convert::matrix_array(py, &dofs, hand.dofs.len()))?;
+    arrays.set_item("palm", convert::poses_array(py, &palms))?;
+    arrays.set_item("approach", approach.into_pyarray(py))?;
+    Ok(arrays)
+}
+
+/// The candidates a mapping describes: aims (`direction` (N, 3), `roll` (N,), `dofs` (N, D)),
+/// turned into starts round the object as `clasp.grasp_candidates` turns them, or else
+/// explicit starts (`palm` (N, 4, 4), `dofs`, `approach` (N,)).
+pub fn candidates_from(
+    world: &PyWorld,
+    robot: usize,
+    object: BodyId,
+    candidates: &Bound<'_, PyAny>,
+) -> PyResult<Vec<GraspCandidate>> {
+    let field = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match candidates.get_item(name) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(candidates.py()) => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    let dofs = field("dofs")?.ok_or_else(|| missing("dofs"))?;
+    let dofs = convert::array2::<f64>(&dofs, "float64")?;
+    let dofs = dofs.as_array();
+    if let (Some(directions), Some(rolls)) = (field("direction")?, field("roll")?) {
+        let directions = convert::array2::<f64>(&directions, "float64")?;
+        let rolls = convert::array1(&rolls)?;
+        let (directions, rolls) = (directions.as_array(), rolls.as_array());
+        same_count(&[directions.nrows(), rolls.len(), dofs.nrows()])?;
+        let aims = (0..rolls.len())
+            .map(|k| {
+                let d = directions.row(k);
+                Ok(clasp_core::Aim {
+                    towards: convert::unit(nalgebra::Vector3::new(d[0], d[1], d[2]))?,
+                    roll: rolls[k],
+                    dofs: dofs.row(k).to_vec(),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let hand = world.robot(robot)?;
+        return clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error);
+    }
+    let palms = field("palm")?.ok_or_else(|| missing("palm"))?;
+    let approach = field("approach")?.ok_or_else(|| missing("approach"))?;
+    let approach = convert::array1(&approach)?;
+    let approach = approach.as_array();
+    let count: usize = palms.len()?;
+    same_count(&[count, approach.len(), dofs.nrows()])?;
+    (0..count)
+        .map(|k| {
+            Ok(GraspCandidate {
+                palm: convert::pose(&palms.get_item(k)?)?,
+                dofs: dofs.row(k).to_vec(),
+                approach: approach[k],
+            })
+        })
+        .collect()
+}
+
+fn missing(name: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "grasp candidates need \"{name}\": aims (direction, roll, dofs) or starts (palm, dofs, approach)"
+    ))
+}
+
+fn same_count(counts: &[usize]) -> PyResult<()> {
+    if counts.windows(2).all(|w| w[0] == w[1]) {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "the candidates' arrays have different lengths: {counts:?}"
+        )))
+    }
+}
+
+/// Runs a batch on `threads` threads (all the machine's when None).
+pub fn run(
+    world: &World,
+    robot: usize,
+    object: BodyId,
+    candidates: &[GraspCandidate],
+    quality: BatchQuality,
+    threads: Option<usize>,
+) -> Result<Vec<BatchGrasp>, MoveError> {
+    let batch = || world.grasp_batch(robot, object, candidates, quality);
+    match threads {
+        None => batch(),
+        Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(batch),
+            Err(_) => batch(),
+        },
+    }
+}
+
+/// A batch's answers as numpy arrays, a row per grasp.
+pub fn result_arrays<'py>(
+    py: Python<'py>,
+    grasps: &[BatchGrasp],
+    dof_count: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let arrays = PyDict::new(py);
+    let palms: Vec<_> = grasps.iter().map(|g| g.trial.palm).collect();
+    let dofs: Vec<Vec<f64>> = grasps.iter().map(|g| g.trial.dof_values.clone()).collect();
+    let column = |f: &dyn Fn(&BatchGrasp) -> f64| grasps.iter().map(f).collect::<Vec<f64>>();
+    let quality = |g: &BatchGrasp, f: &dyn Fn(&clasp_core::Quality) -> Option<f64>| {
+        g.trial.quality.as_ref().and_then(f).unwrap_or(f64::NAN)
+    };
+    arrays.set_item("palm", convert::poses_array(py, &palms))?;
+    arrays.set_item("dofs", convert::matrix_array(py, &dofs, dof_count))?;
+    let contacts: Vec<i64> = grasps
+        .iter()
+        .map(|g| g.trial.contacts.len() as i64)
+        .collect();
+    arrays.set_item("contacts", contacts.into_pyarray(py))?;
+    let closure: Vec<bool> = grasps
+        .iter()
+        .map(|g| g.trial.quality.as_ref().is_some_and(|q| q.force_closure))
+        .collect();
+    arrays.set_item("force_closure", closure.into_pyarray(py))?;
+    arrays.set_item(
+        "epsilon",
+        column(&|g| quality(g, &|q| q.epsilon)).into_pyarray(py),
+    )?;
+    arrays.set_item(
+        "volume",
+        column(&|g| quality(g, &|q| q.volume)).into_pyarray(py),
+    )?;
+    arrays.set_item("seconds", column(&|g| g.seconds).into_pyarray(py))?;
+    Ok(arrays)
+}

@@ -1,0 +1,85 @@
+"""The dataset job: tasks and shards on one machine, a Slurm array's shard, and on a local Ray
+cluster of 2 CPUs: every row equal to the single-machine run, and a rerun resumes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clasp import dataset
+from clasp.dataset import Job
+
+
+def job(models, out, grasps=100, objects=("clasp_mug.xml", "clasp_sphere.xml")):
+    return Job(
+        hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
+        objects=tuple(str(models / "objects" / o) for o in objects),
+        grasps=grasps,
+        out=str(out),
+        seed=3,
+        task_size=25,
+    )
+
+
+def test_a_job_runs_on_one_machine_and_resumes(models, tmp_path):
+    small = job(models, tmp_path / "local", grasps=40)
+    assert len(dataset.tasks(small)) == 2 * 2
+    written = dataset.run_local(small, progress=None)
+    assert len(written) == 4 and all(p.exists() for p in written)
+    table = dataset.read(small.out)
+    assert table.num_rows == 80
+    assert table.column_names == dataset.COLUMNS
+    assert table.column("grasp_index").to_pylist() == list(range(40)) * 2
+    assert set(table.column("object_id").to_pylist()) == {"clasp_mug", "clasp_sphere"}
+    assert all(len(p) == 16 for p in table.column("palm").to_pylist())
+    assert dataset.run_local(small, progress=None) == []
+
+
+def test_slurm_shards_split_the_job_and_together_make_it(models, tmp_path):
+    whole = job(models, tmp_path / "whole", grasps=50)
+    dataset.run_local(whole, progress=None)
+    parts = job(models, tmp_path / "parts", grasps=50)
+    for i in range(3):
+        dataset.run_local(parts, shard=(i, 3), threads=1, progress=None)
+    assert dataset.same_rows(dataset.read(whole.out), dataset.read(parts.out))
+    with pytest.raises(ValueError):
+        dataset.parse_shard("3/3")
+
+
+def test_the_ray_job_on_a_local_two_cpu_cluster_matches_one_machine(models, tmp_path):
+    ray = pytest.importorskip("ray", reason="Ray is the optional extra clasp[ray]")
+    from clasp import ray as clasp_ray
+
+    reference = job(models, tmp_path / "local")
+    dataset.run_local(reference, progress=None)
+    on_ray = job(models, tmp_path / "ray")
+    lines = []
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        written = clasp_ray.run(on_ray, progress=lines.append)
+        assert len(written) == len(dataset.tasks(on_ray)) == 8
+        assert lines[-1].startswith("8/8 shards, 200 grasps")
+        local, remote = dataset.read(reference.out), dataset.read(on_ray.out)
+        assert remote.num_rows == 2 * 100
+        assert dataset.same_rows(local, remote)
+        closures = np.array(remote.column("force_closure").to_pylist())
+        assert closures.any()
+        # A second run finds every shard written and writes nothing new.
+        stamps = {p: p.stat().st_mtime_ns for p in written}
+        assert clasp_ray.run(on_ray, progress=None) == []
+        assert {p: p.stat().st_mtime_ns for p in written} == stamps
+    finally:
+        ray.shutdown()
+
+
+def test_the_command_line_runs_the_job_locally(models, tmp_path):
+    from clasp import ray as clasp_ray
+
+    out = tmp_path / "cli"
+    hand = str(models / "robots" / "ClaspHand" / "ClaspHand.xml")
+    mug = str(models / "objects" / "clasp_mug.xml")
+    args = [hand, mug, "--grasps", "30", "--task-size", "10", "--out", str(out), "--local"]
+    assert clasp_ray.main(args) == 0
+    assert dataset.read(out).num_rows == 30
+    assert clasp_ray.main(args) == 0
+    assert len(list(out.glob("*.parquet"))) == 3

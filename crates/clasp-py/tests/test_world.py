@@ -1,0 +1,192 @@
+"""The world from Python: loading, meshes from numpy, moves to contact, contacts, collision
+switches, groups and masks, quality against the Rust CLI, errors with file and line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+import trimesh
+
+import clasp
+from clasp import BodyId
+
+
+def test_the_default_world_loads():
+    world = clasp.World.default_scene()
+    assert world.bodies == [BodyId.free(0)]
+    assert world.robots == [0]
+    assert world.robot_name(0) == "ClaspHand"
+    assert world.body_name(BodyId.free(0)) == "clasp_mug"
+    assert world.current_hand == 0
+    assert world.grasped_object == BodyId.free(0)
+    assert len(world.body_ids) == 1 + 1 + 8
+    assert world.contact_threshold == clasp.DEFAULT_CONTACT_THRESHOLD
+
+
+def test_a_trimesh_box_dropped_onto_another_stops_at_contact():
+    world = clasp.World()
+    floor = trimesh.creation.box(extents=(200.0, 200.0, 20.0))
+    box = trimesh.creation.box(extents=(40.0, 40.0, 40.0))
+    below = world.add_mesh(floor.vertices, floor.faces, name="floor", kind="obstacle",
+                           pose=clasp.pose((0, 0, -10)))
+    above = world.add_mesh(box.vertices, box.faces, name="box", pose=clasp.pose((0, 0, 100)))
+    outcome = world.move_to(above, clasp.pose((0, 0, -50)))
+    assert not outcome.completed
+    assert outcome.stopped_by == [(above, below)]
+    z = world.body_pose(above)[2, 3]
+    gap = z - 20.0  # the box's bottom over the floor's top (z = 0)
+    assert 0.0 < gap < world.contact_threshold / 2, gap
+    assert world.overlapping_pairs() == []
+    assert len(world.contacts_of(above)) >= 3
+    vertices, faces = world.body_mesh(above)
+    assert np.allclose(vertices, box.vertices) and np.array_equal(faces, box.faces)
+
+
+def test_every_contact_field():
+    world = clasp.World.default_scene()
+    world.auto_grasp()
+    contacts = world.contacts()
+    assert contacts
+    threshold = world.contact_threshold
+    for c in contacts:
+        assert isinstance(c.body, BodyId) and isinstance(c.other, BodyId)
+        mine = world.contacts_of(c.body)
+        assert mine[c.index].point.tolist() == c.point.tolist()
+        if c.pair_index is not None:
+            mate = world.contacts_of(c.other)[c.pair_index]
+            assert mate.other == c.body and mate.is_object_a != c.is_object_a
+            assert np.array_equal(mate.normal, c.normal)
+        assert c.point.shape == c.other_point.shape == c.normal.shape == c.inward.shape == (3,)
+        assert abs(np.linalg.norm(c.normal) - 1.0) < 1e-9
+        assert np.allclose(c.inward, c.normal if c.is_object_a else -c.normal)
+        assert c.frame.shape == (4, 4) and np.allclose(c.frame[:3, 3], c.point)
+        assert np.allclose(c.frame[:3, 2], c.normal)
+        assert 0.0 <= c.separation < threshold
+        assert abs(np.linalg.norm(c.point - c.other_point) - c.separation) < 1e-9
+        assert c.triangle >= 0 and c.other_triangle >= 0
+        assert not c.is_self_collision and not c.skip
+        assert (c.local_index is None) == (c.body.kind == "free")
+        assert c.body_type in ("static", "dynamic") and c.other_type in ("static", "dynamic")
+        assert c.static_friction > 0 and c.kinetic_friction > 0
+        assert c.model == "point" and c.soft is None
+        assert c.friction_edges.shape == (8, 6)
+    arrays = world.contact_arrays()
+    assert arrays["point"].shape == (len(contacts), 3)
+    assert np.array_equal(arrays["point"], np.array([c.point for c in contacts]))
+    assert np.array_equal(arrays["separation"], [c.separation for c in contacts])
+    assert arrays["body"].shape == (len(contacts), 4)
+
+
+def test_soft_contacts_carry_their_patch(models):
+    world = clasp.World.load(models / "worlds" / "soft_fingertips.xml")
+    world.auto_grasp()
+    soft = [c for c in world.contacts() if c.model == "soft"]
+    assert soft
+    details = soft[0].soft
+    assert set(details) == {"semi_axes", "indentation", "torsion_radius", "relative_radii", "merged"}
+    assert details["torsion_radius"] > 0
+
+
+def test_toggle_collision_follows_graspit():
+    world = clasp.World.default_scene()
+    mug, palm = BodyId.free(0), BodyId.palm(0)
+    assert world.collisions_on()
+    assert world.toggle_collisions() is False  # nothing selected: the whole world
+    assert world.checked_pairs() == []
+    assert world.toggle_collisions() is True
+    pairs_before = len(world.checked_pairs())
+    assert world.toggle_collisions([mug, palm]) is False  # two: that pair only
+    assert not world.collisions_on([mug, palm]) and world.collisions_on()
+    remaining = world.checked_pairs()
+    assert all({a.robot, b.robot} != {None, 0} for a, b in remaining)
+    assert len(remaining) < pairs_before
+    # Collisions off, the hand passes into the mug; back on, it is found overlapping.
+    target = world.robot_pose(0)
+    target[0, 3] += 80.0
+    assert world.move_to(palm, target).completed
+    world.toggle_collisions([mug, palm])
+    assert world.overlapping_pairs()
+
+
+def test_groups_and_masks_decide_which_bodies_meet():
+    world = clasp.World()
+    box = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
+    a = world.add_mesh(box.vertices, box.faces, name="a")
+    b = world.add_mesh(box.vertices, box.faces, name="b", pose=clasp.pose((30, 0, 0)))
+    world.set_collision_groups(a, 1, 1 << 1)  # group 1 meets group 1 only
+    world.set_collision_groups(b, 2, ~0 & 0xFFFFFFFFFFFFFFFF)
+    assert world.collision_groups(a) == (1, 2)
+    assert world.checked_pairs() == []
+    assert world.move_to(b, clasp.pose((0, 0, 0))).completed  # passes through
+    world.set_collision_groups(a, 1, (1 << 1) | (1 << 2))
+    assert world.overlapping_pairs() == [(a, b)]
+    with pytest.raises(ValueError, match="group 64"):
+        world.set_collision_groups(a, 64, 0)
+
+
+def test_a_grasps_quality_equals_the_rust_clis_to_the_bit(clasp_cli, models):
+    file = models / "worlds" / "default.xml"
+    command = [str(clasp_cli), "quality", str(file), "--approach", "--auto", "--metric", "volume", "--json"]
+    rust = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    world = clasp.World.load(file)
+    world.approach(distance=rust["approach"]["max_distance"])
+    world.auto_grasp()
+    quality = world.grasp_quality(metric="volume")
+    assert quality.force_closure == rust["force_closure"]
+    assert quality.epsilon == rust["epsilon"]
+    assert quality.volume == rust["volume"]
+    assert quality.contacts == len(rust["contacts"])
+
+
+def test_a_bad_file_raises_an_error_naming_its_line(tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<world>\n<obstacle>\n<filename>nowhere.xml</filename>\n</obstacle>\n</world>\n")
+    with pytest.raises(clasp.LoadError) as caught:
+        clasp.World.load(bad)
+    assert caught.value.file.endswith("bad.xml")
+    assert caught.value.line == 3
+    assert "nowhere.xml" in str(caught.value)
+    world = clasp.World()
+    broken = tmp_path / "broken.off"
+    broken.write_text("OFF\n3 1 0\n0 0 0\n1 0 nan\n0 1 0\n3 0 1 2\n")
+    with pytest.raises(clasp.LoadError) as caught:
+        world.add_body(broken)
+    assert caught.value.line == 4
+    assert world.bodies == []
+
+
+def test_impossible_requests_raise_and_change_nothing():
+    world = clasp.World.default_scene()
+    before = world.dof_values(0).copy()
+    with pytest.raises(clasp.MoveError, match="outside its limits"):
+        world.set_dofs(0, [9.0] * len(before))
+    assert np.array_equal(world.dof_values(0), before)
+    with pytest.raises(ValueError, match="4x4"):
+        world.set_pose(BodyId.free(0), np.eye(3))
+    with pytest.raises(ValueError, match="rotation"):
+        world.set_pose(BodyId.free(0), np.diag([2.0, 1.0, 1.0, 1.0]))
+    with pytest.raises(clasp.MoveError):
+        world.auto_grasp(7)
+
+
+def test_poses_convert_both_ways():
+    q = np.array([0.1, -0.3, 0.2, 0.9])
+    q /= np.linalg.norm(q)
+    matrix = clasp.pose((1.0, 2.0, 3.0), q)
+    position, quaternion = clasp.position_quaternion(matrix)
+    assert np.allclose(position, [1, 2, 3]) and np.allclose(quaternion, q)
+    world = clasp.World.default_scene()
+    world.set_pose(BodyId.free(0), matrix)
+    assert np.allclose(world.body_pose(BodyId.free(0)), matrix)
+
+
+def test_copies_share_geometry_and_move_apart():
+    world = clasp.World.default_scene()
+    copy = world.copy()
+    copy.auto_grasp()
+    assert not np.array_equal(copy.dof_values(0), world.dof_values(0))
+    assert len(world.contacts()) == 0 and len(copy.contacts()) > 0
+    assert np.array_equal(copy.body_mesh(BodyId.free(0))[0], world.body_mesh(BodyId.free(0))[0])
