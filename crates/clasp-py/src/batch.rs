@@ -1,53 +1,18 @@
-//! Batches of grasps from Python: candidates drawn round an object (`clasp.grasp_candidates`)
-//! and `World.grasp_batch`, both on clasp-core's batch, with numpy arrays in and out.
+//! Batches of grasps from Python, on clasp-core's batch: candidates from numpy arrays, the
+//! batch on a pool of the threads asked for, and its answers as numpy arrays.
 
-use clasp_core::{BatchGrasp, BatchQuality, BodyId, GraspCandidate, MoveError, World};
+use clasp_core::{BatchGrasp, BatchQuality, BodyId, GraspCandidate, MoveError, Robot, World};
 use numpy::IntoPyArray;
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 
-use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
-
-/// `count` grasp candidates for `robot` (default: the current hand) round `object` (default:
-/// the grasped object), drawn from `seed`: approach directions uniform over the sphere, rolls
-/// about them, and the DOFs Auto Grasp leaves alone (the Barrett's spread) uniform within their
-/// limits. Returns the aims, `direction` (N, 3), `roll` (N,) and `dofs` (N, D), and where they
-/// start the hand, `palm` (N, 4, 4) and `approach` (N,): what `World.grasp_batch` takes. The
-/// same seed gives the same candidates.
-#[pyfunction]
-#[pyo3(signature = (world, count, seed=0, robot=None, object=None))]
-pub fn grasp_candidates<'py>(
-    py: Python<'py>,
-    world: &PyWorld,
-    count: usize,
-    seed: u64,
-    robot: Option<usize>,
-    object: Option<PyBodyId>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (robot, object) = (world.hand(robot)?, world.object(object)?);
-    let hand = world.robot(robot)?;
-    let aims = clasp_core::draw_aims(hand, count, seed);
-    let candidates =
-        clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error)?;
-    let arrays = PyDict::new(py);
-    let directions: Vec<[f64; 3]> = aims.iter().map(|a| a.towards.into_inner().into()).collect();
-    let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
-    let dofs: Vec<Vec<f64>> = aims.iter().map(|a| a.dofs.clone()).collect();
-    let palms: Vec<_> = candidates.iter().map(|c| c.palm).collect();
-    let approach: Vec<f64> = candidates.iter().map(|c| c.approach).collect();
-    arrays.set_item("direction", convert::rows_array(py, &directions))?;
-    arrays.set_item("roll", rolls.into_pyarray(py))?;
-    arrays.set_item("dofs", convert::matrix_array(py, &dofs, hand.dofs.len()))?;
-    arrays.set_item("palm", convert::poses_array(py, &palms))?;
-    arrays.set_item("approach", approach.into_pyarray(py))?;
-    Ok(arrays)
-}
+use crate::{convert, errors::move_error};
 
 /// The candidates a mapping describes: aims (`direction` (N, 3), `roll` (N,), `dofs` (N, D)),
 /// turned into starts round the object as `clasp.grasp_candidates` turns them, or else
 /// explicit starts (`palm` (N, 4, 4), `dofs`, `approach` (N,)).
 pub fn candidates_from(
-    world: &PyWorld,
-    robot: usize,
+    world: &World,
+    hand: &Robot,
     object: BodyId,
     candidates: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<GraspCandidate>> {
@@ -76,8 +41,7 @@ pub fn candidates_from(
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let hand = world.robot(robot)?;
-        return clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error);
+        return clasp_core::aimed_candidates(world, hand, object, &aims).map_err(move_error);
     }
     let palms = field("palm")?.ok_or_else(|| missing("palm"))?;
     let approach = field("approach")?.ok_or_else(|| missing("approach"))?;

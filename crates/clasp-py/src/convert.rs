@@ -128,3 +128,8 @@ pub fn matrix_array<'py>(
 ) -> Bound<'py, PyArray2<f64>> {
     Array2::from_shape_fn((rows.len(), width), |(r, c)| rows[r][c]).into_pyarray(py)
 }
+
+/// A bool as Python writes it, for reprs.
+pub fn python_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}

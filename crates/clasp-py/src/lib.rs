@@ -8,10 +8,13 @@
 //! dataset job that runs batches on one machine, a Slurm array or a Ray cluster.
 
 mod batch;
+mod collisions;
 mod contact;
 mod convert;
 mod errors;
+mod grasps;
 mod ids;
+mod moves;
 mod world;
 
 use pyo3::prelude::*;
@@ -21,9 +24,9 @@ fn _clasp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::PyWorld>()?;
     m.add_class::<ids::PyBodyId>()?;
     m.add_class::<contact::PyContact>()?;
-    m.add_class::<world::PyMoveOutcome>()?;
-    m.add_class::<world::PyQuality>()?;
-    m.add_function(wrap_pyfunction!(batch::grasp_candidates, m)?)?;
+    m.add_class::<moves::PyMoveOutcome>()?;
+    m.add_class::<grasps::PyQuality>()?;
+    m.add_function(wrap_pyfunction!(grasps::grasp_candidates, m)?)?;
     m.add(
         "DEFAULT_CONTACT_THRESHOLD",
         clasp_collide::DEFAULT_CONTACT_THRESHOLD,

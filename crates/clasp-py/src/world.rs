@@ -1,22 +1,19 @@
 //! `clasp.World`: a world of free bodies and robots, with every request the Rust `World`
 //! answers. Bodies are named by `clasp.BodyId`, robots by index; a body id also names what a
-//! user moves with it (a free body, or its robot).
+//! user moves with it (a free body, or its robot). This file holds the world, what is in it and
+//! what is added to it; its moves (`moves.rs`), its collisions and contacts (`collisions.rs`)
+//! and its grasps (`grasps.rs`) are further `#[pymethods]` blocks of the same class.
 
 use std::path::PathBuf;
 
-use clasp_core::{
-    Body, BodyId, BodyKind, CollisionGroups, ContactOptions, Element, Material, MoveOutcome,
-    Quality, TriMesh, World, WrenchSpaceKind,
-};
+use clasp_core::{Body, BodyId, BodyKind, Material, TriMesh, World};
 use clasp_io::Disk;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
+use pyo3::{exceptions::PyValueError, prelude::*};
 
 use crate::{
-    batch,
-    contact::{PyContact, contact_arrays},
     convert,
-    errors::{load_error, move_error, quality_error, save_error},
+    errors::{load_error, move_error, save_error},
     ids::PyBodyId,
 };
 
@@ -28,84 +25,6 @@ pub struct PyWorld {
     /// What was read with a change when the world was loaded (a DOF a rounding outside its
     /// limits, clamped), each naming its file and line.
     warnings: Vec<String>,
-}
-
-/// How a move ended: whether it reached its target, the pairs that stopped it (the mover's
-/// body first), and whether it stopped because it would have deepened an overlap.
-#[pyclass(name = "MoveOutcome", module = "clasp", frozen, get_all)]
-pub struct PyMoveOutcome {
-    pub completed: bool,
-    pub stopped_by: Vec<(PyBodyId, PyBodyId)>,
-    pub blocked_by_overlap: bool,
-}
-
-#[pymethods]
-impl PyMoveOutcome {
-    fn __repr__(&self) -> String {
-        format!(
-            "MoveOutcome(completed={}, stopped_by={:?}, blocked_by_overlap={})",
-            self.completed,
-            self.stopped_by
-                .iter()
-                .map(|(a, b)| (a.0, b.0))
-                .collect::<Vec<_>>(),
-            self.blocked_by_overlap
-        )
-    }
-}
-
-impl From<MoveOutcome> for PyMoveOutcome {
-    fn from(outcome: MoveOutcome) -> Self {
-        Self {
-            completed: outcome.completed,
-            stopped_by: outcome
-                .stopped_by
-                .into_iter()
-                .map(|(a, b)| (PyBodyId(a), PyBodyId(b)))
-                .collect(),
-            blocked_by_overlap: outcome.blocked_by_overlap,
-        }
-    }
-}
-
-/// A grasp's quality: force closure, the Ferrari–Canny epsilon (None when not force-closure),
-/// the wrench space's volume (None unless asked for), the wrench space ("l1" or "linf"), and
-/// how many contacts and wrenches made it.
-#[pyclass(name = "Quality", module = "clasp", frozen, get_all)]
-pub struct PyQuality {
-    pub force_closure: bool,
-    pub epsilon: Option<f64>,
-    pub volume: Option<f64>,
-    pub wrench_space: &'static str,
-    pub contacts: usize,
-    pub wrenches: usize,
-}
-
-#[pymethods]
-impl PyQuality {
-    fn __repr__(&self) -> String {
-        let number = |x: Option<f64>| x.map_or("None".to_owned(), |x| format!("{x}"));
-        format!(
-            "Quality(force_closure={}, epsilon={}, volume={}, wrench_space='{}')",
-            python_bool(self.force_closure),
-            number(self.epsilon),
-            number(self.volume),
-            self.wrench_space
-        )
-    }
-}
-
-impl From<Quality> for PyQuality {
-    fn from(q: Quality) -> Self {
-        Self {
-            force_closure: q.force_closure,
-            epsilon: q.epsilon,
-            volume: q.volume,
-            wrench_space: q.wrench_space.name(),
-            contacts: q.contacts,
-            wrenches: q.wrenches,
-        }
-    }
 }
 
 /// A mesh as numpy arrays: vertices (N, 3) and faces (M, 3).
@@ -122,23 +41,6 @@ fn body_kind(kind: &str) -> PyResult<BodyKind> {
     }
 }
 
-/// "l1" or "linf".
-pub fn wrench_space(name: &str) -> PyResult<WrenchSpaceKind> {
-    name.parse::<WrenchSpaceKind>()
-        .map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// "epsilon" or "volume": whether the volume is computed too.
-pub fn with_volume(metric: &str) -> PyResult<bool> {
-    match metric {
-        "epsilon" => Ok(false),
-        "volume" => Ok(true),
-        other => Err(PyValueError::new_err(format!(
-            "the metric is \"epsilon\" or \"volume\", not {other:?}"
-        ))),
-    }
-}
-
 impl PyWorld {
     fn of(world: World) -> Self {
         Self {
@@ -147,7 +49,7 @@ impl PyWorld {
         }
     }
 
-    fn body(&self, id: PyBodyId) -> PyResult<&Body> {
+    pub fn body(&self, id: PyBodyId) -> PyResult<&Body> {
         self.world
             .body(id.0)
             .ok_or_else(|| move_error(clasp_core::MoveError::NoSuchBody(id.0)))
@@ -428,328 +330,6 @@ impl PyWorld {
         self.world.remove_element(id.element()).map_err(move_error)
     }
 
-    // ---- Moves ----
-
-    /// Puts a body (or the robot it belongs to, by its palm) at `pose` without checking
-    /// collisions (GraspIt's `setTran`).
-    fn set_pose(&mut self, id: PyBodyId, pose: &Bound<'_, PyAny>) -> PyResult<()> {
-        let pose = convert::pose(pose)?;
-        self.world.set_pose(id.element(), pose).map_err(move_error)
-    }
-
-    /// Moves a body (or its robot, by the palm) toward `pose`, stopping at the first contact.
-    fn move_to(
-        &mut self,
-        py: Python<'_>,
-        id: PyBodyId,
-        pose: &Bound<'_, PyAny>,
-    ) -> PyResult<PyMoveOutcome> {
-        let pose = convert::pose(pose)?;
-        let world = &mut self.world;
-        let outcome = py.detach(|| world.move_to(id.element(), pose));
-        outcome.map(Into::into).map_err(move_error)
-    }
-
-    /// Sets a robot's DOFs without checking collisions; values outside the limits raise.
-    fn set_dofs(&mut self, robot: usize, values: Vec<f64>) -> PyResult<()> {
-        self.world
-            .set_dof_values(robot, &values)
-            .map_err(move_error)
-    }
-
-    /// Moves a robot's DOFs toward `values` together; each chain stops at its first contact.
-    fn move_dofs(
-        &mut self,
-        py: Python<'_>,
-        robot: usize,
-        values: Vec<f64>,
-    ) -> PyResult<PyMoveOutcome> {
-        let world = &mut self.world;
-        let outcome = py.detach(|| world.move_dofs_to(robot, &values));
-        outcome.map(Into::into).map_err(move_error)
-    }
-
-    /// Moves a robot's DOFs to the posture with these eigengrasp amplitudes, stopping at
-    /// contact.
-    fn move_eigen(
-        &mut self,
-        py: Python<'_>,
-        robot: usize,
-        amplitudes: Vec<f64>,
-    ) -> PyResult<PyMoveOutcome> {
-        let world = &mut self.world;
-        let outcome = py.detach(|| world.move_eigen_amplitudes(robot, &amplitudes));
-        outcome.map(Into::into).map_err(move_error)
-    }
-
-    /// Closes every finger of `robot` (default: the current hand) until it touches something
-    /// or reaches its limit (GraspIt's Auto Grasp).
-    #[pyo3(signature = (robot=None))]
-    fn auto_grasp(&mut self, py: Python<'_>, robot: Option<usize>) -> PyResult<PyMoveOutcome> {
-        let robot = self.hand(robot)?;
-        let world = &mut self.world;
-        py.detach(|| world.auto_grasp(robot))
-            .map(Into::into)
-            .map_err(move_error)
-    }
-
-    /// Opens every finger the same way (GraspIt's Auto Open).
-    #[pyo3(signature = (robot=None))]
-    fn auto_open(&mut self, py: Python<'_>, robot: Option<usize>) -> PyResult<PyMoveOutcome> {
-        let robot = self.hand(robot)?;
-        let world = &mut self.world;
-        py.detach(|| world.auto_open(robot))
-            .map(Into::into)
-            .map_err(move_error)
-    }
-
-    /// Puts `robot` (default: the current hand) where a grasp candidate with this aim starts
-    /// it: pointed at the centre of `object` (default: the grasped object) from `direction`
-    /// (from the hand toward the object), turned `roll` radians about that line, clear of the
-    /// object (its reach plus the object's radius away). Collisions are not checked. Returns
-    /// how far a candidate may approach from there (mm).
-    #[pyo3(signature = (direction, roll=0.0, robot=None, object=None))]
-    fn aim(
-        &mut self,
-        direction: Vec<f64>,
-        roll: f64,
-        robot: Option<usize>,
-        object: Option<PyBodyId>,
-    ) -> PyResult<f64> {
-        let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let [x, y, z] = direction[..] else {
-            return Err(PyValueError::new_err("a direction has three coordinates"));
-        };
-        let hand = self.robot(robot)?;
-        let aim = clasp_core::Aim {
-            towards: convert::unit(nalgebra::Vector3::new(x, y, z))?,
-            roll,
-            dofs: hand.dof_values().to_vec(),
-        };
-        let candidates =
-            clasp_core::aimed_candidates(&self.world, hand, object, &[aim]).map_err(move_error)?;
-        self.world
-            .set_pose(Element::Robot(robot), candidates[0].palm)
-            .map_err(move_error)?;
-        Ok(candidates[0].approach)
-    }
-
-    /// Moves `robot` (default: the current hand) along its approach direction until it touches
-    /// something, at most `distance` mm; if it meets nothing it stays where it was.
-    #[pyo3(signature = (robot=None, distance=500.0))]
-    fn approach(
-        &mut self,
-        py: Python<'_>,
-        robot: Option<usize>,
-        distance: f64,
-    ) -> PyResult<PyMoveOutcome> {
-        let robot = self.hand(robot)?;
-        let world = &mut self.world;
-        py.detach(|| world.approach_to_contact(robot, distance))
-            .map(Into::into)
-            .map_err(move_error)
-    }
-
-    // ---- Hands and objects ----
-
-    /// The robot that grasps when none is named: the one chosen, else the first hand.
-    #[getter]
-    fn current_hand(&self) -> Option<usize> {
-        self.world.current_hand()
-    }
-
-    #[setter]
-    fn set_current_hand(&mut self, robot: usize) -> PyResult<()> {
-        self.robot(robot)?;
-        self.world.set_current_hand(robot);
-        Ok(())
-    }
-
-    /// The object hands grasp: the first graspable body, or None.
-    #[getter]
-    fn grasped_object(&self) -> Option<PyBodyId> {
-        self.world.grasped_object().map(PyBodyId)
-    }
-
-    // ---- Collision switches, groups and masks ----
-
-    /// The Toggle Collision state for a selection of bodies (each naming its free body or its
-    /// robot): the world's switch for none, the pair's for two, else on unless all are off.
-    #[pyo3(signature = (selection=Vec::new()))]
-    fn collisions_on(&self, selection: Vec<PyBodyId>) -> bool {
-        self.world.collisions_on(&elements(&selection))
-    }
-
-    /// Toggle Collision with GraspIt's rules for the selection (none: the world; two: the
-    /// pair; one or three or more: each against everything). Returns the new state.
-    #[pyo3(signature = (selection=Vec::new()))]
-    fn toggle_collisions(&mut self, selection: Vec<PyBodyId>) -> bool {
-        self.world.toggle_collisions(&elements(&selection))
-    }
-
-    /// Puts a body in collision group `group` (0 to 63) with `mask` (a bit per group it meets):
-    /// two bodies are checked only when each one's mask holds the other's group (RaiSim's).
-    fn set_collision_groups(&mut self, id: PyBodyId, group: u32, mask: u64) -> PyResult<()> {
-        let groups =
-            CollisionGroups::new(group, mask).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        self.world
-            .set_collision_groups(id.0, groups)
-            .map_err(move_error)
-    }
-
-    /// A body's collision group and mask.
-    fn collision_groups(&self, id: PyBodyId) -> PyResult<(u8, u64)> {
-        let groups = self.body(id)?.groups();
-        Ok((groups.group(), groups.mask()))
-    }
-
-    /// Every pair of bodies the rules check.
-    fn checked_pairs(&self) -> Vec<(PyBodyId, PyBodyId)> {
-        pairs(self.world.checked_pairs())
-    }
-
-    /// The checked pairs that interpenetrate now.
-    fn overlapping_pairs(&self) -> Vec<(PyBodyId, PyBodyId)> {
-        pairs(self.world.overlapping_pairs())
-    }
-
-    // ---- Contacts ----
-
-    /// Bodies closer than this (mm) are in contact (default 0.1).
-    #[getter]
-    fn contact_threshold(&self) -> f64 {
-        self.world.settings().contact_threshold
-    }
-
-    #[setter(contact_threshold)]
-    fn change_contact_threshold(&mut self, threshold: f64) -> PyResult<()> {
-        self.world
-            .set_contact_threshold(threshold)
-            .map_err(move_error)
-    }
-
-    /// Both sides of every contact, sorted by body.
-    fn contacts(&self) -> Vec<PyContact> {
-        self.world
-            .contacts()
-            .iter()
-            .cloned()
-            .map(PyContact)
-            .collect()
-    }
-
-    /// The contacts on one body, each seen from it.
-    fn contacts_of(&self, id: PyBodyId) -> Vec<PyContact> {
-        self.world
-            .contacts_of(id.0)
-            .cloned()
-            .map(PyContact)
-            .collect()
-    }
-
-    /// The contacts (on `body`, or all of both sides) as numpy arrays, one row each: `point`,
-    /// `other_point`, `normal` (N, 3), `separation`, `static_friction`, `kinetic_friction` (N,),
-    /// and `body`, `other` (N, 4) ints: kind (0 free, 1 palm, 2 link, 3 mount), index or robot,
-    /// chain, link (-1 where they do not apply).
-    #[pyo3(signature = (body=None))]
-    fn contact_arrays<'py>(
-        &self,
-        py: Python<'py>,
-        body: Option<PyBodyId>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let contacts: Vec<_> = match body {
-            Some(id) => self.world.contacts_of(id.0).collect(),
-            None => self.world.contacts().iter().collect(),
-        };
-        contact_arrays(py, &contacts)
-    }
-
-    // ---- Grasps ----
-
-    /// The quality of the grasp of `object` (default: the grasped object) by `robot` (default:
-    /// the current hand) as the contacts stand: `metric` "epsilon" or "volume" (epsilon and
-    /// the wrench space's volume), `gws` "l1" or "linf".
-    #[pyo3(signature = (robot=None, object=None, metric="epsilon", gws="l1"))]
-    fn grasp_quality(
-        &self,
-        py: Python<'_>,
-        robot: Option<usize>,
-        object: Option<PyBodyId>,
-        metric: &str,
-        gws: &str,
-    ) -> PyResult<PyQuality> {
-        let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let (kind, volume) = (wrench_space(gws)?, with_volume(metric)?);
-        let world = &self.world;
-        let quality = py.detach(|| {
-            let grasp = world
-                .grasp(robot, object, &ContactOptions::default())
-                .map_err(|e| e.to_string())?;
-            let quality = match volume {
-                true => grasp.quality_with_volume(kind),
-                false => grasp.quality(kind),
-            };
-            quality.map_err(|e| e.to_string())
-        });
-        quality.map(Into::into).map_err(quality_error)
-    }
-
-    /// The quality of `robot`'s virtual contacts where they stand, with no object (GraspIt's
-    /// planner's): torques about the centre of the contacts, over 150 mm.
-    #[pyo3(signature = (robot=None, metric="epsilon", gws="l1"))]
-    fn virtual_quality(
-        &self,
-        robot: Option<usize>,
-        metric: &str,
-        gws: &str,
-    ) -> PyResult<PyQuality> {
-        let hand = self.robot(self.hand(robot)?)?;
-        if hand.virtual_contacts_placed().is_empty() {
-            return Err(quality_error(format!(
-                "robot {} has no virtual contacts",
-                hand.name
-            )));
-        }
-        hand.virtual_quality(wrench_space(gws)?, with_volume(metric)?)
-            .map(Into::into)
-            .map_err(quality_error)
-    }
-
-    /// Tries many grasps of `robot` (default: the current hand) on `object` (default: the
-    /// grasped object) at once, in parallel on the machine's cores (`threads`, default all):
-    /// each candidate in a domain of its own, on a clone of the hand, started, approached,
-    /// auto-grasped and scored. `candidates` holds aims — `direction` (N, 3), `roll` (N,),
-    /// `dofs` (N, D), as `clasp.grasp_candidates` draws them — or explicit starts — `palm`
-    /// (N, 4, 4), `dofs`, `approach` (N,). Returns numpy arrays, a row per candidate: `palm`
-    /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
-    /// (N,; NaN when not force-closure or not asked), `seconds` (N,). Each grasp is what it
-    /// would be alone.
-    #[pyo3(signature = (candidates, robot=None, object=None, metric="volume", gws="l1", threads=None))]
-    // Python's keyword arguments, each with its default: a struct would not be Python.
-    #[allow(clippy::too_many_arguments)]
-    fn grasp_batch<'py>(
-        &self,
-        py: Python<'py>,
-        candidates: &Bound<'py, PyAny>,
-        robot: Option<usize>,
-        object: Option<PyBodyId>,
-        metric: &str,
-        gws: &str,
-        threads: Option<usize>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let candidates = batch::candidates_from(self, robot, object, candidates)?;
-        let quality = clasp_core::BatchQuality {
-            wrench_space: wrench_space(gws)?,
-            volume: with_volume(metric)?,
-        };
-        let world = &self.world;
-        let grasps = py
-            .detach(|| batch::run(world, robot, object, &candidates, quality, threads))
-            .map_err(move_error)?;
-        batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "World({} bodies, {} robots, {} contacts)",
@@ -758,26 +338,4 @@ impl PyWorld {
             self.world.contacts().len()
         )
     }
-}
-
-fn python_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
-}
-
-fn elements(selection: &[PyBodyId]) -> Vec<Element> {
-    let mut elements = Vec::new();
-    for id in selection {
-        let element = id.element();
-        if !elements.contains(&element) {
-            elements.push(element);
-        }
-    }
-    elements
-}
-
-fn pairs(pairs: Vec<(BodyId, BodyId)>) -> Vec<(PyBodyId, PyBodyId)> {
-    pairs
-        .into_iter()
-        .map(|(a, b)| (PyBodyId(a), PyBodyId(b)))
-        .collect()
 }

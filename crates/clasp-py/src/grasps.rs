@@ -1,0 +1,196 @@
+//! `clasp.World`'s grasps: the quality of a grasp as the contacts stand, of a hand's virtual
+//! contacts, and batches of grasps with the candidates they start from.
+
+use clasp_core::{ContactOptions, Quality, WrenchSpaceKind};
+use numpy::IntoPyArray;
+use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
+
+use crate::{
+    batch,
+    convert::{self, python_bool},
+    errors::{move_error, quality_error},
+    ids::PyBodyId,
+    world::PyWorld,
+};
+
+/// A grasp's quality: force closure, the Ferrari–Canny epsilon (None when not force-closure),
+/// the wrench space's volume (None unless asked for), the wrench space ("l1" or "linf"), and
+/// how many contacts and wrenches made it.
+#[pyclass(name = "Quality", module = "clasp", frozen, get_all)]
+pub struct PyQuality {
+    pub force_closure: bool,
+    pub epsilon: Option<f64>,
+    pub volume: Option<f64>,
+    pub wrench_space: &'static str,
+    pub contacts: usize,
+    pub wrenches: usize,
+}
+
+#[pymethods]
+impl PyQuality {
+    fn __repr__(&self) -> String {
+        let number = |x: Option<f64>| x.map_or("None".to_owned(), |x| format!("{x}"));
+        format!(
+            "Quality(force_closure={}, epsilon={}, volume={}, wrench_space='{}')",
+            python_bool(self.force_closure),
+            number(self.epsilon),
+            number(self.volume),
+            self.wrench_space
+        )
+    }
+}
+
+impl From<Quality> for PyQuality {
+    fn from(q: Quality) -> Self {
+        Self {
+            force_closure: q.force_closure,
+            epsilon: q.epsilon,
+            volume: q.volume,
+            wrench_space: q.wrench_space.name(),
+            contacts: q.contacts,
+            wrenches: q.wrenches,
+        }
+    }
+}
+
+/// "l1" or "linf".
+pub fn wrench_space(name: &str) -> PyResult<WrenchSpaceKind> {
+    name.parse::<WrenchSpaceKind>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// "epsilon" or "volume": whether the volume is computed too.
+pub fn with_volume(metric: &str) -> PyResult<bool> {
+    match metric {
+        "epsilon" => Ok(false),
+        "volume" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "the metric is \"epsilon\" or \"volume\", not {other:?}"
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyWorld {
+    // ---- Grasps ----
+
+    /// The quality of the grasp of `object` (default: the grasped object) by `robot` (default:
+    /// the current hand) as the contacts stand: `metric` "epsilon" or "volume" (epsilon and
+    /// the wrench space's volume), `gws` "l1" or "linf".
+    #[pyo3(signature = (robot=None, object=None, metric="epsilon", gws="l1"))]
+    fn grasp_quality(
+        &self,
+        py: Python<'_>,
+        robot: Option<usize>,
+        object: Option<PyBodyId>,
+        metric: &str,
+        gws: &str,
+    ) -> PyResult<PyQuality> {
+        let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let (kind, volume) = (wrench_space(gws)?, with_volume(metric)?);
+        let world = &self.world;
+        let quality = py.detach(|| {
+            let grasp = world
+                .grasp(robot, object, &ContactOptions::default())
+                .map_err(|e| e.to_string())?;
+            let quality = match volume {
+                true => grasp.quality_with_volume(kind),
+                false => grasp.quality(kind),
+            };
+            quality.map_err(|e| e.to_string())
+        });
+        quality.map(Into::into).map_err(quality_error)
+    }
+
+    /// The quality of `robot`'s virtual contacts where they stand, with no object (GraspIt's
+    /// planner's): torques about the centre of the contacts, over 150 mm.
+    #[pyo3(signature = (robot=None, metric="epsilon", gws="l1"))]
+    fn virtual_quality(
+        &self,
+        robot: Option<usize>,
+        metric: &str,
+        gws: &str,
+    ) -> PyResult<PyQuality> {
+        let hand = self.robot(self.hand(robot)?)?;
+        if hand.virtual_contacts_placed().is_empty() {
+            return Err(quality_error(format!(
+                "robot {} has no virtual contacts",
+                hand.name
+            )));
+        }
+        hand.virtual_quality(wrench_space(gws)?, with_volume(metric)?)
+            .map(Into::into)
+            .map_err(quality_error)
+    }
+
+    /// Tries many grasps of `robot` (default: the current hand) on `object` (default: the
+    /// grasped object) at once, in parallel on the machine's cores (`threads`, default all):
+    /// each candidate in a domain of its own, on a clone of the hand, started, approached,
+    /// auto-grasped and scored. `candidates` holds aims — `direction` (N, 3), `roll` (N,),
+    /// `dofs` (N, D), as `clasp.grasp_candidates` draws them — or explicit starts — `palm`
+    /// (N, 4, 4), `dofs`, `approach` (N,). Returns numpy arrays, a row per candidate: `palm`
+    /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
+    /// (N,; NaN when not force-closure or not asked), `seconds` (N,). Each grasp is what it
+    /// would be alone.
+    #[pyo3(signature = (candidates, robot=None, object=None, metric="volume", gws="l1", threads=None))]
+    // Python's keyword arguments, each with its default: a struct would not be Python.
+    #[allow(clippy::too_many_arguments)]
+    fn grasp_batch<'py>(
+        &self,
+        py: Python<'py>,
+        candidates: &Bound<'py, PyAny>,
+        robot: Option<usize>,
+        object: Option<PyBodyId>,
+        metric: &str,
+        gws: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let hand = self.robot(robot)?;
+        let candidates = batch::candidates_from(&self.world, hand, object, candidates)?;
+        let quality = clasp_core::BatchQuality {
+            wrench_space: wrench_space(gws)?,
+            volume: with_volume(metric)?,
+        };
+        let world = &self.world;
+        let grasps = py
+            .detach(|| batch::run(world, robot, object, &candidates, quality, threads))
+            .map_err(move_error)?;
+        batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())
+    }
+}
+
+/// `count` grasp candidates for `robot` (default: the current hand) round `object` (default:
+/// the grasped object), drawn from `seed`: approach directions uniform over the sphere, rolls
+/// about them, and the DOFs Auto Grasp leaves alone (the Barrett's spread) uniform within their
+/// limits. Returns the aims, `direction` (N, 3), `roll` (N,) and `dofs` (N, D), and where they
+/// start the hand, `palm` (N, 4, 4) and `approach` (N,): what `World.grasp_batch` takes. The
+/// same seed gives the same candidates.
+#[pyfunction]
+#[pyo3(signature = (world, count, seed=0, robot=None, object=None))]
+pub fn grasp_candidates<'py>(
+    py: Python<'py>,
+    world: &PyWorld,
+    count: usize,
+    seed: u64,
+    robot: Option<usize>,
+    object: Option<PyBodyId>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (robot, object) = (world.hand(robot)?, world.object(object)?);
+    let hand = world.robot(robot)?;
+    let aims = clasp_core::draw_aims(hand, count, seed);
+    let candidates =
+        clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error)?;
+    let arrays = PyDict::new(py);
+    let directions: Vec<[f64; 3]> = aims.iter().map(|a| a.towards.into_inner().into()).collect();
+    let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
+    let dofs: Vec<Vec<f64>> = aims.iter().map(|a| a.dofs.clone()).collect();
+    let palms: Vec<_> = candidates.iter().map(|c| c.palm).collect();
+    let approach: Vec<f64> = candidates.iter().map(|c| c.approach).collect();
+    arrays.set_item("direction", convert::rows_array(py, &directions))?;
+    arrays.set_item("roll", rolls.into_pyarray(py))?;
+    arrays.set_item("dofs", convert::matrix_array(py, &dofs, hand.dofs.len()))?;
+    arrays.set_item("palm", convert::poses_array(py, &palms))?;
+    arrays.set_item("approach", approach.into_pyarray(py))?;
+    Ok(arrays)
+}
