@@ -31,6 +31,12 @@ pub fn candidates_from(
         let rolls = convert::array1(&rolls)?;
         let (directions, rolls) = (directions.as_array(), rolls.as_array());
         same_count(&[directions.nrows(), rolls.len(), dofs.nrows()])?;
+        if directions.ncols() != 3 {
+            return Err(PyValueError::new_err(format!(
+                "directions are (N, 3), not (N, {})",
+                directions.ncols()
+            )));
+        }
         let aims = (0..rolls.len())
             .map(|k| {
                 let d = directions.row(k);
@@ -76,22 +82,45 @@ fn same_count(counts: &[usize]) -> PyResult<()> {
     }
 }
 
-/// Runs a batch on `threads` threads (all the machine's when None).
+/// Each candidate's DOF values fit the hand: one per DOF, finite, within the limits; the
+/// first that does not is a `ValueError` naming its row.
+pub fn check_dofs(hand: &Robot, candidates: &[GraspCandidate]) -> PyResult<()> {
+    for (k, candidate) in candidates.iter().enumerate() {
+        if let Err(why) = hand.check_dof_values(&candidate.dofs) {
+            return Err(PyValueError::new_err(format!("candidate {k}: {why}")));
+        }
+    }
+    Ok(())
+}
+
+/// A pool of `threads` threads (1 or more), or None for rayon's pool of every core.
+pub fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(PyValueError::new_err(
+            "threads must be 1 or more (None: every core)",
+        )),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}"))),
+    }
+}
+
+/// Runs a batch on `pool` (rayon's pool of every core when None).
 pub fn run(
     world: &World,
     robot: usize,
     object: BodyId,
     candidates: &[GraspCandidate],
     quality: BatchQuality,
-    threads: Option<usize>,
+    pool: Option<&rayon::ThreadPool>,
 ) -> Result<Vec<BatchGrasp>, MoveError> {
     let batch = || world.grasp_batch(robot, object, candidates, quality);
-    match threads {
+    match pool {
         None => batch(),
-        Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(batch),
-            Err(_) => batch(),
-        },
+        Some(pool) => pool.install(batch),
     }
 }
 

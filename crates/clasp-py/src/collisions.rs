@@ -67,7 +67,7 @@ impl PyWorld {
     fn change_contact_threshold(&mut self, threshold: f64) -> PyResult<()> {
         self.world
             .set_contact_threshold(threshold)
-            .map_err(move_error)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// Both sides of every contact, sorted by body.
@@ -81,12 +81,14 @@ impl PyWorld {
     }
 
     /// The contacts on one body, each seen from it.
-    fn contacts_of(&self, id: PyBodyId) -> Vec<PyContact> {
-        self.world
+    fn contacts_of(&self, id: PyBodyId) -> PyResult<Vec<PyContact>> {
+        self.body(id)?;
+        Ok(self
+            .world
             .contacts_of(id.0)
             .cloned()
             .map(PyContact)
-            .collect()
+            .collect())
     }
 
     /// The contacts (on `body`, or all of both sides) as numpy arrays, one row each: `point`,
@@ -100,7 +102,10 @@ impl PyWorld {
         body: Option<PyBodyId>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let contacts: Vec<_> = match body {
-            Some(id) => self.world.contacts_of(id.0).collect(),
+            Some(id) => {
+                self.body(id)?;
+                self.world.contacts_of(id.0).collect()
+            }
             None => self.world.contacts().iter().collect(),
         };
         contact_arrays(py, &contacts)

@@ -19,7 +19,17 @@ pub fn array2<'py, T: Element>(
     dtype: &str,
 ) -> PyResult<PyReadonlyArray2<'py, T>> {
     let numpy = value.py().import("numpy")?;
-    let array = numpy.call_method1("ascontiguousarray", (value, dtype))?;
+    let given = numpy.call_method1("asarray", (value,))?;
+    let array = numpy.call_method1("ascontiguousarray", (&given, dtype))?;
+    if dtype == "int64"
+        && !numpy
+            .call_method1("array_equal", (&given, &array))?
+            .is_truthy()?
+    {
+        return Err(PyValueError::new_err(
+            "expected whole numbers (indices), got fractions",
+        ));
+    }
     if array.getattr("ndim")?.extract::<usize>()? != 2 {
         return Err(PyValueError::new_err(format!(
             "expected a 2-D array, got shape {}",
@@ -73,7 +83,11 @@ pub fn pose(value: &Bound<'_, PyAny>) -> PyResult<Pose> {
         ));
     }
     let last = [m[[3, 0]], m[[3, 1]], m[[3, 2]], m[[3, 3]]];
-    if last != [0.0, 0.0, 0.0, 1.0] {
+    let off = last
+        .iter()
+        .zip([0.0, 0.0, 0.0, 1.0])
+        .map(|(x, want)| (x - want).abs());
+    if off.fold(0.0, f64::max) > ROTATION_TOLERANCE {
         return Err(PyValueError::new_err(format!(
             "a pose's last row is 0 0 0 1, not {last:?}"
         )));
@@ -112,7 +126,7 @@ pub fn vector_array<'py>(py: Python<'py>, v: &Vector3<f64>) -> Bound<'py, PyArra
     vec![v.x, v.y, v.z].into_pyarray(py)
 }
 
-/// Rows of equal length as an N×M numpy array (N×0 when there are none).
+/// Rows of equal length as an N×M numpy array ((0, M) when there are none).
 pub fn rows_array<'py, const M: usize>(
     py: Python<'py>,
     rows: &[[f64; M]],

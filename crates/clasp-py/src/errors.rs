@@ -1,6 +1,6 @@
 //! Clasp's errors as the Python exceptions `clasp.errors` defines: a file that cannot be loaded
-//! or saved is a `LoadError` carrying its file and line; a refused request is a `MoveError`; a
-//! grasp that cannot be scored is a `QualityError`.
+//! is a `LoadError` carrying its file and line, one that cannot be written a `SaveError`; a
+//! refused request is a `MoveError`; a grasp that cannot be scored is a `QualityError`.
 
 use pyo3::prelude::*;
 
@@ -25,7 +25,7 @@ pub fn load_error(error: clasp_io::LoadError) -> PyErr {
 
 pub fn save_error(error: clasp_io::SaveError) -> PyErr {
     let file = error.file.display().to_string();
-    raise("LoadError", error.to_string(), Some(file), None)
+    raise("SaveError", error.to_string(), Some(file), None)
 }
 
 pub fn move_error(error: impl std::fmt::Display) -> PyErr {

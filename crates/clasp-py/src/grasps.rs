@@ -107,6 +107,7 @@ impl PyWorld {
     #[pyo3(signature = (robot=None, metric="epsilon", gws="l1"))]
     fn virtual_quality(
         &self,
+        py: Python<'_>,
         robot: Option<usize>,
         metric: &str,
         gws: &str,
@@ -118,7 +119,8 @@ impl PyWorld {
                 hand.name
             )));
         }
-        hand.virtual_quality(wrench_space(gws)?, with_volume(metric)?)
+        let (kind, volume) = (wrench_space(gws)?, with_volume(metric)?);
+        py.detach(|| hand.virtual_quality(kind, volume))
             .map(Into::into)
             .map_err(quality_error)
     }
@@ -132,7 +134,7 @@ impl PyWorld {
     /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
     /// (N,; NaN when not force-closure or not asked), `seconds` (N,). Each grasp is what it
     /// would be alone.
-    #[pyo3(signature = (candidates, robot=None, object=None, metric="volume", gws="l1", threads=None))]
+    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn grasp_batch<'py>(
@@ -148,13 +150,15 @@ impl PyWorld {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let hand = self.robot(robot)?;
         let candidates = batch::candidates_from(&self.world, hand, object, candidates)?;
+        batch::check_dofs(hand, &candidates)?;
         let quality = clasp_core::BatchQuality {
             wrench_space: wrench_space(gws)?,
             volume: with_volume(metric)?,
         };
+        let pool = batch::pool(threads)?;
         let world = &self.world;
         let grasps = py
-            .detach(|| batch::run(world, robot, object, &candidates, quality, threads))
+            .detach(|| batch::run(world, robot, object, &candidates, quality, pool.as_ref()))
             .map_err(move_error)?;
         batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())
     }

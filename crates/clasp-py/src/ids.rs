@@ -1,7 +1,7 @@
 //! `clasp.BodyId`: names one body of a world, as Rust's `BodyId` does.
 
 use clasp_core::{BodyId, Element};
-use pyo3::prelude::*;
+use pyo3::{prelude::*, types::PyTuple};
 
 /// One body of a world: a free body (`BodyId.free(i)`), a robot's palm (`BodyId.palm(r)`), a
 /// link (`BodyId.link(r, chain, link)`) or the mount piece of a mounted robot
@@ -75,6 +75,21 @@ impl PyBodyId {
             BodyId::Link { link, .. } => Some(link),
             _ => None,
         }
+    }
+
+    /// Pickles as the call that makes it again (so ids travel to Ray tasks and copy).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let class = py.get_type::<PyBodyId>();
+        let (maker, args) = match self.0 {
+            BodyId::Free(i) => ("free", vec![i]),
+            BodyId::Palm { robot } => ("palm", vec![robot]),
+            BodyId::Link { robot, chain, link } => ("link", vec![robot, chain, link]),
+            BodyId::Mount { robot } => ("mount", vec![robot]),
+        };
+        Ok((class.getattr(maker)?, PyTuple::new(py, args)?))
     }
 
     pub fn __repr__(&self) -> String {

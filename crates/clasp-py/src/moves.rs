@@ -161,12 +161,12 @@ impl PyWorld {
 
     /// Moves `robot` (default: the current hand) along its approach direction until it touches
     /// something, at most `distance` mm; if it meets nothing it stays where it was.
-    #[pyo3(signature = (robot=None, distance=500.0))]
+    #[pyo3(signature = (distance=500.0, robot=None))]
     fn approach(
         &mut self,
         py: Python<'_>,
-        robot: Option<usize>,
         distance: f64,
+        robot: Option<usize>,
     ) -> PyResult<PyMoveOutcome> {
         let robot = self.hand(robot)?;
         let world = &mut self.world;

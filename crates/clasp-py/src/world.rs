@@ -117,8 +117,10 @@ impl PyWorld {
     /// Saves the world as a GraspIt world file (bodies built in code go inline, with their
     /// meshes beside the file).
     #[pyo3(signature = (path, graspit_root=None))]
-    fn save(&self, path: PathBuf, graspit_root: Option<PathBuf>) -> PyResult<()> {
-        clasp_io::save_world(&self.world, &path, graspit_root.as_deref()).map_err(save_error)
+    fn save(&self, py: Python<'_>, path: PathBuf, graspit_root: Option<PathBuf>) -> PyResult<()> {
+        let world = &self.world;
+        py.detach(|| clasp_io::save_world(world, &path, graspit_root.as_deref()))
+            .map_err(save_error)
     }
 
     /// What loading read with a change (a DOF value a rounding outside its limits, clamped),
@@ -253,12 +255,15 @@ impl PyWorld {
     #[pyo3(signature = (path, kind="graspable", pose=None))]
     fn add_body(
         &mut self,
+        py: Python<'_>,
         path: PathBuf,
         kind: &str,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBodyId> {
-        let mut body =
-            clasp_io::load_any_body(&Disk, &path, body_kind(kind)?).map_err(load_error)?;
+        let kind = body_kind(kind)?;
+        let mut body = py
+            .detach(|| clasp_io::load_any_body(&Disk, &path, kind))
+            .map_err(load_error)?;
         if let Some(pose) = pose {
             body = body.at(convert::pose(pose)?);
         }
@@ -317,8 +322,15 @@ impl PyWorld {
     /// Adds a robot from a GraspIt robot file or a URDF, at `pose` (its palm; default: the
     /// origin); returns its index.
     #[pyo3(signature = (path, pose=None))]
-    fn add_robot(&mut self, path: PathBuf, pose: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-        let mut robot = clasp_io::load_any_robot(&Disk, &path).map_err(load_error)?;
+    fn add_robot(
+        &mut self,
+        py: Python<'_>,
+        path: PathBuf,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let mut robot = py
+            .detach(|| clasp_io::load_any_robot(&Disk, &path))
+            .map_err(load_error)?;
         if let Some(pose) = pose {
             robot.set_pose(convert::pose(pose)?);
         }

@@ -9,6 +9,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 import clasp
 
@@ -27,7 +28,7 @@ def test_batch_results_equal_the_same_grasps_run_one_by_one(models):
     for name in ("direction", "roll", "dofs", "palm", "approach"):
         assert np.array_equal(candidates[name], again[name])
     assert not np.array_equal(clasp.grasp_candidates(world, 24, seed=6)["palm"], candidates["palm"])
-    batch = world.grasp_batch(candidates)
+    batch = world.grasp_batch(candidates, metric="volume")
     # Explicit starts end where the aims they came from end: within the contact band (the 4x4
     # matrices round-trip through quaternions a few ulps off, and a move stops anywhere in a
     # gap of (0, threshold/2)).
@@ -64,7 +65,8 @@ def test_the_rust_batch_gives_the_same_grasps(models, clasp_cli):
                "--seed", "9", "--json"]
     rust = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
     world = scene(models)
-    batch = world.grasp_batch(clasp.grasp_candidates(world, 16, seed=9))
+    batch = world.grasp_batch(clasp.grasp_candidates(world, 16, seed=9), metric="volume")
+    assert len(rust["results"]) == 16
     for k, row in enumerate(rust["results"]):
         assert batch["palm"][k].reshape(16).tolist() == row["palm"]
         assert batch["dofs"][k].tolist() == row["dofs"]
@@ -75,20 +77,38 @@ def test_the_rust_batch_gives_the_same_grasps(models, clasp_cli):
 
 def test_a_batch_releases_the_gil(models):
     world = scene(models)
-    candidates = clasp.grasp_candidates(world, 60, seed=1)
+    candidates = clasp.grasp_candidates(world, 80, seed=1)
     ticks = []
-    running = threading.Event()
+    stop = threading.Event()
 
     def count():
-        running.set()
-        end = time.perf_counter() + 0.3
-        while time.perf_counter() < end:
-            ticks.append(1)
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
             time.sleep(0.001)
 
     counter = threading.Thread(target=count)
     counter.start()
-    running.wait()
+    time.sleep(0.01)
+    started = time.perf_counter()
     world.grasp_batch(candidates, threads=1)
+    ended = time.perf_counter()
+    stop.set()
     counter.join()
-    assert len(ticks) > 20, "Python ran while the batch did"
+    assert ended - started > 0.1, "the batch is long enough to tell"
+    during = [t for t in ticks if started < t < ended]
+    assert len(during) > 0.3 * (ended - started) / 0.001 / 2, "Python ran while the batch did"
+
+
+def test_bad_candidates_raise_value_errors_naming_them(models):
+    world = scene(models)
+    candidates = clasp.grasp_candidates(world, 4, seed=2)
+    wrong = dict(candidates, direction=candidates["direction"][:, :2])
+    with pytest.raises(ValueError, match=r"\(N, 3\)"):
+        world.grasp_batch(wrong)
+    outside = dict(candidates, dofs=candidates["dofs"] + 100.0)
+    with pytest.raises(ValueError, match="candidate 0"):
+        world.grasp_batch(outside)
+    with pytest.raises(ValueError, match="threads"):
+        world.grasp_batch(candidates, threads=0)
+    with pytest.raises(ValueError, match="need"):
+        world.grasp_batch({"dofs": candidates["dofs"]})

@@ -3,6 +3,8 @@ cluster of 2 CPUs: every row equal to the single-machine run, and a rerun resume
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,23 @@ def test_a_job_runs_on_one_machine_and_resumes(models, tmp_path):
     assert set(table.column("object_id").to_pylist()) == {"clasp_mug", "clasp_sphere"}
     assert all(len(p) == 16 for p in table.column("palm").to_pylist())
     assert dataset.run_local(small, progress=None) == []
+    # A shard lost is the one shard a rerun writes.
+    lost = written[2]
+    lost.unlink()
+    stamps = {p: p.stat().st_mtime_ns for p in written if p != lost}
+    assert dataset.run_local(small, progress=None) == [lost]
+    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
+    assert dataset.read(small.out).num_rows == 80
+
+
+def test_a_folder_of_another_jobs_shards_is_refused(models, tmp_path):
+    first = job(models, tmp_path / "one", grasps=10)
+    dataset.run_local(first, progress=None)
+    other = Job(**{**dataset.job_dict(first), "seed": 4})
+    with pytest.raises(ValueError, match="another job"):
+        dataset.run_local(other, progress=None)
+    # Relative paths are made absolute, so workers anywhere find the files.
+    assert Path(first.hand).is_absolute() and Path(first.out).is_absolute()
 
 
 def test_slurm_shards_split_the_job_and_together_make_it(models, tmp_path):
@@ -81,5 +100,8 @@ def test_the_command_line_runs_the_job_locally(models, tmp_path):
     args = [hand, mug, "--grasps", "30", "--task-size", "10", "--out", str(out), "--local"]
     assert clasp_ray.main(args) == 0
     assert dataset.read(out).num_rows == 30
+    shards = sorted(out.glob("*.parquet"))
+    stamps = [p.stat().st_mtime_ns for p in shards]
     assert clasp_ray.main(args) == 0
-    assert len(list(out.glob("*.parquet"))) == 3
+    assert sorted(out.glob("*.parquet")) == shards
+    assert [p.stat().st_mtime_ns for p in shards] == stamps, "a rerun writes nothing"

@@ -25,7 +25,7 @@ from ._clasp import (
     World,
     grasp_candidates,
 )
-from .errors import ClaspError, LoadError, MoveError, QualityError
+from .errors import ClaspError, LoadError, MoveError, QualityError, SaveError
 
 __all__ = [
     "DEFAULT_CONTACT_THRESHOLD",
@@ -38,6 +38,7 @@ __all__ = [
     "MoveOutcome",
     "Quality",
     "QualityError",
+    "SaveError",
     "World",
     "grasp_candidates",
     "pose",

@@ -124,28 +124,37 @@ class Contact:
         """The friction cone's (or soft ellipsoid's) edges (K, 6), in this side's inward frame."""
 
 class MoveOutcome:
-    """How a move ended."""
+    """How a move ended (read-only)."""
 
-    completed: bool
-    """The move reached its target."""
-    stopped_by: list[tuple[BodyId, BodyId]]
-    """The pairs that stopped it, the mover's body first."""
-    blocked_by_overlap: bool
-    """It stopped because it would have deepened an existing overlap."""
+    @property
+    def completed(self) -> bool:
+        """The move reached its target."""
+    @property
+    def stopped_by(self) -> list[tuple[BodyId, BodyId]]:
+        """The pairs that stopped it, the mover's body first."""
+    @property
+    def blocked_by_overlap(self) -> bool:
+        """It stopped because it would have deepened an existing overlap."""
 
 class Quality:
-    """A grasp's quality."""
+    """A grasp's quality (read-only)."""
 
-    force_closure: bool
-    """The contacts can resist any wrench."""
-    epsilon: float | None
-    """The Ferrari–Canny epsilon; None when not force-closure."""
-    volume: float | None
-    """The wrench space's 6D volume, when asked for."""
-    wrench_space: str
-    """"l1" or "linf"."""
-    contacts: int
-    wrenches: int
+    @property
+    def force_closure(self) -> bool:
+        """The contacts can resist any wrench."""
+    @property
+    def epsilon(self) -> float | None:
+        """The Ferrari–Canny epsilon; None when not force-closure."""
+    @property
+    def volume(self) -> float | None:
+        """The wrench space's 6D volume, when asked for."""
+    @property
+    def wrench_space(self) -> str:
+        """"l1" or "linf"."""
+    @property
+    def contacts(self) -> int: ...
+    @property
+    def wrenches(self) -> int: ...
 
 class World:
     """A simulated world: free bodies and robots, the collision rules, and the contacts, kept
@@ -162,7 +171,7 @@ class World:
         ``$GRASPIT``, then the world's folder and those above it). Raises ``LoadError`` with
         the file and line."""
     def save(self, path: _Path, graspit_root: _Path | None = None) -> None:
-        """Saves the world as a GraspIt world file."""
+        """Saves the world as a GraspIt world file; raises ``SaveError`` naming the file."""
     @property
     def warnings(self) -> list[str]:
         """What loading read with a change (a DOF a rounding outside its limits, clamped)."""
@@ -237,11 +246,14 @@ class World:
         """Puts the hand where a grasp candidate with this aim starts it: pointed at the
         object's centre from ``direction``, turned ``roll`` about that line, clear of the
         object. Returns how far a candidate may approach from there (mm)."""
-    def approach(self, robot: int | None = None, distance: float = 500.0) -> MoveOutcome:
+    def approach(self, distance: float = 500.0, robot: int | None = None) -> MoveOutcome:
         """Moves the hand along its approach direction until it touches, at most ``distance``
         mm; if it meets nothing it stays where it was."""
-    current_hand: int | None
-    """The robot that grasps when none is named (settable)."""
+    @property
+    def current_hand(self) -> int | None:
+        """The robot that grasps when none is named: the one chosen, else the first hand."""
+    @current_hand.setter
+    def current_hand(self, robot: int) -> None: ...
     @property
     def grasped_object(self) -> BodyId | None:
         """The first graspable body."""
@@ -255,12 +267,16 @@ class World:
     def collision_groups(self, id: BodyId) -> tuple[int, int]: ...
     def checked_pairs(self) -> list[tuple[BodyId, BodyId]]: ...
     def overlapping_pairs(self) -> list[tuple[BodyId, BodyId]]: ...
-    contact_threshold: float
-    """Bodies closer than this (mm) are in contact (settable)."""
+    @property
+    def contact_threshold(self) -> float:
+        """Bodies closer than this (mm) are in contact (default 0.1)."""
+    @contact_threshold.setter
+    def contact_threshold(self, threshold: float) -> None:
+        """A positive number of mm, else ValueError; contacts are found again."""
     def contacts(self) -> list[Contact]:
         """Both sides of every contact, sorted by body."""
     def contacts_of(self, id: BodyId) -> list[Contact]:
-        """The contacts on one body, each seen from it."""
+        """The contacts on one body, each seen from it (MoveError if there is no such body)."""
     def contact_arrays(self, body: BodyId | None = None) -> dict[str, np.ndarray]:
         """Contacts as arrays: point, other_point, normal (N, 3); separation, static_friction,
         kinetic_friction (N,); body, other (N, 4) ints (kind, index or robot, chain, link)."""
@@ -280,15 +296,17 @@ class World:
         candidates: dict[str, npt.ArrayLike],
         robot: int | None = None,
         object: BodyId | None = None,
-        metric: str = "volume",
+        metric: str = "epsilon",
         gws: str = "l1",
         threads: int | None = None,
     ) -> dict[str, np.ndarray]:
         """Tries many grasps in parallel, each on a clone of the hand in its own domain.
         ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
         ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
-        (N,)). Returns palm (N, 4, 4), dofs (N, D), contacts, force_closure, epsilon, volume,
-        seconds (N,). Each grasp is what it would be alone."""
+        (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on
+        ``threads`` threads (None: every core). Returns palm (N, 4, 4), dofs (N, D), contacts,
+        force_closure, epsilon, volume (NaN when not force-closure, or, for the volume, with
+        ``metric="epsilon"``), seconds (N,). Each grasp is what it would be alone."""
 
 def grasp_candidates(
     world: World,

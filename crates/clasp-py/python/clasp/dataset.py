@@ -11,9 +11,10 @@ every shard can be checked against the Rust batch.
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -42,7 +43,8 @@ COLUMNS = [
 class Job:
     """What a dataset job computes: ``grasps`` candidates of ``hand`` on each of ``objects``
     (GraspIt body files or meshes), drawn from ``seed``, in tasks of ``task_size`` grasps,
-    written under ``out``."""
+    written under ``out``. Paths are made absolute, so that Ray workers find them whatever
+    folder they run in (the files must be at the same path on every node)."""
 
     hand: str
     objects: tuple[str, ...]
@@ -52,14 +54,21 @@ class Job:
     task_size: int = 50
     metric: str = "volume"
     gws: str = "l1"
-    graspit_root: str | None = field(default=None)
 
     def __post_init__(self):
-        object.__setattr__(self, "objects", tuple(str(o) for o in self.objects))
+        absolute = lambda p: str(Path(p).resolve())  # noqa: E731
+        object.__setattr__(self, "hand", absolute(self.hand))
+        object.__setattr__(self, "objects", tuple(absolute(o) for o in self.objects))
+        object.__setattr__(self, "out", absolute(self.out))
         if self.grasps < 1 or self.task_size < 1:
             raise ValueError("a job needs at least one grasp per object and per task")
         if not self.objects:
             raise ValueError("a job needs at least one object")
+
+    def recipe(self) -> dict:
+        """What decides the grasps and where they go in the shards (all but ``out``): a folder
+        of shards holds one recipe's."""
+        return {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
 
 
 @dataclass(frozen=True)
@@ -96,9 +105,34 @@ def shard_path(job: Job, task: Task) -> Path:
     return Path(job.out) / name
 
 
+MANIFEST = "job.json"
+
+
+def claim(job: Job) -> None:
+    """Writes the job's recipe beside its shards, or checks that the folder's shards are this
+    recipe's: a rerun with another seed, task size, hand or objects into the same folder would
+    mix two datasets, so it is refused."""
+    folder = Path(job.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = folder / MANIFEST
+    if manifest.exists():
+        written = json.loads(manifest.read_text())
+        if written != job.recipe():
+            raise ValueError(
+                f"{folder} holds the shards of another job ({manifest}); "
+                "use another --out, or the same recipe to resume"
+            )
+        return
+    partial = manifest.with_name(f"{MANIFEST}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(job.recipe(), indent=1))
+    os.replace(partial, manifest)
+
+
 def todo(job: Job, shard: tuple[int, int] | None = None) -> list[Task]:
     """The tasks still to run (no shard written yet), of shard ``(i, n)`` only when given
-    (every n-th task from the i-th: a Slurm array's ``$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT``)."""
+    (every n-th task from the i-th: a Slurm array's ``$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT``).
+    Claims the output folder for the job first (``claim``)."""
+    claim(job)
     chosen = tasks(job)
     if shard is not None:
         i, n = shard

@@ -18,10 +18,16 @@ class LoadError(ClaspError):
     when the problem is the whole file)."""
 
 
+class SaveError(ClaspError):
+    """A world could not be written: ``file`` says where."""
+
+
 class MoveError(ClaspError):
-    """A request was refused and the world is unchanged: a body or robot that is not there,
-    a pose or DOF value that is impossible, a robot carried by another moved alone."""
+    """A request was refused and the world is unchanged: a body or robot that is not there
+    (also when a grasp names none), a DOF value outside its limits, a robot carried by another
+    moved alone."""
 
 
 class QualityError(ClaspError):
-    """A grasp could not be scored (no robot or object, a wrench space too large to build)."""
+    """A grasp could not be scored: a hand without virtual contacts, a wrench space too large
+    to build."""

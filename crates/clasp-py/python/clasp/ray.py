@@ -41,24 +41,39 @@ def run(
     Returns the shards written."""
     import ray
 
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
     remaining = dataset.todo(job)
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False)
+    try:
+        return _run_tasks(ray, job, remaining, progress)
+    finally:
+        if started_ray:
+            ray.shutdown()
+
+
+def _run_tasks(ray, job: Job, remaining: list, progress) -> list[Path]:
+    """Sends every task, writes each shard as its task finishes; a task that fails cancels the
+    others (the shards written stay: a rerun resumes) and raises its error."""
     evaluate = ray.remote(num_cpus=1)(_evaluate_remote)
     plain = dataset.job_dict(job)
     pending = [evaluate.remote(plain, vars(task)) for task in remaining]
     written, grasps, started = [], 0, time.perf_counter()
-    while pending:
-        finished, pending = ray.wait(pending, num_returns=1)
-        for reference in finished:
-            task, columns = ray.get(reference)
-            task = dataset.Task(**task)
-            path = dataset.shard_path(job, task)
-            dataset.write_shard(path, columns)
-            written.append(path)
-            grasps += task.count
-            if progress:
-                progress(dataset.report(len(written), len(remaining), grasps, started))
+    try:
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for reference in finished:
+                task, columns = ray.get(reference)
+                task = dataset.Task(**task)
+                dataset.write_shard(dataset.shard_path(job, task), columns)
+                written.append(dataset.shard_path(job, task))
+                grasps += task.count
+                if progress:
+                    progress(dataset.report(len(written), len(remaining), grasps, started))
+    except BaseException:
+        for reference in pending:
+            ray.cancel(reference)
+        raise
     return written
 
 
