@@ -160,10 +160,10 @@ impl<E: CollisionEngine> World<E> {
 
 /// A small seeded generator (Steele, Lea and Flood's SplitMix64): the same seed, the same
 /// candidates, on every machine.
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -172,12 +172,12 @@ impl SplitMix64 {
     }
 
     /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Uniform over the unit sphere.
-    fn direction(&mut self) -> Unit<Vector3<f64>> {
+    pub(crate) fn direction(&mut self) -> Unit<Vector3<f64>> {
         let z = 2.0 * self.unit() - 1.0;
         let angle = std::f64::consts::TAU * self.unit();
         let across = (1.0 - z * z).max(0.0).sqrt();

@@ -22,6 +22,9 @@ use crate::{
 pub struct GraspTrial {
     pub palm: Pose,
     pub dof_values: Vec<f64>,
+    /// Per DOF, where each of its joints broke away (`Robot::breakaway_states`): with the DOF
+    /// values, the hand's whole posture.
+    pub breakaway: Vec<Vec<Option<f64>>>,
     /// The hand's contacts on the object, seen from the object.
     pub contacts: Vec<Contact>,
     /// The grasp's quality, when asked for (none too when the grasp cannot be evaluated).
@@ -324,6 +327,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         Ok(GraspTrial {
             palm: hand.pose(),
             dof_values: hand.dof_values().to_vec(),
+            breakaway: hand.breakaway_states(),
             contacts: self
                 .contacts_of(plan.object)
                 .filter(|c| c.other.robot() == Some(robot))

@@ -15,6 +15,7 @@ pub mod hull;
 mod layers;
 mod mass;
 mod moves;
+mod planner;
 pub mod quality;
 mod requests;
 mod robot;
@@ -39,6 +40,7 @@ pub use eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace};
 pub use grasp::{Grasp, GraspContact, GraspError};
 pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
 pub use moves::{MoveOutcome, MoveQueries};
+pub use planner::{Energy, Plan, PlanProgress, PlanSettings, PlannedGrasp};
 pub use quality::{Quality, QualityError, WrenchSpaceKind};
 pub use requests::MoveError;
 pub use robot::{

@@ -30,6 +30,8 @@ pub enum MoveError {
         child: usize,
         why: &'static str,
     },
+    #[error("robot {0} has no virtual contacts to plan with (its file names no <virtualContacts>)")]
+    NoVirtualContacts(usize),
     #[error("robot {robot} is carried by robot {by}: move robot {by}, and it follows")]
     Carried { robot: usize, by: usize },
 }

@@ -609,6 +609,20 @@ impl Robot {
         self.breakaway.get(chain)?.get(joint).copied().flatten()
     }
 
+    /// Per DOF, where each of its joints broke away ([`Robot::breakaway`], in
+    /// [`Robot::dof_joints`] order): what [`Robot::set_breakaway`] takes back.
+    pub fn breakaway_states(&self) -> Vec<Vec<Option<f64>>> {
+        (0..self.dofs.len())
+            .map(|d| {
+                let joints = self.dof_joints(d);
+                joints
+                    .into_iter()
+                    .map(|(c, j)| self.breakaway(c, j))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Puts a DOF's joints in breakaway at these values, or not (`None`), in
     /// [`Robot::dof_joints`] order, as a world file's DOF stream says. A value at or above the
     /// DOF's current one changes nothing: the joint follows its DOF.

@@ -158,6 +158,31 @@ impl<E: CollisionEngine> World<E> {
         self.with_motion(Element::Robot(robot), |motion| motion.force_dofs(values))
     }
 
+    /// Sets a robot's whole posture without checking collisions: its DOF values and, per DOF,
+    /// where its joints broke away (as [`crate::GraspTrial`] and
+    /// [`Robot::breakaway_states`] give them). Refused, changing nothing, when a value is
+    /// outside its limits or the states do not fit.
+    pub fn set_posture(
+        &mut self,
+        robot: usize,
+        values: &[f64],
+        breakaway: &[Vec<Option<f64>>],
+    ) -> Result<(), MoveError> {
+        let mut posed = self
+            .robot(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?
+            .clone();
+        posed.set_dof_values(values)?;
+        for (dof, states) in breakaway.iter().enumerate() {
+            posed.set_breakaway(dof, states)?;
+        }
+        let breakaway = posed.breakaway_states();
+        self.with_motion(Element::Robot(robot), |motion| {
+            motion.force_dofs(values);
+            motion.force_breakaway(&breakaway);
+        })
+    }
+
     /// Moves an element (a body, or a robot by its palm) toward `pose`, stopping at contact
     /// with a gap in (0, threshold/2).
     pub fn move_to(&mut self, element: Element, pose: Pose) -> Result<MoveOutcome, MoveError> {

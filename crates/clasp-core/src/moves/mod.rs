@@ -248,6 +248,17 @@ impl Motion<'_, '_> {
         self.mover.carry();
     }
 
+    /// Sets a robot mover's breakaway states (checked by the caller), then carries what it
+    /// carries.
+    pub fn force_breakaway(&mut self, states: &[Vec<Option<f64>>]) {
+        if let Mover::Robot { robot, .. } = &mut self.mover {
+            for (dof, states) in states.iter().enumerate() {
+                let _ = robot.set_breakaway(dof, states);
+            }
+        }
+        self.mover.carry();
+    }
+
     /// The mover's bodies by id: a free body, or the bodies of a robot and what it carries.
     pub fn mover_ids(&self) -> Vec<BodyId> {
         match &self.mover {

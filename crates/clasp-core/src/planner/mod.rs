@@ -1,0 +1,322 @@
+//! The grasp planner, after GraspIt's EigenGrasp planner (`SimAnnPlanner`, Ciocarlie and Allen
+//! 2009): simulated annealing over the hand's pose round the object and its eigengrasp
+//! amplitudes, scored by how close its virtual contacts come to the object (or by the quality
+//! they would make); several independent searches in parallel, each on its own copy of the
+//! hand; the best states of each auto-grasped in a domain of their own and scored; the best
+//! grasps kept, no two alike. Seeded: the same seed gives the same grasps, on any number of
+//! threads.
+
+mod anneal;
+mod search;
+
+use std::{
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+    time::Instant,
+};
+
+use clasp_collide::CollisionEngine;
+use rayon::prelude::*;
+
+pub use search::Energy;
+
+use crate::{
+    BodyId, GraspTrial, MoveError, Pose, Robot, World, WrenchSpaceKind, batch::SplitMix64,
+};
+use anneal::{ATTEMPTS, DEF_K0};
+use search::Space;
+
+/// What a planning run does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanSettings {
+    /// Annealing steps of each search (by default four searches of 17,500: GraspIt's default
+    /// run of 70,000 steps in all).
+    pub steps: u64,
+    /// How many grasps to return.
+    pub grasps: usize,
+    pub energy: Energy,
+    pub seed: u64,
+    /// Independent searches, run in parallel on rayon's threads.
+    pub searches: usize,
+    /// How far each of a search's best states may approach before it closes (mm; GraspIt's
+    /// guided planner: 30).
+    pub approach: f64,
+}
+
+impl Default for PlanSettings {
+    fn default() -> Self {
+        Self {
+            steps: 17_500,
+            grasps: 10,
+            energy: Energy::Contact,
+            seed: 0,
+            searches: 4,
+            approach: 30.0,
+        }
+    }
+}
+
+/// The states each search keeps (GraspIt's list of 20 best), and how far apart two must be.
+const BEST_PER_SEARCH: usize = 50;
+const SAME_STATE: f64 = 0.2;
+
+/// A planned grasp: where the hand ended after closing, and how good the grasp is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedGrasp {
+    /// The state's energy before closing.
+    pub energy: f64,
+    /// The pose and DOFs the search found, before closing.
+    pub pregrasp: (Pose, Vec<f64>),
+    /// After approaching and closing: the palm, DOFs, contacts and quality (L1, with volume).
+    pub grasp: GraspTrial,
+}
+
+impl PlannedGrasp {
+    pub fn force_closure(&self) -> bool {
+        self.grasp.quality.as_ref().is_some_and(|q| q.force_closure)
+    }
+
+    pub fn epsilon(&self) -> f64 {
+        self.grasp
+            .quality
+            .as_ref()
+            .and_then(|q| q.epsilon)
+            .unwrap_or(-1.0)
+    }
+}
+
+/// What a planning run found, and how much it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Best first: force-closure grasps by epsilon, then the others by energy.
+    pub grasps: Vec<PlannedGrasp>,
+    /// Annealing steps taken, over all searches.
+    pub steps: u64,
+    /// States evaluated (placed, checked for collision and scored), over all searches: what
+    /// GraspIt's `timeTest` counts.
+    pub evaluations: u64,
+    pub seconds: f64,
+}
+
+/// Progress a caller may watch, and a flag to stop early (what was found is kept).
+#[derive(Debug, Default)]
+pub struct PlanProgress {
+    pub steps: AtomicU64,
+    pub stop: AtomicBool,
+}
+
+/// A search's kept state: its variables and energy.
+#[derive(Debug, Clone)]
+struct Kept {
+    state: Vec<f64>,
+    energy: f64,
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// Plans grasps of `object` with robot `robot` (which needs virtual contacts and is left
+    /// where it is): `settings.searches` annealing searches from seeds `seed`, `seed + 1`, …,
+    /// their best states auto-grasped and scored; the best `settings.grasps`, no two within
+    /// GraspIt's state distance of 0.2. `progress` counts steps and may stop the run.
+    pub fn plan(
+        &self,
+        robot: usize,
+        object: BodyId,
+        settings: &PlanSettings,
+        progress: &PlanProgress,
+    ) -> Result<Plan, MoveError> {
+        let started = Instant::now();
+        let hand = self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        let space = self.search_space(hand, robot, object, settings.energy)?;
+        let searches: Vec<(Vec<Kept>, u64, u64)> = (0..settings.searches.max(1))
+            .into_par_iter()
+            .map(|i| anneal_search(&space, hand, settings, settings.seed + i as u64, progress))
+            .collect();
+        let steps = searches.iter().map(|s| s.1).sum();
+        let evaluations = searches.iter().map(|s| s.2).sum();
+        let mut kept: Vec<Kept> = Vec::new();
+        for (found, _, _) in searches {
+            for k in found {
+                keep(&space, hand, &mut kept, k, usize::MAX);
+            }
+        }
+        kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
+        let mut grasps: Vec<PlannedGrasp> = kept
+            .par_iter()
+            .enumerate()
+            .map(|(k, kept)| self.close_on(&space, hand, kept, k, settings))
+            .collect::<Result<_, _>>()?;
+        grasps.sort_by(|a, b| {
+            b.force_closure()
+                .cmp(&a.force_closure())
+                .then(b.epsilon().total_cmp(&a.epsilon()))
+                .then(a.energy.total_cmp(&b.energy))
+        });
+        let mut distinct: Vec<PlannedGrasp> = Vec::new();
+        for g in grasps {
+            if distinct.len() < settings.grasps
+                && !distinct.iter().any(|d| alike(d, &g, space.radius))
+            {
+                distinct.push(g);
+            }
+        }
+        Ok(Plan {
+            grasps: distinct,
+            steps,
+            evaluations,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn search_space<'w>(
+        &'w self,
+        hand: &Robot,
+        robot: usize,
+        object: BodyId,
+        energy: Energy,
+    ) -> Result<Space<'w>, MoveError> {
+        let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
+        if hand.virtual_contacts_placed().is_empty() {
+            return Err(MoveError::NoVirtualContacts(robot));
+        }
+        let eigen = hand.eigen_space()?;
+        let zeros = vec![0.0; eigen.len()];
+        let origin = eigen.dofs_for(&zeros, hand.dof_values())?;
+        let limits: Vec<(f64, f64)> = (0..hand.dofs.len()).map(|d| hand.dof_limits(d)).collect();
+        let (lo, hi) = body.mesh().bounding_box();
+        let radius = (hi - lo).norm() / 2.0;
+        let others = self.robots().filter(|&(r, _)| r != robot);
+        let obstacles = self
+            .free_bodies()
+            .filter(|&(i, _)| BodyId::Free(i) != object)
+            .map(|(_, b)| b)
+            .chain(others.flat_map(|(_, r)| r.bodies()))
+            .collect();
+        Ok(Space {
+            robot,
+            object_id: object,
+            variables: Space::variables(hand, &eigen, &origin, radius),
+            centre: body.pose() * nalgebra::center(&lo, &hi),
+            radius,
+            eigen,
+            origin,
+            limits,
+            object: body,
+            obstacles,
+            engine: &self.engine,
+            energy,
+        })
+    }
+
+    /// Puts a clone of the hand at a kept state in a domain of its own (the `k`-th), approaches
+    /// (at most `settings.approach` mm), closes it and scores the grasp.
+    fn close_on(
+        &self,
+        space: &Space,
+        hand: &Robot,
+        kept: &Kept,
+        k: usize,
+        settings: &PlanSettings,
+    ) -> Result<PlannedGrasp, MoveError> {
+        let (palm, dofs) = space.placement(hand, &kept.state);
+        let mut domain = self.domain(k as u32 + 1)?;
+        let clone = domain.clone_robot(space.robot)?;
+        let plan = crate::TrialPlan {
+            palm,
+            open: &dofs,
+            approach: settings.approach,
+            object: space.object_id,
+            quality: Some(WrenchSpaceKind::L1),
+            volume: true,
+        };
+        let grasp = domain.grasp_trial(clone, &plan)?;
+        Ok(PlannedGrasp {
+            energy: kept.energy,
+            pregrasp: (palm, dofs),
+            grasp,
+        })
+    }
+}
+
+/// One annealing search from `seed`: its best states, steps taken, states evaluated.
+fn anneal_search(
+    space: &Space,
+    hand: &Robot,
+    settings: &PlanSettings,
+    seed: u64,
+    progress: &PlanProgress,
+) -> (Vec<Kept>, u64, u64) {
+    let mut random = SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
+    let mut hand = hand.clone();
+    let mut state = space.start();
+    let mut energy = 1.0e8;
+    let mut best: Vec<Kept> = Vec::new();
+    let (mut steps, mut evaluations) = (0, 0);
+    let mut k = DEF_K0;
+    while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
+        let t = anneal::neighbour_temperature(k);
+        let mut legal = None;
+        for _ in 0..ATTEMPTS {
+            let next: Vec<f64> = state
+                .iter()
+                .zip(&space.variables)
+                .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
+                .collect();
+            evaluations += 1;
+            if let Some(e) = space.evaluate(&mut hand, &next) {
+                legal = Some((next, e));
+                break;
+            }
+        }
+        let Some((next, next_energy)) = legal else {
+            continue;
+        };
+        if anneal::accept(energy, next_energy, k, &mut random) {
+            state = next;
+            energy = next_energy;
+            let worst = best.last().map_or(1.0e5, |w| w.energy);
+            if best.len() < BEST_PER_SEARCH || energy < worst {
+                let kept = Kept {
+                    state: state.clone(),
+                    energy,
+                };
+                keep(space, &hand, &mut best, kept, BEST_PER_SEARCH);
+            }
+        }
+        k += 1;
+        steps += 1;
+        if steps % 1000 == 0 {
+            progress.steps.fetch_add(1000, Ordering::Relaxed);
+        }
+    }
+    progress.steps.fetch_add(steps % 1000, Ordering::Relaxed);
+    (best, steps, evaluations)
+}
+
+/// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if
+/// lower; the list stays sorted by energy and at most `size` long.
+fn keep(space: &Space, hand: &Robot, list: &mut Vec<Kept>, kept: Kept, size: usize) {
+    if let Some(i) = list
+        .iter()
+        .position(|other| space.distance(hand, &other.state, &kept.state) < SAME_STATE)
+    {
+        if kept.energy < list[i].energy {
+            list[i] = kept;
+        } else {
+            return;
+        }
+    } else {
+        list.push(kept);
+    }
+    list.sort_by(|a, b| a.energy.total_cmp(&b.energy));
+    list.truncate(size);
+}
+
+/// Two closed grasps alike: palms within a tenth of the object's radius and 0.2 rad, DOFs
+/// within 0.1.
+fn alike(a: &PlannedGrasp, b: &PlannedGrasp, radius: f64) -> bool {
+    let (pa, pb) = (a.grasp.palm, b.grasp.palm);
+    let shift = (pa.translation.vector - pb.translation.vector).norm();
+    let turn = pa.rotation.angle_to(&pb.rotation);
+    let dofs = a.grasp.dof_values.iter().zip(&b.grasp.dof_values);
+    let posture = dofs.map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+    shift < 0.1 * radius && turn < 0.2 && posture < 0.1
+}

@@ -1,0 +1,244 @@
+//! What the planner searches and how it scores a state. A state is the hand's pose round the
+//! object — the direction it comes from (polar and azimuth angles about the object's centre),
+//! its roll about that line and the distance of its approach point from the centre — and its
+//! eigengrasp amplitudes. A state whose hand touches nothing is legal; its energy says how
+//! close the hand's virtual contacts are to the object (contact energy) or how good a grasp
+//! they would make there (potential quality), both after GraspIt's.
+
+use std::f64::consts::PI;
+
+use clasp_collide::{CollisionEngine, Placed};
+use nalgebra::{Point3, Unit, Vector3};
+
+use super::anneal::Variable;
+use crate::{Body, EigenSpace, Pose, Robot, quality, virtual_contacts::PlacedVirtualContact};
+
+/// How a state is scored: lower is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Energy {
+    /// GraspIt's contact energy: the mean over the virtual contacts of the distance to the
+    /// object plus 50 × (1 − the cosine between the contact's normal and the way to the object).
+    #[default]
+    Contact,
+    /// GraspIt's potential quality: the epsilon of the wrenches the virtual contacts near the
+    /// object (within 50 mm, facing it) would make, negated; +1 when they make none.
+    Quality,
+}
+
+/// The search round one object: the variables, and what a state needs to be placed and scored.
+pub struct Space<'a> {
+    /// The planning robot and the object, by id.
+    pub robot: usize,
+    pub object_id: crate::BodyId,
+    pub variables: Vec<Variable>,
+    pub centre: Point3<f64>,
+    /// The object's size, for comparing states (GraspIt's `maxRadius`).
+    pub radius: f64,
+    pub eigen: EigenSpace,
+    pub origin: Vec<f64>,
+    pub limits: Vec<(f64, f64)>,
+    pub object: &'a Body,
+    /// Everything else the hand must not touch.
+    pub obstacles: Vec<&'a Body>,
+    pub engine: &'a dyn CollisionEngine,
+    pub energy: Energy,
+}
+
+/// The pose variables before the amplitudes: polar angle, azimuth, roll, distance.
+const POSE_VARIABLES: usize = 4;
+
+impl<'a> Space<'a> {
+    /// The variables for this hand round a body of radius `radius` at `centre`: angles over
+    /// the sphere, the roll all round, the distance from inside the object to a hand's reach
+    /// beyond it, and each eigengrasp amplitude from one DOF limit to the other.
+    pub fn variables(
+        hand: &Robot,
+        eigen: &EigenSpace,
+        origin: &[f64],
+        radius: f64,
+    ) -> Vec<Variable> {
+        let angle = |min, max, jump, circular| Variable {
+            min,
+            max,
+            jump,
+            circular,
+        };
+        let far = radius + hand.reach();
+        let mut variables = vec![
+            angle(0.0, PI, PI / 5.0, false),
+            angle(-PI, PI, PI / 2.0, true),
+            angle(-PI, PI, PI / 2.0, true),
+            Variable {
+                min: 0.0,
+                max: far,
+                jump: far / 2.0,
+                circular: false,
+            },
+        ];
+        for e in 0..eigen.len() {
+            let (low, high) = eigen.amplitude_range(e, origin);
+            let (low, high) = (low.max(-4.0), high.min(4.0));
+            variables.push(Variable {
+                min: low,
+                max: high,
+                jump: (high - low) / 4.0,
+                circular: false,
+            });
+        }
+        variables
+    }
+
+    /// A state where the search starts: the hand far out along +z, open at the origin posture.
+    pub fn start(&self) -> Vec<f64> {
+        let mut state = vec![0.0; self.variables.len()];
+        state[3] = self.variables[3].max;
+        state
+    }
+
+    /// Where a state puts the hand's palm, and its DOF values.
+    pub fn placement(&self, hand: &Robot, state: &[f64]) -> (Pose, Vec<f64>) {
+        let (theta, phi, roll, distance) = (state[0], state[1], state[2], state[3]);
+        let out = Vector3::new(
+            theta.sin() * phi.cos(),
+            theta.sin() * phi.sin(),
+            theta.cos(),
+        );
+        let towards = Unit::new_normalize(-out);
+        let palm = hand.pose_aiming_at(self.centre, towards, distance, roll);
+        let amplitudes = &state[POSE_VARIABLES..];
+        let dofs = self
+            .eigen
+            .dofs_for(amplitudes, &self.origin)
+            .unwrap_or_else(|_| self.origin.clone())
+            .into_iter()
+            .zip(&self.limits)
+            .map(|(v, &(min, max))| v.clamp(min, max.max(min)))
+            .collect();
+        (palm, dofs)
+    }
+
+    /// Puts `hand` at the state and scores it: `None` when the hand touches the object or an
+    /// obstacle (an illegal state), else its energy.
+    pub fn evaluate(&self, hand: &mut Robot, state: &[f64]) -> Option<f64> {
+        let (palm, dofs) = self.placement(hand, state);
+        hand.set_pose(palm);
+        hand.force_dof_values(&dofs);
+        if self.touches(hand) {
+            return None;
+        }
+        let contacts = hand.virtual_contacts_placed();
+        Some(match self.energy {
+            Energy::Contact => self.contact_energy(&contacts),
+            Energy::Quality => self.potential_quality(&contacts),
+        })
+    }
+
+    fn touches(&self, hand: &Robot) -> bool {
+        let near = |a: &Body, b: &Body| {
+            let (Some(x), Some(y)) = (bounds(a), bounds(b)) else {
+                return false;
+            };
+            (x.0 - y.0).norm() <= x.1 + y.1
+        };
+        hand.bodies().filter(|b| !b.mesh().is_empty()).any(|part| {
+            std::iter::once(self.object)
+                .chain(self.obstacles.iter().copied())
+                .any(|other| {
+                    near(part, other)
+                        && self.engine.collide(
+                            Placed::new(part.geometry(), part.pose()),
+                            Placed::new(other.geometry(), other.pose()),
+                        )
+                })
+        })
+    }
+
+    /// For each contact, the way to the closest point of the object (world mm).
+    fn to_object(&self, contacts: &[PlacedVirtualContact]) -> Vec<Vector3<f64>> {
+        let object = Placed::new(self.object.geometry(), self.object.pose());
+        contacts
+            .iter()
+            .map(|c| self.engine.point_distance(object, &c.location).closest - c.location)
+            .collect()
+    }
+
+    fn contact_energy(&self, contacts: &[PlacedVirtualContact]) -> f64 {
+        if contacts.is_empty() {
+            return f64::INFINITY;
+        }
+        let total: f64 = contacts
+            .iter()
+            .zip(self.to_object(contacts))
+            .map(|(c, p)| {
+                let d = p.norm();
+                let cosine = if d > 0.0 {
+                    c.normal.normalize().dot(&(p / d))
+                } else {
+                    1.0
+                };
+                d + 50.0 * (1.0 - cosine)
+            })
+            .sum();
+        total / contacts.len() as f64
+    }
+
+    /// The epsilon of the wrenches the contacts near the object would make, each scaled by how
+    /// near and how square it is (1 + cos(π d / 50) when facing the object within 50 mm),
+    /// negated; +1 when fewer than three contacts count or the grasp is not force-closure.
+    fn potential_quality(&self, contacts: &[PlacedVirtualContact]) -> f64 {
+        let cog = self.object.pose() * self.object.mass.cog;
+        let mut wrenches = Vec::new();
+        for (c, p) in contacts.iter().zip(self.to_object(contacts)) {
+            let d = p.norm();
+            let cosine = if d > 0.0 {
+                c.normal.normalize().dot(&(p / d))
+            } else {
+                1.0
+            };
+            if cosine < 0.7 || d > 50.0 {
+                continue;
+            }
+            let scale = (PI * d / 50.0).cos() + 1.0;
+            if scale <= 0.25 {
+                continue;
+            }
+            let frame = Pose::from_parts(c.location.coords.into(), c.frame.rotation);
+            let edges = &c.contact.friction_edges;
+            let mut w =
+                quality::contact_wrenches(&frame, edges, c.contact.friction, &cog, self.radius);
+            for wrench in &mut w {
+                wrench.iter_mut().for_each(|x| *x *= scale);
+            }
+            wrenches.push(w);
+        }
+        if wrenches.len() < 3 {
+            return 1.0;
+        }
+        match quality::quality(&wrenches, crate::WrenchSpaceKind::L1, false) {
+            Ok(q) => q.epsilon.map_or(1.0, |e| -e),
+            Err(_) => 1.0,
+        }
+    }
+
+    /// How far apart two states put the hand, GraspIt's way: the larger of the palms' distance
+    /// over the object's radius and half their turn over π.
+    pub fn distance(&self, hand: &Robot, a: &[f64], b: &[f64]) -> f64 {
+        let (pa, _) = self.placement(hand, a);
+        let (pb, _) = self.placement(hand, b);
+        let shift = (pa.translation.vector - pb.translation.vector).norm() / self.radius;
+        let turn = 0.5 * pa.rotation.angle_to(&pb.rotation) / PI;
+        shift.max(turn)
+    }
+}
+
+/// A body's bounding ball in the world: centre and radius.
+fn bounds(body: &Body) -> Option<(Point3<f64>, f64)> {
+    if body.mesh().is_empty() {
+        return None;
+    }
+    let (lo, hi) = body.mesh().bounding_box();
+    Some((
+        body.pose() * nalgebra::center(&lo, &hi),
+        (hi - lo).norm() / 2.0,
+    ))
+}

@@ -1,0 +1,185 @@
+//! The grasp planner on GraspIt's model library: the Barrett and the Schunk hand, each on five
+//! objects (the mug, the flask, the glass, the phone, the book) alone, as GraspIt's planner
+//! worlds hold them, with the default settings: at least five distinct force-closure grasps
+//! each, none leaving the hand in the object; standing on a table, no grasp leaves the hand in
+//! the object or the table; and the same seed gives the same grasps.
+
+use std::path::Path;
+
+use clasp_collide::{CollisionEngine, Placed, ReferenceEngine, shapes};
+use clasp_core::{
+    Body, BodyId, BodyKind, Element, GraspTrial, Plan, PlanProgress, PlanSettings, Pose, World,
+};
+use clasp_io::{Disk, load_body, load_robot};
+
+/// The object alone, or standing on a 20 mm slab (an obstacle), and the hand far above.
+fn scene(models: &Path, hand: &str, object: &str, on_table: bool) -> World {
+    let body = load_body(
+        &Disk,
+        &models.join(format!("objects/{object}.xml")),
+        BodyKind::Graspable,
+    )
+    .unwrap();
+    let (lo, _) = body.mesh().bounding_box();
+    let table = Body::from_mesh(
+        "table",
+        BodyKind::Obstacle,
+        shapes::cuboid([-400.0, -400.0, -20.0], [400.0, 400.0, 0.0]),
+    )
+    .at(Pose::translation(0.0, 0.0, lo.z - 0.5));
+    let hand = load_robot(&Disk, &models.join("robots").join(hand)).unwrap();
+    let bodies = if on_table {
+        vec![body, table]
+    } else {
+        vec![body]
+    };
+    let mut world = World::new(bodies, vec![hand]);
+    world
+        .set_pose(Element::Robot(0), Pose::translation(0.0, 0.0, 2000.0))
+        .unwrap();
+    world
+}
+
+fn plan(world: &World, settings: &PlanSettings) -> Plan {
+    world
+        .plan(0, BodyId::Free(0), settings, &PlanProgress::default())
+        .unwrap()
+}
+
+/// Puts the hand where a planned grasp left it and asks the brute-force engine whether any of
+/// its bodies is inside the object or the table.
+fn assert_clear(world: &World, grasp: &GraspTrial, what: &str) {
+    let mut placed = world.clone();
+    placed.set_pose(Element::Robot(0), grasp.palm).unwrap();
+    placed
+        .set_posture(0, &grasp.dof_values, &grasp.breakaway)
+        .unwrap();
+    let hand = placed.robot(0).unwrap();
+    for part in hand.bodies() {
+        for (_, other) in placed.free_bodies() {
+            let overlap = ReferenceEngine.collide(
+                Placed::new(part.geometry(), part.pose()),
+                Placed::new(other.geometry(), other.pose()),
+            );
+            assert!(!overlap, "{what}: {} is inside {}", part.name, other.name);
+        }
+    }
+}
+
+/// Plans with the default settings and checks every grasp found: distinct, and the hand in
+/// nothing. Returns how many are force-closure.
+fn plan_and_check(world: &World, what: &str) -> usize {
+    let found = plan(world, &PlanSettings::default());
+    let closures = found.grasps.iter().filter(|g| g.force_closure()).count();
+    println!(
+        "{what}: {} grasps, {closures} force-closure, best epsilon {:.3}, {} steps, {} states in {:.2} s",
+        found.grasps.len(),
+        found.grasps.first().map_or(-1.0, |g| g.epsilon()),
+        found.steps,
+        found.evaluations,
+        found.seconds
+    );
+    for (k, g) in found.grasps.iter().enumerate() {
+        assert_clear(world, &g.grasp, &format!("{what}, grasp {k}"));
+        for other in &found.grasps[k + 1..] {
+            assert_ne!(g.grasp.palm, other.grasp.palm, "{what}: two grasps alike");
+        }
+    }
+    closures
+}
+
+#[test]
+fn the_planner_finds_five_distinct_force_closure_grasps_of_five_objects_for_two_hands() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    for hand in ["Barrett/Barrett.xml", "Schunk/Schunk.xml"] {
+        for object in ["mug", "flask", "glass", "phone", "book"] {
+            let world = scene(&models, hand, object, false);
+            let what = format!("{hand} on the {object}");
+            let closures = plan_and_check(&world, &what);
+            assert!(closures >= 5, "{what}: {closures} force-closure grasps");
+        }
+    }
+}
+
+#[test]
+fn planned_grasps_of_objects_on_a_table_leave_the_hand_in_neither() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    for hand in ["Barrett/Barrett.xml", "Schunk/Schunk.xml"] {
+        for object in ["mug", "glass", "book"] {
+            let world = scene(&models, hand, object, true);
+            let closures = plan_and_check(&world, &format!("{hand} on the {object} on a table"));
+            assert!(
+                closures >= 1,
+                "{hand} on the {object} on a table: no force-closure grasp"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_grasps() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let settings = PlanSettings {
+        steps: 3_000,
+        seed: 11,
+        ..PlanSettings::default()
+    };
+    let (a, b) = (plan(&world, &settings), plan(&world, &settings));
+    assert_eq!(a.grasps, b.grasps);
+    assert_eq!((a.steps, a.evaluations), (b.steps, b.evaluations));
+    let other = plan(
+        &world,
+        &PlanSettings {
+            seed: 12,
+            ..settings
+        },
+    );
+    assert_ne!(a.grasps, other.grasps);
+    // One thread or two: the same grasps.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(pool.install(|| plan(&world, &settings)).grasps, a.grasps);
+}
+
+#[test]
+fn planning_stops_when_asked_and_keeps_what_it_found() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let progress = PlanProgress::default();
+    progress
+        .stop
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let stopped = world
+        .plan(0, BodyId::Free(0), &PlanSettings::default(), &progress)
+        .unwrap();
+    assert_eq!(stopped.steps, 0);
+    assert!(stopped.grasps.is_empty());
+    // ClaspHand has no virtual contacts: planning with it is refused, saying why.
+    let mut without = world.clone();
+    let clasp_hand =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/robots/ClaspHand/ClaspHand.xml");
+    let r = without.add_robot(load_robot(&Disk, &clasp_hand).unwrap());
+    let refused = without.plan(
+        r,
+        BodyId::Free(0),
+        &PlanSettings::default(),
+        &PlanProgress::default(),
+    );
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("no virtual contacts")
+    );
+}
