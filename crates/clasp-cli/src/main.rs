@@ -4,6 +4,7 @@
 
 mod batch;
 mod domains;
+mod plan;
 mod summary;
 mod world_commands;
 
@@ -13,7 +14,7 @@ use std::{
 };
 
 use clap::{CommandFactory, Parser, Subcommand, error::ErrorKind};
-use clasp_core::{Body, BodyKind, WrenchSpaceKind};
+use clasp_core::{Body, BodyKind, PlanSettings, WrenchSpaceKind};
 use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
@@ -146,6 +147,38 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
+    /// GraspIt's EigenGrasp planner: simulated annealing over the hand's pose round the
+    /// world's object and its eigengrasp amplitudes, scored on the hand's virtual contacts, in
+    /// independent seeded searches; the best states closed and scored. Prints the grasps found,
+    /// best first, and the steps per second.
+    Plan {
+        /// A GraspIt world file with a hand (with virtual contacts) and a graspable body.
+        world: PathBuf,
+        /// Annealing steps of each of the four searches.
+        #[arg(long, value_name = "N", default_value_t = PlanSettings::default().steps)]
+        steps: u64,
+        /// How many grasps to keep.
+        #[arg(long, value_name = "K", default_value_t = PlanSettings::default().grasps)]
+        grasps: usize,
+        /// contact (GraspIt's contact energy) or quality (potential quality).
+        #[arg(long, value_name = "contact|quality", default_value = "contact", value_parser = plan::parse_energy)]
+        energy: clasp_core::Energy,
+        /// Where the searches are drawn from: the same seed gives the same grasps.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// How many threads run the searches (default: every core).
+        #[arg(long, value_name = "T", default_value_t = 0)]
+        threads: usize,
+        /// Which robot plans: its index or name. Default: the world's first hand.
+        #[arg(long, value_name = "INDEX|NAME")]
+        robot: Option<String>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
     /// A grasp dataset's batch: N grasp candidates of a hand round an object, drawn from a
     /// seed (approach direction, roll, spread), tried in parallel, each on a clone of the hand
     /// in its own domain (approach, auto-grasp, epsilon and volume). The same grasps as
@@ -271,6 +304,31 @@ fn main() -> ExitCode {
                 &request,
                 format(json),
             ))
+        }
+        Command::Plan {
+            world,
+            steps,
+            grasps,
+            energy,
+            seed,
+            threads,
+            robot,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let request = plan::PlanRequest {
+                robot,
+                settings: PlanSettings {
+                    steps,
+                    grasps,
+                    energy,
+                    seed,
+                    ..PlanSettings::default()
+                },
+                threads,
+            };
+            report(plan::plan(&world, root.as_deref(), &request, format(json)))
         }
         Command::Batch {
             object,

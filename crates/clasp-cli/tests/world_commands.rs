@@ -1027,3 +1027,51 @@ fn quality_on_virtual_contacts_needs_no_object() {
         stderr(&output)
     );
 }
+
+/// `plan`: GraspIt's planner on GraspIt's Barrett and mug, default settings: at least five
+/// force-closure grasps, best first; the same seed gives the same grasps.
+#[test]
+fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
+    let Some(library) = graspit_models() else {
+        return;
+    };
+    let world_text = format!(
+        "<world><graspableBody><filename>{0}/objects/mug.xml</filename></graspableBody>\
+         <robot><filename>{0}/robots/Barrett/Barrett.xml</filename>\
+         <transform><translation>0 0 1000</translation></transform></robot></world>",
+        library.display()
+    );
+    let dir = scratch("plan", &[("w.xml", &world_text)]);
+    let world = dir.join("w.xml");
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["plan", path_str(&world), "--json"];
+        args.extend_from_slice(extra);
+        ok_json(&run(&args))
+    };
+    let found = plan(&[]);
+    let grasps = found["grasps"].as_array().unwrap();
+    let closures = grasps.iter().filter(|g| g["force_closure"] == true).count();
+    assert!(closures >= 5, "{closures} force-closure grasps");
+    assert_eq!(found["robot"], "Barrett");
+    assert_eq!(found["steps"], 4 * 17_500);
+    let epsilons: Vec<f64> = grasps
+        .iter()
+        .filter_map(|g| g["epsilon"].as_f64())
+        .collect();
+    assert!(
+        epsilons.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {epsilons:?}"
+    );
+    let (a, b) = (
+        plan(&["--steps", "2000", "--seed", "5"]),
+        plan(&["--steps", "2000", "--seed", "5"]),
+    );
+    assert_eq!(a["grasps"], b["grasps"]);
+    let output = run(&["plan", path_str(&default_world())]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("no virtual contacts"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -94,7 +94,9 @@ pub struct Plan {
     /// States evaluated (placed, checked for collision and scored), over all searches: what
     /// GraspIt's `timeTest` counts.
     pub evaluations: u64,
+    /// The whole run, and the annealing alone (before the best states are closed).
     pub seconds: f64,
+    pub search_seconds: f64,
 }
 
 /// Progress a caller may watch, and a flag to stop early (what was found is kept).
@@ -130,6 +132,7 @@ impl<E: CollisionEngine> World<E> {
             .into_par_iter()
             .map(|i| anneal_search(&space, hand, settings, settings.seed + i as u64, progress))
             .collect();
+        let search_seconds = started.elapsed().as_secs_f64();
         let steps = searches.iter().map(|s| s.1).sum();
         let evaluations = searches.iter().map(|s| s.2).sum();
         let mut kept: Vec<Kept> = Vec::new();
@@ -163,6 +166,7 @@ impl<E: CollisionEngine> World<E> {
             steps,
             evaluations,
             seconds: started.elapsed().as_secs_f64(),
+            search_seconds,
         })
     }
 

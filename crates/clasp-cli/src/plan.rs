@@ -1,0 +1,118 @@
+//! `plan`: GraspIt's EigenGrasp planner from the command line: the world's current hand (or
+//! `--robot`) plans grasps of the world's object, in independent seeded searches on the threads
+//! asked for; prints each grasp found (best first) and the steps per second.
+
+use std::{fmt::Write as _, path::Path};
+
+use clasp_core::{Energy, PlanProgress, PlanSettings, PlannedGrasp};
+use serde_json::json;
+
+use crate::world_commands::{Failure, Format, load, pick_robot, world_error};
+
+/// What `plan` runs.
+#[derive(Debug, Clone)]
+pub struct PlanRequest {
+    pub robot: Option<String>,
+    pub settings: PlanSettings,
+    /// 0: every core.
+    pub threads: usize,
+}
+
+/// "contact" or "quality".
+pub fn parse_energy(text: &str) -> Result<Energy, String> {
+    match text {
+        "contact" => Ok(Energy::Contact),
+        "quality" => Ok(Energy::Quality),
+        other => Err(format!("the energy is contact or quality, not {other:?}")),
+    }
+}
+
+pub fn plan(
+    file: &Path,
+    root: Option<&Path>,
+    request: &PlanRequest,
+    format: Format,
+) -> Result<String, Failure> {
+    let world = load(file, root)?;
+    let robot = pick_robot(&world, file, request.robot.as_deref())?;
+    let object = world
+        .grasped_object()
+        .ok_or_else(|| world_error(file, "the world has no graspable body to plan for"))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads)
+        .build()
+        .map_err(|e| world_error(file, e))?;
+    let progress = PlanProgress::default();
+    let plan = pool
+        .install(|| world.plan(robot, object, &request.settings, &progress))
+        .map_err(|e| world_error(file, e))?;
+    // Annealing steps a second, as GraspIt's planner counts them (closing the best excluded).
+    let rate = plan.steps as f64 / plan.search_seconds;
+    let hand = &world.robot(robot).expect("picked").name;
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "robot": hand,
+            "robot_index": robot,
+            "seed": request.settings.seed,
+            "threads": pool.current_num_threads(),
+            "steps": plan.steps,
+            "evaluations": plan.evaluations,
+            "seconds": plan.seconds,
+            "search_seconds": plan.search_seconds,
+            "steps_per_second": rate,
+            "evaluations_per_second": plan.evaluations as f64 / plan.search_seconds,
+            "grasps": plan.grasps.iter().map(grasp_json).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => {
+            let mut text = String::new();
+            for (k, g) in plan.grasps.iter().enumerate() {
+                let dofs: Vec<String> = g
+                    .grasp
+                    .dof_values
+                    .iter()
+                    .map(|v| format!("{v:.3}"))
+                    .collect();
+                let _ = writeln!(
+                    text,
+                    "grasp {k}: {}, energy {:.2}, {} contacts, DOFs {}",
+                    match g.force_closure() {
+                        true => format!("force closure, epsilon {:.4}", g.epsilon()),
+                        false => "not force closure".to_owned(),
+                    },
+                    g.energy,
+                    g.grasp.contacts.len(),
+                    dofs.join(" ")
+                );
+            }
+            let _ = write!(
+                text,
+                "{hand}: {} grasps ({} force-closure) in {:.2} s: {} steps ({rate:.0} a second), {} states on {} threads",
+                plan.grasps.len(),
+                plan.grasps.iter().filter(|g| g.force_closure()).count(),
+                plan.seconds,
+                plan.steps,
+                plan.evaluations,
+                pool.current_num_threads()
+            );
+            text
+        }
+    })
+}
+
+fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
+    let m = g.grasp.palm.to_homogeneous();
+    let palm: Vec<f64> = (0..16).map(|k| m[(k / 4, k % 4)]).collect();
+    let quality = g.grasp.quality.as_ref();
+    json!({
+        "energy": g.energy,
+        "palm": palm,
+        "dofs": g.grasp.dof_values,
+        "breakaway": g.grasp.breakaway,
+        "contacts": g.grasp.contacts.len(),
+        "force_closure": g.force_closure(),
+        "epsilon": quality.and_then(|q| q.epsilon),
+        "volume": quality.and_then(|q| q.volume),
+    })
+}
