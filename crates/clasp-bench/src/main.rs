@@ -22,6 +22,7 @@ mod grasps;
 mod library;
 #[cfg(feature = "vs-parry")]
 mod parry;
+mod planner;
 mod quality;
 mod scenes;
 mod timing;
@@ -47,6 +48,7 @@ struct Options {
     library_only: bool,
     grasps_only: bool,
     quality_only: bool,
+    planner_only: bool,
     /// Overrides the plan's number of grasps.
     grasps: Option<usize>,
     app_frame: bool,
@@ -62,6 +64,7 @@ fn options() -> Result<Options, String> {
         library_only: false,
         grasps_only: false,
         quality_only: false,
+        planner_only: false,
         grasps: None,
         app_frame: false,
         export: None,
@@ -78,6 +81,7 @@ fn options() -> Result<Options, String> {
             }
             "--library-only" => options.library_only = true,
             "--grasps-only" => options.grasps_only = true,
+            "--planner-only" => options.planner_only = true,
             "--quality-only" => options.quality_only = true,
             "--app-frame" => options.app_frame = true,
             "--export" => {
@@ -89,7 +93,7 @@ fn options() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--app-frame] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--app-frame] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -199,6 +203,13 @@ fn main() {
         exit_on_failed_checks(&checks);
         return;
     }
+    if options.planner_only {
+        let mut checks = Checks::default();
+        planner::run(options.quick, options.library.as_deref(), &mut checks);
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        exit_on_failed_checks(&checks);
+        return;
+    }
     if options.library_only {
         match &options.library {
             Some(dir) => {
@@ -225,6 +236,7 @@ fn main() {
         &mut checks,
     );
     let grasp_quality = quality::run(options.quick, options.library.as_deref(), &mut checks);
+    let planner = planner::run(options.quick, options.library.as_deref(), &mut checks);
     let summary = summarize(&cells);
     let library = match &options.library {
         Some(dir) => library::run(dir),
@@ -245,6 +257,7 @@ fn main() {
             "drag": drag,
             "grasps": grasps,
             "grasp_quality": grasp_quality,
+            "planner": planner,
             "summary": summary,
             "library": library,
         });

@@ -162,6 +162,75 @@ impl PyWorld {
             .map_err(move_error)?;
         batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())
     }
+    /// Plans grasps of `object` (default: the grasped object) with `robot` (default: the
+    /// current hand, which needs virtual contacts), after GraspIt's EigenGrasp planner:
+    /// `searches` independent simulated-annealing searches of `steps` steps over the hand's pose
+    /// round the object and its eigengrasp amplitudes, scored by `energy` ("contact" or
+    /// "quality"), on `threads` threads; their best states closed and scored. Returns the
+    /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
+    /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
+    /// `seconds` and `search_seconds`. The same seed gives the same grasps.
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None))]
+    // Python's keyword arguments, each with its default: a struct would not be Python.
+    #[allow(clippy::too_many_arguments)]
+    fn plan<'py>(
+        &self,
+        py: Python<'py>,
+        steps: u64,
+        grasps: usize,
+        energy: &str,
+        seed: u64,
+        searches: usize,
+        robot: Option<usize>,
+        object: Option<PyBodyId>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let energy = match energy {
+            "contact" => clasp_core::Energy::Contact,
+            "quality" => clasp_core::Energy::Quality,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "the energy is \"contact\" or \"quality\", not {other:?}"
+                )));
+            }
+        };
+        let settings = clasp_core::PlanSettings {
+            steps,
+            grasps,
+            energy,
+            seed,
+            searches,
+            ..clasp_core::PlanSettings::default()
+        };
+        let pool = batch::pool(threads)?;
+        let world = &self.world;
+        let progress = clasp_core::PlanProgress::default();
+        let run = || world.plan(robot, object, &settings, &progress);
+        let plan = py
+            .detach(|| match &pool {
+                Some(pool) => pool.install(run),
+                None => run(),
+            })
+            .map_err(move_error)?;
+        let trials: Vec<clasp_core::BatchGrasp> = plan
+            .grasps
+            .iter()
+            .map(|g| clasp_core::BatchGrasp {
+                trial: g.grasp.clone(),
+                seconds: 0.0,
+            })
+            .collect();
+        let arrays = batch::result_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
+        arrays.del_item("seconds")?;
+        let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
+        arrays.set_item("energy", energies.into_pyarray(py))?;
+        arrays.set_item("steps", plan.steps)?;
+        arrays.set_item("evaluations", plan.evaluations)?;
+        arrays.set_item("seconds", plan.seconds)?;
+        arrays.set_item("search_seconds", plan.search_seconds)?;
+        Ok(arrays)
+    }
 }
 
 /// `count` grasp candidates for `robot` (default: the current hand) round `object` (default:

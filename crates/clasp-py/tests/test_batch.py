@@ -112,3 +112,20 @@ def test_bad_candidates_raise_value_errors_naming_them(models):
         world.grasp_batch(candidates, threads=0)
     with pytest.raises(ValueError, match="need"):
         world.grasp_batch({"dofs": candidates["dofs"]})
+
+
+def test_the_planner_from_python(graspit):
+    world = clasp.World()
+    world.add_body(graspit / "objects" / "mug.xml")
+    world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml", pose=clasp.pose((0, 0, 1000)))
+    plan = world.plan(steps=1500, seed=3)
+    again = world.plan(steps=1500, seed=3)
+    assert plan["steps"] == 4 * 1500 and plan["evaluations"] >= plan["steps"]
+    assert plan["palm"].shape[1:] == (4, 4) and len(plan["energy"]) == len(plan["palm"])
+    assert plan["force_closure"].any()
+    for name in ("palm", "dofs", "contacts", "force_closure", "energy"):
+        assert np.array_equal(plan[name], again[name]), name
+    with pytest.raises(ValueError, match="energy"):
+        world.plan(energy="pleasure")
+    with pytest.raises(clasp.MoveError, match="virtual contacts"):
+        clasp.World.default_scene().plan(steps=10)

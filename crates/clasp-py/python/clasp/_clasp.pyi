@@ -308,6 +308,24 @@ class World:
         force_closure, epsilon, volume (NaN when not force-closure, or, for the volume, with
         ``metric="epsilon"``), seconds (N,). Each grasp is what it would be alone."""
 
+    def plan(
+        self,
+        steps: int = 17_500,
+        grasps: int = 10,
+        energy: str = "contact",
+        seed: int = 0,
+        searches: int = 4,
+        robot: int | None = None,
+        object: BodyId | None = None,
+        threads: int | None = None,
+    ) -> dict[str, Any]:
+        """GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
+        steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
+        ("contact" or "quality" energy), the best states closed and scored. Returns the best
+        ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
+        volume) with each one's energy, and the run's steps, evaluations, seconds and
+        search_seconds. The same seed gives the same grasps."""
+
 def grasp_candidates(
     world: World,
     count: int,
