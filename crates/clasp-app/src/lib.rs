@@ -12,6 +12,7 @@ pub mod dragger;
 pub mod editor;
 pub mod files;
 pub mod markers;
+pub mod planning;
 pub mod scene;
 pub mod selection;
 pub mod systems;
@@ -56,6 +57,7 @@ impl Plugin for ClaspPlugin {
                 commands::CommandsPlugin,
                 markers::MarkersPlugin,
                 dragger::DraggerPlugin,
+                planning::PlanningPlugin,
             ));
     }
 }

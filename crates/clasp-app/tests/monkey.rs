@@ -255,6 +255,9 @@ fn new_app() -> App {
     app.world_mut()
         .resource_mut::<clasp_app::dialog::Loads>()
         .wait = true;
+    app.world_mut()
+        .resource_mut::<clasp_app::planning::Planning>()
+        .wait = true;
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));

@@ -869,3 +869,72 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
         "the hand closed"
     );
 }
+
+/// Grasp → Plan on GraspIt's Barrett and mug: the plan runs on a worker thread while frames go
+/// on, lists the grasps found (force-closure first), and choosing one puts the hand there as
+/// one undo step; Stop ends a run early.
+#[test]
+fn planned_grasps_are_listed_and_put_in_place() {
+    use clasp_app::planning::Planning;
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let dir = scratch_dir("plan");
+    let file = dir.join("barrett_mug.xml");
+    let world_text = format!(
+        "<world><graspableBody><filename>{0}/objects/mug.xml</filename></graspableBody>\
+         <robot><filename>{0}/robots/Barrett/Barrett.xml</filename>\
+         <transform><translation>0 0 1000</translation></transform></robot></world>",
+        models.display()
+    );
+    std::fs::write(&file, world_text).unwrap();
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e.open_world(&file)));
+    app.update();
+    edit(&mut app, |e| e.view.planner_shown = true);
+    let start = |app: &mut App| {
+        app.world_mut()
+            .resource_scope(|world, mut planning: Mut<Planning>| {
+                planning.settings.steps = 1_500;
+                clasp_app::edit(world, |e| planning.start(e, 0.0));
+            })
+    };
+    start(&mut app);
+    assert!(app.world().resource::<Planning>().running());
+    let mut frames = 0;
+    while app.world().resource::<Planning>().running() {
+        app.update();
+        frames += 1;
+        assert!(frames < 10_000, "the plan never ended");
+    }
+    let planning = app.world().resource::<Planning>();
+    assert!(planning.found.len() >= 5, "{} grasps", planning.found.len());
+    assert!(planning.found[0].force_closure());
+    let grasp = planning.found[1].grasp.clone();
+    app.world_mut()
+        .resource_scope(|world, mut planning: Mut<Planning>| {
+            clasp_app::edit(world, |e| planning.show(e, 1));
+        });
+    app.update();
+    let robot = world(&app).robot(0).unwrap();
+    assert_eq!(robot.pose(), grasp.palm);
+    assert_eq!(robot.dof_values(), grasp.dof_values.as_slice());
+    assert_eq!(history(&app).can_undo(), Some("planned grasp"));
+    assert!(!world(&app).contacts().is_empty(), "the hand holds the mug");
+    edit(&mut app, |e| e.undo());
+    assert_eq!(
+        world(&app).robot(0).unwrap().pose(),
+        Pose::translation(0.0, 0.0, 1000.0)
+    );
+
+    // Stop ends a run early; the window's list keeps the grasps of the last run that ended.
+    start(&mut app);
+    app.world().resource::<Planning>().stop();
+    let mut frames = 0;
+    while app.world().resource::<Planning>().running() {
+        app.update();
+        frames += 1;
+        assert!(frames < 10_000, "the stopped plan never ended");
+    }
+    assert!(log(&app).iter().any(|l| l.text.starts_with("planned")));
+}

@@ -152,6 +152,8 @@ pub struct ViewSettings {
     /// Height of a friction cone marker, mm (GraspIt's `Body::CONE_HEIGHT`).
     pub cone_height: f64,
     pub help_shown: bool,
+    /// The planner window (Grasp → Plan).
+    pub planner_shown: bool,
 }
 
 impl Default for ViewSettings {
@@ -163,6 +165,7 @@ impl Default for ViewSettings {
             virtual_contacts_shown: false,
             cone_height: 20.0,
             help_shown: false,
+            planner_shown: false,
         }
     }
 }
@@ -462,6 +465,26 @@ impl Editor<'_> {
             self.doc.world.auto_open(robot)
         };
         self.after_move(outcome);
+        self.end_drag();
+    }
+
+    /// Puts a robot where a planned grasp left it: its palm, DOFs and breakaway states, one
+    /// undo step.
+    pub fn put_planned(&mut self, robot: usize, grasp: &clasp_core::GraspTrial) {
+        self.begin_drag("planned grasp");
+        let placed = self
+            .doc
+            .world
+            .set_pose(Element::Robot(robot), grasp.palm)
+            .and_then(|()| {
+                self.doc
+                    .world
+                    .set_posture(robot, &grasp.dof_values, &grasp.breakaway)
+            });
+        match placed {
+            Ok(()) => self.refresh_quality(true),
+            Err(e) => self.error(format!("the planned grasp could not be put in place: {e}")),
+        }
         self.end_drag();
     }
 

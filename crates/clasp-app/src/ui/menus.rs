@@ -205,6 +205,13 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
             perform(action, editor, dialogs);
         }
     }
+    ui.separator();
+    let plan = ui
+        .add_enabled(robot.is_some(), egui::Button::new("Plan…"))
+        .on_hover_text("GraspIt's EigenGrasp planner: search for grasps of the object");
+    if plan.clicked() {
+        editor.view.planner_shown = true;
+    }
 }
 
 /// Where the toolbar's buttons a script presses are, egui points.

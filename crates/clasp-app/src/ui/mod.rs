@@ -30,6 +30,7 @@ mod help;
 mod inspector;
 mod menus;
 mod notifications;
+mod planner;
 mod progress;
 mod robot;
 mod status;
@@ -40,6 +41,7 @@ pub use help::*;
 use inspector::*;
 pub use menus::*;
 pub use notifications::*;
+use planner::*;
 pub use progress::*;
 pub use robot::*;
 pub use status::*;
@@ -108,6 +110,7 @@ struct PanelState<'w> {
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
     loads: ResMut<'w, crate::dialog::Loads>,
+    planning: ResMut<'w, crate::planning::Planning>,
 }
 
 fn panels(
@@ -126,6 +129,7 @@ fn panels(
         mut state,
         mut controls,
         mut loads,
+        mut planning,
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
@@ -180,6 +184,9 @@ fn panels(
     show_toasts(&ctx, view, &state.toasts, now);
     show_progress(&ctx, view, &mut loads, editor, now);
     help_window(&ctx, editor);
+    if editor.view.planner_shown {
+        planner_window(&ctx, editor, &mut planning, now);
+    }
 
     if let (Ok(mut camera), Ok(window)) = (camera.single_mut(), window.single()) {
         let screen = ctx.viewport_rect();

@@ -10,7 +10,10 @@ mod anneal;
 mod search;
 
 use std::{
-    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
     time::Instant,
 };
 
@@ -99,11 +102,27 @@ pub struct Plan {
     pub search_seconds: f64,
 }
 
-/// Progress a caller may watch, and a flag to stop early (what was found is kept).
+/// Progress a caller may watch — steps taken, the lowest energy found so far — and a flag to
+/// stop early (what was found is kept).
 #[derive(Debug, Default)]
 pub struct PlanProgress {
     pub steps: AtomicU64,
     pub stop: AtomicBool,
+    best: Mutex<Option<f64>>,
+}
+
+impl PlanProgress {
+    /// The lowest energy any search has kept so far.
+    pub fn best_energy(&self) -> Option<f64> {
+        *self.best.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn record(&self, energy: f64) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.is_none_or(|b| energy < b) {
+            *best = Some(energy);
+        }
+    }
 }
 
 /// A search's kept state: its variables and energy.
@@ -278,6 +297,7 @@ fn anneal_search(
             energy = next_energy;
             let worst = best.last().map_or(1.0e5, |w| w.energy);
             if best.len() < BEST_PER_SEARCH || energy < worst {
+                progress.record(energy);
                 let kept = Kept {
                     state: state.clone(),
                     energy,
