@@ -160,6 +160,10 @@ pub struct ControlPositions {
     pub view_menu: Option<[f32; 2]>,
     /// Only while the View menu is open.
     pub contact_threshold: Option<[f32; 2]>,
+    /// The planner window's Plan button, while the window is open and no plan runs.
+    pub plan_button: Option<[f32; 2]>,
+    /// The planner window's rows of grasps found.
+    pub planned_grasps: Vec<[f32; 2]>,
 }
 
 /// The 3D view's camera: world (mm) to clip space, and the rectangle it draws into.

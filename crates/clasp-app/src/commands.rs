@@ -25,6 +25,9 @@ pub enum Action {
     ViewAll,
     AutoGrasp,
     AutoOpen,
+    Plan,
+    NextGrasp,
+    PreviousGrasp,
     SelectNone,
 }
 
@@ -119,6 +122,24 @@ pub const COMMANDS: &[Command] = &[
         name: "Auto Open",
         keys: &[keys(Modifiers::CTRL_SHIFT, KeyCode::KeyG)],
         help: "auto open: open them again",
+    },
+    Command {
+        action: Action::Plan,
+        name: "Plan…",
+        keys: &[keys(Modifiers::CTRL, KeyCode::KeyP)],
+        help: "open the grasp planner (GraspIt's EigenGrasp planner) for the current hand",
+    },
+    Command {
+        action: Action::NextGrasp,
+        name: "Next planned grasp",
+        keys: &[keys(Modifiers::NONE, KeyCode::Period)],
+        help: "put the hand at the next grasp the planner found",
+    },
+    Command {
+        action: Action::PreviousGrasp,
+        name: "Previous planned grasp",
+        keys: &[keys(Modifiers::NONE, KeyCode::Comma)],
+        help: "put the hand at the previous grasp the planner found",
     },
 ];
 
@@ -267,6 +288,10 @@ pub fn perform(action: Action, editor: &mut Editor, dialogs: &mut FileDialogs) {
                 .world
                 .bounding_box()
                 .map(|(lo, hi)| Framing::Bounds(lo, hi))
+        }
+        Action::Plan => editor.view.planner_shown = true,
+        Action::NextGrasp | Action::PreviousGrasp => {
+            editor.step_planned(action == Action::NextGrasp)
         }
         Action::AutoGrasp | Action::AutoOpen => {
             match grasping_robot(&editor.doc.world, &editor.selection) {

@@ -37,28 +37,6 @@ struct PlanJob {
 }
 
 impl Planning {
-    /// Starts planning on a copy of the world: its current hand on its grasped object.
-    pub fn start(&mut self, editor: &mut Editor, now: f64) {
-        let world = &editor.doc.world;
-        let (Some(robot), Some(object)) = (world.current_hand(), world.grasped_object()) else {
-            editor.error("planning needs a hand and a graspable object");
-            return;
-        };
-        let world = world.clone();
-        let settings = self.settings;
-        let progress = Arc::new(PlanProgress::default());
-        let watched = progress.clone();
-        let task = AsyncComputeTaskPool::get()
-            .spawn(async move { world.plan(robot, object, &settings, &watched) });
-        self.job = Some(PlanJob {
-            task,
-            progress,
-            robot,
-            started: now,
-        });
-        editor.info("planning grasps…");
-    }
-
     /// Ends the run early; the grasps found so far are closed and listed.
     pub fn stop(&self) {
         if let Some(job) = &self.job {
@@ -77,19 +55,66 @@ impl Planning {
         let done = job.progress.steps.load(Ordering::Relaxed) as f32 / total as f32;
         Some((done.min(1.0), job.progress.best_energy(), now - job.started))
     }
+}
 
-    /// Puts the hand where found grasp `k` left it (one undo step).
-    pub fn show(&mut self, editor: &mut Editor, k: usize) {
-        let (Some(robot), Some(grasp)) = (self.robot, self.found.get(k)) else {
+impl Editor<'_> {
+    /// Starts planning on a copy of the world: its current hand on its grasped object.
+    pub fn start_plan(&mut self, now: f64) {
+        let world = &self.doc.world;
+        let (Some(robot), Some(object)) = (world.current_hand(), world.grasped_object()) else {
+            self.error("planning needs a hand and a graspable object");
             return;
         };
-        editor.put_planned(robot, &grasp.grasp);
-        self.shown = Some(k);
+        if self.planning.running() {
+            return;
+        }
+        let world = world.clone();
+        let settings = self.planning.settings;
+        let progress = Arc::new(PlanProgress::default());
+        let watched = progress.clone();
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move { world.plan(robot, object, &settings, &watched) });
+        self.planning.job = Some(PlanJob {
+            task,
+            progress,
+            robot,
+            started: now,
+        });
+        self.info("planning grasps…");
+    }
+
+    /// Puts the hand where found grasp `k` left it (one undo step).
+    pub fn show_planned(&mut self, k: usize) {
+        let (Some(robot), Some(grasp)) = (self.planning.robot, self.planning.found.get(k)) else {
+            return;
+        };
+        let grasp = grasp.grasp.clone();
+        self.put_planned(robot, &grasp);
+        self.planning.shown = Some(k);
+    }
+
+    /// Steps through the grasps found: the next (`forward`) or the previous one, wrapping.
+    pub fn step_planned(&mut self, forward: bool) {
+        let count = self.planning.found.len();
+        if count == 0 {
+            self.error("no planned grasps: plan first (Grasp → Plan…)");
+            return;
+        }
+        let next = match (self.planning.shown, forward) {
+            (None, _) => 0,
+            (Some(k), true) => (k + 1) % count,
+            (Some(k), false) => (k + count - 1) % count,
+        };
+        self.show_planned(next);
     }
 }
 
 /// Takes a finished run's grasps.
-fn finish_plans(mut planning: ResMut<Planning>, mut editor: Editor) {
+fn finish_plans(mut editor: Editor) {
+    if !editor.planning.running() {
+        return;
+    }
+    let planning = &mut editor.planning;
     let wait = planning.wait;
     let Some(job) = planning.job.as_mut() else {
         return;
@@ -106,15 +131,15 @@ fn finish_plans(mut planning: ResMut<Planning>, mut editor: Editor) {
     match result {
         Ok(plan) => {
             let closures = plan.grasps.iter().filter(|g| g.force_closure()).count();
-            editor.info(format!(
-                "planned {} grasps ({closures} force-closure) in {:.1} s, {} steps",
-                plan.grasps.len(),
-                plan.seconds,
-                plan.steps
-            ));
+            let planning = &mut editor.planning;
             planning.found = plan.grasps;
             planning.robot = Some(robot);
             planning.shown = None;
+            let found = planning.found.len();
+            editor.info(format!(
+                "planned {found} grasps ({closures} force-closure) in {:.1} s, {} steps",
+                plan.seconds, plan.steps
+            ));
         }
         Err(e) => editor.error(format!("planning failed: {e}")),
     }

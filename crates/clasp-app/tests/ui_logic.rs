@@ -870,12 +870,12 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
     );
 }
 
-/// Grasp → Plan on GraspIt's Barrett and mug: the plan runs on a worker thread while frames go
-/// on, lists the grasps found (force-closure first), and choosing one puts the hand there as
-/// one undo step; Stop ends a run early.
+/// Grasp → Plan on GraspIt's Barrett and mug, by keyboard and pointer: Ctrl+P opens the
+/// planner, a click on Plan runs it on a worker thread while frames go on, the grasps found are
+/// listed (force-closure first); "." and "," step through them and a click on a row puts the
+/// hand there, each one undo step; Stop ends a run early.
 #[test]
-fn planned_grasps_are_listed_and_put_in_place() {
-    use clasp_app::planning::Planning;
+fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() {
     let Some(models) = clasp_io::fixtures::graspit_models() else {
         return;
     };
@@ -891,50 +891,69 @@ fn planned_grasps_are_listed_and_put_in_place() {
     let mut app = headless_app();
     assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
-    edit(&mut app, |e| e.view.planner_shown = true);
-    let start = |app: &mut App| {
-        app.world_mut()
-            .resource_scope(|world, mut planning: Mut<Planning>| {
-                planning.settings.steps = 1_500;
-                clasp_app::edit(world, |e| planning.start(e, 0.0));
-            })
+    press_key(&mut app, CTRL, KeyCode::KeyP);
+    assert!(
+        view_settings(&app).planner_shown,
+        "Ctrl+P opens the planner"
+    );
+    edit(&mut app, |e| e.planning.settings.steps = 1_500);
+    app.update();
+    let controls = |app: &App| {
+        app.world()
+            .resource::<clasp_app::capture::ControlPositions>()
+            .clone()
     };
-    start(&mut app);
-    assert!(app.world().resource::<Planning>().running());
+    let plan = controls(&app).plan_button.expect("the planner drew Plan");
+    click_widget(&mut app, Vec2::from(plan));
+    let running = |app: &mut App| edit(app, |e| e.planning.running());
+    assert!(running(&mut app), "the click started a plan");
     let mut frames = 0;
-    while app.world().resource::<Planning>().running() {
+    while running(&mut app) {
         app.update();
         frames += 1;
         assert!(frames < 10_000, "the plan never ended");
     }
-    let planning = app.world().resource::<Planning>();
-    assert!(planning.found.len() >= 5, "{} grasps", planning.found.len());
-    assert!(planning.found[0].force_closure());
-    let grasp = planning.found[1].grasp.clone();
-    app.world_mut()
-        .resource_scope(|world, mut planning: Mut<Planning>| {
-            clasp_app::edit(world, |e| planning.show(e, 1));
-        });
+    let found = edit(&mut app, |e| e.planning.found.clone());
+    assert!(found.len() >= 5, "{} grasps", found.len());
+    assert!(found[0].force_closure());
     app.update();
-    let robot = world(&app).robot(0).unwrap();
-    assert_eq!(robot.pose(), grasp.palm);
-    assert_eq!(robot.dof_values(), grasp.dof_values.as_slice());
+    let rows = controls(&app).planned_grasps;
+    assert_eq!(rows.len(), found.len(), "a row per grasp");
+
+    // "." puts the hand at the first grasp, again at the second; "," back at the first.
+    let palm = |app: &App| world(app).robot(0).unwrap().pose();
+    press_key(&mut app, &[], KeyCode::Period);
+    assert_eq!(palm(&app), found[0].grasp.palm);
+    press_key(&mut app, &[], KeyCode::Period);
+    assert_eq!(palm(&app), found[1].grasp.palm);
+    let robot = world(&app).robot(0).unwrap().clone();
+    assert_eq!(robot.dof_values(), found[1].grasp.dof_values.as_slice());
+    press_key(&mut app, &[], KeyCode::Comma);
+    assert_eq!(palm(&app), found[0].grasp.palm);
+    // A click on the third row puts the hand there, one undo step.
+    click_widget(&mut app, Vec2::from(rows[2]));
+    app.update();
+    assert_eq!(palm(&app), found[2].grasp.palm);
     assert_eq!(history(&app).can_undo(), Some("planned grasp"));
     assert!(!world(&app).contacts().is_empty(), "the hand holds the mug");
     edit(&mut app, |e| e.undo());
-    assert_eq!(
-        world(&app).robot(0).unwrap().pose(),
-        Pose::translation(0.0, 0.0, 1000.0)
-    );
+    assert_eq!(palm(&app), found[0].grasp.palm);
 
-    // Stop ends a run early; the window's list keeps the grasps of the last run that ended.
-    start(&mut app);
-    app.world().resource::<Planning>().stop();
+    // Stop ends a run early.
+    click_widget(&mut app, Vec2::from(plan));
+    assert!(running(&mut app));
+    edit(&mut app, |e| e.planning.stop());
     let mut frames = 0;
-    while app.world().resource::<Planning>().running() {
+    while running(&mut app) {
         app.update();
         frames += 1;
         assert!(frames < 10_000, "the stopped plan never ended");
     }
-    assert!(log(&app).iter().any(|l| l.text.starts_with("planned")));
+    assert!(
+        log(&app)
+            .iter()
+            .filter(|l| l.text.starts_with("planned"))
+            .count()
+            == 2
+    );
 }

@@ -232,6 +232,8 @@ pub struct Editor<'w> {
     pub framing: ResMut<'w, FrameRequest>,
     history: ResMut<'w, History>,
     shown_camera: Res<'w, ShownCamera>,
+    /// The grasp planner's settings, run and findings (Grasp → Plan).
+    pub planning: ResMut<'w, crate::planning::Planning>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -241,6 +243,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<Log>();
     world.init_resource::<ViewSettings>();
     world.init_resource::<FrameRequest>();
+    world.init_resource::<crate::planning::Planning>();
     world.init_resource::<History>();
     world.init_resource::<ShownCamera>();
 }

@@ -206,11 +206,15 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
         }
     }
     ui.separator();
+    let command = Action::Plan.command();
     let plan = ui
-        .add_enabled(robot.is_some(), egui::Button::new("Plan…"))
+        .add_enabled(
+            robot.is_some(),
+            egui::Button::new(command.name).shortcut_text(command.shortcut_text()),
+        )
         .on_hover_text("GraspIt's EigenGrasp planner: search for grasps of the object");
     if plan.clicked() {
-        editor.view.planner_shown = true;
+        perform(Action::Plan, editor, dialogs);
     }
 }
 

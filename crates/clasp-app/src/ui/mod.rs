@@ -110,7 +110,6 @@ struct PanelState<'w> {
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
     loads: ResMut<'w, crate::dialog::Loads>,
-    planning: ResMut<'w, crate::planning::Planning>,
 }
 
 fn panels(
@@ -129,7 +128,6 @@ fn panels(
         mut state,
         mut controls,
         mut loads,
-        mut planning,
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
@@ -184,9 +182,10 @@ fn panels(
     show_toasts(&ctx, view, &state.toasts, now);
     show_progress(&ctx, view, &mut loads, editor, now);
     help_window(&ctx, editor);
-    if editor.view.planner_shown {
-        planner_window(&ctx, editor, &mut planning, now);
-    }
+    let planner = match editor.view.planner_shown {
+        true => planner_window(&ctx, editor, now),
+        false => PlannerRects::default(),
+    };
 
     if let (Ok(mut camera), Ok(window)) = (camera.single_mut(), window.single()) {
         let screen = ctx.viewport_rect();
@@ -207,6 +206,8 @@ fn panels(
             import_object: centre(toolbar_rects.import_object),
             view_menu: state.view_menu.and_then(centre),
             contact_threshold: state.threshold_field.and_then(centre),
+            plan_button: planner.plan_button.and_then(centre),
+            planned_grasps: planner.rows.into_iter().filter_map(centre).collect(),
         };
         // Only a real change touches the resource: scripts read it when it changes.
         if *controls != shown {

@@ -3,35 +3,38 @@
 //! found, best first, each put in place by a click.
 
 use super::*;
-use crate::planning::Planning;
 use clasp_core::Energy;
 
-pub(super) fn planner_window(
-    ctx: &egui::Context,
-    editor: &mut Editor,
-    planning: &mut Planning,
-    now: f64,
-) {
+/// Where the planner window's controls are, egui points: for scripts that press them.
+#[derive(Default)]
+pub(super) struct PlannerRects {
+    pub plan_button: Option<egui::Rect>,
+    pub rows: Vec<egui::Rect>,
+}
+
+pub(super) fn planner_window(ctx: &egui::Context, editor: &mut Editor, now: f64) -> PlannerRects {
     let mut open = editor.view.planner_shown;
+    let mut rects = PlannerRects::default();
     egui::Window::new("Plan grasps")
         .open(&mut open)
         .resizable(true)
         .default_width(320.0)
         .show(ctx, |ui| {
-            planner_settings(ui, editor, planning);
+            planner_settings(ui, editor);
             ui.separator();
-            run_controls(ui, editor, planning, now);
+            rects.plan_button = run_controls(ui, editor, now);
             ui.separator();
-            found_list(ui, editor, planning);
+            rects.rows = found_list(ui, editor);
         });
     // Written only when closed: the view settings change, and what follows them redraws, only
     // on a change.
     if !open {
         editor.view.planner_shown = false;
     }
+    rects
 }
 
-fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor, planning: &mut Planning) {
+fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
     let world = &editor.doc.world;
     let hand = world.current_hand().and_then(|r| world.robot(r));
     let hand = hand.map_or("none".into(), |r| r.name.clone());
@@ -41,8 +44,8 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor, planning: &mut Plann
         "Hand: {hand} (\"Grasp with\" in the robot section)"
     ));
     ui.label(format!("Object: {object}"));
-    let running = planning.running();
-    let settings = &mut planning.settings;
+    let running = editor.planning.running();
+    let settings = &mut editor.planning.settings;
     ui.add_enabled_ui(!running, |ui| {
         egui::ComboBox::from_label("Energy")
             .selected_text(energy_name(settings.energy))
@@ -69,38 +72,39 @@ fn energy_name(energy: Energy) -> &'static str {
     }
 }
 
-fn run_controls(ui: &mut egui::Ui, editor: &mut Editor, planning: &mut Planning, now: f64) {
-    match planning.progress(now) {
+fn run_controls(ui: &mut egui::Ui, editor: &mut Editor, now: f64) -> Option<egui::Rect> {
+    match editor.planning.progress(now) {
         Some((done, best, seconds)) => {
-            ui.add(
-                egui::ProgressBar::new(done)
-                    .text(format!("{:.0} % in {seconds:.1} s", done * 100.0)),
-            );
+            let text = format!("{:.0} % in {seconds:.1} s", done * 100.0);
+            ui.add(egui::ProgressBar::new(done).text(text));
             ui.label(best.map_or("no legal state yet".into(), |e| {
                 format!("lowest energy so far: {e:.3}")
             }));
-            if ui
+            let stop = ui
                 .button("Stop")
-                .on_hover_text("stop, keeping the grasps found so far")
-                .clicked()
-            {
-                planning.stop();
+                .on_hover_text("stop, keeping the grasps found so far");
+            if stop.clicked() {
+                editor.planning.stop();
             }
+            None
         }
         None => {
-            let ready = editor.doc.world.current_hand().is_some()
-                && editor.doc.world.grasped_object().is_some();
-            if ui.add_enabled(ready, egui::Button::new("Plan")).clicked() {
-                planning.start(editor, now);
+            let world = &editor.doc.world;
+            let ready = world.current_hand().is_some() && world.grasped_object().is_some();
+            let plan = ui.add_enabled(ready, egui::Button::new("Plan"));
+            if plan.clicked() {
+                editor.start_plan(now);
             }
+            Some(plan.rect)
         }
     }
 }
 
-fn found_list(ui: &mut egui::Ui, editor: &mut Editor, planning: &mut Planning) {
+fn found_list(ui: &mut egui::Ui, editor: &mut Editor) -> Vec<egui::Rect> {
+    let planning = &editor.planning;
     if planning.found.is_empty() {
         ui.label(egui::RichText::new("No grasps planned yet.").weak());
-        return;
+        return Vec::new();
     }
     let rows: Vec<String> = planning
         .found
@@ -111,14 +115,34 @@ fn found_list(ui: &mut egui::Ui, editor: &mut Editor, planning: &mut Planning) {
             false => format!("{}. not force closure (energy {:.2})", k + 1, g.energy),
         })
         .collect();
+    let shown = planning.shown;
+    let step = |action: Action| {
+        format!(
+            "{} ({})",
+            action.command().name,
+            action.command().shortcut_text()
+        )
+    };
+    ui.label(
+        egui::RichText::new(format!(
+            "{}, {}",
+            step(Action::NextGrasp),
+            step(Action::PreviousGrasp)
+        ))
+        .small()
+        .weak(),
+    );
+    let mut rects = Vec::new();
     egui::ScrollArea::vertical()
         .max_height(240.0)
         .show(ui, |ui| {
             for (k, row) in rows.into_iter().enumerate() {
-                let chosen = planning.shown == Some(k);
-                if ui.selectable_label(chosen, row).clicked() {
-                    planning.show(editor, k);
+                let label = ui.selectable_label(shown == Some(k), row);
+                rects.push(label.rect);
+                if label.clicked() {
+                    editor.show_planned(k);
                 }
             }
         });
+    rects
 }
