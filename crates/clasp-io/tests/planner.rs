@@ -183,3 +183,37 @@ fn planning_stops_when_asked_and_keeps_what_it_found() {
             .contains("no virtual contacts")
     );
 }
+
+/// A planned grasp put in place saves as a GraspIt world (pose, DOFs and the breakaway states
+/// of GraspIt's DOF stream) that loads with the hand where it was.
+#[test]
+fn a_planned_grasp_saves_and_loads_where_it_was() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let settings = PlanSettings {
+        steps: 2_000,
+        ..PlanSettings::default()
+    };
+    let found = plan(&world, &settings);
+    let grasp = &found.grasps[0].grasp;
+    let mut placed = world.clone();
+    placed.set_pose(Element::Robot(0), grasp.palm).unwrap();
+    placed
+        .set_posture(0, &grasp.dof_values, &grasp.breakaway)
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("clasp-planned-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("planned.xml");
+    clasp_io::save_world(&placed, &file, Some(&models)).unwrap();
+    let loaded = clasp_io::load_world(&Disk, &file, Some(&models)).unwrap();
+    let (a, b) = (placed.robot(0).unwrap(), loaded.robot(0).unwrap());
+    for (x, y) in a.bodies().zip(b.bodies()) {
+        let gap = (x.pose().translation.vector - y.pose().translation.vector).norm();
+        assert!(gap < 1e-6, "{} moved {gap} mm", x.name);
+    }
+    assert_eq!(a.breakaway_states(), b.breakaway_states());
+    assert_eq!(placed.contacts().len(), loaded.contacts().len());
+    std::fs::remove_dir_all(dir).unwrap();
+}
