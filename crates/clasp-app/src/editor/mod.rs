@@ -21,9 +21,11 @@ pub use crate::files::ImportKind;
 use crate::files::{self, Loaded};
 pub use history::History;
 use history::Snapshot;
+pub use plans::Planning;
 
 mod file_requests;
 mod history;
+mod plans;
 
 /// The world the user works on, where it came from, and what it tells of the grasp. Systems
 /// read it freely; it changes only through [`Editor`]'s requests, so the history, the log and
@@ -233,7 +235,7 @@ pub struct Editor<'w> {
     history: ResMut<'w, History>,
     shown_camera: Res<'w, ShownCamera>,
     /// The grasp planner's settings, run and findings (Grasp → Plan).
-    pub planning: ResMut<'w, crate::planning::Planning>,
+    pub planning: ResMut<'w, Planning>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -243,7 +245,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<Log>();
     world.init_resource::<ViewSettings>();
     world.init_resource::<FrameRequest>();
-    world.init_resource::<crate::planning::Planning>();
+    world.init_resource::<Planning>();
     world.init_resource::<History>();
     world.init_resource::<ShownCamera>();
 }
