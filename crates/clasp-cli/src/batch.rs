@@ -10,7 +10,7 @@ use clasp_core::{BatchGrasp, BatchQuality, BodyKind, World, grasp_candidates};
 use clasp_io::Disk;
 use serde_json::json;
 
-use crate::world_commands::{Failure, Format, world_error};
+use crate::world_commands::{Failure, Format, pose_row, world_error};
 
 /// What `batch` runs.
 #[derive(Debug, Clone)]
@@ -86,10 +86,8 @@ fn closure(g: &BatchGrasp) -> bool {
 }
 
 fn grasp_json(g: &BatchGrasp) -> serde_json::Value {
-    let m = g.trial.palm.to_homogeneous();
-    let palm: Vec<f64> = (0..16).map(|k| m[(k / 4, k % 4)]).collect();
     json!({
-        "palm": palm,
+        "palm": pose_row(&g.trial.palm),
         "dofs": g.trial.dof_values,
         "contacts": g.trial.contacts.len(),
         "force_closure": closure(g),

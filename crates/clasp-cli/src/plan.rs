@@ -7,7 +7,7 @@ use std::{fmt::Write as _, path::Path};
 use clasp_core::{Energy, PlanProgress, PlanSettings, PlannedGrasp};
 use serde_json::json;
 
-use crate::world_commands::{Failure, Format, load, pick_robot, world_error};
+use crate::world_commands::{Failure, Format, load, pick_robot, pose_row, world_error};
 
 /// What `plan` runs.
 #[derive(Debug, Clone)]
@@ -20,11 +20,7 @@ pub struct PlanRequest {
 
 /// "contact" or "quality".
 pub fn parse_energy(text: &str) -> Result<Energy, String> {
-    match text {
-        "contact" => Ok(Energy::Contact),
-        "quality" => Ok(Energy::Quality),
-        other => Err(format!("the energy is contact or quality, not {other:?}")),
-    }
+    text.parse()
 }
 
 pub fn plan(
@@ -102,12 +98,10 @@ pub fn plan(
 }
 
 fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
-    let m = g.grasp.palm.to_homogeneous();
-    let palm: Vec<f64> = (0..16).map(|k| m[(k / 4, k % 4)]).collect();
     let quality = g.grasp.quality.as_ref();
     json!({
         "energy": g.energy,
-        "palm": palm,
+        "palm": pose_row(&g.grasp.palm),
         "dofs": g.grasp.dof_values,
         "breakaway": g.grasp.breakaway,
         "contacts": g.grasp.contacts.len(),

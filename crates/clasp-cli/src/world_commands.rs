@@ -53,6 +53,12 @@ pub(crate) fn load_saying_warnings(
 }
 
 /// A failure of the core on this file's world, as one line naming the file.
+/// A pose as its 4×4 matrix's 16 numbers, row by row (how `batch` and `plan` print palms).
+pub(crate) fn pose_row(pose: &clasp_core::Pose) -> Vec<f64> {
+    let m = pose.to_homogeneous();
+    (0..16).map(|k| m[(k / 4, k % 4)]).collect()
+}
+
 pub(crate) fn world_error(file: &Path, error: impl std::fmt::Display) -> Failure {
     format!("{}: {error}", file.display()).replace(['\n', '\r'], " ")
 }

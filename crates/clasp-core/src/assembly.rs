@@ -114,11 +114,9 @@ impl<E: CollisionEngine> World<E> {
             let Some(c) = self.carrier(child).cloned() else {
                 continue;
             };
-            let end = self
-                .robot(c.parent_robot)
-                .and_then(|p| p.chain_end(c.parent_chain));
-            if let (Some(end), Some(r)) = (end, self.robots[child].as_mut()) {
-                r.set_pose(end * c.offset);
+            let pose = self.robot(c.parent_robot).and_then(|p| c.carried_pose(p));
+            if let (Some(pose), Some(r)) = (pose, self.robots[child].as_mut()) {
+                r.set_pose(pose);
             }
         }
     }

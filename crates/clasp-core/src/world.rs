@@ -98,6 +98,13 @@ pub struct Connection {
     pub offset: Pose,
 }
 
+impl Connection {
+    /// Where the carried robot's palm stands on this carrier: its chain's end times the offset.
+    pub fn carried_pose(&self, carrier: &Robot) -> Option<Pose> {
+        Some(carrier.chain_end(self.parent_chain)? * self.offset)
+    }
+}
+
 /// The viewpoint a world file was saved with (GraspIt's `<camera>`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Camera {

@@ -1,7 +1,9 @@
 //! Batches of grasps from Python, on clasp-core's batch: candidates from numpy arrays, the
 //! batch on a pool of the threads asked for, and its answers as numpy arrays.
 
-use clasp_core::{BatchGrasp, BatchQuality, BodyId, GraspCandidate, MoveError, Robot, World};
+use clasp_core::{
+    BatchGrasp, BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Robot, World,
+};
 use numpy::IntoPyArray;
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 
@@ -124,39 +126,45 @@ pub fn run(
     }
 }
 
-/// A batch's answers as numpy arrays, a row per grasp.
+/// Grasps' answers as numpy arrays, a row per grasp: palm, DOFs, contacts, force closure,
+/// epsilon and volume (NaN where there is none).
+pub fn trial_arrays<'py>(
+    py: Python<'py>,
+    trials: &[&GraspTrial],
+    dof_count: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let arrays = PyDict::new(py);
+    let palms: Vec<_> = trials.iter().map(|t| t.palm).collect();
+    let dofs: Vec<Vec<f64>> = trials.iter().map(|t| t.dof_values.clone()).collect();
+    let quality = |f: &dyn Fn(&clasp_core::Quality) -> Option<f64>| {
+        let column = trials
+            .iter()
+            .map(|t| t.quality.as_ref().and_then(f).unwrap_or(f64::NAN));
+        column.collect::<Vec<f64>>().into_pyarray(py)
+    };
+    arrays.set_item("palm", convert::poses_array(py, &palms))?;
+    arrays.set_item("dofs", convert::matrix_array(py, &dofs, dof_count))?;
+    let contacts: Vec<i64> = trials.iter().map(|t| t.contacts.len() as i64).collect();
+    arrays.set_item("contacts", contacts.into_pyarray(py))?;
+    let closure: Vec<bool> = trials
+        .iter()
+        .map(|t| t.quality.as_ref().is_some_and(|q| q.force_closure))
+        .collect();
+    arrays.set_item("force_closure", closure.into_pyarray(py))?;
+    arrays.set_item("epsilon", quality(&|q| q.epsilon))?;
+    arrays.set_item("volume", quality(&|q| q.volume))?;
+    Ok(arrays)
+}
+
+/// A batch's answers as numpy arrays: each grasp's (`trial_arrays`) and the seconds it took.
 pub fn result_arrays<'py>(
     py: Python<'py>,
     grasps: &[BatchGrasp],
     dof_count: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let arrays = PyDict::new(py);
-    let palms: Vec<_> = grasps.iter().map(|g| g.trial.palm).collect();
-    let dofs: Vec<Vec<f64>> = grasps.iter().map(|g| g.trial.dof_values.clone()).collect();
-    let column = |f: &dyn Fn(&BatchGrasp) -> f64| grasps.iter().map(f).collect::<Vec<f64>>();
-    let quality = |g: &BatchGrasp, f: &dyn Fn(&clasp_core::Quality) -> Option<f64>| {
-        g.trial.quality.as_ref().and_then(f).unwrap_or(f64::NAN)
-    };
-    arrays.set_item("palm", convert::poses_array(py, &palms))?;
-    arrays.set_item("dofs", convert::matrix_array(py, &dofs, dof_count))?;
-    let contacts: Vec<i64> = grasps
-        .iter()
-        .map(|g| g.trial.contacts.len() as i64)
-        .collect();
-    arrays.set_item("contacts", contacts.into_pyarray(py))?;
-    let closure: Vec<bool> = grasps
-        .iter()
-        .map(|g| g.trial.quality.as_ref().is_some_and(|q| q.force_closure))
-        .collect();
-    arrays.set_item("force_closure", closure.into_pyarray(py))?;
-    arrays.set_item(
-        "epsilon",
-        column(&|g| quality(g, &|q| q.epsilon)).into_pyarray(py),
-    )?;
-    arrays.set_item(
-        "volume",
-        column(&|g| quality(g, &|q| q.volume)).into_pyarray(py),
-    )?;
-    arrays.set_item("seconds", column(&|g| g.seconds).into_pyarray(py))?;
+    let trials: Vec<&GraspTrial> = grasps.iter().map(|g| &g.trial).collect();
+    let arrays = trial_arrays(py, &trials, dof_count)?;
+    let seconds: Vec<f64> = grasps.iter().map(|g| g.seconds).collect();
+    arrays.set_item("seconds", seconds.into_pyarray(py))?;
     Ok(arrays)
 }

@@ -186,15 +186,7 @@ impl PyWorld {
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let energy = match energy {
-            "contact" => clasp_core::Energy::Contact,
-            "quality" => clasp_core::Energy::Quality,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "the energy is \"contact\" or \"quality\", not {other:?}"
-                )));
-            }
-        };
+        let energy: clasp_core::Energy = energy.parse().map_err(PyValueError::new_err)?;
         let settings = clasp_core::PlanSettings {
             steps,
             grasps,
@@ -213,16 +205,8 @@ impl PyWorld {
                 None => run(),
             })
             .map_err(move_error)?;
-        let trials: Vec<clasp_core::BatchGrasp> = plan
-            .grasps
-            .iter()
-            .map(|g| clasp_core::BatchGrasp {
-                trial: g.grasp.clone(),
-                seconds: 0.0,
-            })
-            .collect();
-        let arrays = batch::result_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
-        arrays.del_item("seconds")?;
+        let trials: Vec<_> = plan.grasps.iter().map(|g| &g.grasp).collect();
+        let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
         let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
         arrays.set_item("energy", energies.into_pyarray(py))?;
         arrays.set_item("steps", plan.steps)?;

@@ -16,7 +16,7 @@ const ARC_FACTOR: f64 = 1.1;
 
 /// A ball around a body, in its own frame.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Ball {
+pub(crate) struct Ball {
     pub centre: Point3<f64>,
     pub radius: f64,
 }

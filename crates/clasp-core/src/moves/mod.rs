@@ -22,7 +22,7 @@ mod path;
 
 use clasp_collide::{CollisionEngine, Placed};
 
-pub(crate) use gaps::GapMemory;
+pub(crate) use gaps::{Ball, GapMemory};
 use gaps::{Known, PairBalls};
 
 pub(crate) use crate::rules::Part;
@@ -177,8 +177,8 @@ impl Mover<'_> {
                     .find(|p| p.index == c.connection.parent_robot)
                     .map(|p| &*p.robot)
             };
-            if let Some(end) = carrier.and_then(|r| r.chain_end(c.connection.parent_chain)) {
-                c.robot.set_pose(end * c.connection.offset);
+            if let Some(pose) = carrier.and_then(|r| c.connection.carried_pose(r)) {
+                c.robot.set_pose(pose);
             }
         }
     }

@@ -23,7 +23,8 @@ use rayon::prelude::*;
 pub use search::Energy;
 
 use crate::{
-    BodyId, GraspTrial, MoveError, Pose, Robot, World, WrenchSpaceKind, batch::SplitMix64,
+    BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Pose, Robot, World,
+    WrenchSpaceKind, batch::SplitMix64,
 };
 use anneal::{ATTEMPTS, DEF_K0};
 use search::Space;
@@ -161,11 +162,34 @@ impl<E: CollisionEngine> World<E> {
             }
         }
         kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
+        // Each kept state approached (at most `settings.approach` mm), closed and scored on a
+        // clone in a domain of its own: a batch of grasps.
+        let candidates: Vec<GraspCandidate> = kept
+            .iter()
+            .map(|k| {
+                let (palm, dofs) = space.placement(hand, &k.state);
+                GraspCandidate {
+                    palm,
+                    dofs,
+                    approach: settings.approach,
+                }
+            })
+            .collect();
+        let quality = BatchQuality {
+            wrench_space: WrenchSpaceKind::L1,
+            volume: true,
+        };
+        let closed = self.grasp_batch(robot, object, &candidates, quality)?;
         let mut grasps: Vec<PlannedGrasp> = kept
-            .par_iter()
-            .enumerate()
-            .map(|(k, kept)| self.close_on(&space, hand, kept, k, settings))
-            .collect::<Result<_, _>>()?;
+            .iter()
+            .zip(candidates)
+            .zip(closed)
+            .map(|((k, start), closed)| PlannedGrasp {
+                energy: k.energy,
+                pregrasp: (start.palm, start.dofs),
+                grasp: closed.trial,
+            })
+            .collect();
         grasps.sort_by(|a, b| {
             b.force_closure()
                 .cmp(&a.force_closure())
@@ -214,8 +238,6 @@ impl<E: CollisionEngine> World<E> {
             .chain(others.flat_map(|(_, r)| r.bodies()))
             .collect();
         Ok(Space {
-            robot,
-            object_id: object,
             variables: Space::variables(hand, &eigen, &origin, radius),
             centre: body.pose() * nalgebra::center(&lo, &hi),
             radius,
@@ -226,35 +248,6 @@ impl<E: CollisionEngine> World<E> {
             obstacles,
             engine: &self.engine,
             energy,
-        })
-    }
-
-    /// Puts a clone of the hand at a kept state in a domain of its own (the `k`-th), approaches
-    /// (at most `settings.approach` mm), closes it and scores the grasp.
-    fn close_on(
-        &self,
-        space: &Space,
-        hand: &Robot,
-        kept: &Kept,
-        k: usize,
-        settings: &PlanSettings,
-    ) -> Result<PlannedGrasp, MoveError> {
-        let (palm, dofs) = space.placement(hand, &kept.state);
-        let mut domain = self.domain(k as u32 + 1)?;
-        let clone = domain.clone_robot(space.robot)?;
-        let plan = crate::TrialPlan {
-            palm,
-            open: &dofs,
-            approach: settings.approach,
-            object: space.object_id,
-            quality: Some(WrenchSpaceKind::L1),
-            volume: true,
-        };
-        let grasp = domain.grasp_trial(clone, &plan)?;
-        Ok(PlannedGrasp {
-            energy: kept.energy,
-            pregrasp: (palm, dofs),
-            grasp,
         })
     }
 }

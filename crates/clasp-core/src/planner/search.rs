@@ -11,6 +11,7 @@ use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
 use super::anneal::Variable;
+use crate::moves::Ball;
 use crate::{Body, EigenSpace, Pose, Robot, quality, virtual_contacts::PlacedVirtualContact};
 
 /// How a state is scored: lower is better.
@@ -25,11 +26,21 @@ pub enum Energy {
     Quality,
 }
 
+impl std::str::FromStr for Energy {
+    type Err = String;
+
+    /// "contact" or "quality".
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "contact" => Ok(Energy::Contact),
+            "quality" => Ok(Energy::Quality),
+            other => Err(format!("the energy is contact or quality, not {other:?}")),
+        }
+    }
+}
+
 /// The search round one object: the variables, and what a state needs to be placed and scored.
 pub struct Space<'a> {
-    /// The planning robot and the object, by id.
-    pub robot: usize,
-    pub object_id: crate::BodyId,
     pub variables: Vec<Variable>,
     pub centre: Point3<f64>,
     /// The object's size, for comparing states (GraspIt's `maxRadius`).
@@ -134,12 +145,8 @@ impl<'a> Space<'a> {
     }
 
     fn touches(&self, hand: &Robot) -> bool {
-        let near = |a: &Body, b: &Body| {
-            let (Some(x), Some(y)) = (bounds(a), bounds(b)) else {
-                return false;
-            };
-            (x.0 - y.0).norm() <= x.1 + y.1
-        };
+        // The bodies' balls (kept with their geometry) rule out most pairs without a query.
+        let near = |a: &Body, b: &Body| Ball::of(a).gap(&a.pose(), &Ball::of(b), &b.pose()) <= 0.0;
         hand.bodies().filter(|b| !b.mesh().is_empty()).any(|part| {
             std::iter::once(self.object)
                 .chain(self.obstacles.iter().copied())
@@ -229,16 +236,4 @@ impl<'a> Space<'a> {
         let turn = 0.5 * pa.rotation.angle_to(&pb.rotation) / PI;
         shift.max(turn)
     }
-}
-
-/// A body's bounding ball in the world: centre and radius.
-fn bounds(body: &Body) -> Option<(Point3<f64>, f64)> {
-    if body.mesh().is_empty() {
-        return None;
-    }
-    let (lo, hi) = body.mesh().bounding_box();
-    Some((
-        body.pose() * nalgebra::center(&lo, &hi),
-        (hi - lo).norm() / 2.0,
-    ))
 }
