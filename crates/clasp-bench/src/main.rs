@@ -49,6 +49,8 @@ struct Options {
     grasps_only: bool,
     quality_only: bool,
     planner_only: bool,
+    /// GraspIt's planner figures (`graspit/compare.sh`) to put beside ours.
+    graspit: Option<std::path::PathBuf>,
     /// Overrides the plan's number of grasps.
     grasps: Option<usize>,
     app_frame: bool,
@@ -65,6 +67,7 @@ fn options() -> Result<Options, String> {
         grasps_only: false,
         quality_only: false,
         planner_only: false,
+        graspit: None,
         grasps: None,
         app_frame: false,
         export: None,
@@ -82,6 +85,9 @@ fn options() -> Result<Options, String> {
             "--library-only" => options.library_only = true,
             "--grasps-only" => options.grasps_only = true,
             "--planner-only" => options.planner_only = true,
+            "--graspit" => {
+                options.graspit = Some(args.next().ok_or("--graspit needs a file")?.into())
+            }
             "--quality-only" => options.quality_only = true,
             "--app-frame" => options.app_frame = true,
             "--export" => {
@@ -93,7 +99,7 @@ fn options() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--app-frame] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -205,7 +211,7 @@ fn main() {
     }
     if options.planner_only {
         let mut checks = Checks::default();
-        planner::run(options.quick, options.library.as_deref(), &mut checks);
+        planner::run(&options, &mut checks);
         println!("{} passed, {} failed", checks.passed, checks.failed);
         exit_on_failed_checks(&checks);
         return;
@@ -236,7 +242,7 @@ fn main() {
         &mut checks,
     );
     let grasp_quality = quality::run(options.quick, options.library.as_deref(), &mut checks);
-    let planner = planner::run(options.quick, options.library.as_deref(), &mut checks);
+    let planner = planner::run(&options, &mut checks);
     let summary = summarize(&cells);
     let library = match &options.library {
         Some(dir) => library::run(dir),

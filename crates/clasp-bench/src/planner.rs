@@ -5,6 +5,7 @@
 //! time to the first force-closure grasp (the shortest run, doubling the steps from 500 a
 //! search, that returns one). Checked: both thread counts give the same grasps.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use clasp_core::{BodyId, BodyKind, Element, PlanProgress, PlanSettings, Pose, World};
@@ -15,7 +16,15 @@ use crate::check::Checks;
 
 const OBJECTS: [&str; 5] = ["mug", "flask", "glass", "phone", "book"];
 
-pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
+pub fn run(options: &crate::Options, checks: &mut Checks) -> Value {
+    let (quick, library) = (options.quick, options.library.as_deref());
+    let graspit = match options.graspit.as_deref().map(read_graspit).transpose() {
+        Ok(figures) => figures,
+        Err(message) => {
+            checks.expect(false, || message.clone());
+            None
+        }
+    };
     let Some(library) = library else {
         println!("\ngrasp planner skipped: GraspIt's model library not found");
         return Value::Null;
@@ -36,7 +45,85 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         .filter_map(|object| scene(library, object).map(|world| (object, world)))
         .map(|(object, world)| measure(object, &world, steps, checks))
         .collect();
-    json!({ "hand": "Barrett", "steps_per_search": steps, "objects": rows })
+    let beside = graspit.map(|graspit| beside_graspit(&rows, &graspit));
+    json!({ "hand": "Barrett", "steps_per_search": steps, "objects": rows, "graspit": beside })
+}
+
+/// GraspIt's figures for one object, as `graspit/planner_timing.cpp` prints them.
+struct GraspItRun {
+    steps_per_second: f64,
+    states_per_second: f64,
+    time_test_states_per_second: f64,
+}
+
+/// The target: ten times GraspIt's annealing rate on one core.
+const TARGET_OVER_GRASPIT: f64 = 10.0;
+
+fn read_graspit(path: &Path) -> Result<HashMap<String, GraspItRun>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("GraspIt's figures {}: {e}", path.display()))?;
+    let mut runs = HashMap::new();
+    for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let bad = |what: &str| format!("{}:{}: {what}", path.display(), index + 1);
+        let value: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let number = |key: &str| {
+            value[key]
+                .as_f64()
+                .ok_or_else(|| bad(&format!("no number `{key}`")))
+        };
+        let object = value["object"].as_str().ok_or_else(|| bad("no `object`"))?;
+        let run = GraspItRun {
+            steps_per_second: number("steps_per_s")?,
+            states_per_second: number("states_per_s")?,
+            time_test_states_per_second: number("time_test_states_per_s")?,
+        };
+        runs.insert(object.to_owned(), run);
+    }
+    Ok(runs)
+}
+
+/// Prints and returns GraspIt's figures beside ours (one thread each), with the ratios.
+fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Value {
+    println!(
+        "\n  beside GraspIt's planner (one thread each; target ≥ {TARGET_OVER_GRASPIT}× GraspIt):"
+    );
+    println!(
+        "  object      steps/s GraspIt    Clasp   ratio   states/s GraspIt    Clasp   ratio   GraspIt timeTest states/s"
+    );
+    let compared: Vec<Value> = rows
+        .iter()
+        .filter_map(|row| {
+            let object = row["object"].as_str()?;
+            let theirs = graspit.get(object)?;
+            let steps = row["steps_per_second"][0].as_f64()?;
+            let states = row["states_per_second"][0].as_f64()?;
+            let (step_ratio, state_ratio) = (
+                steps / theirs.steps_per_second,
+                states / theirs.states_per_second,
+            );
+            println!(
+                "  {object:<10} {:>15.0} {steps:>8.0} {step_ratio:>6.1}×  {:>15.0} {states:>8.0} {state_ratio:>6.1}×  {:>24.0}",
+                theirs.steps_per_second,
+                theirs.states_per_second,
+                theirs.time_test_states_per_second
+            );
+            Some(json!({
+                "object": object,
+                "graspit_steps_per_second": theirs.steps_per_second,
+                "graspit_states_per_second": theirs.states_per_second,
+                "graspit_time_test_states_per_second": theirs.time_test_states_per_second,
+                "steps_ratio": step_ratio,
+                "states_ratio": state_ratio,
+                "target_met": state_ratio >= TARGET_OVER_GRASPIT,
+            }))
+        })
+        .collect();
+    let met = compared.iter().filter(|c| c["target_met"] == true).count();
+    println!(
+        "  target ≥ {TARGET_OVER_GRASPIT}× GraspIt's states a second: met on {met} of {} objects",
+        compared.len()
+    );
+    Value::Array(compared)
 }
 
 fn scene(library: &Path, object: &str) -> Option<World> {

@@ -32,8 +32,9 @@ use search::Space;
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlanSettings {
-    /// Annealing steps of each search (by default four searches of 17,500: GraspIt's default
-    /// run of 70,000 steps in all).
+    /// Annealing steps of each search, each counted from GraspIt's step 30,000 (by default
+    /// four searches of 17,500: 70,000 in all, where GraspIt's default run counts its steps
+    /// from 30,000 to 70,000, 40,000 steps).
     pub steps: u64,
     /// How many grasps to return.
     pub grasps: usize,
