@@ -2,10 +2,10 @@
 # GraspIt's EigenGrasp planner beside Clasp's, in one run on this machine (docs/benchmarks.md,
 # "Issue 20"). GraspIt needs Qt 4 with Qt3Support and Coin 3 with SoQt 4, which today's
 # distributions no longer ship, so it is built as its README says, on Ubuntu 18.04, in a
-# chroot made with debootstrap. Needs root and the network the first time (about 2 GB, and
-# about 40 minutes on two cores); later runs reuse the chroot and the build.
+# chroot made with debootstrap. Needs root and the network the first time (1.5 GB; about 15
+# minutes on two cores here); later runs reuse the chroot and the build.
 #
-#   sudo bash crates/clasp-bench/graspit/compare.sh [--steps N]
+#   sudo bash crates/clasp-bench/graspit/compare.sh
 #
 # GRASPIT_CHROOT   where the chroot lives (default /opt/bionic)
 # GRASPIT_SOURCE   GraspIt's repository: a URL or a local (bare) clone
@@ -18,8 +18,8 @@ root=${GRASPIT_CHROOT:-/opt/bionic}
 source=${GRASPIT_SOURCE:-https://github.com/graspit-simulator/graspit}
 commit=83a6d4c5e0ccbcda9fa59cea17afbe6f096df785
 models=$(realpath "${GRASPIT_MODELS:-$repo/../shared/graspit-models}")
+# Clasp's default search: 17,500 steps from GraspIt's step 30,000; GraspIt runs the same.
 steps=17500
-if [[ ${1:-} == --steps ]]; then steps=$2; fi
 objects=mug,flask,glass,phone,book
 
 in_chroot() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
@@ -77,8 +77,8 @@ run_graspit() {
   in_chroot env GRASPIT=/src/graspit LD_LIBRARY_PATH=/src/graspit/build \
     CLASP_HAND=/models/robots/Barrett/Barrett.xml CLASP_OBJECTS="$files" \
     CLASP_STEPS=$((30000 + steps)) CLASP_SECONDS=10 \
-    xvfb-run -a /src/graspit/build/graspit_simulator --headless --plugin /src/planner_timing.so |
-    grep '^{' | tee "$out/graspit.jsonl"
+    xvfb-run -a /src/graspit/build/graspit_simulator --headless --plugin /src/planner_timing.so \
+    2> "$out/graspit.log" | grep '^{' | tee "$out/graspit.jsonl"
 }
 
 make_chroot
@@ -86,6 +86,7 @@ mount_into_chroot
 fetch_graspit
 build
 out=$(mktemp -d)
+echo "GraspIt's log and figures: $out"
 echo "GraspIt ($commit), Barrett, $steps annealing steps a run, one planner thread:"
 run_graspit
 echo "Clasp, the same hand and objects, right after:"

@@ -175,7 +175,6 @@ bool measure(World *world, Hand *hand, const std::string &objectFile, int lastSt
   model.reset();
 
   Annealing run = anneal(hand, model, lastStep);
-  std::cerr << "annealed " << run.steps << " steps\n";
   Timing timing{0, 0, 0.0};
   if (run.best) { timing = time_test(hand, *run.best, seconds); }
   delete run.best;
