@@ -63,7 +63,11 @@ fn read_graspit(path: &Path) -> Result<HashMap<String, GraspItRun>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("GraspIt's figures {}: {e}", path.display()))?;
     let mut runs = HashMap::new();
-    for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (index, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let bad = |what: &str| format!("{}:{}: {what}", path.display(), index + 1);
         let value: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
         let number = |key: &str| {

@@ -143,6 +143,25 @@ impl<K: Ord + Copy> CollisionSwitches<K> {
         }
     }
 
+    /// Gives stand-ins their originals' switches: each body `stand_in` maps to an id gets the
+    /// original's own switch and each of its pairs' (a pair of two originals goes to their two
+    /// stand-ins).
+    pub fn copy_to_stand_ins(&mut self, stand_in: impl Fn(K) -> Option<K>) {
+        let bodies: Vec<K> = self
+            .bodies_off
+            .iter()
+            .filter_map(|&b| stand_in(b))
+            .collect();
+        self.bodies_off.extend(bodies);
+        let pairs: Vec<(K, K)> = self
+            .pairs_off
+            .iter()
+            .filter(|&&(a, b)| stand_in(a).is_some() || stand_in(b).is_some())
+            .map(|&(a, b)| ordered(stand_in(a).unwrap_or(a), stand_in(b).unwrap_or(b)))
+            .collect();
+        self.pairs_off.extend(pairs);
+    }
+
     /// Forgets the switches of bodies that are gone.
     pub fn retain(&mut self, exists: impl Fn(K) -> bool) {
         self.bodies_off.retain(|&b| exists(b));

@@ -14,6 +14,8 @@ use crate::{
     layers::{self, Layer, OwnLayer},
     moves::{GapMemory, Motion, MoveOutcome},
     requests::{MoveError, check_distance, check_pose, dof_request},
+    rules::CollisionSwitches,
+    simulation::rules_of,
     world::slots,
 };
 
@@ -53,6 +55,8 @@ pub struct Domain<'w, E: CollisionEngine = FastEngine> {
     number: u32,
     /// World robots this domain does not see: the originals of its clones.
     hidden_robots: Vec<usize>,
+    /// The world's collision switches, a clone given its original's.
+    switches: CollisionSwitches,
     bodies: Vec<Option<Body>>,
     robots: Vec<Option<Robot>>,
     /// Both sides of every contact of the domain's own bodies.
@@ -71,6 +75,7 @@ impl<E: CollisionEngine> World<E> {
             world: self,
             number,
             hidden_robots: Vec::new(),
+            switches: self.switches.clone(),
             bodies: Vec::new(),
             robots: Vec::new(),
             contacts: Vec::new(),
@@ -151,6 +156,12 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             .robot(robot)
             .ok_or(MoveError::NoSuchRobot(robot))?;
         self.hidden_robots.push(robot);
+        let clone = self.first_robot() + self.robots.len();
+        // The clone stands in for its original under the user's switches too.
+        self.switches.copy_to_stand_ins(|id| {
+            let which = id.robot_body().filter(|_| id.robot() == Some(robot))?;
+            Some(BodyId::of_robot(clone, which))
+        });
         Ok(self.add_robot(original.clone()))
     }
 
@@ -217,7 +228,8 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             hidden_robots: &self.hidden_robots,
             ..self.shared()
         };
-        self.contacts = layers::find_contacts(&self.world.rules(), &shared, &self.own());
+        let rules = rules_of(&self.world.engine, &self.switches, self.world.settings);
+        self.contacts = layers::find_contacts(&rules, &shared, &self.own());
     }
 
     /// Runs `act` on a motion of one of the domain's own elements; the world's stay put.
@@ -244,7 +256,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             shared,
             own,
             element,
-            self.world.rules(),
+            rules_of(&self.world.engine, &self.switches, self.world.settings),
             &mut self.memory,
             &mut self.contacts,
             act,

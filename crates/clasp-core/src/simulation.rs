@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// A world's rules and settings, on its engine: what its moves, and its domains', obey.
-fn rules_of<'a>(
+pub(crate) fn rules_of<'a>(
     engine: &'a dyn CollisionEngine,
     switches: &'a CollisionSwitches,
     settings: WorldSettings,

@@ -152,3 +152,30 @@ fn a_grasp_batch_equals_its_grasps_one_by_one() {
     }
     assert!(touched > 0, "some candidates reach the object");
 }
+
+/// A robot cloned into a domain stands in for its original under the user's switches: with
+/// the hand's collisions with the slab switched off in the world, the clone passes through
+/// the slab as the original does; switched on, both stop on it.
+#[test]
+fn a_clone_obeys_its_originals_collision_switches() {
+    let (bodies, _) = scene();
+    let mut hand = placed_hand(0);
+    hand.set_pose(Pose::translation(-40.0, 40.0, 0.0));
+    let mut world = World::new(bodies, vec![hand]);
+    let down = Pose::translation(-40.0, 40.0, -50.0);
+    let through = |world: &World| {
+        let mut alone = world.clone();
+        let in_world = alone.move_to(Element::Robot(0), down).unwrap();
+        let mut domain = world.domain(1).unwrap();
+        let clone = domain.clone_robot(0).unwrap();
+        let in_domain = domain.move_to(Element::Robot(clone), down).unwrap();
+        (in_world.completed, in_domain.completed)
+    };
+    assert_eq!(through(&world), (false, false), "the slab stops both");
+    assert!(!world.toggle_collisions(&[Element::Robot(0), Element::Body(1)]));
+    assert_eq!(
+        through(&world),
+        (true, true),
+        "the switch lets both through"
+    );
+}

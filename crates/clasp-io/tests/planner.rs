@@ -217,3 +217,36 @@ fn a_planned_grasp_saves_and_loads_where_it_was() {
     assert_eq!(placed.contacts().len(), loaded.contacts().len());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The planner asks the world's one rule what the hand may not touch. The glass inside a
+/// solid box 10 mm larger all round: with the box's collisions with the hand on, no state
+/// brings the hand to the glass and no grasp holds it; switched off (Toggle Collision on the
+/// pair), the planner grasps the glass as if the box were not there.
+#[test]
+fn the_planner_obeys_the_worlds_collision_switches() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let mut world = scene(&models, "Barrett/Barrett.xml", "glass", false);
+    let (lo, hi) = world.free_body(0).unwrap().mesh().bounding_box();
+    let margin = nalgebra::Vector3::repeat(10.0);
+    let (lo, hi) = (lo - margin, hi + margin);
+    let cover = shapes::cuboid([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z]);
+    world.add_body(Body::from_mesh("cover", BodyKind::Obstacle, cover));
+    let settings = PlanSettings::default();
+    let closures = |plan: &Plan| plan.grasps.iter().filter(|g| g.force_closure()).count();
+    let covered = plan(&world, &settings);
+    assert_eq!(
+        closures(&covered),
+        0,
+        "a grasp through a box the hand may not enter"
+    );
+    assert!(!world.toggle_collisions(&[Element::Robot(0), Element::Body(1)]));
+    let uncovered = plan(&world, &settings);
+    println!(
+        "force-closure grasps: {} with the cover on, {} switched off",
+        closures(&covered),
+        closures(&uncovered)
+    );
+    assert!(closures(&uncovered) >= 5);
+}

@@ -24,10 +24,13 @@ pub use search::Energy;
 
 use crate::{
     BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Pose, Robot, World,
-    WrenchSpaceKind, batch::SplitMix64,
+    WrenchSpaceKind,
+    batch::SplitMix64,
+    layers::{self, Layer},
+    rules::Part,
 };
 use anneal::{ATTEMPTS, DEF_K0};
-use search::Space;
+use search::{Against, Check, Space};
 
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,8 +63,11 @@ impl Default for PlanSettings {
     }
 }
 
-/// The states each search keeps (GraspIt's list of 20 best), and how far apart two must be.
-const BEST_PER_SEARCH: usize = 50;
+/// The states each search keeps, and how far apart two must be. GraspIt lists its 20 best for
+/// the user to close; every kept state is closed here, and with a hundred a search a thin
+/// object on a table (GraspIt's glass) still yields force-closure grasps once the hand's own
+/// links count as obstacles.
+const BEST_PER_SEARCH: usize = 100;
 const SAME_STATE: f64 = 0.2;
 
 /// A planned grasp: where the hand ended after closing, and how good the grasp is.
@@ -231,13 +237,6 @@ impl<E: CollisionEngine> World<E> {
         let limits: Vec<(f64, f64)> = (0..hand.dofs.len()).map(|d| hand.dof_limits(d)).collect();
         let (lo, hi) = body.mesh().bounding_box();
         let radius = (hi - lo).norm() / 2.0;
-        let others = self.robots().filter(|&(r, _)| r != robot);
-        let obstacles = self
-            .free_bodies()
-            .filter(|&(i, _)| BodyId::Free(i) != object)
-            .map(|(_, b)| b)
-            .chain(others.flat_map(|(_, r)| r.bodies()))
-            .collect();
         Ok(Space {
             variables: Space::variables(hand, &eigen, &origin, radius),
             centre: body.pose() * nalgebra::center(&lo, &hi),
@@ -246,10 +245,42 @@ impl<E: CollisionEngine> World<E> {
             origin,
             limits,
             object: body,
-            obstacles,
+            checks: self.hand_checks(robot, object),
             engine: &self.engine,
             energy,
         })
+    }
+
+    /// The pairs the world's one rule checks between robot `robot`'s bodies and everything
+    /// else, its own bodies included: switches, the robot's rules, groups and masks. Those
+    /// with `object` come first, as most illegal states touch it.
+    fn hand_checks(&self, robot: usize, object: BodyId) -> Vec<Check<'_>> {
+        let of_hand = |part: &Part| {
+            (part.id.robot() == Some(robot))
+                .then(|| part.id.robot_body())
+                .flatten()
+        };
+        let mut checks: Vec<Check> =
+            layers::checked_pairs(&self.switches, &Layer::empty(), &self.layer())
+                .into_iter()
+                .filter_map(|(a, b)| match (of_hand(&a), of_hand(&b)) {
+                    (Some(x), Some(y)) => Some(Check {
+                        part: x,
+                        other: Against::Hand(y),
+                    }),
+                    (Some(x), None) => Some(Check {
+                        part: x,
+                        other: Against::World(b.id, b.body),
+                    }),
+                    (None, Some(y)) => Some(Check {
+                        part: y,
+                        other: Against::World(a.id, a.body),
+                    }),
+                    (None, None) => None,
+                })
+                .collect();
+        checks.sort_by_key(|c| !matches!(c.other, Against::World(id, _) if id == object));
+        checks
     }
 }
 

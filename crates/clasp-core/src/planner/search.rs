@@ -12,7 +12,10 @@ use nalgebra::{Point3, Unit, Vector3};
 
 use super::anneal::Variable;
 use crate::moves::Ball;
-use crate::{Body, EigenSpace, Pose, Robot, quality, virtual_contacts::PlacedVirtualContact};
+use crate::{
+    Body, BodyId, EigenSpace, Pose, Robot, RobotBody, quality,
+    virtual_contacts::PlacedVirtualContact,
+};
 
 /// How a state is scored: lower is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -49,10 +52,22 @@ pub struct Space<'a> {
     pub origin: Vec<f64>,
     pub limits: Vec<(f64, f64)>,
     pub object: &'a Body,
-    /// Everything else the hand must not touch.
-    pub obstacles: Vec<&'a Body>,
+    /// What the hand must not touch: the pairs the world's rule checks, the object's first.
+    pub checks: Vec<Check<'a>>,
     pub engine: &'a dyn CollisionEngine,
     pub energy: Energy,
+}
+
+/// A pair the world's one rule checks between a body of the planning hand and something else.
+pub struct Check<'a> {
+    pub part: RobotBody,
+    pub other: Against<'a>,
+}
+
+/// The other side of a check: a body of the world, or another body of the hand itself.
+pub enum Against<'a> {
+    World(BodyId, &'a Body),
+    Hand(RobotBody),
 }
 
 /// The pose variables before the amplitudes: polar angle, azimuth, roll, distance.
@@ -144,19 +159,24 @@ impl<'a> Space<'a> {
         })
     }
 
+    /// Whether the hand, placed, touches anything the world's rule checks it against (GraspIt's
+    /// `noCollision(hand)`: the object, obstacles, other robots, its own other links).
     fn touches(&self, hand: &Robot) -> bool {
         // The bodies' balls (kept with their geometry) rule out most pairs without a query.
         let near = |a: &Body, b: &Body| Ball::of(a).gap(&a.pose(), &Ball::of(b), &b.pose()) <= 0.0;
-        hand.bodies().filter(|b| !b.mesh().is_empty()).any(|part| {
-            std::iter::once(self.object)
-                .chain(self.obstacles.iter().copied())
-                .any(|other| {
-                    near(part, other)
-                        && self.engine.collide(
-                            Placed::new(part.geometry(), part.pose()),
-                            Placed::new(other.geometry(), other.pose()),
-                        )
-                })
+        self.checks.iter().any(|check| {
+            let other = match check.other {
+                Against::World(_, body) => Some(body),
+                Against::Hand(which) => hand.body(which),
+            };
+            let (Some(part), Some(other)) = (hand.body(check.part), other) else {
+                return false;
+            };
+            near(part, other)
+                && self.engine.collide(
+                    Placed::new(part.geometry(), part.pose()),
+                    Placed::new(other.geometry(), other.pose()),
+                )
         })
     }
 
