@@ -238,6 +238,25 @@ mod tests {
         }
     }
 
+    /// Bodies 10 and 11 stand in for 0 and 1: body 0's switch, its pair with 5, and the pair
+    /// 0–1 of two originals go to the stand-ins; the rest stays as it was.
+    #[test]
+    fn stand_ins_take_their_originals_switches() {
+        let mut switches = CollisionSwitches::<u32>::default();
+        switches.set_body(0, false);
+        switches.set_pair(0, 5, false);
+        switches.set_pair(1, 0, false);
+        switches.set_pair(5, 6, false);
+        switches.copy_to_stand_ins(|b| (b < 2).then_some(b + 10));
+        assert!(!switches.body_on(10) && switches.body_on(11));
+        assert!(!switches.pair_on(10, 5) && !switches.pair_on(11, 10));
+        assert!(switches.pair_on(11, 5) && switches.pair_on(10, 6));
+        assert!(
+            !switches.pair_on(0, 5) && !switches.pair_on(5, 6),
+            "originals keep theirs"
+        );
+    }
+
     #[test]
     fn defaults_let_movable_and_static_bodies_collide() {
         let (movable, fixed) = (CollisionGroups::MOVABLE, CollisionGroups::STATIC);
