@@ -15,7 +15,6 @@ use crate::{
     moves::{GapMemory, Motion, MoveOutcome},
     requests::{MoveError, check_distance, check_pose, dof_request},
     rules::CollisionSwitches,
-    simulation::rules_of,
     world::slots,
 };
 
@@ -228,7 +227,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             hidden_robots: &self.hidden_robots,
             ..self.shared()
         };
-        let rules = rules_of(&self.world.engine, &self.switches, self.world.settings);
+        let rules = self.world.rules_with(&self.switches);
         self.contacts = layers::find_contacts(&rules, &shared, &self.own());
     }
 
@@ -256,7 +255,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             shared,
             own,
             element,
-            rules_of(&self.world.engine, &self.switches, self.world.settings),
+            self.world.rules_with(&self.switches),
             &mut self.memory,
             &mut self.contacts,
             act,

@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// A world's rules and settings, on its engine: what its moves, and its domains', obey.
-pub(crate) fn rules_of<'a>(
+fn rules_of<'a>(
     engine: &'a dyn CollisionEngine,
     switches: &'a CollisionSwitches,
     settings: WorldSettings,
@@ -110,9 +110,15 @@ impl<E: CollisionEngine> World<E> {
         self.contacts = layers::find_contacts(&self.rules(), &Layer::empty(), &self.layer());
     }
 
-    /// The rules the world's moves, and its domains' moves, obey.
+    /// The rules the world's moves obey.
     pub(crate) fn rules(&self) -> Rules<'_> {
-        rules_of(&self.engine, &self.switches, self.settings)
+        self.rules_with(&self.switches)
+    }
+
+    /// The world's rules under a domain's switches (the world's, its clones given their
+    /// originals').
+    pub(crate) fn rules_with<'a>(&'a self, switches: &'a CollisionSwitches) -> Rules<'a> {
+        rules_of(&self.engine, switches, self.settings)
     }
 
     /// Runs `act` on a motion of `element` against everything else, then, if it moved,
