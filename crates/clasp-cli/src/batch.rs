@@ -10,7 +10,7 @@ use clasp_core::{BatchGrasp, BatchQuality, BodyKind, World, grasp_candidates};
 use clasp_io::Disk;
 use serde_json::json;
 
-use crate::world_commands::{Failure, Format, pose_row, world_error};
+use crate::world_commands::{Failure, Format, pose_row, thread_pool, world_error};
 
 /// What `batch` runs.
 #[derive(Debug, Clone)]
@@ -34,10 +34,7 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     let fail = |e| world_error(request.object, e);
     let candidates =
         grasp_candidates(&world, hand, object, request.grasps, request.seed).map_err(fail)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(request.threads)
-        .build()
-        .map_err(|e| world_error(request.object, e))?;
+    let pool = thread_pool(request.threads, request.object)?;
     let started = Instant::now();
     let grasps = pool
         .install(|| world.grasp_batch(robot, object, &candidates, BatchQuality::default()))

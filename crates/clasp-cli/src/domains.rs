@@ -12,7 +12,7 @@ use clasp_io::Disk;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::world_commands::{Failure, Format, load, world_error};
+use crate::world_commands::{Failure, Format, load, thread_pool, world_error};
 
 /// What `domains` runs.
 #[derive(Debug, Clone)]
@@ -56,10 +56,7 @@ pub fn domains(
             volume: false,
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(request.threads)
-        .build()
-        .map_err(|e| world_error(file, e))?;
+    let pool = thread_pool(request.threads, file)?;
     let trial = |(k, plan): (usize, &TrialPlan)| world.trial_in_domain(k as u32 + 1, &hand, plan);
     let started = Instant::now();
     let parallel: Vec<GraspTrial> = pool

@@ -161,7 +161,7 @@ enum Command {
         #[arg(long, value_name = "K", default_value_t = PlanSettings::default().grasps)]
         grasps: usize,
         /// contact (GraspIt's contact energy) or quality (potential quality).
-        #[arg(long, value_name = "contact|quality", default_value = "contact", value_parser = plan::parse_energy)]
+        #[arg(long, value_name = "contact|quality", default_value = "contact")]
         energy: clasp_core::Energy,
         /// Where the searches are drawn from: the same seed gives the same grasps.
         #[arg(long, value_name = "S", default_value_t = 0)]

@@ -4,10 +4,12 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{Energy, PlanProgress, PlanSettings, PlannedGrasp};
+use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp};
 use serde_json::json;
 
-use crate::world_commands::{Failure, Format, load, pick_robot, pose_row, world_error};
+use crate::world_commands::{
+    Failure, Format, load, pick_robot, pose_row, thread_pool, world_error,
+};
 
 /// What `plan` runs.
 #[derive(Debug, Clone)]
@@ -16,11 +18,6 @@ pub struct PlanRequest {
     pub settings: PlanSettings,
     /// 0: every core.
     pub threads: usize,
-}
-
-/// "contact" or "quality".
-pub fn parse_energy(text: &str) -> Result<Energy, String> {
-    text.parse()
 }
 
 pub fn plan(
@@ -34,10 +31,7 @@ pub fn plan(
     let object = world
         .grasped_object()
         .ok_or_else(|| world_error(file, "the world has no graspable body to plan for"))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(request.threads)
-        .build()
-        .map_err(|e| world_error(file, e))?;
+    let pool = thread_pool(request.threads, file)?;
     let progress = PlanProgress::default();
     let plan = pool
         .install(|| world.plan(robot, object, &request.settings, &progress))

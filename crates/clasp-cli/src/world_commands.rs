@@ -63,6 +63,15 @@ pub(crate) fn world_error(file: &Path, error: impl std::fmt::Display) -> Failure
     format!("{}: {error}", file.display()).replace(['\n', '\r'], " ")
 }
 
+/// A pool of `threads` threads (0: every core) for the commands that run in parallel; a pool
+/// that cannot be built is a failure about `file`.
+pub(crate) fn thread_pool(threads: usize, file: &Path) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| world_error(file, e))
+}
+
 /// Every contact of the world, at the file's threshold or `threshold` (mm).
 pub fn contacts(
     file: &Path,
