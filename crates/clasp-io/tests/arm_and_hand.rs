@@ -8,7 +8,6 @@
 use std::f64::consts::FRAC_PI_2;
 use std::path::{Path, PathBuf};
 
-use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
 use clasp_core::{BodyId, BodyKind, Camera, Connection, Element, Pose, World};
 use clasp_io::{Disk, load_body, load_robot, load_world, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
@@ -81,14 +80,8 @@ fn assert_hand_on_arm(world: &World) {
 
 /// No two bodies that the rules check interpenetrate: the brute-force engine judges.
 fn assert_nothing_overlaps(world: &World) {
-    for (a, b) in world.checked_pairs() {
-        let (x, y) = (world.body(a).unwrap(), world.body(b).unwrap());
-        let overlap = ReferenceEngine.collide(
-            Placed::new(x.geometry(), x.pose()),
-            Placed::new(y.geometry(), y.pose()),
-        );
-        assert!(!overlap, "{} and {} interpenetrate", x.name, y.name);
-    }
+    let overlaps = clasp_io::fixtures::interpenetrating(world);
+    assert!(overlaps.is_empty(), "interpenetrating: {overlaps:?}");
 }
 
 fn arm_dofs(world: &World) -> Vec<f64> {

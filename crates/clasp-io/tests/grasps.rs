@@ -8,7 +8,6 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_collide::{CollisionEngine, Placed, ReferenceEngine};
 use clasp_core::{BodyId, ContactOptions, Element, Pose, Quality, Robot, World, WrenchSpaceKind};
 use clasp_io::{Disk, load_body, load_robot};
 use std::f64::consts::FRAC_PI_2;
@@ -105,14 +104,11 @@ fn grasp_checked(world: &mut World, name: &str) -> (Quality, Vec<BodyId>) {
     for c in world.contacts() {
         assert!(c.separation >= 0.0 && c.separation < threshold);
     }
-    for (a, b) in world.checked_pairs() {
-        let (ba, bb) = (world.body(a).unwrap(), world.body(b).unwrap());
-        let overlap = ReferenceEngine.collide(
-            Placed::new(ba.geometry(), ba.pose()),
-            Placed::new(bb.geometry(), bb.pose()),
-        );
-        assert!(!overlap, "{name}: {a:?} and {b:?} interpenetrate");
-    }
+    let overlaps = clasp_io::fixtures::interpenetrating(world);
+    assert!(
+        overlaps.is_empty(),
+        "{name}: interpenetrating: {overlaps:?}"
+    );
     (grasp_quality(world, name), after_approach)
 }
 
