@@ -143,6 +143,19 @@ pub trait CollisionEngine: Send + Sync {
     /// The distance from a world point to the body's surface, with the closest point (world).
     fn point_distance(&self, body: Placed, point: &Point) -> PointDistance;
 
+    /// The distance from a world point to the body's surface if it is below `cutoff`, else
+    /// `None`: for a caller that only needs the near points (a planner's energy that is already
+    /// too high for the annealing to accept). A walk of the tree gives up every node at least
+    /// `cutoff` away, so a far point costs almost nothing.
+    fn point_distance_below(
+        &self,
+        body: Placed,
+        point: &Point,
+        cutoff: f64,
+    ) -> Option<PointDistance> {
+        Some(self.point_distance(body, point)).filter(|near| near.distance < cutoff)
+    }
+
     /// The vertices of the triangles that come within `radius` of `point` and do not face along
     /// `normal` (normal · triangle normal ≤ 0), in the body's frame, each once, by index; what a
     /// soft contact fits its patch to. `point` and `normal` are in the body's frame.

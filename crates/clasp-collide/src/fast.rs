@@ -472,9 +472,27 @@ impl CollisionEngine for FastEngine {
     }
 
     fn point_distance(&self, body: Placed, point: &Point) -> PointDistance {
+        self.point_distance_below(body, point, f64::INFINITY)
+            .unwrap_or(PointDistance {
+                distance: f64::INFINITY,
+                closest: *point,
+                triangle: 0,
+            })
+    }
+
+    fn point_distance_below(
+        &self,
+        body: Placed,
+        point: &Point,
+        cutoff: f64,
+    ) -> Option<PointDistance> {
+        if !(cutoff > 0.0) {
+            return None;
+        }
         let p = body.pose.inverse_transform_point(point);
         let geometry = body.geometry;
-        let mut best = (f64::INFINITY, p, 0);
+        // Nothing at or beyond the cutoff is wanted: it starts as the best distance found.
+        let mut best: (f64, Option<(Point, usize)>) = (cutoff * cutoff, None);
         let mut stack: Vec<_> = geometry
             .tree()
             .root()
@@ -490,7 +508,7 @@ impl CollisionEngine for FastEngine {
                     let q = closest_point_on_triangle(&p, &geometry.triangle(t));
                     let squared = (q - p).norm_squared();
                     if squared < best.0 {
-                        best = (squared, q, t as usize);
+                        best = (squared, Some((q, t as usize)));
                     }
                 }
                 Child::Node(n) => {
@@ -507,11 +525,12 @@ impl CollisionEngine for FastEngine {
                 }
             }
         }
-        PointDistance {
-            distance: best.0.sqrt(),
-            closest: body.pose * best.1,
-            triangle: best.2,
-        }
+        let (squared, found) = best;
+        found.map(|(closest, triangle)| PointDistance {
+            distance: squared.sqrt(),
+            closest: body.pose * closest,
+            triangle,
+        })
     }
 
     fn region(

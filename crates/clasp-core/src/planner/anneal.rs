@@ -62,14 +62,13 @@ impl Variable {
     }
 }
 
-/// Whether to move from energy `now` to `next` at step `k`: always when lower, else with
-/// probability exp(ERR_ADJ · (now − next) / T_h(k)).
-pub fn accept(now: f64, next: f64, k: u64, random: &mut SplitMix64) -> bool {
-    if next < now {
-        return true;
-    }
+/// The energy below which the step `k` from energy `now` moves: GraspIt moves to a lower
+/// energy always and to a higher one with probability exp(ERR_ADJ · (now − next) / T_h(k)),
+/// that is when next < now − T_h(k) · ln(u) / ERR_ADJ for a uniform u. Drawn before the
+/// neighbour is scored, so that scoring may stop as soon as it knows the energy is not below.
+pub fn acceptance_bound(now: f64, k: u64, random: &mut SplitMix64) -> f64 {
     let t = temperature(k, HC, HDIMS);
-    (ERR_ADJ * (now - next) / t).exp() > random.unit()
+    now - t * random.unit().ln() / ERR_ADJ
 }
 
 /// The neighbour temperature at step `k`.

@@ -30,7 +30,7 @@ use crate::{
     rules::Part,
 };
 use anneal::{ATTEMPTS, DEF_K0};
-use search::{Against, Check, Space};
+use search::{Against, Check, Scored, Space};
 
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,6 +138,8 @@ impl PlanProgress {
 struct Kept {
     state: Vec<f64>,
     energy: f64,
+    /// Where the state puts the palm, kept to compare states without placing them again.
+    palm: Pose,
 }
 
 impl<E: CollisionEngine> World<E> {
@@ -165,7 +167,7 @@ impl<E: CollisionEngine> World<E> {
         let mut kept: Vec<Kept> = Vec::new();
         for (found, _, _) in searches {
             for k in found {
-                keep(&space, hand, &mut kept, k, usize::MAX);
+                keep(&space, &mut kept, k, usize::MAX);
             }
         }
         kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
@@ -301,6 +303,7 @@ fn anneal_search(
     let mut k = DEF_K0;
     while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
         let t = anneal::neighbour_temperature(k);
+        let below = anneal::acceptance_bound(energy, k, &mut random);
         let mut legal = None;
         for _ in 0..ATTEMPTS {
             let next: Vec<f64> = state
@@ -309,25 +312,29 @@ fn anneal_search(
                 .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
                 .collect();
             evaluations += 1;
-            if let Some(e) = space.evaluate(&mut hand, &next) {
-                legal = Some((next, e));
-                break;
+            match space.evaluate(&mut hand, &next, below) {
+                Scored::Illegal => continue,
+                Scored::NotBelow => legal = Some(None),
+                Scored::Energy(e) => legal = Some(Some((next, e))),
             }
+            break;
         }
-        let Some((next, next_energy)) = legal else {
+        // No legal neighbour in all the attempts: the step is tried again.
+        let Some(accepted) = legal else {
             continue;
         };
-        if anneal::accept(energy, next_energy, k, &mut random) {
+        if let Some((next, next_energy)) = accepted {
             state = next;
             energy = next_energy;
             let worst = best.last().map_or(1.0e5, |w| w.energy);
             if best.len() < BEST_PER_SEARCH || energy < worst {
                 progress.record(energy);
                 let kept = Kept {
+                    palm: space.placement(&hand, &state).0,
                     state: state.clone(),
                     energy,
                 };
-                keep(space, &hand, &mut best, kept, BEST_PER_SEARCH);
+                keep(space, &mut best, kept, BEST_PER_SEARCH);
             }
         }
         k += 1;
@@ -342,10 +349,10 @@ fn anneal_search(
 
 /// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if
 /// lower; the list stays sorted by energy and at most `size` long.
-fn keep(space: &Space, hand: &Robot, list: &mut Vec<Kept>, kept: Kept, size: usize) {
+fn keep(space: &Space, list: &mut Vec<Kept>, kept: Kept, size: usize) {
     if let Some(i) = list
         .iter()
-        .position(|other| space.distance(hand, &other.state, &kept.state) < SAME_STATE)
+        .position(|other| space.distance(&other.palm, &kept.palm) < SAME_STATE)
     {
         if kept.energy < list[i].energy {
             list[i] = kept;

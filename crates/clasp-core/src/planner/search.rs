@@ -70,6 +70,29 @@ pub enum Against<'a> {
     Hand(RobotBody),
 }
 
+/// What placing the hand at a state found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scored {
+    /// The hand touches something it must not.
+    Illegal,
+    /// Legal, with an energy at or above what was asked for.
+    NotBelow,
+    /// Legal, with this energy.
+    Energy(f64),
+}
+
+/// One contact's share of the contact energy: its distance to the object plus 50 × (1 − the
+/// cosine between its normal and `to_object`, the way to the object's closest point).
+fn contact_term(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> f64 {
+    let d = to_object.norm();
+    let cosine = if d > 0.0 {
+        contact.normal.normalize().dot(&(to_object / d))
+    } else {
+        1.0
+    };
+    d + 50.0 * (1.0 - cosine)
+}
+
 /// The pose variables before the amplitudes: polar angle, azimuth, roll, distance.
 const POSE_VARIABLES: usize = 4;
 
@@ -143,20 +166,23 @@ impl<'a> Space<'a> {
         (palm, dofs)
     }
 
-    /// Puts `hand` at the state and scores it: `None` when the hand touches the object or an
-    /// obstacle (an illegal state), else its energy.
-    pub fn evaluate(&self, hand: &mut Robot, state: &[f64]) -> Option<f64> {
+    /// Puts `hand` at the state and scores it: whether the hand touches the object or an
+    /// obstacle (an illegal state), else its energy, or only that the energy is not below
+    /// `below` (all the annealing's accept test needs to turn a state down; the contact
+    /// energy then stops asking for distances as soon as it knows).
+    pub fn evaluate(&self, hand: &mut Robot, state: &[f64], below: f64) -> Scored {
         let (palm, dofs) = self.placement(hand, state);
         hand.set_pose(palm);
         hand.force_dof_values(&dofs);
         if self.touches(hand) {
-            return None;
+            return Scored::Illegal;
         }
         let contacts = hand.virtual_contacts_placed();
-        Some(match self.energy {
-            Energy::Contact => self.contact_energy(&contacts),
-            Energy::Quality => self.potential_quality(&contacts),
-        })
+        let energy = match self.energy {
+            Energy::Contact => self.contact_energy(&contacts, below),
+            Energy::Quality => Some(self.potential_quality(&contacts)).filter(|&e| e < below),
+        };
+        energy.map_or(Scored::NotBelow, Scored::Energy)
     }
 
     /// Whether the hand, placed, touches anything the world's rule checks it against (GraspIt's
@@ -189,24 +215,37 @@ impl<'a> Space<'a> {
             .collect()
     }
 
-    fn contact_energy(&self, contacts: &[PlacedVirtualContact]) -> f64 {
+    /// GraspIt's contact energy if it is below `below`, else `None`. Each contact's term (its
+    /// distance plus the angle term, never negative) is at least its distance to the object's
+    /// bounding ball, so the terms not yet asked for are bounded from below at no cost, and
+    /// each closest point is asked for only within what is left of the budget: a state the
+    /// annealing would turn down is known as such after a few cheap queries. The energy of a
+    /// state below is the same, to the bit, as asking for every distance.
+    fn contact_energy(&self, contacts: &[PlacedVirtualContact], below: f64) -> Option<f64> {
         if contacts.is_empty() {
-            return f64::INFINITY;
+            return None;
         }
-        let total: f64 = contacts
-            .iter()
-            .zip(self.to_object(contacts))
-            .map(|(c, p)| {
-                let d = p.norm();
-                let cosine = if d > 0.0 {
-                    c.normal.normalize().dot(&(p / d))
-                } else {
-                    1.0
-                };
-                d + 50.0 * (1.0 - cosine)
-            })
-            .sum();
-        total / contacts.len() as f64
+        let object = Placed::new(self.object.geometry(), self.object.pose());
+        let (centre, radius) = self.object.geometry().bounding_ball();
+        let centre = self.object.pose() * centre;
+        let budget = below * contacts.len() as f64;
+        // `later[i]`: the sum of the lower bounds of the contacts after the i-th.
+        let mut later = vec![0.0; contacts.len()];
+        for i in (1..contacts.len()).rev() {
+            let bound = ((contacts[i].location - centre).norm() - radius).max(0.0);
+            later[i - 1] = later[i] + bound;
+        }
+        let mut total = 0.0;
+        for (c, after) in contacts.iter().zip(later) {
+            let near =
+                self.engine
+                    .point_distance_below(object, &c.location, budget - total - after)?;
+            total += contact_term(c, &(near.closest - c.location));
+            if total + after >= budget {
+                return None;
+            }
+        }
+        Some(total / contacts.len() as f64)
     }
 
     /// The epsilon of the wrenches the contacts near the object would make, each scaled by how
@@ -247,13 +286,11 @@ impl<'a> Space<'a> {
         }
     }
 
-    /// How far apart two states put the hand, GraspIt's way: the larger of the palms' distance
-    /// over the object's radius and half their turn over π.
-    pub fn distance(&self, hand: &Robot, a: &[f64], b: &[f64]) -> f64 {
-        let (pa, _) = self.placement(hand, a);
-        let (pb, _) = self.placement(hand, b);
-        let shift = (pa.translation.vector - pb.translation.vector).norm() / self.radius;
-        let turn = 0.5 * pa.rotation.angle_to(&pb.rotation) / PI;
+    /// How far apart two states put the hand, given where they put its palm, GraspIt's way:
+    /// the larger of the palms' distance over the object's radius and half their turn over π.
+    pub fn distance(&self, a: &Pose, b: &Pose) -> f64 {
+        let shift = (a.translation.vector - b.translation.vector).norm() / self.radius;
+        let turn = 0.5 * a.rotation.angle_to(&b.rotation) / PI;
         shift.max(turn)
     }
 }
