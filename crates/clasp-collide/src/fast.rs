@@ -17,8 +17,8 @@ use crate::{
     engine::{in_region, region_points},
     geometry::{b_in_a, first_corner_inside},
     triangle::{
-        Point, Triangle, closest_point_on_triangle, closest_points_apart, push_triangle_contacts,
-        separation_bound, triangle_closest_points, triangles_intersect,
+        Point, Triangle, closest_points_apart, push_triangle_contacts, separation_bound,
+        triangle_closest_points, triangles_intersect,
     },
 };
 
@@ -486,47 +486,9 @@ impl CollisionEngine for FastEngine {
         point: &Point,
         cutoff: f64,
     ) -> Option<PointDistance> {
-        if !(cutoff > 0.0) {
-            return None;
-        }
         let p = body.pose.inverse_transform_point(point);
-        let geometry = body.geometry;
-        // Nothing at or beyond the cutoff is wanted: it starts as the best distance found.
-        let mut best: (f64, Option<(Point, usize)>) = (cutoff * cutoff, None);
-        let mut stack: Vec<_> = geometry
-            .tree()
-            .root()
-            .map(|r| (r, 0.0))
-            .into_iter()
-            .collect();
-        while let Some((child, bound)) = stack.pop() {
-            if bound >= best.0 {
-                continue;
-            }
-            match child {
-                Child::Triangle(t) => {
-                    let q = closest_point_on_triangle(&p, &geometry.triangle(t));
-                    let squared = (q - p).norm_squared();
-                    if squared < best.0 {
-                        best = (squared, Some((q, t as usize)));
-                    }
-                }
-                Child::Node(n) => {
-                    let mut next = geometry
-                        .tree()
-                        .node(n)
-                        .children()
-                        .map(|c| (c, child_bound(geometry, c, &p)));
-                    // The nearer child goes on the stack last, so it is opened first.
-                    if next[0].1 < next[1].1 {
-                        next.swap(0, 1);
-                    }
-                    stack.extend(next);
-                }
-            }
-        }
-        let (squared, found) = best;
-        found.map(|(closest, triangle)| PointDistance {
+        let (squared, closest, triangle) = body.geometry.point_tree().closest_below(&p, cutoff)?;
+        Some(PointDistance {
             distance: squared.sqrt(),
             closest: body.pose * closest,
             triangle,
@@ -560,12 +522,5 @@ impl CollisionEngine for FastEngine {
             }
         }
         region_points(mesh, vertices)
-    }
-}
-
-fn child_bound(geometry: &Geometry, child: Child, p: &Point) -> f64 {
-    match child {
-        Child::Node(n) => point_box_distance_squared(&geometry.tree().node(n).bv, p),
-        Child::Triangle(_) => 0.0,
     }
 }

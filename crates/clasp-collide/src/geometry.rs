@@ -1,11 +1,14 @@
 //! A mesh with its tree: what every query runs on. Built once, then shared behind an `Arc` by
 //! every body, clone and thread that uses the shape.
 
+use std::sync::OnceLock;
+
 use nalgebra::{Isometry3, Vector3};
 
 use crate::{
     TriMesh,
     bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
+    point_tree::PointTree,
     triangle::{Point, Triangle},
 };
 
@@ -24,12 +27,22 @@ fn enclosing_ball(mesh: &TriMesh) -> (Point, f64) {
 }
 
 /// A validated mesh and the bounding-volume tree over its triangles.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Geometry {
     mesh: TriMesh,
     tree: BvTree,
     /// A ball holding every vertex: centre (mesh frame) and radius.
     ball: (Point, f64),
+    /// The tree for closest points, built when first asked for.
+    points: OnceLock<PointTree>,
+}
+
+/// Two geometries are equal when their meshes and trees are, whether or not either has been
+/// asked for closest points yet.
+impl PartialEq for Geometry {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.mesh, &self.tree, self.ball) == (&other.mesh, &other.tree, other.ball)
+    }
 }
 
 impl Geometry {
@@ -41,13 +54,23 @@ impl Geometry {
     pub fn with_bounding_volume(mesh: TriMesh, kind: BoundingVolume) -> Self {
         let tree = BvTree::build(&mesh, kind);
         let ball = enclosing_ball(&mesh);
-        Self { mesh, tree, ball }
+        Self {
+            mesh,
+            tree,
+            ball,
+            points: OnceLock::new(),
+        }
     }
 
     /// A ball holding the whole mesh, in its frame: centre and radius. Computed once, for the
     /// cheapest of distance bounds (the gap between two balls).
     pub fn bounding_ball(&self) -> (Point, f64) {
         self.ball
+    }
+
+    /// The tree for closest points, built on first use.
+    pub(crate) fn point_tree(&self) -> &PointTree {
+        self.points.get_or_init(|| PointTree::build(&self.mesh))
     }
 
     pub fn mesh(&self) -> &TriMesh {

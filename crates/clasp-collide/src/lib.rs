@@ -9,6 +9,7 @@ mod fast;
 mod filter;
 mod geometry;
 mod mesh;
+mod point_tree;
 pub mod pruning;
 pub mod reference;
 pub mod shapes;

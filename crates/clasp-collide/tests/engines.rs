@@ -352,6 +352,43 @@ fn point_distance_and_region_agree() {
     }
 }
 
+/// The closest point within a cutoff: the same distance as the brute force below it, nothing
+/// at or beyond it (nor for a cutoff of zero or less), on random meshes and on a finely
+/// tessellated torus (thousands of triangles, many levels of the tree), near and far.
+#[test]
+fn point_distance_below_agrees_and_stops_at_the_cutoff() {
+    let mut rng = Random(11);
+    let torus = Geometry::new(torus(30.0, 10.0, 64, 32));
+    for case in 0..120 {
+        let random = Geometry::new(random_mesh(&mut rng));
+        let geometry = if case % 2 == 0 { &torus } else { &random };
+        let body = Placed::new(geometry, rng.pose(5.0));
+        let point = Point3::from(rng.vector(if case % 3 == 0 { 80.0 } else { 45.0 }));
+        let exact = ReferenceEngine.point_distance(body, &point);
+        for factor in [0.0, 0.5, 0.999, 1.001, 2.0, f64::INFINITY] {
+            let cutoff = factor * exact.distance;
+            let below = FastEngine.point_distance_below(body, &point, cutoff);
+            let label = format!("case {case}, cutoff {factor} × the distance");
+            match below {
+                Some(near) => {
+                    assert!(factor > 1.0, "{label}: found at {}", near.distance);
+                    assert!(
+                        (near.distance - exact.distance).abs() <= 1e-9 * (1.0 + exact.distance),
+                        "{label}"
+                    );
+                    assert!(((near.closest - point).norm() - near.distance).abs() < 1e-9);
+                }
+                None => assert!(factor < 1.0, "{label}: nothing found"),
+            }
+        }
+        assert_eq!(
+            FastEngine.point_distance_below(body, &point, -1.0),
+            None,
+            "case {case}"
+        );
+    }
+}
+
 #[test]
 fn region_keeps_the_vertices_of_triangles_facing_away() {
     let cube = Geometry::new(cuboid([0.0; 3], [10.0; 3]));
