@@ -109,7 +109,7 @@ impl PointTree {
     pub fn closest_below(&self, p: &Point, cutoff: f64) -> Option<Closest> {
         let root = self.nodes.first()?;
         let mut best = cutoff * cutoff;
-        if !(cutoff > 0.0) || root.distance_squared(p) >= best {
+        if cutoff.is_nan() || cutoff <= 0.0 || root.distance_squared(p) >= best {
             return None;
         }
         let mut found = None;
