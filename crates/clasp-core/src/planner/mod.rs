@@ -301,6 +301,7 @@ fn anneal_search(
     let mut best: Vec<Kept> = Vec::new();
     let (mut steps, mut evaluations) = (0, 0);
     let mut k = DEF_K0;
+    let mut first_check = 0;
     while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
         let t = anneal::neighbour_temperature(k);
         let below = anneal::acceptance_bound(energy, k, &mut random);
@@ -312,7 +313,7 @@ fn anneal_search(
                 .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
                 .collect();
             evaluations += 1;
-            match space.evaluate(&mut hand, &next, below) {
+            match space.evaluate(&mut hand, &next, below, &mut first_check) {
                 Scored::Illegal => continue,
                 Scored::NotBelow => legal = Some(None),
                 Scored::Energy(e) => legal = Some(Some((next, e))),

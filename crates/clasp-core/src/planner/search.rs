@@ -169,12 +169,19 @@ impl<'a> Space<'a> {
     /// Puts `hand` at the state and scores it: whether the hand touches the object or an
     /// obstacle (an illegal state), else its energy, or only that the energy is not below
     /// `below` (all the annealing's accept test needs to turn a state down; the contact
-    /// energy then stops asking for distances as soon as it knows).
-    pub fn evaluate(&self, hand: &mut Robot, state: &[f64], below: f64) -> Scored {
+    /// energy then stops asking for distances as soon as it knows). `first`: the check to
+    /// try first, the one that found the last touch.
+    pub fn evaluate(
+        &self,
+        hand: &mut Robot,
+        state: &[f64],
+        below: f64,
+        first: &mut usize,
+    ) -> Scored {
         let (palm, dofs) = self.placement(hand, state);
         hand.set_pose(palm);
         hand.force_dof_values(&dofs);
-        if self.touches(hand) {
+        if self.touches(hand, first) {
             return Scored::Illegal;
         }
         let contacts = hand.virtual_contacts_placed();
@@ -186,24 +193,36 @@ impl<'a> Space<'a> {
     }
 
     /// Whether the hand, placed, touches anything the world's rule checks it against (GraspIt's
-    /// `noCollision(hand)`: the object, obstacles, other robots, its own other links).
-    fn touches(&self, hand: &Robot) -> bool {
+    /// `noCollision(hand)`: the object, obstacles, other robots, its own other links). The
+    /// checks start from `first`, the one that last found a touch (a search's neighbours are
+    /// near each other, and what one touched the next often does), which becomes the one
+    /// that finds this touch.
+    fn touches(&self, hand: &Robot, first: &mut usize) -> bool {
+        let count = self.checks.len();
+        let found = (0..count)
+            .map(|i| (i + *first) % count)
+            .find(|&i| self.check_touches(hand, &self.checks[i]));
+        if let Some(i) = found {
+            *first = i;
+        }
+        found.is_some()
+    }
+
+    fn check_touches(&self, hand: &Robot, check: &Check) -> bool {
+        let other = match check.other {
+            Against::World(_, body) => Some(body),
+            Against::Hand(which) => hand.body(which),
+        };
+        let (Some(part), Some(other)) = (hand.body(check.part), other) else {
+            return false;
+        };
         // The bodies' balls (kept with their geometry) rule out most pairs without a query.
-        let near = |a: &Body, b: &Body| Ball::of(a).gap(&a.pose(), &Ball::of(b), &b.pose()) <= 0.0;
-        self.checks.iter().any(|check| {
-            let other = match check.other {
-                Against::World(_, body) => Some(body),
-                Against::Hand(which) => hand.body(which),
-            };
-            let (Some(part), Some(other)) = (hand.body(check.part), other) else {
-                return false;
-            };
-            near(part, other)
-                && self.engine.collide(
-                    Placed::new(part.geometry(), part.pose()),
-                    Placed::new(other.geometry(), other.pose()),
-                )
-        })
+        let ball = |body: &Body| Ball::of(body);
+        ball(part).gap(&part.pose(), &ball(other), &other.pose()) <= 0.0
+            && self.engine.collide(
+                Placed::new(part.geometry(), part.pose()),
+                Placed::new(other.geometry(), other.pose()),
+            )
     }
 
     /// For each contact, the way to the closest point of the object (world mm).
