@@ -172,6 +172,10 @@ enum Command {
         /// Which robot plans: its index or name. Default: the world's first hand.
         #[arg(long, value_name = "INDEX|NAME")]
         robot: Option<String>,
+        /// Also write each grasp found as a GraspIt world, the hand where the grasp left it:
+        /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
+        #[arg(long, value_name = "DIR")]
+        save: Option<PathBuf>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -313,11 +317,13 @@ fn main() -> ExitCode {
             seed,
             threads,
             robot,
+            save,
             json,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             let request = plan::PlanRequest {
+                save,
                 robot,
                 settings: PlanSettings {
                     steps,

@@ -2,9 +2,12 @@
 //! `--robot`) plans grasps of the world's object, in independent seeded searches on the threads
 //! asked for; prints each grasp found (best first) and the steps per second.
 
-use std::{fmt::Write as _, path::Path};
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
 
-use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp};
+use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp, World};
 use serde_json::json;
 
 use crate::world_commands::{
@@ -18,6 +21,8 @@ pub struct PlanRequest {
     pub settings: PlanSettings,
     /// 0: every core.
     pub threads: usize,
+    /// Where to write each grasp found as a GraspIt world (`grasp-K.xml`, best first).
+    pub save: Option<PathBuf>,
 }
 
 pub fn plan(
@@ -36,6 +41,9 @@ pub fn plan(
     let plan = pool
         .install(|| world.plan(robot, object, &request.settings, &progress))
         .map_err(|e| world_error(file, e))?;
+    if let Some(folder) = &request.save {
+        save_grasps(&world, robot, &plan.grasps, folder, root)?;
+    }
     // Annealing steps a second, as GraspIt's planner counts them (closing the best excluded).
     let rate = plan.steps as f64 / plan.search_seconds;
     let hand = &world.robot(robot).expect("picked").name;
@@ -89,6 +97,27 @@ pub fn plan(
             text
         }
     })
+}
+
+/// Writes each grasp as the world with the robot put where the grasp left it:
+/// `folder/grasp-K.xml`, K from 0, best first, each a GraspIt world file.
+fn save_grasps(
+    world: &World,
+    robot: usize,
+    grasps: &[PlannedGrasp],
+    folder: &Path,
+    root: Option<&Path>,
+) -> Result<(), Failure> {
+    std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    for (k, g) in grasps.iter().enumerate() {
+        let file = folder.join(format!("grasp-{k}.xml"));
+        let mut placed = world.clone();
+        placed
+            .put_grasp(robot, &g.grasp)
+            .map_err(|e| world_error(&file, e))?;
+        clasp_io::save_world(&placed, &file, root).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {

@@ -144,7 +144,7 @@ fn eigengrasps(robot: &Robot) -> Value {
     })
 }
 
-/// A world: its bodies and robots with names, kinds and poses.
+/// A world: its bodies and robots with names, kinds and poses (each robot body's too).
 pub fn world(world: &World) -> Value {
     let bodies: Vec<Value> = world
         .free_bodies()
@@ -161,7 +161,7 @@ pub fn world(world: &World) -> Value {
             let bodies: Vec<Value> = r
                 .bodies()
                 .map(|b| {
-                    let mut value = json!({ "name": b.name });
+                    let mut value = json!({ "name": b.name, "pose": pose(&b.pose()) });
                     extend(&mut value, groups(b));
                     value
                 })

@@ -1067,6 +1067,34 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
         plan(&["--steps", "2000", "--seed", "5"]),
     );
     assert_eq!(a["grasps"], b["grasps"]);
+
+    // --save writes each grasp as a world that loads with the hand where the grasp left it.
+    let saved = dir.join("saved");
+    let save = ["--steps", "2000", "--seed", "5", "--grasps", "2", "--save"];
+    let with_files = plan(&[&save[..], &[path_str(&saved)]].concat());
+    assert_eq!(
+        with_files["grasps"].as_array().unwrap()[..],
+        a["grasps"].as_array().unwrap()[..2]
+    );
+    for (k, grasp) in with_files["grasps"].as_array().unwrap().iter().enumerate() {
+        let read = ok_json(&run(&[
+            "inspect",
+            path_str(&saved.join(format!("grasp-{k}.xml"))),
+        ]));
+        let robot = &read["robots"][0];
+        assert_eq!(robot["dof_values"], grasp["dofs"], "grasp {k}");
+        let palm = grasp["palm"].as_array().unwrap();
+        for (axis, at) in [3, 7, 11].into_iter().enumerate() {
+            let (saved, planned) = (
+                robot["pose"]["translation"][axis].as_f64(),
+                palm[at].as_f64(),
+            );
+            assert!(
+                (saved.unwrap() - planned.unwrap()).abs() < 1e-9,
+                "grasp {k}, axis {axis}"
+            );
+        }
+    }
     let output = run(&["plan", path_str(&default_world())]);
     assert!(!output.status.success());
     assert!(

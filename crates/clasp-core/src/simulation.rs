@@ -5,8 +5,8 @@ use rayon::prelude::*;
 use clasp_collide::{CollisionEngine, CollisionGroups};
 
 use crate::{
-    Body, BodyId, Contact, ContactOptions, Element, Material, MoveQueries, Pose, Robot, World,
-    WorldSettings,
+    Body, BodyId, Contact, ContactOptions, Element, GraspTrial, Material, MoveQueries, Pose, Robot,
+    World, WorldSettings,
     layers::{self, Layer, OwnLayer},
     moves::{Motion, MoveOutcome, Rules},
     requests::{MoveError, check_distance, check_pose, dof_request},
@@ -187,6 +187,22 @@ impl<E: CollisionEngine> World<E> {
             motion.force_dofs(values);
             motion.force_breakaway(&breakaway);
         })
+    }
+
+    /// Puts a robot where a grasp left it (a planned grasp, a batch's): its palm, its DOF
+    /// values and where its joints broke away, without checking collisions. Refused, changing
+    /// nothing, where `set_pose` or `set_posture` refuses.
+    pub fn put_grasp(&mut self, robot: usize, grasp: &GraspTrial) -> Result<(), MoveError> {
+        let before = self
+            .robot(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?
+            .pose();
+        self.set_pose(Element::Robot(robot), grasp.palm)?;
+        self.set_posture(robot, &grasp.dof_values, &grasp.breakaway)
+            .inspect_err(|_| {
+                // Puts back what the line above changed: the pose was accepted there.
+                let _ = self.set_pose(Element::Robot(robot), before);
+            })
     }
 
     /// Moves an element (a body, or a robot by its palm) toward `pose`, stopping at contact

@@ -149,8 +149,43 @@ fn a_grasp_batch_equals_its_grasps_one_by_one() {
         assert_eq!(batch_points, on_object);
         touched += usize::from(!on_object.is_empty());
         assert!(grasp.seconds > 0.0);
+
+        // The grasp put back in the world is the hand the trial left.
+        let mut put = world.clone();
+        put.put_grasp(robot, &grasp.trial).unwrap();
+        let r_put = put.robot(robot).unwrap();
+        assert_eq!(
+            (r_put.pose(), r_put.dof_values()),
+            (r.pose(), r.dof_values())
+        );
+        assert_eq!(r_put.breakaway_states(), r.breakaway_states());
     }
     assert!(touched > 0, "some candidates reach the object");
+}
+
+/// A grasp that cannot be put in place (a DOF value beyond its limit) is refused and leaves
+/// the robot where it was, palm included.
+#[test]
+fn a_grasp_refused_changes_nothing() {
+    let (_, mut world) = scene();
+    let robot = world.add_robot(placed_hand(0));
+    let before = world.robot(robot).unwrap().clone();
+    let mut trial = clasp_core::GraspTrial {
+        palm: Pose::translation(5.0, 6.0, 7.0),
+        dof_values: vec![1.0e3; before.dofs.len()],
+        breakaway: Vec::new(),
+        contacts: Vec::new(),
+        quality: None,
+    };
+    assert!(world.put_grasp(robot, &trial).is_err());
+    assert_eq!(world.robot(robot).unwrap().pose(), before.pose());
+    assert_eq!(
+        world.robot(robot).unwrap().dof_values(),
+        before.dof_values()
+    );
+    trial.dof_values = before.dof_values().to_vec();
+    world.put_grasp(robot, &trial).unwrap();
+    assert_eq!(world.robot(robot).unwrap().pose(), trial.palm);
 }
 
 /// A robot cloned into a domain stands in for its original under the user's switches: with

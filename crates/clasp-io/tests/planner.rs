@@ -50,10 +50,7 @@ fn plan(world: &World, settings: &PlanSettings) -> Plan {
 /// pair the rules check interpenetrates: the hand in the object, the table or itself.
 fn assert_clear(world: &World, grasp: &GraspTrial, what: &str) {
     let mut placed = world.clone();
-    placed.set_pose(Element::Robot(0), grasp.palm).unwrap();
-    placed
-        .set_posture(0, &grasp.dof_values, &grasp.breakaway)
-        .unwrap();
+    placed.put_grasp(0, grasp).unwrap();
     let overlaps = clasp_io::fixtures::interpenetrating(&placed);
     assert!(
         overlaps.is_empty(),
@@ -194,10 +191,7 @@ fn a_planned_grasp_saves_and_loads_where_it_was() {
     let found = plan(&world, &settings);
     let grasp = &found.grasps[0].grasp;
     let mut placed = world.clone();
-    placed.set_pose(Element::Robot(0), grasp.palm).unwrap();
-    placed
-        .set_posture(0, &grasp.dof_values, &grasp.breakaway)
-        .unwrap();
+    placed.put_grasp(0, grasp).unwrap();
     let dir = std::env::temp_dir().join(format!("clasp-planned-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("planned.xml");

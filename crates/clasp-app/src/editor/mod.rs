@@ -477,16 +477,7 @@ impl Editor<'_> {
     /// undo step.
     pub fn put_planned(&mut self, robot: usize, grasp: &clasp_core::GraspTrial) {
         self.begin_drag("planned grasp");
-        let placed = self
-            .doc
-            .world
-            .set_pose(Element::Robot(robot), grasp.palm)
-            .and_then(|()| {
-                self.doc
-                    .world
-                    .set_posture(robot, &grasp.dof_values, &grasp.breakaway)
-            });
-        match placed {
+        match self.doc.world.put_grasp(robot, grasp) {
             Ok(()) => self.refresh_quality(true),
             Err(e) => self.error(format!("the planned grasp could not be put in place: {e}")),
         }
