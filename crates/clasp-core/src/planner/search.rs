@@ -81,15 +81,21 @@ pub enum Scored {
     Energy(f64),
 }
 
-/// One contact's share of the contact energy: its distance to the object plus 50 × (1 − the
-/// cosine between its normal and `to_object`, the way to the object's closest point).
-fn contact_term(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> f64 {
+/// How far a contact is from the object, and the cosine between its normal and `to_object`,
+/// the way to the object's closest point (1 on the surface).
+fn gap_and_facing(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> (f64, f64) {
     let d = to_object.norm();
     let cosine = if d > 0.0 {
         contact.normal.normalize().dot(&(to_object / d))
     } else {
         1.0
     };
+    (d, cosine)
+}
+
+/// One contact's share of the contact energy: its distance plus 50 × (1 − the cosine).
+fn contact_term(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> f64 {
+    let (d, cosine) = gap_and_facing(contact, to_object);
     d + 50.0 * (1.0 - cosine)
 }
 
@@ -217,8 +223,7 @@ impl<'a> Space<'a> {
             return false;
         };
         // The bodies' balls (kept with their geometry) rule out most pairs without a query.
-        let ball = |body: &Body| Ball::of(body);
-        ball(part).gap(&part.pose(), &ball(other), &other.pose()) <= 0.0
+        Ball::of(part).gap(&part.pose(), &Ball::of(other), &other.pose()) <= 0.0
             && self.engine.collide(
                 Placed::new(part.geometry(), part.pose()),
                 Placed::new(other.geometry(), other.pose()),
@@ -274,12 +279,7 @@ impl<'a> Space<'a> {
         let cog = self.object.pose() * self.object.mass.cog;
         let mut wrenches = Vec::new();
         for (c, p) in contacts.iter().zip(self.to_object(contacts)) {
-            let d = p.norm();
-            let cosine = if d > 0.0 {
-                c.normal.normalize().dot(&(p / d))
-            } else {
-                1.0
-            };
+            let (d, cosine) = gap_and_facing(c, &p);
             if cosine < 0.7 || d > 50.0 {
                 continue;
             }
