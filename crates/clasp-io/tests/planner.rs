@@ -112,6 +112,30 @@ fn planned_grasps_of_objects_on_a_table_leave_the_hand_in_neither() {
     }
 }
 
+/// GraspIt's other energy, potential quality: states are scored by the epsilon their virtual
+/// contacts would make, so the best states already promise force closure before closing
+/// (negative energies), and the closed grasps are force-closure and clear.
+#[test]
+fn the_potential_quality_energy_plans_force_closure_grasps() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let settings = PlanSettings {
+        steps: 2_000,
+        energy: clasp_core::Energy::Quality,
+        ..PlanSettings::default()
+    };
+    let found = plan(&world, &settings);
+    let promising = found.grasps.iter().filter(|g| g.energy < 0.0).count();
+    assert!(promising >= 5, "{promising} states promise force closure");
+    let closures = found.grasps.iter().filter(|g| g.force_closure()).count();
+    assert!(closures >= 5, "{closures} force-closure grasps");
+    for (k, g) in found.grasps.iter().enumerate() {
+        assert_clear(&world, &g.grasp, &format!("potential quality, grasp {k}"));
+    }
+}
+
 #[test]
 fn the_same_seed_gives_the_same_grasps() {
     let Some(models) = clasp_io::fixtures::graspit_models() else {
