@@ -8,7 +8,7 @@
 //! bytes a triangle.
 
 use crate::{
-    TriMesh,
+    mesh::TriMesh,
     triangle::{Point, Triangle, closest_point_on_triangle},
 };
 
