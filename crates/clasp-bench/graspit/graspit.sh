@@ -59,7 +59,7 @@ build() {
   # Our plugins, compiled as GraspIt's library was (its flags, defines and includes).
   local plugin
   for plugin in planner_timing world_check; do
-    cp "$here/$plugin.cpp" "$root/src/$plugin.cpp"
+    cp "$here/$plugin.cpp" "$here/plugin_environment.h" "$root/src/"
     in_chroot bash -c "cd /src/graspit/build &&
       flags() { sed -n \"s/^\$1 = //p\" CMakeFiles/graspit.dir/flags.make; } &&
       g++ \$(flags CXX_FLAGS) \$(flags CXX_DEFINES) \$(flags CXX_INCLUDES) \

@@ -24,9 +24,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "plugin_environment.h"
 
 #include "graspit/plugin.h"
 #include "graspit/graspitCore.h"
@@ -56,23 +56,6 @@ class CountedContactEnergy : public ContactEnergy
 };
 
 const char *const COUNTED = "CLASP_COUNTED_CONTACT_ENERGY";
-
-std::string environment(const char *name, const char *fallback)
-{
-  const char *value = getenv(name);
-  return value ? value : fallback;
-}
-
-std::vector<std::string> split(const std::string &list)
-{
-  std::vector<std::string> items;
-  std::stringstream stream(list);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
-    if (!item.empty()) { items.push_back(item); }
-  }
-  return items;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start)
 {

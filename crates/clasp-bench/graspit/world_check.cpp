@@ -14,9 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "plugin_environment.h"
 
 #include "graspit/plugin.h"
 #include "graspit/graspitCore.h"
@@ -27,17 +27,6 @@
 #include "graspit/kinematicChain.h"
 
 namespace {
-
-std::vector<std::string> split(const std::string &list)
-{
-  std::vector<std::string> items;
-  std::stringstream stream(list);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
-    if (!item.empty()) { items.push_back(item); }
-  }
-  return items;
-}
 
 // {"translation": [x, y, z], "rotation_wxyz": [w, x, y, z]}, as `clasp-cli inspect` writes.
 std::string pose(const transf &t)
@@ -114,8 +103,7 @@ class WorldCheck : public Plugin
 
     int mainLoop() override
     {
-      const char *worlds = getenv("CLASP_WORLDS");
-      for (const std::string &file : split(worlds ? worlds : "")) { check(file); }
+      for (const std::string &file : split(environment("CLASP_WORLDS", ""))) { check(file); }
       exit(0);
     }
 };
