@@ -346,13 +346,8 @@ mod tests {
     #[test]
     fn the_separation_bound_never_exceeds_the_distance_and_parts_side_by_side_triangles() {
         // A small deterministic stream of triangles near one another.
-        let mut state = 12345_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
-        };
+        let mut random = clasp_random::SplitMix64::new(12345);
+        let mut next = move || random.range(-2.0, 2.0);
         let mut parted = 0;
         for _ in 0..2000 {
             let mut triangle = || [(); 3].map(|_| p(next(), next(), next() * 0.3));

@@ -1,57 +1,66 @@
 //! Clasp's simulated world: bodies, materials and robots with their kinematics, moves that stop
-//! at contact, collision switches, contacts, and clones of a hand evaluated in parallel.
+//! at contact, collision switches, contacts, grasps and their quality, clones of a hand
+//! evaluated in parallel, and the grasp planner.
 //!
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
+//!
+//! The modules, from the ground up, each importing only from those below it:
+//! - [`pose`] and [`ids`]: the pose type and the names of things (`RobotId`, `BodyId`, …);
+//! - `body`: rigid bodies, materials and mass;
+//! - `robot`: kinematics, DOFs, breakaway, eigengrasps, virtual contacts, mounts;
+//! - `contact`: which pairs are checked (the one rule), contacts, their models and soft fits;
+//! - `motion`: the engine of a move that stops at contact;
+//! - `world`: the world, its stage (what it shares with domains), moves, switches, assemblies
+//!   and domains;
+//! - `grasp`: grasps, wrench spaces, hulls, quality, trials and batches;
+//! - `planner`: GraspIt's EigenGrasp planner.
+//!
+//! This file only states the public API: nothing inside the crate imports through it.
 
-mod assembly;
-mod batch;
 mod body;
 mod contact;
-mod contact_model;
-mod domain;
-mod eigengrasp;
 mod grasp;
-pub mod hull;
-mod layers;
-mod mass;
-mod moves;
+pub mod ids;
+mod motion;
 mod planner;
-pub mod quality;
-mod requests;
+pub mod pose;
 mod robot;
-mod rules;
-mod simulation;
-pub mod soft;
-mod virtual_contacts;
 mod world;
 
-pub use batch::{
-    Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims, grasp_candidates,
+pub use body::{
+    Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box,
+    mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties},
 };
-pub use body::{Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box};
 pub use clasp_collide::{
     ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, Geometry, NoSuchGroup,
     ReferenceEngine, TriMesh, group_bit,
 };
-pub use contact::{BodyType, Contact, KINETIC_SPEED, contact_frame};
-pub use contact_model::{ContactModel, ContactOptions, SoftContact};
-pub use domain::{Domain, GraspTrial, TrialPlan};
-pub use eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace};
-pub use grasp::{Grasp, GraspContact, GraspError};
-pub use mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties};
-pub use moves::{MoveOutcome, MoveQueries};
-pub use planner::{Energy, Plan, PlanProgress, PlanSettings, PlannedGrasp};
-pub use quality::{Quality, QualityError, WrenchSpaceKind};
-pub use requests::MoveError;
+pub use contact::{
+    BodyType, Contact, KINETIC_SPEED, contact_frame,
+    filter::CollisionSwitches,
+    model::{ContactModel, ContactOptions, SoftContact},
+    soft,
+};
+pub use grasp::{
+    Grasp, GraspContact, GraspError,
+    batch::{
+        Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
+        grasp_candidates,
+    },
+    hull, quality,
+    quality::{Quality, QualityError, WrenchSpaceKind},
+    trial::{GraspTrial, TrialPlan},
+    virtual_quality::VIRTUAL_MAX_RADIUS,
+};
+pub use ids::{BodyId, Element, RobotBody, RobotId};
+pub use motion::{MoveOutcome, MoveQueries};
+pub use planner::{Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy};
+pub use pose::Pose;
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
-    JointFrame, JointKind, Link, Robot, RobotBody,
+    JointFrame, JointKind, Link, Robot,
+    eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
+    mount::Connection,
+    virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},
 };
-pub use rules::CollisionSwitches;
-pub use virtual_contacts::{
-    PlacedVirtualContact, VIRTUAL_MAX_RADIUS, VirtualContact, VirtualContacts,
-};
-pub use world::{BodyId, Camera, Connection, Element, World, WorldSettings};
-
-/// A rigid placement: rotation then translation. The one pose type of the whole core.
-pub type Pose = nalgebra::Isometry3<f64>;
+pub use world::{Camera, World, domain::Domain, error::MoveError, settings::WorldSettings};

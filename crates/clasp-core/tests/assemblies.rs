@@ -3,11 +3,11 @@
 
 mod common;
 
-use clasp_core::{BodyId, BodyKind, Connection, Element, MoveError, Pose, World};
+use clasp_core::{BodyId, BodyKind, Connection, Element, MoveError, Pose, RobotId, World};
 use common::{body, cube, hand};
 
-const ARM: usize = 0;
-const CARRIED: usize = 1;
+const ARM: RobotId = RobotId::from_index(0);
+const CARRIED: RobotId = RobotId::from_index(1);
 
 fn offset() -> Pose {
     Pose::translation(30.0, 0.0, 0.0)
@@ -173,7 +173,8 @@ fn impossible_mounts_are_refused_and_change_nothing() {
         matches!(connect(ARM, 0, ARM), Err(MoveError::BadConnection { .. })),
         "itself"
     );
-    assert!(matches!(connect(ARM, 0, 9), Err(MoveError::NoSuchRobot(9))));
+    let nobody = RobotId::from_index(9);
+    assert_eq!(connect(ARM, 0, nobody), Err(MoveError::NoSuchRobot(nobody)));
     assert_eq!(world.connections().len(), 1);
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use clasp_core::{BodyId, BodyKind, Element, Pose, Robot, World};
+use clasp_core::{BodyId, BodyKind, Element, Pose, Robot, RobotId, World};
 use common::{body, check_contact_api, cube, hand};
 use rayon::prelude::*;
 
@@ -49,7 +49,7 @@ fn domains_grasp_in_parallel_exactly_as_alone_and_never_meet() {
         .map(|k| {
             let mut domain = world.domain(k as u32).unwrap();
             let hand = domain.add_robot(placed_hand(k));
-            assert_eq!(hand, 0, "numbered after the world's robots (none)");
+            assert_eq!(hand.index(), 0, "numbered after the world's robots (none)");
             domain
         })
         .collect();
@@ -58,17 +58,23 @@ fn domains_grasp_in_parallel_exactly_as_alone_and_never_meet() {
     let endings: Vec<(Vec<f64>, Vec<_>)> = domains
         .par_iter_mut()
         .map(|domain| {
-            domain.move_dofs_to(0, &closed).unwrap();
+            domain
+                .move_dofs_to(RobotId::from_index(0), &closed)
+                .unwrap();
             check_contact_api(domain.contacts(), "domain");
-            let dofs = domain.robot(0).unwrap().dof_values().to_vec();
+            let dofs = domain
+                .robot(RobotId::from_index(0))
+                .unwrap()
+                .dof_values()
+                .to_vec();
             (dofs, hand_contacts(domain.contacts()))
         })
         .collect();
     for (k, (dofs, points)) in endings.iter().enumerate() {
         assert!(!points.is_empty(), "domain {} grasps the object", k + 1);
         let mut alone = World::new(bodies.clone(), vec![placed_hand(k + 1)]);
-        alone.move_dofs_to(0, &closed).unwrap();
-        let alone_dofs = alone.robot(0).unwrap().dof_values();
+        alone.move_dofs_to(RobotId::from_index(0), &closed).unwrap();
+        let alone_dofs = alone.robot(RobotId::from_index(0)).unwrap().dof_values();
         assert_eq!(dofs, alone_dofs, "domain {} and alone", k + 1);
         assert_eq!(
             points,
@@ -100,7 +106,11 @@ fn a_domains_own_bodies_meet_its_robots_and_the_world_and_domain_zero_is_refused
     assert!(!outcome.completed && outcome.stopped_by == [(block, BodyId::Free(1))]);
     // The world's bodies are not the domain's to move.
     assert!(domain.move_to(Element::Body(0), Pose::identity()).is_err());
-    assert!(domain.auto_grasp(hand + 1).is_err());
+    assert!(
+        domain
+            .auto_grasp(RobotId::from_index(hand.index() + 1))
+            .is_err()
+    );
     check_contact_api(domain.contacts(), "own bodies");
 }
 
@@ -200,14 +210,16 @@ fn a_clone_obeys_its_originals_collision_switches() {
     let down = Pose::translation(-40.0, 40.0, -50.0);
     let through = |world: &World| {
         let mut alone = world.clone();
-        let in_world = alone.move_to(Element::Robot(0), down).unwrap();
+        let in_world = alone
+            .move_to(Element::Robot(RobotId::from_index(0)), down)
+            .unwrap();
         let mut domain = world.domain(1).unwrap();
-        let clone = domain.clone_robot(0).unwrap();
+        let clone = domain.clone_robot(RobotId::from_index(0)).unwrap();
         let in_domain = domain.move_to(Element::Robot(clone), down).unwrap();
         (in_world.completed, in_domain.completed)
     };
     assert_eq!(through(&world), (false, false), "the slab stops both");
-    assert!(!world.toggle_collisions(&[Element::Robot(0), Element::Body(1)]));
+    assert!(!world.toggle_collisions(&[Element::Robot(RobotId::from_index(0)), Element::Body(1)]));
     assert_eq!(
         through(&world),
         (true, true),

@@ -4,8 +4,8 @@
 mod common;
 
 use clasp_core::{
-    BodyId, BodyKind, Contact, ContactOptions, Element, FastEngine, Pose, ReferenceEngine, World,
-    WrenchSpaceKind,
+    BodyId, BodyKind, Contact, ContactOptions, Element, FastEngine, Pose, ReferenceEngine, RobotId,
+    World, WrenchSpaceKind,
 };
 use common::{body, check_contact_api, cube, hand};
 
@@ -64,8 +64,10 @@ fn moves_contacts_and_grasps_agree_on_both_engines() {
 
     // The fingers close on the object: the same stops, DOFs and contacts.
     let closed = [-1.2, 1.2];
-    let a = fast.move_dofs_to(0, &closed).unwrap();
-    let b = reference.move_dofs_to(0, &closed).unwrap();
+    let a = fast.move_dofs_to(RobotId::from_index(0), &closed).unwrap();
+    let b = reference
+        .move_dofs_to(RobotId::from_index(0), &closed)
+        .unwrap();
     assert_eq!(a.stopped_by, b.stopped_by);
     assert!(
         a.stopped_by
@@ -74,8 +76,11 @@ fn moves_contacts_and_grasps_agree_on_both_engines() {
         "the fingers close on the object: {a:?}"
     );
     let (da, db) = (
-        fast.robot(0).unwrap().dof_values(),
-        reference.robot(0).unwrap().dof_values(),
+        fast.robot(RobotId::from_index(0)).unwrap().dof_values(),
+        reference
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values(),
     );
     for (x, y) in da.iter().zip(db) {
         assert!((x - y).abs() < 1e-3, "DOFs {da:?} vs {db:?}");
@@ -87,8 +92,12 @@ fn moves_contacts_and_grasps_agree_on_both_engines() {
     // And the grasp's quality.
     let options = ContactOptions::default();
     let object = BodyId::Free(0);
-    let qa = fast.grasp(0, object, &options).unwrap();
-    let qb = reference.grasp(0, object, &options).unwrap();
+    let qa = fast
+        .grasp(RobotId::from_index(0), object, &options)
+        .unwrap();
+    let qb = reference
+        .grasp(RobotId::from_index(0), object, &options)
+        .unwrap();
     assert_eq!(qa.contacts.len(), qb.contacts.len());
     assert!(!qa.contacts.is_empty());
     let (ea, eb) = (

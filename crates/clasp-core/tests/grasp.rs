@@ -3,7 +3,7 @@
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, ContactModel, ContactOptions, Pose, Robot, TriMesh, World,
+    Body, BodyId, BodyKind, ContactModel, ContactOptions, Pose, Robot, RobotId, TriMesh, World,
     WrenchSpaceKind, soft,
 };
 
@@ -48,7 +48,11 @@ fn torsion_formula(r: f64) -> f64 {
 
 fn the_soft_contact(world: &World) -> clasp_core::SoftContact {
     let grasp = world
-        .grasp(0, BodyId::Free(0), &ContactOptions::default())
+        .grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &ContactOptions::default(),
+        )
         .unwrap();
     assert_eq!(
         grasp.contacts.len(),
@@ -108,7 +112,11 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         palm_robot(plate(), Pose::identity()),
     );
     let grasp = rigid
-        .grasp(0, BodyId::Free(0), &ContactOptions::default())
+        .grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &ContactOptions::default(),
+        )
         .unwrap();
     assert!(!grasp.contacts.is_empty());
     for c in &grasp.contacts {
@@ -130,7 +138,11 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         palm_robot(plate(), Pose::identity()),
     );
     let grasp = soft
-        .grasp(0, BodyId::Free(0), &ContactOptions::default())
+        .grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &ContactOptions::default(),
+        )
         .unwrap();
     let twist = grasp.contacts[0]
         .wrenches
@@ -143,7 +155,9 @@ fn soft_contacts_twist_rigid_ones_do_not() {
         soft_contacts: false,
         ..ContactOptions::default()
     };
-    let grasp = soft.grasp(0, BodyId::Free(0), &options).unwrap();
+    let grasp = soft
+        .grasp(RobotId::from_index(0), BodyId::Free(0), &options)
+        .unwrap();
     assert!(
         grasp
             .contacts
@@ -165,7 +179,11 @@ fn a_contact_on_a_soft_boxs_edge_falls_back_to_a_point_contact_and_says_why() {
     let hand = palm_robot(sphere(5.0), Pose::translation(centre.x, centre.y, centre.z));
     let w = world(cube, hand);
     let grasp = w
-        .grasp(0, BodyId::Free(0), &ContactOptions::default())
+        .grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &ContactOptions::default(),
+        )
         .unwrap();
     assert!(!grasp.contacts.is_empty(), "the ball touches the edge");
     for c in &grasp.contacts {
@@ -186,12 +204,29 @@ fn grasps_are_refused_for_what_is_not_there() {
         palm_robot(plate(), Pose::identity()),
     );
     let options = ContactOptions::default();
-    assert!(w.grasp(1, BodyId::Free(0), &options).is_err());
-    assert!(w.grasp(0, BodyId::Free(3), &options).is_err());
-    assert!(w.grasp(0, BodyId::Palm { robot: 0 }, &options).is_err());
+    assert!(
+        w.grasp(RobotId::from_index(1), BodyId::Free(0), &options)
+            .is_err()
+    );
+    assert!(
+        w.grasp(RobotId::from_index(0), BodyId::Free(3), &options)
+            .is_err()
+    );
+    assert!(
+        w.grasp(
+            RobotId::from_index(0),
+            BodyId::Palm {
+                robot: RobotId::from_index(0)
+            },
+            &options
+        )
+        .is_err()
+    );
     assert_eq!(w.grasped_object(), Some(BodyId::Free(0)));
     // One contact from below cannot hold the ball.
-    let grasp = w.grasp(0, BodyId::Free(0), &options).unwrap();
+    let grasp = w
+        .grasp(RobotId::from_index(0), BodyId::Free(0), &options)
+        .unwrap();
     let quality = grasp.quality(WrenchSpaceKind::L1).unwrap();
     assert!(!quality.force_closure);
     assert!(quality.to_string().contains("not force-closure"));

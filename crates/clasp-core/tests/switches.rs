@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 mod common;
 
-use clasp_core::{BodyId, CollisionRule, Domain, Element, Pose, Robot, RobotBody, World};
+use clasp_core::{BodyId, CollisionRule, Domain, Element, Pose, Robot, RobotBody, RobotId, World};
 use common::{body, cube, hand};
 use rayon::prelude::*;
 
@@ -26,13 +26,15 @@ fn world() -> World {
 const A: Element = Element::Body(0);
 const B: Element = Element::Body(1);
 const C: Element = Element::Body(2);
-const HAND: Element = Element::Robot(0);
+const HAND: Element = Element::Robot(RobotId::from_index(0));
 
 fn checked(world: &World, a: BodyId, b: BodyId) -> bool {
     world.checked_pairs().contains(&(a.min(b), a.max(b)))
 }
 
-const PALM: BodyId = BodyId::Palm { robot: 0 };
+const PALM: BodyId = BodyId::Palm {
+    robot: RobotId::from_index(0),
+};
 const BA: BodyId = BodyId::Free(0);
 const BB: BodyId = BodyId::Free(1);
 const BC: BodyId = BodyId::Free(2);
@@ -122,7 +124,7 @@ fn three_or_more_switch_each_and_the_button_is_off_only_when_all_are() {
 fn a_robots_own_links_follow_its_rules() {
     let mut world = world();
     let link = |chain, link| BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain,
         link,
     };
@@ -146,9 +148,15 @@ fn a_robots_own_links_follow_its_rules() {
     assert!(!checked(&world, link(0, 1), link(1, 1)));
     // Closing the fingers toward each other stops them at contact with each other.
     let mut world = World::new(Vec::new(), vec![hand()]);
-    let outcome = world.move_dofs_to(0, &[-1.2, 1.2]).unwrap();
+    let outcome = world
+        .move_dofs_to(RobotId::from_index(0), &[-1.2, 1.2])
+        .unwrap();
     assert!(!outcome.completed, "{outcome:?}");
-    let values = world.robot(0).unwrap().dof_values().to_vec();
+    let values = world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     assert!(values[0] > -1.2 && values[1] < 1.2, "{values:?}");
     assert!(world.contacts().iter().any(|c| c.is_self_collision));
     let own: Vec<_> = world
@@ -164,9 +172,20 @@ fn a_robots_own_links_follow_its_rules() {
     assert!(own.iter().all(|c| c.local_index.is_some()));
     common::check_contact_api(world.contacts(), "fingers closed on each other");
     // An impossible DOF value changes nothing.
-    assert!(world.move_dofs_to(0, &[f64::NAN, 0.0]).is_err());
-    assert!(world.move_dofs_to(0, &[3.0, 0.0]).is_err());
-    assert_eq!(world.robot(0).unwrap().dof_values(), values.as_slice());
+    assert!(
+        world
+            .move_dofs_to(RobotId::from_index(0), &[f64::NAN, 0.0])
+            .is_err()
+    );
+    assert!(
+        world
+            .move_dofs_to(RobotId::from_index(0), &[3.0, 0.0])
+            .is_err()
+    );
+    assert_eq!(
+        world.robot(RobotId::from_index(0)).unwrap().dof_values(),
+        values.as_slice()
+    );
 }
 
 #[test]
@@ -176,11 +195,19 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
         .set_pose(HAND, Pose::translation(-60.0, 0.0, 0.0))
         .unwrap();
     let world = world;
-    let mut clones = world.clone_domains(0, 8).unwrap();
-    let palm = &world.robot(0).unwrap().palm().geometry();
+    let mut clones = world.clone_domains(RobotId::from_index(0), 8).unwrap();
+    let palm = &world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .palm()
+        .geometry();
     // Each clone is its domain's own robot, numbered after the world's; the original is hidden.
-    let clone_hand = 1;
-    assert!(clones.iter().all(|c| c.robot(0).is_none()));
+    let clone_hand = RobotId::from_index(1);
+    assert!(
+        clones
+            .iter()
+            .all(|c| c.robot(RobotId::from_index(0)).is_none())
+    );
     assert!(
         clones
             .iter()
@@ -216,7 +243,7 @@ fn clones_in_their_own_domains_share_geometry_and_see_only_the_shared_scene() {
     }
     // The world itself did not move.
     assert_eq!(
-        world.robot(0).unwrap().pose(),
+        world.robot(RobotId::from_index(0)).unwrap().pose(),
         Pose::translation(-60.0, 0.0, 0.0)
     );
 }
@@ -250,14 +277,14 @@ fn removing_a_robot_forgets_its_switches_and_adding_one_returns_its_index() {
     let mut world = world();
     world.toggle_collisions(&[HAND]);
     assert!(!world.switches().body_on(PALM));
-    let hand = world.robot(0).unwrap().clone();
+    let hand = world.robot(RobotId::from_index(0)).unwrap().clone();
     world.remove_element(HAND).unwrap();
     assert_eq!(world.robots().count(), 0);
     assert!(
         world.switches().body_on(PALM),
         "the removed hand's switch is gone"
     );
-    assert_eq!(world.add_robot(hand), 1);
+    assert_eq!(world.add_robot(hand), RobotId::from_index(1));
     let id = world.add_body(body("D", cube(5.0), [0.0, 10.05, 0.0]));
     assert_eq!(id, BodyId::Free(3));
     assert!(

@@ -2,7 +2,7 @@
 //! as T(k) = T0 · exp(−c · k^(1/d)), neighbours drawn with a spread that shrinks with it, and
 //! a worse state accepted with probability exp(ERR_ADJ · (E_old − E_new) / T).
 
-use crate::batch::SplitMix64;
+use clasp_random::SplitMix64;
 
 /// GraspIt's `ANNEAL_DEFAULT`: the neighbour and acceptance schedules (c = 7, d = 8), the
 /// starting temperature and step, and the acceptance scale.

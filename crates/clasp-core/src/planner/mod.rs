@@ -7,7 +7,7 @@
 //! threads.
 
 mod anneal;
-mod search;
+pub(crate) mod search;
 
 use std::{
     sync::{
@@ -20,17 +20,26 @@ use std::{
 use clasp_collide::CollisionEngine;
 use rayon::prelude::*;
 
-pub use search::Energy;
+use clasp_random::SplitMix64;
 
 use crate::{
-    BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Pose, Robot, World,
-    WrenchSpaceKind,
-    batch::SplitMix64,
-    layers::{self, Layer},
-    rules::Part,
+    contact::filter::Part,
+    grasp::{
+        batch::{BatchQuality, GraspCandidate},
+        quality::WrenchSpaceKind,
+        trial::GraspTrial,
+    },
+    ids::{BodyId, RobotId},
+    pose::Pose,
+    robot::Robot,
+    world::{
+        World,
+        error::MoveError,
+        layers::{self, Layer},
+    },
 };
 use anneal::{ATTEMPTS, DEF_K0};
-use search::{Against, Check, Scored, Space};
+use search::{Against, Check, Energy, Scored, Space};
 
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -149,13 +158,13 @@ impl<E: CollisionEngine> World<E> {
     /// GraspIt's state distance of 0.2. `progress` counts steps and may stop the run.
     pub fn plan(
         &self,
-        robot: usize,
+        robot: RobotId,
         object: BodyId,
         settings: &PlanSettings,
         progress: &PlanProgress,
     ) -> Result<Plan, MoveError> {
         let started = Instant::now();
-        let hand = self.robot(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        let hand = self.find_robot(robot)?;
         let space = self.search_space(hand, robot, object, settings.energy)?;
         let searches: Vec<(Vec<Kept>, u64, u64)> = (0..settings.searches.max(1))
             .into_par_iter()
@@ -225,7 +234,7 @@ impl<E: CollisionEngine> World<E> {
     fn search_space<'w>(
         &'w self,
         hand: &Robot,
-        robot: usize,
+        robot: RobotId,
         object: BodyId,
         energy: Energy,
     ) -> Result<Space<'w>, MoveError> {
@@ -256,14 +265,14 @@ impl<E: CollisionEngine> World<E> {
     /// The pairs the world's one rule checks between robot `robot`'s bodies and everything
     /// else, its own bodies included: switches, the robot's rules, groups and masks. Those
     /// with `object` come first, as most illegal states touch it.
-    fn hand_checks(&self, robot: usize, object: BodyId) -> Vec<Check<'_>> {
+    fn hand_checks(&self, robot: RobotId, object: BodyId) -> Vec<Check<'_>> {
         let of_hand = |part: &Part| {
             (part.id.robot() == Some(robot))
                 .then(|| part.id.robot_body())
                 .flatten()
         };
         let mut checks: Vec<Check> =
-            layers::checked_pairs(&self.switches, &Layer::empty(), &self.layer())
+            layers::checked_pairs(&self.stage.switches, &Layer::empty(), &self.layer())
                 .into_iter()
                 .filter_map(|(a, b)| match (of_hand(&a), of_hand(&b)) {
                     (Some(x), Some(y)) => Some(Check {
@@ -294,7 +303,7 @@ fn anneal_search(
     seed: u64,
     progress: &PlanProgress,
 ) -> (Vec<Kept>, u64, u64) {
-    let mut random = SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
+    let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
     let mut hand = hand.clone();
     let mut state = space.start();
     let mut energy = 1.0e8;

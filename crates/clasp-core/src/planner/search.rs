@@ -11,10 +11,13 @@ use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
 use super::anneal::Variable;
-use crate::moves::Ball;
 use crate::{
-    Body, BodyId, EigenSpace, Pose, Robot, RobotBody, quality,
-    virtual_contacts::PlacedVirtualContact,
+    body::Body,
+    grasp::quality::{self, WrenchSpaceKind},
+    ids::{BodyId, RobotBody},
+    motion::gaps::Ball,
+    pose::Pose,
+    robot::{Robot, eigengrasp::EigenSpace, virtual_contacts::PlacedVirtualContact},
 };
 
 /// How a state is scored: lower is better.
@@ -299,7 +302,7 @@ impl<'a> Space<'a> {
         if wrenches.len() < 3 {
             return 1.0;
         }
-        match quality::quality(&wrenches, crate::WrenchSpaceKind::L1, false) {
+        match quality::quality(&wrenches, WrenchSpaceKind::L1, false) {
             Ok(q) => q.epsilon.map_or(1.0, |e| -e),
             Err(_) => 1.0,
         }

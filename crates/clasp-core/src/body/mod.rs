@@ -1,0 +1,302 @@
+//! Rigid bodies: their mesh and pose, kind (obstacle or graspable), material and friction,
+//! compliance, collision groups and mass.
+
+use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
+
+use clasp_collide::{CollisionGroups, Geometry, TriMesh};
+
+pub mod mass;
+
+use crate::pose::Pose;
+use mass::MassProperties;
+
+/// What part a body plays in the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BodyKind {
+    /// A static body: it never moves unless the user moves it.
+    Obstacle,
+    /// A dynamic body that hands grasp.
+    Graspable,
+    /// The palm of a robot.
+    Palm,
+    /// A link of a robot's kinematic chain.
+    Link,
+}
+
+impl BodyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyKind::Obstacle => "obstacle",
+            BodyKind::Graspable => "graspable",
+            BodyKind::Palm => "palm",
+            BodyKind::Link => "link",
+        }
+    }
+}
+
+/// GraspIt's surface materials, plus `Generic` for bodies whose file names none; friction
+/// between two bodies depends on the pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Material {
+    /// Mid-range friction with everything (static 0.5, kinetic 0.4) except frictionless.
+    Generic,
+    Frictionless,
+    Glass,
+    Metal,
+    Plastic,
+    Wood,
+    Rubber,
+    Stone,
+}
+
+impl Material {
+    pub const ALL: [Material; 8] = [
+        Material::Generic,
+        Material::Frictionless,
+        Material::Glass,
+        Material::Metal,
+        Material::Plastic,
+        Material::Wood,
+        Material::Rubber,
+        Material::Stone,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Material::Generic => "generic",
+            Material::Frictionless => "frictionless",
+            Material::Glass => "glass",
+            Material::Metal => "metal",
+            Material::Plastic => "plastic",
+            Material::Wood => "wood",
+            Material::Rubber => "rubber",
+            Material::Stone => "stone",
+        }
+    }
+
+    /// GraspIt's static friction coefficient between two materials (`World::setDefaults`).
+    pub fn static_friction(self, other: Material) -> f64 {
+        friction_entry(self, other, &STATIC_FRICTION, 0.5)
+    }
+
+    /// GraspIt's kinetic friction coefficient between two materials.
+    pub fn kinetic_friction(self, other: Material) -> f64 {
+        friction_entry(self, other, &KINETIC_FRICTION, 0.4)
+    }
+
+    /// Row in GraspIt's tables: glass, metal, plastic, wood, rubber, stone.
+    fn table_index(self) -> Option<usize> {
+        match self {
+            Material::Generic | Material::Frictionless => None,
+            Material::Glass => Some(0),
+            Material::Metal => Some(1),
+            Material::Plastic => Some(2),
+            Material::Wood => Some(3),
+            Material::Rubber => Some(4),
+            Material::Stone => Some(5),
+        }
+    }
+}
+
+/// GraspIt's symmetric tables over glass, metal, plastic, wood, rubber, stone.
+const STATIC_FRICTION: [[f64; 6]; 6] = [
+    [0.2, 0.2, 0.2, 0.3, 1.0, 0.3],
+    [0.2, 0.2, 0.2, 0.3, 1.0, 0.4],
+    [0.2, 0.2, 0.3, 0.4, 1.0, 0.4],
+    [0.3, 0.3, 0.4, 0.4, 1.0, 0.6],
+    [1.0, 1.0, 1.0, 1.0, 2.0, 1.5],
+    [0.3, 0.4, 0.4, 0.6, 1.5, 0.7],
+];
+const KINETIC_FRICTION: [[f64; 6]; 6] = [
+    [0.1, 0.1, 0.1, 0.2, 0.9, 0.2],
+    [0.1, 0.1, 0.1, 0.2, 0.9, 0.3],
+    [0.1, 0.1, 0.2, 0.3, 0.9, 0.3],
+    [0.2, 0.2, 0.3, 0.3, 0.9, 0.5],
+    [0.9, 0.9, 0.9, 0.9, 1.9, 1.4],
+    [0.2, 0.3, 0.3, 0.5, 1.4, 0.6],
+];
+
+fn friction_entry(a: Material, b: Material, table: &[[f64; 6]; 6], generic: f64) -> f64 {
+    if a == Material::Frictionless || b == Material::Frictionless {
+        return 0.0;
+    }
+    match (a.table_index(), b.table_index()) {
+        (Some(i), Some(j)) => table[i][j],
+        _ => generic,
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name was not one of the seven materials.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown material \"{0}\" (known: generic, frictionless, glass, metal, plastic, wood, rubber, stone)"
+)]
+pub struct UnknownMaterial(pub String);
+
+impl FromStr for Material {
+    type Err = UnknownMaterial;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim();
+        Material::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| UnknownMaterial(wanted.to_owned()))
+    }
+}
+
+/// Soft-contact compliances from a body file (both are given, or neither).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compliance {
+    pub normal: f64,
+    pub shear: f64,
+}
+
+/// A rigid body: a shared triangle mesh placed in the world. Its pose, geometry and collision
+/// groups change only through the [`crate::World`] that holds it, which keeps its contacts true.
+#[derive(Debug, Clone)]
+pub struct Body {
+    pub name: String,
+    pub kind: BodyKind,
+    /// The body's frame in world coordinates.
+    pub(crate) pose: Pose,
+    /// The mesh in the body's frame with its bounding-volume tree, built once and shared by
+    /// every clone of the body.
+    pub(crate) geometry: Arc<Geometry>,
+    /// RaiSim's collision group and mask.
+    pub(crate) groups: CollisionGroups,
+    pub material: Material,
+    /// Mass, centre of gravity and inertia (from the file, else from the mesh).
+    pub mass: MassProperties,
+    /// Young's modulus in Pa, as GraspIt's code reads `<youngs>`; a body with one is soft.
+    pub youngs: Option<f64>,
+    pub compliance: Option<Compliance>,
+    /// Display colour (linear RGB in 0..1), where the geometry file gives one.
+    pub color: Option<[f32; 3]>,
+    /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
+    pub source: Option<PathBuf>,
+}
+
+impl Body {
+    /// A body of a mesh with its mass properties computed from it, at the origin; builds the
+    /// mesh's tree.
+    pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: TriMesh) -> Self {
+        let mass = MassProperties::complete(&mesh, Default::default());
+        Self::from_parts(name, kind, Arc::new(Geometry::new(mesh)), mass)
+    }
+
+    /// A body of built geometry and given mass properties at the origin, generic material,
+    /// RaiSim's default groups for its kind.
+    pub fn from_parts(
+        name: impl Into<String>,
+        kind: BodyKind,
+        geometry: Arc<Geometry>,
+        mass: MassProperties,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            pose: Pose::identity(),
+            geometry,
+            groups: CollisionGroups::default_for(kind == BodyKind::Obstacle),
+            material: Material::Generic,
+            mass,
+            youngs: None,
+            compliance: None,
+            color: None,
+            source: None,
+        }
+    }
+
+    /// The triangles, in the body's frame.
+    pub fn mesh(&self) -> &TriMesh {
+        self.geometry.mesh()
+    }
+
+    /// The body's frame in world coordinates.
+    pub fn pose(&self) -> Pose {
+        self.pose
+    }
+
+    /// The mesh with its tree, shared by every clone of the body.
+    pub fn geometry(&self) -> &Arc<Geometry> {
+        &self.geometry
+    }
+
+    /// The body's collision group and mask (RaiSim's defaults unless set).
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
+    }
+
+    /// The same body at another pose: for bodies not yet in a world (a world moves its own).
+    pub fn at(mut self, pose: Pose) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// The same body in other collision groups: for bodies not yet in a world.
+    pub fn in_groups(mut self, groups: CollisionGroups) -> Self {
+        self.groups = groups;
+        self
+    }
+
+    /// Whether the body stays where it is put: obstacles (GraspIt's static bodies). Everything
+    /// else is dynamic.
+    pub fn is_static(&self) -> bool {
+        self.kind == BodyKind::Obstacle
+    }
+}
+
+/// The corners of the world-space box round some bodies where they stand, or `None` for none.
+pub fn bounding_box<'a>(
+    bodies: impl IntoIterator<Item = &'a Body>,
+) -> Option<(nalgebra::Point3<f64>, nalgebra::Point3<f64>)> {
+    bodies
+        .into_iter()
+        .flat_map(|b| b.mesh().vertices().iter().map(move |v| b.pose * v))
+        .fold(None, |acc, p| match acc {
+            None => Some((p, p)),
+            Some((lo, hi)) => Some((lo.inf(&p), hi.sup(&p))),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_names_round_trip() {
+        for m in Material::ALL {
+            assert_eq!(m.name().parse::<Material>(), Ok(m));
+        }
+        assert_eq!(" Rubber ".parse::<Material>(), Ok(Material::Rubber));
+        assert_eq!(
+            "ceramic".parse::<Material>(),
+            Err(UnknownMaterial("ceramic".into()))
+        );
+    }
+
+    #[test]
+    fn friction_follows_graspits_tables_and_generic_is_mid_range() {
+        use Material::*;
+        assert_eq!(Wood.static_friction(Stone), 0.6);
+        assert_eq!(Stone.static_friction(Wood), 0.6);
+        assert_eq!(Rubber.kinetic_friction(Rubber), 1.9);
+        assert_eq!(Glass.static_friction(Frictionless), 0.0);
+        assert_eq!(Generic.static_friction(Metal), 0.5);
+        assert_eq!(Generic.kinetic_friction(Generic), 0.4);
+        assert_eq!(Generic.static_friction(Frictionless), 0.0);
+        for a in Material::ALL {
+            for b in Material::ALL {
+                assert_eq!(a.static_friction(b), b.static_friction(a));
+                assert!(a.kinetic_friction(b) <= a.static_friction(b));
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! How a contact pushes, as data: a rigid point contact (GraspIt's 8-edge friction pyramid) or
+//! a soft contact with its fitted surfaces and area; and the options that choose between them.
+//! [`super::modelling`] makes these models.
+
+use nalgebra::Point3;
+
+use super::soft::{self, ContactArea, Quadric, SoftFallback};
+
+/// How contacts are modelled: a world setting, and what a grasp may ask otherwise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactOptions {
+    /// Edges of a point contact's friction pyramid (GraspIt: 8).
+    pub friction_edges: usize,
+    /// Contacts with a body that has a Young's modulus become soft contacts (GraspIt's
+    /// `softContactsON`, on by default).
+    pub soft_contacts: bool,
+    /// The normal force (N) that sizes a soft contact's area (GraspIt's statics: 5 N).
+    pub normal_force: f64,
+}
+
+impl Default for ContactOptions {
+    fn default() -> Self {
+        ContactOptions {
+            friction_edges: soft::POINT_CONTACT_EDGES,
+            soft_contacts: true,
+            normal_force: soft::DEFAULT_NORMAL_FORCE,
+        }
+    }
+}
+
+/// How one contact pushes the body it is on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContactModel {
+    /// A rigid point contact: the friction cone as a pyramid.
+    Point,
+    /// A soft body was involved but its surface could not be fitted: a point contact, and why.
+    PointFallback(SoftFallback),
+    /// A soft contact: the fitted surfaces and the torsional friction they allow.
+    Soft(Box<SoftContact>),
+}
+
+impl ContactModel {
+    /// The same model seen from the other body of the pair.
+    pub fn seen_from_other(&self) -> ContactModel {
+        match self {
+            ContactModel::Soft(soft) => ContactModel::Soft(Box::new(SoftContact {
+                fit: soft.other_fit,
+                other_fit: soft.fit,
+                patch: soft.other_patch.clone(),
+                other_patch: soft.patch.clone(),
+                ..(**soft).clone()
+            })),
+            other => other.clone(),
+        }
+    }
+}
+
+/// A soft contact's fitted surfaces, contact area and drawable patches, seen from the body the
+/// contact is on ("this") and the one it touches ("other").
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoftContact {
+    /// This body's surface in its contact frame (z into it).
+    pub fit: Quadric,
+    /// The other body's surface in its own contact frame (z into it).
+    pub other_fit: Quadric,
+    /// The two relative principal radii (mm), ascending.
+    pub relative_radii: [f64; 2],
+    pub area: ContactArea,
+    /// The fitted surfaces sampled on a 21 × 21 grid (world, row-major) for drawing.
+    pub patch: Vec<Point3<f64>>,
+    pub other_patch: Vec<Point3<f64>>,
+    /// How many nearby contacts were merged into this one (their neighbourhoods overlapped).
+    pub merged: usize,
+}

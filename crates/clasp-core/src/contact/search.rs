@@ -1,0 +1,159 @@
+//! Finding a pair's contacts: the engine's contacts pruned, each made into both of its sides,
+//! modelled; and a world's contacts sorted and numbered, RaiSim's way.
+
+use std::collections::HashMap;
+
+use nalgebra::{Point3, Translation3, Unit};
+
+use clasp_collide::CollisionEngine;
+
+use super::{
+    BodyType, Contact, contact_frame,
+    filter::Part,
+    model::{ContactModel, ContactOptions},
+    modelling::model_pair,
+};
+use crate::{body::Body, ids::BodyId, pose::Pose};
+
+/// One side of a pair, as the contact builder needs it.
+#[derive(Clone, Copy)]
+pub(crate) struct Side<'a> {
+    pub id: BodyId,
+    pub body: &'a Body,
+    pub local_index: Option<usize>,
+}
+
+/// Both sides of one engine contact between `a` (the smaller id) and `b`; their indices are
+/// set once the world's list is sorted ([`number_contacts`]).
+pub(crate) fn contact_pair(
+    a: Side,
+    b: Side,
+    found: &clasp_collide::Contact,
+) -> Option<[Contact; 2]> {
+    let point_a = a.body.pose * found.point_a;
+    let point_b = b.body.pose * found.point_b;
+    let normal = Unit::try_new(a.body.pose.rotation * found.normal_a, 1e-12)?;
+    let frame = contact_frame(point_a, normal);
+    let is_self_collision = a.id.robot().is_some() && a.id.robot() == b.id.robot();
+    let (mat_a, mat_b) = (a.body.material, b.body.material);
+    let side = |this: Side, other: Side, point: Point3<f64>, other_point, triangles, is_a| {
+        let (triangle, other_triangle) = triangles;
+        Contact {
+            body: this.id,
+            other: other.id,
+            index: 0,
+            pair_index: None,
+            is_object_a: is_a,
+            point,
+            other_point,
+            normal,
+            frame: Pose::from_parts(Translation3::from(point.coords), frame.rotation),
+            separation: found.separation,
+            triangle,
+            other_triangle,
+            is_self_collision,
+            skip: is_self_collision && !is_a,
+            local_index: this.local_index,
+            body_type: BodyType::of(this.body),
+            other_type: BodyType::of(other.body),
+            static_friction: mat_a.static_friction(mat_b),
+            kinetic_friction: mat_a.kinetic_friction(mat_b),
+            model: ContactModel::Point,
+            friction_edges: Vec::new(),
+        }
+    };
+    let (ta, tb) = (found.triangle_a, found.triangle_b);
+    Some([
+        side(a, b, point_a, point_b, (ta, tb), true),
+        side(b, a, point_b, point_a, (tb, ta), false),
+    ])
+}
+
+/// The contacts of one pair (both sides of each), pruned as GraspIt prunes them and modelled
+/// (soft when either body is soft); none when the pair interpenetrates.
+pub(crate) fn pair_contacts<'a>(
+    engine: &dyn CollisionEngine,
+    a: Part<'a>,
+    b: Part<'a>,
+    threshold: f64,
+    options: &ContactOptions,
+) -> Vec<Contact> {
+    let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
+    let Ok(found) = engine.contacts(a.placed(), b.placed(), threshold) else {
+        return Vec::new();
+    };
+    let side = |p: Part<'a>| Side {
+        id: p.id,
+        body: p.body,
+        local_index: p
+            .robot
+            .zip(p.id.robot_body())
+            .and_then(|(r, which)| r.local_index(which)),
+    };
+    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts(&found)
+        .iter()
+        .filter_map(|c| contact_pair(side(a), side(b), c))
+        .collect();
+    let a_sides: Vec<&Contact> = pairs.iter().map(|[on_a, _]| on_a).collect();
+    let mut modelled = Vec::new();
+    for (on_a, model, edges) in model_pair(engine, a.body, b.body, &a_sides, options) {
+        // A soft pair may have merged some contacts into others: their twins go with them.
+        let Some([_, on_b]) = pairs
+            .iter()
+            .find(|[x, _]| x.point == on_a.point && x.other_point == on_a.other_point)
+        else {
+            continue;
+        };
+        let on_b = Contact {
+            model: model.seen_from_other(),
+            friction_edges: edges.clone(),
+            ..on_b.clone()
+        };
+        modelled.push(Contact {
+            model,
+            friction_edges: edges,
+            ..on_a
+        });
+        modelled.push(on_b);
+    }
+    modelled
+}
+
+/// Sorts a world's contacts by body (each body's list in the order found) and numbers them:
+/// each contact's place in its body's list, and its twin's place in the other body's.
+pub(crate) fn number_contacts(contacts: &mut [Contact]) {
+    contacts.sort_by_key(|c| (c.body, c.other));
+    let mut list_start = 0;
+    for i in 0..contacts.len() {
+        if contacts[i].body != contacts[list_start].body {
+            list_start = i;
+        }
+        contacts[i].index = i - list_start;
+    }
+    let key = |c: &Contact, mine: bool| {
+        let (p, q) = if mine {
+            (c.point, c.other_point)
+        } else {
+            (c.other_point, c.point)
+        };
+        let bits = |v: Point3<f64>| v.coords.map(f64::to_bits);
+        let (body, other) = if mine {
+            (c.body, c.other)
+        } else {
+            (c.other, c.body)
+        };
+        let (t, u) = if mine {
+            (c.triangle, c.other_triangle)
+        } else {
+            (c.other_triangle, c.triangle)
+        };
+        (body, other, t, u, bits(p), bits(q))
+    };
+    let place: HashMap<_, usize> = contacts.iter().map(|c| (key(c, true), c.index)).collect();
+    for c in contacts.iter_mut() {
+        c.pair_index = match c.other_type {
+            BodyType::Static => None,
+            BodyType::Dynamic => place.get(&key(c, false)).copied(),
+        };
+    }
+}

@@ -1,0 +1,178 @@
+//! Many grasps of one hand on one object at once, as a grasp dataset is made: candidates
+//! spread round the object (approach direction, roll about it, spread of the DOFs that Auto
+//! Grasp leaves alone), each tried on a clone of the hand in a domain of its own (approach,
+//! Auto Grasp, quality) on rayon's threads. Python's batch call and `clasp-cli batch` both run
+//! this, so their answers agree to the bit.
+
+use std::time::Instant;
+
+use nalgebra::{Unit, Vector3};
+use rayon::prelude::*;
+
+use clasp_collide::CollisionEngine;
+
+use clasp_random::SplitMix64;
+
+use super::{
+    quality::WrenchSpaceKind,
+    trial::{GraspTrial, TrialPlan},
+};
+use crate::{
+    ids::{BodyId, RobotId},
+    pose::Pose,
+    robot::Robot,
+    world::{World, error::MoveError},
+};
+
+/// Where one grasp starts: the palm pose, the DOF values, and how far the hand may approach
+/// along its approach direction before it closes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraspCandidate {
+    pub palm: Pose,
+    pub dofs: Vec<f64>,
+    pub approach: f64,
+}
+
+/// How a batch scores its grasps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BatchQuality {
+    pub wrench_space: WrenchSpaceKind,
+    /// Also the wrench space's volume (builds the whole hull: slower).
+    pub volume: bool,
+}
+
+impl Default for BatchQuality {
+    fn default() -> Self {
+        Self {
+            wrench_space: WrenchSpaceKind::L1,
+            volume: true,
+        }
+    }
+}
+
+/// One grasp of a batch: how it ended, and the seconds it took on its thread.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchGrasp {
+    pub trial: GraspTrial,
+    pub seconds: f64,
+}
+
+/// How a candidate aims the hand at the object: the direction it comes from (from the hand
+/// toward the object's centre), its roll about that line, and its DOF values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aim {
+    pub towards: Unit<Vector3<f64>>,
+    pub roll: f64,
+    pub dofs: Vec<f64>,
+}
+
+/// `count` aims drawn from `seed`: directions uniform over the sphere, rolls uniform about
+/// them, and each DOF that Auto Grasp does not move (a default velocity of 0: the Barrett's
+/// spread) uniform within its limits; the others at the hand's current values. The same seed
+/// gives the same aims.
+pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<Aim> {
+    let mut random = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let towards = random_direction(&mut random);
+            let roll = std::f64::consts::TAU * random.unit();
+            let dofs = (0..hand.dofs.len())
+                .map(|d| match hand.dofs[d].default_velocity {
+                    0.0 => {
+                        let (min, max) = hand.dof_limits(d);
+                        min + (max - min) * random.unit()
+                    }
+                    _ => hand.dof_values()[d],
+                })
+                .collect();
+            Aim {
+                towards,
+                roll,
+                dofs,
+            }
+        })
+        .collect()
+}
+
+/// The candidates these aims make round the body `object` of `world`: each hand starts clear
+/// of the object (its reach, [`Robot::reach`], plus the object's radius from the object's
+/// centre), pointed at the centre, and may approach twice that far.
+pub fn aimed_candidates<E: CollisionEngine>(
+    world: &World<E>,
+    hand: &Robot,
+    object: BodyId,
+    aims: &[Aim],
+) -> Result<Vec<GraspCandidate>, MoveError> {
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let (lo, hi) = body.mesh().bounding_box();
+    let centre = body.pose() * nalgebra::center(&lo, &hi);
+    let distance = (hi - lo).norm() / 2.0 + hand.reach();
+    let candidates = aims
+        .iter()
+        .map(|aim| GraspCandidate {
+            palm: hand.pose_aiming_at(centre, aim.towards, distance, aim.roll),
+            dofs: aim.dofs.clone(),
+            approach: 2.0 * distance,
+        })
+        .collect();
+    Ok(candidates)
+}
+
+/// `count` grasp candidates for `hand` round `object`, aimed as [`draw_aims`] draws them from
+/// `seed` ([`aimed_candidates`]). The same seed gives the same candidates.
+pub fn grasp_candidates<E: CollisionEngine>(
+    world: &World<E>,
+    hand: &Robot,
+    object: BodyId,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<GraspCandidate>, MoveError> {
+    aimed_candidates(world, hand, object, &draw_aims(hand, count, seed))
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// Tries every candidate grasp of world robot `robot` on `object`, in parallel on rayon's
+    /// threads: each in a domain of its own holding a clone of the robot (the original hidden),
+    /// set at the candidate, approached, auto-grasped and scored. The answers are in the
+    /// candidates' order, each as it would be alone.
+    pub fn grasp_batch(
+        &self,
+        robot: RobotId,
+        object: BodyId,
+        candidates: &[GraspCandidate],
+        quality: BatchQuality,
+    ) -> Result<Vec<BatchGrasp>, MoveError> {
+        self.find_robot(robot)?;
+        self.body(object).ok_or(MoveError::NoSuchBody(object))?;
+        candidates
+            .par_iter()
+            .enumerate()
+            .map(|(k, candidate)| {
+                let started = Instant::now();
+                let mut domain = self.domain(k as u32 + 1)?;
+                let clone = domain.clone_robot(robot)?;
+                let plan = TrialPlan {
+                    palm: candidate.palm,
+                    open: &candidate.dofs,
+                    approach: candidate.approach,
+                    object,
+                    quality: Some(quality.wrench_space),
+                    volume: quality.volume,
+                };
+                let trial = domain.grasp_trial(clone, &plan)?;
+                Ok(BatchGrasp {
+                    trial,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Uniform over the unit sphere (Archimedes: z uniform in [-1, 1], the angle round z uniform).
+fn random_direction(random: &mut SplitMix64) -> Unit<Vector3<f64>> {
+    let z = 2.0 * random.unit() - 1.0;
+    let angle = std::f64::consts::TAU * random.unit();
+    let across = (1.0 - z * z).max(0.0).sqrt();
+    Unit::new_normalize(Vector3::new(across * angle.cos(), across * angle.sin(), z))
+}

@@ -1,0 +1,124 @@
+//! A grasp trial, GraspIt's planner step: a hand set at a palm pose and opening, approached
+//! toward the object, closed by Auto Grasp and scored. Run on a domain's stage (many in
+//! parallel) or put back on the world's hand afterwards.
+
+use clasp_collide::CollisionEngine;
+
+use super::quality::{Quality, WrenchSpaceKind};
+use crate::{
+    contact::{Contact, model::ContactOptions},
+    ids::{BodyId, Element, RobotId},
+    pose::Pose,
+    robot::Robot,
+    world::{
+        World,
+        domain::Domain,
+        error::MoveError,
+        stage::{Backdrop, Stage},
+    },
+};
+
+/// How one grasp trial in a domain ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraspTrial {
+    pub palm: Pose,
+    pub dof_values: Vec<f64>,
+    /// Per DOF, where each of its joints broke away (`Robot::breakaway_states`): with the DOF
+    /// values, the hand's whole posture.
+    pub breakaway: Vec<Vec<Option<f64>>>,
+    /// The hand's contacts on the object, seen from the object.
+    pub contacts: Vec<Contact>,
+    /// The grasp's quality, when asked for (none too when the grasp cannot be evaluated).
+    pub quality: Option<Quality>,
+}
+
+/// What a grasp trial does: the palm pose and DOF values the hand starts at, how far it may
+/// approach, the object, and the wrench space its quality is measured in, if it is.
+#[derive(Debug, Clone, Copy)]
+pub struct TrialPlan<'a> {
+    pub palm: Pose,
+    pub open: &'a [f64],
+    pub approach: f64,
+    pub object: BodyId,
+    pub quality: Option<WrenchSpaceKind>,
+    /// With the quality, also the wrench space's volume (builds the whole hull).
+    pub volume: bool,
+}
+
+impl Stage {
+    /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an
+    /// approach toward what it aims at, then Auto Grasp, and the grasp's quality if asked.
+    fn grasp_trial(
+        &mut self,
+        backdrop: &Backdrop,
+        robot: RobotId,
+        plan: &TrialPlan,
+    ) -> Result<GraspTrial, MoveError> {
+        self.set_pose(backdrop, Element::Robot(robot), plan.palm)?;
+        self.set_dof_values(backdrop, robot, plan.open)?;
+        self.approach_to_contact(backdrop, robot, plan.approach)?;
+        self.auto_grasp(backdrop, robot, true)?;
+        let quality = plan.quality.and_then(|kind| {
+            let grasp = self
+                .grasp(backdrop, robot, plan.object, &ContactOptions::default())
+                .ok()?;
+            match plan.volume {
+                true => grasp.quality_with_volume(kind).ok(),
+                false => grasp.quality(kind).ok(),
+            }
+        });
+        let hand = self.own_robot(robot)?;
+        Ok(GraspTrial {
+            palm: hand.pose(),
+            dof_values: hand.dof_values().to_vec(),
+            breakaway: hand.breakaway_states(),
+            contacts: self
+                .contacts_of(plan.object)
+                .filter(|c| c.other.robot() == Some(robot))
+                .cloned()
+                .collect(),
+            quality,
+        })
+    }
+}
+
+impl<E: CollisionEngine> Domain<'_, E> {
+    /// A planner's grasp trial of one of the domain's robots.
+    pub fn grasp_trial(
+        &mut self,
+        robot: RobotId,
+        plan: &TrialPlan,
+    ) -> Result<GraspTrial, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.grasp_trial(&backdrop, robot, plan)
+    }
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// GraspIt's multi-threaded planner step: a grasp trial of a clone of `hand` in a domain
+    /// of its own, numbered `number`. Run many on rayon's threads: each gives what it gives
+    /// alone.
+    pub fn trial_in_domain(
+        &self,
+        number: u32,
+        hand: &Robot,
+        plan: &TrialPlan,
+    ) -> Result<GraspTrial, MoveError> {
+        let mut domain = self.domain(number)?;
+        let robot = domain.add_robot(hand.clone());
+        domain.grasp_trial(robot, plan)
+    }
+
+    /// Puts a robot where a grasp left it (a planned grasp, a batch's): its palm, its DOF
+    /// values and where its joints broke away, without checking collisions. Refused, changing
+    /// nothing, where `set_pose` or `set_posture` refuses.
+    pub fn put_grasp(&mut self, robot: RobotId, grasp: &GraspTrial) -> Result<(), MoveError> {
+        let before = self.find_robot(robot)?.pose();
+        self.set_pose(Element::Robot(robot), grasp.palm)?;
+        self.set_posture(robot, &grasp.dof_values, &grasp.breakaway)
+            .inspect_err(|_| {
+                // Puts back what the line above changed: the pose was accepted there.
+                let _ = self.set_pose(Element::Robot(robot), before);
+            })
+    }
+}

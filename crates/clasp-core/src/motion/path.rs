@@ -1,0 +1,101 @@
+//! The straight path a move follows in configuration space, and where it puts the mover at
+//! each point along it.
+
+use nalgebra::UnitQuaternion;
+
+use super::{Motion, Mover};
+use crate::{pose::Pose, robot::JointKind};
+
+/// A straight path in configuration space, from t = 0 to t = 1.
+#[derive(Debug, Clone)]
+pub(super) enum Path {
+    Rigid { from: Pose, to: Pose },
+    Joints { from: Vec<f64>, to: Vec<f64> },
+}
+
+impl Motion<'_, '_> {
+    /// Puts the mover a fraction `t` of the way along `path`.
+    pub(super) fn apply(&mut self, path: &Path, t: f64) {
+        match (&mut self.mover, path) {
+            (Mover::Body { body, .. }, Path::Rigid { from, to }) => {
+                body.pose = interpolate(from, to, t)
+            }
+            (Mover::Robot { robot, .. }, Path::Rigid { from, to }) => {
+                robot.set_pose(interpolate(from, to, t))
+            }
+            (Mover::Robot { robot, .. }, Path::Joints { from, to }) => {
+                let values: Vec<f64> = from
+                    .iter()
+                    .zip(to)
+                    .map(|(a, b)| if t >= 1.0 { *b } else { a + (b - a) * t })
+                    .collect();
+                robot.force_dof_values(&values);
+            }
+            (Mover::Body { .. }, Path::Joints { .. }) => {}
+        }
+        self.mover.carry();
+    }
+
+    /// The most any joint chain (or the rigid mover) turns over the whole path, radians.
+    pub(super) fn path_turn(&self, path: &Path) -> f64 {
+        match path {
+            Path::Rigid { from, to } => (to.rotation * from.rotation.inverse()).angle(),
+            Path::Joints { from, to } => self.robot().map_or(0.0, |robot| {
+                robot
+                    .chains
+                    .iter()
+                    .map(|chain| {
+                        chain
+                            .joints
+                            .iter()
+                            .filter(|j| j.kind == JointKind::Revolute)
+                            .map(|j| {
+                                let dof = j.coupling.dof;
+                                (j.coupling.ratio * (to[dof] - from[dof])).abs()
+                            })
+                            .sum::<f64>()
+                    })
+                    .fold(0.0, f64::max)
+            }),
+        }
+    }
+}
+
+/// The pose a fraction `t` of the way: translation along the line, rotation along the shorter
+/// arc.
+fn interpolate(from: &Pose, to: &Pose, t: f64) -> Pose {
+    if t >= 1.0 {
+        return *to;
+    }
+    let translation = from.translation.vector.lerp(&to.translation.vector, t);
+    let mut delta = from.rotation.inverse() * to.rotation;
+    if delta.w < 0.0 {
+        delta = UnitQuaternion::new_unchecked(-delta.into_inner());
+    }
+    let rotation = from.rotation * delta.powf(t);
+    Pose::from_parts(translation.into(), rotation)
+}
+
+/// Where each active DOF is when the first of them reaches its target, each moving at its
+/// speed; the rest stay.
+pub(super) fn segment_end(
+    current: &[f64],
+    target: &[f64],
+    speeds: &[f64],
+    active: &[usize],
+) -> Vec<f64> {
+    let time = active
+        .iter()
+        .map(|&i| (target[i] - current[i]).abs() / speeds[i])
+        .fold(f64::INFINITY, f64::min);
+    let mut end = current.to_vec();
+    for &i in active {
+        let reach = (target[i] - current[i]).abs();
+        end[i] = if reach <= speeds[i] * time * (1.0 + 1e-12) {
+            target[i]
+        } else {
+            current[i] + (target[i] - current[i]).signum() * speeds[i] * time
+        };
+    }
+    end
+}

@@ -1,0 +1,214 @@
+//! Collision domains, after GraspIt's threads: the world is domain 0, shared and read-only while
+//! domains borrow it; each domain holds bodies and robots of its own (loaded from files, or
+//! clones that share a world robot's geometry) and moves them against the world and each
+//! other, never against another domain's. Many grasps are so evaluated in parallel, each
+//! exactly as it would be alone (without GraspIt's shared-tree crash: geometry sits behind
+//! `Arc`s and the world cannot change while a domain borrows it). A domain's verbs are its
+//! [`Stage`]'s, the same the world's moves call.
+
+use clasp_collide::{CollisionEngine, FastEngine};
+
+use super::{
+    World,
+    error::MoveError,
+    layers::Layer,
+    stage::{Backdrop, Stage},
+};
+use crate::{
+    body::Body,
+    contact::Contact,
+    ids::{BodyId, Element, RobotId},
+    motion::MoveOutcome,
+    pose::Pose,
+    robot::Robot,
+};
+
+/// One domain around a world: its own bodies and robots, numbered after the world's, and
+/// their contacts with the world and with each other.
+#[derive(Debug, Clone)]
+pub struct Domain<'w, E: CollisionEngine = FastEngine> {
+    world: &'w World<E>,
+    /// World robots this domain does not see: the originals of its clones.
+    hidden_robots: Vec<RobotId>,
+    /// The domain's own bodies and robots, numbered after the world's; the world's switches,
+    /// a clone given its original's; the contacts of its bodies; what its moves learnt.
+    pub(crate) stage: Stage,
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// An empty domain numbered `number` (1 or more: 0 is the world itself).
+    pub fn domain(&self, number: u32) -> Result<Domain<'_, E>, MoveError> {
+        if number == 0 {
+            return Err(MoveError::SharedDomain);
+        }
+        let stage = Stage {
+            first_body: self.stage.bodies.len(),
+            first_robot: self.stage.robots.len(),
+            domain: number,
+            switches: self.stage.switches.clone(),
+            gap_memory: self.stage.gap_memory.clone(),
+            ..Stage::default()
+        };
+        Ok(Domain {
+            world: self,
+            hidden_robots: Vec::new(),
+            stage,
+        })
+    }
+
+    /// `count` domains (1 to `count`), each holding a clone of robot `robot` in its place
+    /// (the original hidden): the way to evaluate grasps of one hand in parallel. The clones
+    /// share every mesh and tree with the original.
+    pub fn clone_domains(
+        &self,
+        robot: RobotId,
+        count: usize,
+    ) -> Result<Vec<Domain<'_, E>>, MoveError> {
+        (1..=count)
+            .map(|number| {
+                let mut domain = self.domain(number as u32)?;
+                domain.clone_robot(robot)?;
+                Ok(domain)
+            })
+            .collect()
+    }
+}
+
+impl<'w, E: CollisionEngine> Domain<'w, E> {
+    pub fn number(&self) -> u32 {
+        self.stage.domain
+    }
+
+    /// The shared world the domain moves in.
+    pub fn world(&self) -> &'w World<E> {
+        self.world
+    }
+
+    /// What the domain's stage moves against: the world, less the originals of its clones;
+    /// with the stage itself, to change it.
+    pub(crate) fn split(&mut self) -> (Backdrop<'_>, &mut Stage) {
+        (backdrop(self.world, &self.hidden_robots), &mut self.stage)
+    }
+
+    /// The domain's backdrop alone, to read the stage against.
+    pub(crate) fn backdrop(&self) -> Backdrop<'_> {
+        backdrop(self.world, &self.hidden_robots)
+    }
+
+    /// Adds a body of the domain's own where it stands, finds its contacts, returns its id.
+    pub fn add_body(&mut self, body: Body) -> BodyId {
+        let (backdrop, stage) = self.split();
+        stage.add_body(&backdrop, body)
+    }
+
+    /// Adds a robot of the domain's own where it stands, finds its contacts, returns its id.
+    pub fn add_robot(&mut self, robot: Robot) -> RobotId {
+        let (backdrop, stage) = self.split();
+        stage.add_robot(&backdrop, robot)
+    }
+
+    /// Adds a clone of world robot `robot` (sharing its geometry) in its place, and hides the
+    /// original from the domain; returns the clone's id.
+    pub fn clone_robot(&mut self, robot: RobotId) -> Result<RobotId, MoveError> {
+        let original = self.world.find_robot(robot)?;
+        self.hidden_robots.push(robot);
+        let clone = RobotId::from_index(self.stage.first_robot + self.stage.robots.len());
+        // The clone stands in for its original under the user's switches too.
+        self.stage.switches.copy_to_stand_ins(|id| {
+            let which = id.robot_body().filter(|_| id.robot() == Some(robot))?;
+            Some(BodyId::of_robot(clone, which))
+        });
+        Ok(self.add_robot(original.clone()))
+    }
+
+    /// A body the domain sees: one of its own, or the world's.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.stage.visible_body(&self.backdrop(), id)
+    }
+
+    /// A robot the domain sees: one of its own, or a world robot it does not hide.
+    pub fn robot(&self, id: RobotId) -> Option<&Robot> {
+        self.stage
+            .robot(id)
+            .or_else(|| self.backdrop().shared.robot(id))
+    }
+
+    /// The domain's own robots with their ids.
+    pub fn own_robots(&self) -> impl Iterator<Item = (RobotId, &Robot)> {
+        let first = self.stage.first_robot;
+        super::layers::slots(&self.stage.robots)
+            .map(move |(r, robot)| (RobotId::from_index(first + r), robot))
+    }
+
+    /// Both sides of every contact of the domain's own bodies, sorted by body.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.stage.contacts
+    }
+
+    /// The contacts on one body (each seen from that body), as far as the domain's bodies
+    /// touch it.
+    pub fn contacts_of(&self, body: BodyId) -> impl Iterator<Item = &Contact> {
+        self.stage.contacts_of(body)
+    }
+
+    /// Puts one of the domain's elements at a pose without checking collisions.
+    pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.set_pose(&backdrop, element, pose)
+    }
+
+    /// Sets one of the domain's robots' DOFs without checking collisions.
+    pub fn set_dof_values(&mut self, robot: RobotId, values: &[f64]) -> Result<(), MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.set_dof_values(&backdrop, robot, values)
+    }
+
+    /// Moves one of the domain's elements toward `pose`, stopping at contact.
+    pub fn move_to(&mut self, element: Element, pose: Pose) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.move_to(&backdrop, element, pose)
+    }
+
+    /// Moves a robot's DOFs toward `target`; each chain stops at its first contact.
+    pub fn move_dofs_to(
+        &mut self,
+        robot: RobotId,
+        target: &[f64],
+    ) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.move_dofs_to(&backdrop, robot, target)
+    }
+
+    /// GraspIt's Auto Grasp for one of the domain's robots.
+    pub fn auto_grasp(&mut self, robot: RobotId) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.auto_grasp(&backdrop, robot, true)
+    }
+
+    /// GraspIt's Auto Open for one of the domain's robots.
+    pub fn auto_open(&mut self, robot: RobotId) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.auto_grasp(&backdrop, robot, false)
+    }
+
+    /// Approaches along a robot's approach direction, at most `distance` mm.
+    pub fn approach_to_contact(
+        &mut self,
+        robot: RobotId,
+        distance: f64,
+    ) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.approach_to_contact(&backdrop, robot, distance)
+    }
+}
+
+/// The world as a domain sees it: every body but the robots it hides.
+fn backdrop<'a, E: CollisionEngine>(world: &'a World<E>, hidden: &'a [RobotId]) -> Backdrop<'a> {
+    Backdrop {
+        shared: Layer {
+            hidden_robots: hidden,
+            ..world.layer()
+        },
+        ..world.backdrop()
+    }
+}

@@ -1,0 +1,68 @@
+//! Why a request to a world or a domain is refused, and the checks made before anything
+//! changes.
+
+use crate::{
+    ids::{BodyId, Element, RobotId},
+    pose::Pose,
+    robot::{DofError, Robot, eigengrasp::EigenError},
+};
+
+/// Why a request was refused; the world is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MoveError {
+    #[error("there is no {0:?} in the world")]
+    NoSuchElement(Element),
+    #[error("there is no robot {0} in the world")]
+    NoSuchRobot(RobotId),
+    #[error("there is no body {0:?} in the world")]
+    NoSuchBody(BodyId),
+    #[error("a pose with a coordinate that is not a finite number")]
+    NonFinitePose,
+    #[error("{0}")]
+    Dof(#[from] DofError),
+    #[error("{0}")]
+    Eigen(#[from] EigenError),
+    #[error("a contact threshold must be a positive number of millimetres, not {0}")]
+    BadThreshold(f64),
+    #[error("a distance must be a positive number of millimetres, not {0}")]
+    BadDistance(f64),
+    #[error("domain 0 is the shared world itself; a domain of its own is numbered 1 or more")]
+    SharedDomain,
+    #[error("robot {child} cannot be mounted on robot {parent}: {why}")]
+    BadConnection {
+        parent: RobotId,
+        child: RobotId,
+        why: &'static str,
+    },
+    #[error("robot {0} has no virtual contacts to plan with (its file names no <virtualContacts>)")]
+    NoVirtualContacts(RobotId),
+    #[error("robot {robot} is carried by robot {by}: move robot {by}, and it follows")]
+    Carried { robot: RobotId, by: RobotId },
+}
+
+/// A move's length: a positive, finite number of millimetres.
+pub(crate) fn check_distance(distance: f64) -> Result<(), MoveError> {
+    if distance.is_finite() && distance > 0.0 {
+        Ok(())
+    } else {
+        Err(MoveError::BadDistance(distance))
+    }
+}
+
+pub(crate) fn check_pose(pose: &Pose) -> Result<(), MoveError> {
+    if clasp_collide::pose_is_finite(pose) {
+        Ok(())
+    } else {
+        Err(MoveError::NonFinitePose)
+    }
+}
+
+/// Checks a DOF target and gives the speeds that bring every DOF there together.
+pub(crate) fn dof_request(robot: &Robot, target: &[f64]) -> Result<Vec<f64>, MoveError> {
+    robot.check_dof_values(target)?;
+    Ok(target
+        .iter()
+        .zip(robot.dof_values())
+        .map(|(t, c)| (t - c).abs())
+        .collect())
+}
