@@ -10,7 +10,11 @@ use clasp_core::{BatchGrasp, BatchQuality, BodyKind, World, grasp_candidates};
 use clasp_io::Disk;
 use serde_json::json;
 
-use crate::world_commands::{Failure, Format, pose_row, thread_pool, world_error};
+use crate::{
+    output::{Failure, Format, one_line, world_error},
+    pool::thread_pool,
+    render::pose_row,
+};
 
 /// What `batch` runs.
 #[derive(Debug, Clone)]
@@ -25,8 +29,8 @@ pub struct BatchRequest<'a> {
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
     let body = clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable)
-        .map_err(|e| crate::one_line(&e))?;
-    let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| crate::one_line(&e))?;
+        .map_err(|e| one_line(&e))?;
+    let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let mut world = World::default();
     let object = world.add_body(body);
     let robot = world.add_robot(hand);

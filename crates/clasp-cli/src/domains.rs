@@ -12,7 +12,11 @@ use clasp_io::Disk;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::world_commands::{Failure, Format, load, thread_pool, world_error};
+use crate::{
+    output::{Failure, Format, one_line, world_error},
+    pool::thread_pool,
+    world_file::load,
+};
 
 /// What `domains` runs.
 #[derive(Debug, Clone)]
@@ -36,7 +40,7 @@ pub fn domains(
     let object = world
         .grasped_object()
         .ok_or_else(|| world_error(file, "the world has no graspable body to grasp"))?;
-    let hand = clasp_io::load_robot(&Disk, request.hand).map_err(|e| crate::one_line(&e))?;
+    let hand = clasp_io::load_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let (lo, hi) = world
         .body(object)
         .map_or(Default::default(), |b| b.mesh().bounding_box());

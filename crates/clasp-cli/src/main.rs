@@ -1,24 +1,30 @@
 //! `clasp-cli`: Clasp's headless tool. `inspect` prints a JSON summary of each file;
 //! `contacts` prints a world's contacts; `grasp` auto-grasps with a world's hand; `quality`
 //! evaluates a hand's grasp of the world's object.
+//!
+//! This file is the command line: each subcommand's flags (clap), handed to the module that
+//! runs it (`inspect`, `contacts`, `grasp`, `quality`, `domains`, `plan`, `batch`), whose output
+//! or failure it prints.
 
 mod batch;
+mod contacts;
 mod domains;
+mod grasp;
+mod inspect;
+mod output;
 mod plan;
+mod pool;
+mod quality;
+mod render;
 mod summary;
-mod world_commands;
+mod world_file;
 
-use std::{
-    path::{Path, PathBuf},
-    process::ExitCode,
-};
+use std::{path::PathBuf, process::ExitCode};
 
 use clap::{CommandFactory, Parser, Subcommand, error::ErrorKind};
-use clasp_core::{Body, BodyKind, PlanSettings, WrenchSpaceKind};
-use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
-use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{Value, json};
-use world_commands::{Format, Metric, QualityRequest};
+use clasp_core::{PlanSettings, WrenchSpaceKind};
+use output::{Failure, Format};
+use quality::{Metric, QualityRequest};
 
 #[derive(Parser)]
 #[command(name = "clasp-cli", version, about = "Clasp's command-line tool")]
@@ -48,7 +54,7 @@ enum Command {
         world: PathBuf,
         /// Bodies closer than this many millimetres are in contact (default 0.1).
         #[arg(long, value_name = "MM", allow_negative_numbers = true,
-              value_parser = world_commands::parse_threshold)]
+              value_parser = contacts::parse_threshold)]
         threshold: Option<f64>,
         /// Print one JSON document instead of text.
         #[arg(long)]
@@ -220,7 +226,7 @@ fn main() -> ExitCode {
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            inspect_all(&files, progress, root.as_deref())
+            inspect::inspect_all(&files, progress, root.as_deref())
         }
         Command::Contacts {
             world,
@@ -229,7 +235,7 @@ fn main() -> ExitCode {
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            report(world_commands::contacts(
+            report(contacts::contacts(
                 &world,
                 root.as_deref(),
                 threshold,
@@ -251,7 +257,7 @@ fn main() -> ExitCode {
                 );
             }
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            report(world_commands::grasp(
+            report(grasp::grasp(
                 &world,
                 root.as_deref(),
                 robot.as_deref(),
@@ -279,7 +285,7 @@ fn main() -> ExitCode {
                 auto,
                 on_virtual,
             };
-            report(world_commands::quality(
+            report(quality::quality(
                 &world,
                 root.as_deref(),
                 &request,
@@ -372,7 +378,7 @@ fn format(json: bool) -> Format {
 }
 
 /// Prints a command's output on stdout, or its failure as one line on stderr.
-fn report(result: Result<String, world_commands::Failure>) -> ExitCode {
+fn report(result: Result<String, Failure>) -> ExitCode {
     match result {
         Ok(output) => {
             println!("{output}");
@@ -383,100 +389,4 @@ fn report(result: Result<String, world_commands::Failure>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Inspects every file, even after failures; fails when any file did.
-fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>) -> ExitCode {
-    let bar = if progress {
-        let bar = ProgressBar::new(files.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let mut failed = false;
-    for file in files {
-        bar.set_message(file.display().to_string());
-        // Lines go out while the bar is lifted, so the two never interleave.
-        match inspect(file, root) {
-            Ok((value, warnings)) => bar.suspend(|| {
-                println!("{value}");
-                for warning in warnings {
-                    eprintln!("{warning}");
-                }
-            }),
-            Err(error) => {
-                failed = true;
-                bar.suspend(|| eprintln!("{}", one_line(&error)));
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// An error as one line, whatever its message holds.
-fn one_line(error: &LoadError) -> String {
-    error.to_string().replace(['\n', '\r'], " ")
-}
-
-/// One file's summary, and a warning per body whose mass came from an open mesh.
-fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), LoadError> {
-    let kind = FileKind::of(&Disk, file)?;
-    let (details, open) = match kind {
-        FileKind::Geometry => {
-            let format = GeometryFormat::of(file, None);
-            let mesh = clasp_io::load_mesh_file(&Disk, file, format)?.mesh;
-            (summary::mesh(&mesh), Vec::new())
-        }
-        FileKind::Body => {
-            let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
-            (summary::body(&body), open_meshes([&body]))
-        }
-        FileKind::Robot => {
-            let robot = clasp_io::load_robot(&Disk, file)?;
-            (summary::robot(&robot), open_meshes(robot.bodies()))
-        }
-        FileKind::Urdf => {
-            let robot = clasp_io::load_urdf(&Disk, file)?;
-            (summary::robot(&robot), open_meshes(robot.bodies()))
-        }
-        FileKind::World => {
-            let world = world_commands::load_saying_warnings(file, root)?;
-            let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
-            (summary::world(&world), open_meshes(bodies))
-        }
-        FileKind::VirtualContacts => {
-            let contacts = clasp_io::load_virtual_contacts(&Disk, file)?;
-            (summary::virtual_contacts(&contacts), Vec::new())
-        }
-    };
-    let mut value = json!({ "file": file.display().to_string(), "kind": kind.name() });
-    summary::extend(&mut value, details);
-    let warnings = open
-        .iter()
-        .map(|name| {
-            format!(
-                "{}: warning: body \"{name}\" has an open mesh, so its mass properties are only a thin-shell estimate",
-                file.display()
-            )
-        })
-        .collect();
-    Ok((value, warnings))
-}
-
-/// The names of bodies whose mass properties were estimated from an open mesh.
-fn open_meshes<'a>(bodies: impl IntoIterator<Item = &'a Body>) -> Vec<String> {
-    bodies
-        .into_iter()
-        .filter(|b| b.mass.open_mesh_estimate)
-        .map(|b| b.name.clone())
-        .collect()
 }

@@ -10,8 +10,11 @@ use std::{
 use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp, World};
 use serde_json::json;
 
-use crate::world_commands::{
-    Failure, Format, load, pick_robot, pose_row, thread_pool, world_error,
+use crate::{
+    output::{Failure, Format, world_error},
+    pool::thread_pool,
+    render::pose_row,
+    world_file::{load, pick_robot},
 };
 
 /// What `plan` runs.

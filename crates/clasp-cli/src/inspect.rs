@@ -1,0 +1,106 @@
+//! `inspect`: one JSON summary per file (geometry, GraspIt body, robot or world, URDF, virtual
+//! contacts) on stdout, each failure one line on stderr, and a warning for each body whose mass
+//! properties came from an open mesh.
+
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use clasp_core::{Body, BodyKind};
+use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Value, json};
+
+use crate::{output::one_line, summary, world_file};
+
+/// Inspects every file, even after failures; fails when any file did.
+pub(crate) fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>) -> ExitCode {
+    let bar = if progress {
+        let bar = ProgressBar::new(files.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut failed = false;
+    for file in files {
+        bar.set_message(file.display().to_string());
+        // Lines go out while the bar is lifted, so the two never interleave.
+        match inspect(file, root) {
+            Ok((value, warnings)) => bar.suspend(|| {
+                println!("{value}");
+                for warning in warnings {
+                    eprintln!("{warning}");
+                }
+            }),
+            Err(error) => {
+                failed = true;
+                bar.suspend(|| eprintln!("{}", one_line(&error)));
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One file's summary, and a warning per body whose mass came from an open mesh.
+fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), LoadError> {
+    let kind = FileKind::of(&Disk, file)?;
+    let (details, open) = match kind {
+        FileKind::Geometry => {
+            let format = GeometryFormat::of(file, None);
+            let mesh = clasp_io::load_mesh_file(&Disk, file, format)?.mesh;
+            (summary::mesh(&mesh), Vec::new())
+        }
+        FileKind::Body => {
+            let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
+            (summary::body(&body), open_meshes([&body]))
+        }
+        FileKind::Robot => {
+            let robot = clasp_io::load_robot(&Disk, file)?;
+            (summary::robot(&robot), open_meshes(robot.bodies()))
+        }
+        FileKind::Urdf => {
+            let robot = clasp_io::load_urdf(&Disk, file)?;
+            (summary::robot(&robot), open_meshes(robot.bodies()))
+        }
+        FileKind::World => {
+            let world = world_file::load_saying_warnings(file, root)?;
+            let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
+            (summary::world(&world), open_meshes(bodies))
+        }
+        FileKind::VirtualContacts => {
+            let contacts = clasp_io::load_virtual_contacts(&Disk, file)?;
+            (summary::virtual_contacts(&contacts), Vec::new())
+        }
+    };
+    let mut value = json!({ "file": file.display().to_string(), "kind": kind.name() });
+    summary::extend(&mut value, details);
+    let warnings = open
+        .iter()
+        .map(|name| {
+            format!(
+                "{}: warning: body \"{name}\" has an open mesh, so its mass properties are only a thin-shell estimate",
+                file.display()
+            )
+        })
+        .collect();
+    Ok((value, warnings))
+}
+
+/// The names of bodies whose mass properties were estimated from an open mesh.
+fn open_meshes<'a>(bodies: impl IntoIterator<Item = &'a Body>) -> Vec<String> {
+    bodies
+        .into_iter()
+        .filter(|b| b.mass.open_mesh_estimate)
+        .map(|b| b.name.clone())
+        .collect()
+}
