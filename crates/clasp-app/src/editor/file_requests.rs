@@ -1,8 +1,13 @@
 //! The editor's file requests: open a world, import bodies and robots beside the scene, save.
 
+use std::path::Path;
+
+use clasp_core::{BodyId, Pose, World};
 use clasp_io::{LoadError, LoadWarning};
 
-use super::*;
+use super::requests::Editor;
+use super::resources::Framing;
+use crate::files::{self, ImportKind, Loaded};
 
 impl Editor<'_> {
     /// Opens a world file in place of the current one; a file that does not load changes
