@@ -240,7 +240,10 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
             BodyState {
                 name: body.name.clone(),
                 kind: body.kind.name(),
-                robot: id.robot().map(|r| world.robot(r).unwrap().name.clone()),
+                robot: id
+                    .robot()
+                    .and_then(|r| world.robot(r))
+                    .map(|r| r.name.clone()),
                 position: [t.x, t.y, t.z],
                 orientation_wxyz: [q.w, q.i, q.j, q.k],
             }

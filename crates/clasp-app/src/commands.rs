@@ -6,6 +6,8 @@
 
 use bevy::prelude::*;
 
+use clasp_core::RobotId;
+
 use crate::{
     dialog::{self, DialogPurpose, FileDialogs},
     editor::{Editor, Framing, Selection},
@@ -255,7 +257,7 @@ pub fn action_for(key: KeyCode, modifiers: Modifiers) -> Option<Action> {
 
 /// The robot Auto Grasp and Auto Open act on: the selected one, else the world's current hand
 /// (its first hand: an arm is passed over).
-pub fn grasping_robot(world: &clasp_core::World, selection: &Selection) -> Option<usize> {
+pub fn grasping_robot(world: &clasp_core::World, selection: &Selection) -> Option<RobotId> {
     selection.robot().or(world.current_hand())
 }
 

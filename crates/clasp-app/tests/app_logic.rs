@@ -14,7 +14,7 @@ use bevy::{
     prelude::*,
 };
 use clasp_app::{camera::OrbitCamera, dragger};
-use clasp_core::{BodyId, Element};
+use clasp_core::{BodyId, Element, RobotId};
 use common::*;
 
 /// A point low on the mug's outer wall, on the side that faces the default camera: the fingers
@@ -44,7 +44,7 @@ fn clicking_the_mug_selects_it_and_clicking_empty_space_clears() {
 fn clicking_a_finger_selects_that_link() {
     let mut app = headless_app();
     let link = BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain: 2,
         link: 0,
     };
@@ -153,7 +153,9 @@ fn left_drag_orbits_middle_drag_pans_and_the_wheel_zooms() {
 }
 
 const MUG: BodyId = BodyId::Free(0);
-const PALM: BodyId = BodyId::Palm { robot: 0 };
+const PALM: BodyId = BodyId::Palm {
+    robot: RobotId::from_index(0),
+};
 
 fn hold_shift(app: &mut App, held: bool) {
     let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
@@ -169,7 +171,7 @@ fn shift_click_adds_a_body_and_a_double_click_selects_the_whole_robot() {
     let mut app = headless_app();
     let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
     let link = BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain: 2,
         link: 0,
     };
@@ -183,13 +185,13 @@ fn shift_click_adds_a_body_and_a_double_click_selects_the_whole_robot() {
     assert_eq!(selection(&app), vec![MUG, link]);
     assert_eq!(
         edit(&mut app, |e| e.selected_elements()),
-        vec![Element::Body(0), Element::Robot(0)]
+        vec![Element::Body(0), Element::Robot(RobotId::from_index(0))]
     );
 
     // Two clicks in quick succession: picking counts the second as a double-click.
     click(&mut app, on_link);
     click(&mut app, on_link);
-    let robot_bodies = world(&app).element_bodies(Element::Robot(0));
+    let robot_bodies = world(&app).element_bodies(Element::Robot(RobotId::from_index(0)));
     assert_eq!(robot_bodies.len(), 9);
     assert_eq!(selection(&app), robot_bodies, "the whole hand");
 
@@ -331,14 +333,14 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
     // Bring the open hand up to the mug, so that closing a finger meets it.
     {
         edit(&mut app, |editor| {
-            editor.auto_grasp(0, false);
-            editor.approach(0, 200.0);
+            editor.auto_grasp(RobotId::from_index(0), false);
+            editor.approach(RobotId::from_index(0), 200.0);
         });
     }
     app.update();
     // The first link in sight, fingertips first.
     let links: Vec<BodyId> = world(&app)
-        .element_bodies(Element::Robot(0))
+        .element_bodies(Element::Robot(RobotId::from_index(0)))
         .into_iter()
         .filter(|id| matches!(id, BodyId::Link { .. }))
         .rev()
@@ -358,14 +360,23 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
         .iter()
         .find(|j| {
             j.kind == clasp_core::JointKind::Revolute
-                && world(&app).robot(0).unwrap().dofs[j.dof].default_velocity != 0.0
+                && world(&app).robot(RobotId::from_index(0)).unwrap().dofs[j.dof].default_velocity
+                    != 0.0
         })
         .expect("a finger DOF that closes");
     let dof = disc.dof;
-    let value = |app: &App| world(app).robot(0).unwrap().dof_values()[dof];
+    let value = |app: &App| {
+        world(app)
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values()[dof]
+    };
     let before = value(&app);
-    let (lo, hi) = world(&app).robot(0).unwrap().dof_limits(dof);
-    let closing = world(&app).robot(0).unwrap().dofs[dof]
+    let (lo, hi) = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_limits(dof);
+    let closing = world(&app).robot(RobotId::from_index(0)).unwrap().dofs[dof]
         .default_velocity
         .signum();
     // Grab the rim and sweep it 150 degrees the closing way, in steps.
@@ -395,7 +406,7 @@ fn a_joint_drag_turns_its_dof_and_stops_at_contact() {
     let finger_touches = world
         .contacts()
         .iter()
-        .any(|c| c.body.robot() == Some(0) && c.other == MUG);
+        .any(|c| c.body.robot() == Some(RobotId::from_index(0)) && c.other == MUG);
     let at_limit = (after - lo).abs() < 1e-6 || (after - hi).abs() < 1e-6;
     assert!(
         finger_touches && !at_limit,
@@ -410,7 +421,7 @@ fn toggle_collision_follows_the_selection() {
     let mut app = headless_app();
     let (on_mug, _) = screen_position(&mut app, ON_MUG_WALL);
     let finger = BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain: 2,
         link: 0,
     };
@@ -513,7 +524,7 @@ fn three_selected_elements_are_each_switched_against_everything() {
 #[test]
 fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
     let mut app = headless_app();
-    edit(&mut app, |e| e.auto_grasp(0, true));
+    edit(&mut app, |e| e.auto_grasp(RobotId::from_index(0), true));
     app.update();
     let cone_slopes = |app: &App| -> Vec<f64> {
         let geometry = markers(app);
@@ -570,8 +581,8 @@ fn each_contact_gets_a_cone_of_its_friction_and_a_new_material_changes_it() {
 fn a_mask_that_leaves_out_the_hands_group_lets_the_hand_pass_through_the_mug() {
     use clasp_core::{CollisionGroups, Pose, group_bit};
     let mut app = headless_app();
-    let hand = Element::Robot(0);
-    let palm = world(&app).robot(0).unwrap().pose();
+    let hand = Element::Robot(RobotId::from_index(0));
+    let palm = world(&app).robot(RobotId::from_index(0)).unwrap().pose();
     // Toward the mug and well past its centre: stopped at contact.
     let through = Pose::translation(120.0, 0.0, 0.0) * palm;
     let stopped = edit(&mut app, |e| e.move_element(hand, through)).unwrap();
@@ -607,7 +618,7 @@ fn soft_fingertips_contacts_are_drawn_as_patches() {
     assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
     assert_eq!(markers(&app).patches, 0, "nothing touches yet");
-    edit(&mut app, |e| e.auto_grasp(0, true));
+    edit(&mut app, |e| e.auto_grasp(RobotId::from_index(0), true));
     app.update();
     let soft: Vec<_> = world(&app)
         .contacts_of(MUG)
@@ -670,7 +681,7 @@ fn a_hand_s_virtual_contacts_are_shown_on_its_bodies() {
     app.update();
     let points = clasp_app::markers::virtual_contact_points(world(&app));
     assert_eq!(points.len(), 19);
-    let robot = world(&app).robot(1).unwrap();
+    let robot = world(&app).robot(RobotId::from_index(1)).unwrap();
     let contacts = &robot.virtual_contacts.as_ref().unwrap().contacts;
     for ((point, normal), contact) in points.iter().zip(contacts) {
         let body = robot.body(contact.body).unwrap();
@@ -682,7 +693,9 @@ fn a_hand_s_virtual_contacts_are_shown_on_its_bodies() {
     }
     // The hand moves: its contacts go with it.
     let shift = clasp_core::Pose::translation(0.0, 0.0, 100.0) * robot.pose();
-    edit(&mut app, |e| e.move_element(Element::Robot(1), shift));
+    edit(&mut app, |e| {
+        e.move_element(Element::Robot(RobotId::from_index(1)), shift)
+    });
     let moved = clasp_app::markers::virtual_contact_points(world(&app));
     assert!((moved[0].0 - points[0].0 - nalgebra::Vector3::z() * 100.0).norm() < 1e-6);
 }

@@ -27,7 +27,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::WindowEvent;
 use clasp_app::{convert, dialog::FileDialogs, dragger, editor::axis};
-use clasp_core::{BodyId, JointKind, Pose, World};
+use clasp_core::{BodyId, JointKind, Pose, RobotId, World};
+use clasp_random::SplitMix64;
 use common::*;
 use nalgebra::Point3;
 
@@ -40,25 +41,17 @@ const EVENTS: usize = 10_000;
 /// How many of the latest gestures a failure reports.
 const REMEMBERED: usize = 30;
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): small, fast and good enough to pick events.
-struct SplitMix64(u64);
+/// The monkey's draws, from Clasp's one seeded generator: a failure replays from its seed.
+struct Draws(SplitMix64);
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
+impl Draws {
     /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
 
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
+        self.0.range(lo, hi)
     }
 
     /// Uniform in 0..n (n > 0).
@@ -224,7 +217,7 @@ struct Stats {
 
 struct Monkey {
     app: App,
-    rng: SplitMix64,
+    rng: Draws,
     seed: u64,
     gesture: usize,
     cursor: Vec2,
@@ -294,7 +287,7 @@ impl Monkey {
         pointer_move(&mut app, cursor);
         Self {
             app,
-            rng: SplitMix64(seed),
+            rng: Draws(SplitMix64::new(seed)),
             seed,
             gesture: 0,
             cursor,
@@ -1098,7 +1091,10 @@ fn ten_thousand_random_events_never_break_the_world() {
 fn the_monkey_notices_bodies_passing_into_each_other() {
     let mut monkey = Monkey::new(SEED);
     monkey.check();
-    let palm = world(&monkey.app).robot(0).unwrap().pose();
+    let palm = world(&monkey.app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .pose();
     // Behind the editor's back, as no request may.
     monkey
         .app

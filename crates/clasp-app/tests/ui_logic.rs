@@ -14,7 +14,7 @@ use clasp_app::{
     scene::BodyView,
     ui::{UiState, collision_button_label},
 };
-use clasp_core::{BodyId, Element, Pose};
+use clasp_core::{BodyId, Element, Pose, RobotId};
 use common::*;
 
 /// A fresh folder for one test's files.
@@ -118,9 +118,17 @@ fn f1_shows_and_hides_the_help() {
 #[test]
 fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     let mut app = headless_app();
-    let open = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let open = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     press_key(&mut app, CTRL, KeyCode::KeyG);
-    let closed = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let closed = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     assert_ne!(closed, open, "the fingers moved");
     assert_eq!(history(&app).can_undo(), Some("auto grasp"));
     assert!(
@@ -148,7 +156,11 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
     }
 
     press_key(&mut app, CTRL_SHIFT, KeyCode::KeyG);
-    let reopened = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let reopened = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     assert_ne!(reopened, closed);
     assert_eq!(history(&app).can_undo(), Some("auto open"));
     // Each finger DOF is back at or below where it started: opening goes the other way.
@@ -402,7 +414,7 @@ fn the_collision_button_reads_on_or_off_for_the_selection() {
 fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
     let mut app = headless_app();
     let link = BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain: 1,
         link: 1,
     };
@@ -427,7 +439,11 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
         ]
     };
     let before = changed(&mut app);
-    let dofs = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let dofs = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     let pose = mug_pose(&app);
     for selection in [vec![], vec![link], vec![MUG]] {
         app.world_mut().resource_mut::<Selection>().0 = selection;
@@ -440,7 +456,13 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
         before,
         "the panels changed neither the world, the view settings, the log nor the markers"
     );
-    assert_eq!(world(&app).robot(0).unwrap().dof_values(), dofs.as_slice());
+    assert_eq!(
+        world(&app)
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values(),
+        dofs.as_slice()
+    );
     assert_eq!(world(&app).body(MUG).unwrap().pose(), pose);
     assert_eq!(history(&app).can_undo(), Some("auto grasp"));
     assert!(!history(&app).dragging());
@@ -449,7 +471,11 @@ fn frames_without_input_change_nothing_whatever_the_inspector_shows() {
 #[test]
 fn an_error_shows_as_a_notification_and_information_does_not() {
     let mut app = headless_app();
-    edit(&mut app, |e| e.select_robot_of(BodyId::Palm { robot: 0 }));
+    edit(&mut app, |e| {
+        e.select_robot_of(BodyId::Palm {
+            robot: RobotId::from_index(0),
+        })
+    });
     press_key(&mut app, &[], KeyCode::Delete);
     assert!(world(&app).robots().next().is_none());
     assert!(
@@ -613,7 +639,7 @@ fn the_contact_threshold_changes_the_contacts_and_their_markers() {
 fn clicks_on_the_panels_act_on_the_selection_without_clearing_it() {
     let mut app = headless_app();
     let link = BodyId::Link {
-        robot: 0,
+        robot: RobotId::from_index(0),
         chain: 0,
         link: 2,
     };
@@ -760,9 +786,13 @@ fn ctrl_g_closes_the_hand_chosen_to_grasp_with() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/robots/ClaspHand/ClaspHand.xml");
     assert!(edit(&mut app, |e| e.import(&hand, ImportKind::Robot)));
     edit(&mut app, |e| e.clear_selection());
-    assert_eq!(world(&app).current_hand(), Some(0), "the first hand");
-    edit(&mut app, |e| e.choose_hand(1));
-    assert_eq!(world(&app).current_hand(), Some(1));
+    assert_eq!(
+        world(&app).current_hand(),
+        Some(RobotId::from_index(0)),
+        "the first hand"
+    );
+    edit(&mut app, |e| e.choose_hand(RobotId::from_index(1)));
+    assert_eq!(world(&app).current_hand(), Some(RobotId::from_index(1)));
     assert_eq!(history(&app).can_undo(), Some("hand choice"));
     let before: Vec<Vec<f64>> = world(&app)
         .robots()
@@ -777,7 +807,7 @@ fn ctrl_g_closes_the_hand_chosen_to_grasp_with() {
     assert_ne!(after[1], before[1], "the chosen one closed");
     edit(&mut app, |e| e.undo());
     edit(&mut app, |e| e.undo());
-    assert_eq!(world(&app).current_hand(), Some(0));
+    assert_eq!(world(&app).current_hand(), Some(RobotId::from_index(0)));
 }
 
 /// The eigengrasp amplitudes as the robot section's sliders set them: ClaspHand has no
@@ -785,11 +815,25 @@ fn ctrl_g_closes_the_hand_chosen_to_grasp_with() {
 #[test]
 fn an_eigengrasp_amplitude_moves_the_fingers_as_one_undo_step() {
     let mut app = headless_app();
-    let before = world(&app).robot(0).unwrap().dof_values().to_vec();
-    let mut amplitudes = world(&app).robot(0).unwrap().eigen_amplitudes().unwrap();
+    let before = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
+    let mut amplitudes = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .eigen_amplitudes()
+        .unwrap();
     amplitudes[0] += 0.1;
-    edit(&mut app, |e| e.set_eigen(0, &amplitudes));
-    let after = world(&app).robot(0).unwrap().dof_values().to_vec();
+    edit(&mut app, |e| {
+        e.set_eigen(RobotId::from_index(0), &amplitudes)
+    });
+    let after = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     assert!(
         (after[0] - before[0] - 0.1).abs() < 1e-9,
         "{before:?} -> {after:?}"
@@ -798,7 +842,10 @@ fn an_eigengrasp_amplitude_moves_the_fingers_as_one_undo_step() {
     assert_eq!(history(&app).can_undo(), Some("eigengrasp change"));
     edit(&mut app, |e| e.undo());
     assert_eq!(
-        world(&app).robot(0).unwrap().dof_values(),
+        world(&app)
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values(),
         before.as_slice()
     );
 }
@@ -829,8 +876,21 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
     let mut app = headless_app();
     assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
-    let (arm, hand) = (BodyId::Palm { robot: 0 }, BodyId::Palm { robot: 1 });
-    assert!(world(&app).body(BodyId::Mount { robot: 1 }).is_some());
+    let (arm, hand) = (
+        BodyId::Palm {
+            robot: RobotId::from_index(0),
+        },
+        BodyId::Palm {
+            robot: RobotId::from_index(1),
+        },
+    );
+    assert!(
+        world(&app)
+            .body(BodyId::Mount {
+                robot: RobotId::from_index(1)
+            })
+            .is_some()
+    );
 
     let on_hand = visible_point(&mut app, hand).expect("the hand's palm is in view");
     click(&mut app, on_hand);
@@ -843,29 +903,50 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
     let dragger = clasp_app::dragger::body_dragger(world(&app), &selected, 1.0).unwrap();
     assert_eq!(
         dragger.element,
-        Element::Robot(0),
+        Element::Robot(RobotId::from_index(0)),
         "the dragger moves the arm"
     );
 
-    let palm = |app: &App| world(app).robot(1).unwrap().pose().translation.vector;
+    let palm = |app: &App| {
+        world(app)
+            .robot(RobotId::from_index(1))
+            .unwrap()
+            .pose()
+            .translation
+            .vector
+    };
     let before = palm(&app);
-    let up = Pose::translation(0.0, 0.0, 50.0) * world(&app).robot(0).unwrap().pose();
-    edit(&mut app, |e| e.move_element(Element::Robot(0), up));
+    let up = Pose::translation(0.0, 0.0, 50.0)
+        * world(&app).robot(RobotId::from_index(0)).unwrap().pose();
+    edit(&mut app, |e| {
+        e.move_element(Element::Robot(RobotId::from_index(0)), up)
+    });
     let rise = palm(&app) - before;
     assert!(
         (rise.z - 50.0).abs() < 1e-6 && rise.xy().norm() < 1e-6,
         "{rise}"
     );
 
-    let arm_dofs = world(&app).robot(0).unwrap().dof_values().to_vec();
+    let arm_dofs = world(&app)
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     edit(&mut app, |e| e.clear_selection());
     press_key(&mut app, CTRL, KeyCode::KeyG);
     assert_eq!(
-        world(&app).robot(0).unwrap().dof_values(),
+        world(&app)
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values(),
         arm_dofs.as_slice()
     );
     assert!(
-        world(&app).robot(1).unwrap().dof_values()[1] > 1.0,
+        world(&app)
+            .robot(RobotId::from_index(1))
+            .unwrap()
+            .dof_values()[1]
+            > 1.0,
         "the hand closed"
     );
 }
@@ -921,12 +1002,12 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
     assert_eq!(rows.len(), found.len(), "a row per grasp");
 
     // "." puts the hand at the first grasp, again at the second; "," back at the first.
-    let palm = |app: &App| world(app).robot(0).unwrap().pose();
+    let palm = |app: &App| world(app).robot(RobotId::from_index(0)).unwrap().pose();
     press_key(&mut app, &[], KeyCode::Period);
     assert_eq!(palm(&app), found[0].grasp.palm);
     press_key(&mut app, &[], KeyCode::Period);
     assert_eq!(palm(&app), found[1].grasp.palm);
-    let robot = world(&app).robot(0).unwrap().clone();
+    let robot = world(&app).robot(RobotId::from_index(0)).unwrap().clone();
     assert_eq!(robot.dof_values(), found[1].grasp.dof_values.as_slice());
     press_key(&mut app, &[], KeyCode::Comma);
     assert_eq!(palm(&app), found[0].grasp.palm);

@@ -30,7 +30,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     let mut meshes = serde_json::Map::new();
     meshes.insert("link".into(), "link.obj".into());
     let mut cells = Vec::new();
-    let mut rng = Random(2026);
+    let mut rng = Random::new(2026);
     println!("export to {}: ours per cell", dir.display());
     for shape in Shape::ALL {
         for size in SIZES {

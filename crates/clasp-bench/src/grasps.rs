@@ -7,7 +7,7 @@
 
 use std::{path::Path, time::Instant};
 
-use clasp_core::{BodyId, BodyKind, Domain, MoveQueries, Pose, Robot, TrialPlan, World};
+use clasp_core::{BodyId, BodyKind, Domain, MoveQueries, Pose, Robot, RobotId, TrialPlan, World};
 use clasp_io::{Disk, load_body, load_robot, load_world};
 use nalgebra::Vector3;
 use rayon::prelude::*;
@@ -80,10 +80,14 @@ pub fn barrett_world(library: &Path) -> Result<World, String> {
         .map_err(|e| e.to_string())?;
     hand.set_pose(Pose::translation(300.0, 0.0, 0.0));
     let mut world = World::new(vec![mug], vec![hand]);
-    let mut spread = world.robot(0).unwrap().dof_values().to_vec();
+    let mut spread = world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     spread[0] = std::f64::consts::FRAC_PI_3;
     world
-        .set_dof_values(0, &spread)
+        .set_dof_values(RobotId::from_index(0), &spread)
         .map_err(|e| e.to_string())?;
     Ok(world)
 }
@@ -189,10 +193,14 @@ fn compare(bounded: &[Ending], exact: &[Ending]) -> Vec<usize> {
 
 /// One clone per pose, each approaching and grasping in parallel.
 fn evaluate(world: &World, poses: &[Pose]) -> Vec<Ending> {
-    let Ok(clones) = world.clone_domains(0, poses.len()) else {
+    let Ok(clones) = world.clone_domains(RobotId::from_index(0), poses.len()) else {
         return Vec::new();
     };
-    let open: Vec<f64> = world.robot(0).unwrap().dof_values().to_vec();
+    let open: Vec<f64> = world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     clones
         .into_par_iter()
         .zip(poses.par_iter())
@@ -232,7 +240,7 @@ fn poses_around_object(world: &World, count: usize, rng: &mut Random) -> Vec<Pos
     let object = world.free_body(0).unwrap();
     let (lo, hi) = object.mesh().bounding_box();
     let centre = object.pose() * nalgebra::center(&lo, &hi);
-    let hand = world.robot(0).unwrap();
+    let hand = world.robot(RobotId::from_index(0)).unwrap();
     (0..count)
         .map(|_| {
             let towards = random_direction(rng);

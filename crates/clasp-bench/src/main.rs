@@ -195,7 +195,7 @@ fn main() {
         grasps::run(
             plan.grasps,
             options.library.as_deref(),
-            &mut Random(2026),
+            &mut Random::new(2026),
             &mut checks,
         );
         println!("{} passed, {} failed", checks.passed, checks.failed);
@@ -230,7 +230,7 @@ fn main() {
     }
     let started = Instant::now();
     let mut checks = Checks::default();
-    let mut rng = Random(2026);
+    let mut rng = Random::new(2026);
     let cells = run_matrix(&plan, &mut checks, &mut rng);
     let build = run_builds(&plan);
     let frame = run_hand_frame(&plan, &mut rng);
@@ -585,8 +585,8 @@ fn run_drag(plan: &Plan, rng: &mut Random) -> Value {
     let moves: Vec<(Isometry3<f64>, Isometry3<f64>)> = sites
         .iter()
         .map(|site| {
-            let mut r1 = Random(rng.next());
-            let mut r2 = Random(r1.0);
+            let mut r1 = Random::new(rng.next());
+            let mut r2 = r1.clone();
             let far = scenes::place(&object, &link, site, Config::Gap(10.0), &mut r1);
             let deep = scenes::place(&object, &link, site, Config::Penetrating(0.5), &mut r2);
             (far, deep)

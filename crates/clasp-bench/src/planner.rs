@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use clasp_core::{BodyId, BodyKind, Element, PlanProgress, PlanSettings, Pose, World};
+use clasp_core::{BodyId, BodyKind, Element, PlanProgress, PlanSettings, Pose, RobotId, World};
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
 
@@ -140,7 +140,10 @@ fn scene(library: &Path, object: &str) -> Option<World> {
     let hand = load_robot(&Disk, &library.join("robots/Barrett/Barrett.xml")).ok()?;
     let mut world = World::new(vec![body], vec![hand]);
     world
-        .set_pose(Element::Robot(0), Pose::translation(0.0, 0.0, 2000.0))
+        .set_pose(
+            Element::Robot(RobotId::from_index(0)),
+            Pose::translation(0.0, 0.0, 2000.0),
+        )
         .ok()?;
     Some(world)
 }
@@ -155,7 +158,14 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
             .num_threads(threads)
             .build()
             .expect("a pool");
-        pool.install(|| world.plan(0, BodyId::Free(0), settings, &PlanProgress::default()))
+        pool.install(|| {
+            world.plan(
+                RobotId::from_index(0),
+                BodyId::Free(0),
+                settings,
+                &PlanProgress::default(),
+            )
+        })
     };
     let (Ok(one), Ok(two)) = (on(1, &settings), on(2, &settings)) else {
         checks.expect(false, || format!("planner, {object}: the plan failed"));

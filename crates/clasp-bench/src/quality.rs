@@ -21,6 +21,7 @@ use nalgebra::{Point3, Unit, Vector3};
 use serde_json::{Value, json};
 
 use crate::{check::Checks, format_ns, timing::percentile};
+use clasp_core::RobotId;
 
 /// The target for the epsilon of a 20-contact grasp.
 const TARGET: Duration = Duration::from_millis(1);
@@ -326,9 +327,9 @@ fn clasp_hand_grasp() -> Result<Vec<Vec<Wrench>>, String> {
 /// spread 60° (the scene of clasp-io's grasp tests).
 fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
     let mut world = crate::grasps::barrett_world(library)?;
-    let facing = facing_origin(world.robot(0).unwrap(), 200.0);
+    let facing = facing_origin(world.robot(RobotId::from_index(0)).unwrap(), 200.0);
     world
-        .set_pose(Element::Robot(0), facing)
+        .set_pose(Element::Robot(RobotId::from_index(0)), facing)
         .map_err(|e| e.to_string())?;
     approach_and_grasp(&mut world, 400.0)
 }
@@ -336,12 +337,14 @@ fn barrett_grasp(library: &Path) -> Result<Vec<Vec<Wrench>>, String> {
 /// Robot 0 approaches (at most `distance` mm) and closes; the wrenches of its grasp.
 fn approach_and_grasp(world: &mut World, distance: f64) -> Result<Vec<Vec<Wrench>>, String> {
     world
-        .approach_to_contact(0, distance)
+        .approach_to_contact(RobotId::from_index(0), distance)
         .map_err(|e| e.to_string())?;
-    world.auto_grasp(0).map_err(|e| e.to_string())?;
+    world
+        .auto_grasp(RobotId::from_index(0))
+        .map_err(|e| e.to_string())?;
     let object = world.grasped_object().unwrap_or(BodyId::Free(0));
     let grasp = world
-        .grasp(0, object, &ContactOptions::default())
+        .grasp(RobotId::from_index(0), object, &ContactOptions::default())
         .map_err(|e| e.to_string())?;
     if grasp.contacts.is_empty() {
         return Err("the hand does not touch the object".into());

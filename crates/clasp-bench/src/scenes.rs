@@ -8,22 +8,24 @@ use clasp_collide::{
     CollisionEngine, FastEngine, Geometry, Placed, TriMesh,
     shapes::{bumpy_sphere, capsule, gentle_bumps, subdivided_box, torus},
 };
+use clasp_random::SplitMix64;
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
-/// A small deterministic generator (SplitMix64): the same scenes on every run.
-pub struct Random(pub u64);
+/// Random scenes from Clasp's one seeded generator: the same scenes on every run.
+#[derive(Clone)]
+pub struct Random(SplitMix64);
 
 impl Random {
+    pub fn new(seed: u64) -> Self {
+        Random(SplitMix64::new(seed))
+    }
+
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
 
     pub fn rotation(&mut self) -> UnitQuaternion<f64> {

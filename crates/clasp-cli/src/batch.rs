@@ -34,7 +34,9 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     let mut world = World::default();
     let object = world.add_body(body);
     let robot = world.add_robot(hand);
-    let hand = world.robot(robot).expect("just added");
+    let hand = world
+        .find_robot(robot)
+        .map_err(|e| world_error(request.hand, e))?;
     let fail = |e| world_error(request.object, e);
     let candidates =
         grasp_candidates(&world, hand, object, request.grasps, request.seed).map_err(fail)?;

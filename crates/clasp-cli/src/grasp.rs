@@ -3,7 +3,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{MoveOutcome, World};
+use clasp_core::{MoveOutcome, RobotId, World};
 use serde_json::json;
 
 use crate::{
@@ -28,12 +28,13 @@ pub fn grasp(
         .then(|| approach_hand(&mut world, file, robot))
         .transpose()?;
     let grasped = close_hand(&mut world, file, robot)?;
-    let dofs = world.robot(robot).unwrap().dof_values().to_vec();
+    let hand = world.find_robot(robot).map_err(|e| world_error(file, e))?;
+    let dofs = hand.dof_values().to_vec();
     let contacts = physical_contacts(&world);
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
-            "robot": world.robot(robot).unwrap().name,
+            "robot": hand.name,
             "approach": approached.as_ref().map(|a| approach_json(&world, a)),
             "dof_values": dofs,
             "stopped_by": pairs_json(&world, &grasped.stopped_by),
@@ -61,7 +62,7 @@ pub fn grasp(
 pub(crate) fn approach_hand(
     world: &mut World,
     file: &Path,
-    robot: usize,
+    robot: RobotId,
 ) -> Result<(MoveOutcome, f64), Failure> {
     let distance = world
         .bounding_box()
@@ -76,7 +77,7 @@ pub(crate) fn approach_hand(
 pub(crate) fn close_hand(
     world: &mut World,
     file: &Path,
-    robot: usize,
+    robot: RobotId,
 ) -> Result<MoveOutcome, Failure> {
     world.auto_grasp(robot).map_err(|e| world_error(file, e))
 }

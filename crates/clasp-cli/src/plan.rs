@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp, World};
+use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp, RobotId, World};
 use serde_json::json;
 
 use crate::{
@@ -49,12 +49,15 @@ pub fn plan(
     }
     // Annealing steps a second, as GraspIt's planner counts them (closing the best excluded).
     let rate = plan.steps as f64 / plan.search_seconds;
-    let hand = &world.robot(robot).expect("picked").name;
+    let hand = &world
+        .find_robot(robot)
+        .map_err(|e| world_error(file, e))?
+        .name;
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
             "robot": hand,
-            "robot_index": robot,
+            "robot_index": robot.index(),
             "seed": request.settings.seed,
             "threads": pool.current_num_threads(),
             "steps": plan.steps,
@@ -106,7 +109,7 @@ pub fn plan(
 /// `folder/grasp-K.xml`, K from 0, best first, each a GraspIt world file.
 fn save_grasps(
     world: &World,
-    robot: usize,
+    robot: RobotId,
     grasps: &[PlannedGrasp],
     folder: &Path,
     root: Option<&Path>,

@@ -3,7 +3,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{ContactOptions, GraspError, World, WrenchSpaceKind};
+use clasp_core::{ContactOptions, GraspError, RobotId, World, WrenchSpaceKind};
 use serde_json::json;
 
 use crate::{
@@ -80,11 +80,15 @@ pub fn quality(
         Metric::Volume => grasp.quality_with_volume(request.wrench_space),
     }
     .map_err(|e| world_error(file, e))?;
+    let hand = &world
+        .find_robot(robot)
+        .map_err(|e| world_error(file, e))?
+        .name;
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
-            "robot": world.robot(robot).unwrap().name,
-            "robot_index": robot,
+            "robot": hand,
+            "robot_index": robot.index(),
             "object": body_json(&world, object),
             "approach": approached.as_ref().map(|a| approach_json(&world, a)),
             "auto_grasp": grasped.as_ref().map(|g| json!({
@@ -108,7 +112,7 @@ pub fn quality(
                 text,
                 "{} grasped by {} (robot {robot}): {}",
                 body_name(&world, object),
-                world.robot(robot).unwrap().name,
+                hand,
                 count(grasp.contacts.len(), "contact")
             );
             for contact in &grasp.contacts {
@@ -129,11 +133,11 @@ pub fn quality(
 fn virtual_quality(
     world: &World,
     file: &Path,
-    robot: usize,
+    robot: RobotId,
     request: &QualityRequest,
     format: Format,
 ) -> Result<String, Failure> {
-    let hand = world.robot(robot).unwrap();
+    let hand = world.find_robot(robot).map_err(|e| world_error(file, e))?;
     let contacts = hand.virtual_contacts_placed().len();
     if contacts == 0 {
         let why = format!("robot {robot} ({}) has no virtual contacts", hand.name);
@@ -147,7 +151,7 @@ fn virtual_quality(
         Format::Json => json!({
             "file": file.display().to_string(),
             "robot": hand.name,
-            "robot_index": robot,
+            "robot_index": robot.index(),
             "virtual_contacts": contacts,
             "wrench_space": quality.wrench_space.name(),
             "metric": request.metric.name(),

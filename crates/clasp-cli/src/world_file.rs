@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use clasp_core::World;
+use clasp_core::{RobotId, World};
 use clasp_io::Disk;
 
 use crate::output::{Failure, one_line, world_error};
@@ -32,7 +32,7 @@ pub(crate) fn pick_robot(
     world: &World,
     file: &Path,
     choice: Option<&str>,
-) -> Result<usize, Failure> {
+) -> Result<RobotId, Failure> {
     let names = || {
         let names: Vec<String> = world
             .robots()
@@ -55,6 +55,7 @@ pub(crate) fn pick_robot(
     let by_index = choice
         .parse::<usize>()
         .ok()
+        .map(RobotId::from_index)
         .filter(|&i| world.robot(i).is_some());
     let by_name = || {
         world

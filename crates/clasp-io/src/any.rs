@@ -91,6 +91,7 @@ pub fn default_world() -> Result<World, LoadError> {
 mod tests {
     use super::*;
     use crate::Disk;
+    use clasp_core::RobotId;
 
     #[test]
     fn the_default_scene_loads_from_the_embedded_files() {
@@ -99,7 +100,10 @@ mod tests {
         assert_eq!(world.free_body(0).unwrap().name, "clasp_mug");
         assert_eq!(world.free_body(0).unwrap().kind, BodyKind::Graspable);
         assert_eq!(world.robots().count(), 1);
-        assert_eq!(world.robot(0).unwrap().name, "ClaspHand");
+        assert_eq!(
+            world.robot(RobotId::from_index(0)).unwrap().name,
+            "ClaspHand"
+        );
         assert_eq!(world.body_ids().len(), 1 + 1 + 8);
     }
 

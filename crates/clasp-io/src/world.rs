@@ -8,7 +8,7 @@ use std::{
 
 use clasp_core::{
     Body, BodyKind, Camera, CollisionGroups, Connection, DofKind, Material, Pose, Robot, RobotBody,
-    World,
+    RobotId, World,
 };
 use nalgebra::{Point3, Quaternion, UnitQuaternion};
 
@@ -275,9 +275,9 @@ impl WorldLoader<'_> {
             _ => None,
         };
         Ok(Connection {
-            parent_robot,
+            parent_robot: RobotId::from_index(parent_robot),
             parent_chain,
-            child_robot,
+            child_robot: RobotId::from_index(child_robot),
             mount,
             offset: placement(element, self.path)?,
         })
@@ -494,7 +494,7 @@ pub fn save_world(
         xml.push_str("\t</robot>\n");
     }
     // Robots are written in order without the removed ones, so connections name their places.
-    let place = |robot: usize| world.robots().position(|(r, _)| r == robot);
+    let place = |robot: RobotId| world.robots().position(|(r, _)| r == robot);
     for c in world.connections() {
         let (Some(parent), Some(child)) = (place(c.parent_robot), place(c.child_robot)) else {
             continue;
@@ -788,7 +788,7 @@ mod tests {
             ),
         ]);
         let world = load_world(&files, Path::new("w.xml"), None).unwrap();
-        let robot = world.robot(0).unwrap();
+        let robot = world.robot(RobotId::from_index(0)).unwrap();
         assert_eq!(robot.dof_values(), &[0.3]);
         assert_eq!(robot.dof_joints(0), [(0, 0), (0, 1)]);
         assert_eq!(

@@ -8,12 +8,12 @@
 use std::f64::consts::FRAC_PI_2;
 use std::path::{Path, PathBuf};
 
-use clasp_core::{BodyId, BodyKind, Camera, Connection, Element, Pose, World};
+use clasp_core::{BodyId, BodyKind, Camera, Connection, Element, Pose, RobotId, World};
 use clasp_io::{Disk, load_body, load_robot, load_world, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
-const ARM: usize = 0;
-const HAND: usize = 1;
+const ARM: RobotId = RobotId::from_index(0);
+const HAND: RobotId = RobotId::from_index(1);
 /// The Puma with its forearm level and its wrist turned down: the hand points at the floor.
 const ARM_DOWN: [f64; 6] = [0.0, 0.0, -FRAC_PI_2, 0.0, -FRAC_PI_2, 0.0];
 /// From the Puma's last link frame to the Barrett's palm: the mount piece (116 mm below the

@@ -20,6 +20,7 @@ use std::{
 
 use clasp_core::BodyKind;
 use clasp_io::{FileSource, LoadError};
+use clasp_random::SplitMix64;
 
 // ---------------------------------------------------------------------------------------------
 // The readers
@@ -489,24 +490,16 @@ fn peak_bytes<T>(f: impl FnOnce() -> T) -> (T, usize) {
 // ---------------------------------------------------------------------------------------------
 // Mutations
 
-/// SplitMix64: small, fast and the same on every machine.
-struct Rng(u64);
+/// The mutations' draws, from Clasp's one seeded generator: the same on every machine.
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     /// A number in `0..n` (0 when `n` is 0).
     fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            self.0.below(n as u64) as usize
         }
     }
 
@@ -725,7 +718,9 @@ fn fuzz(reader: &Reader, real: &[(PathBuf, Vec<u8>)], all_seeds: &[Vec<u8>]) -> 
             panic!("{} seed {i} does not load: {e}", reader.name);
         }
     }
-    let mut rng = Rng(0x5EED ^ reader.name.len() as u64 ^ (reader.name.as_bytes()[0] as u64) << 32);
+    let mut rng = Rng(SplitMix64::new(
+        0x5EED ^ reader.name.len() as u64 ^ (reader.name.as_bytes()[0] as u64) << 32,
+    ));
     let mut report = Report {
         seeds: seeds.len(),
         cases: 0,

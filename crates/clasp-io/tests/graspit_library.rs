@@ -10,7 +10,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use clasp_core::{BodyKind, Pose, World};
+use clasp_core::{BodyKind, Pose, RobotId, World};
 use clasp_io::{
     Disk, FileKind, GeometryFormat, LoadError, load_body, load_mesh_file, load_robot,
     load_virtual_contacts, load_world, save_world,
@@ -268,7 +268,10 @@ fn a_graspit_world_saves_and_loads_unchanged() {
     std::os::unix::fs::symlink(&library, root.join("models")).unwrap();
     std::fs::write(root.join("plannerMug.xml"), PLANNER_MUG).unwrap();
     let world = load_world(&Disk, &root.join("plannerMug.xml"), Some(&root)).unwrap();
-    assert_eq!(world.robot(0).unwrap().dof_values(), &[0.5, 0.0, 0.7, 0.0]);
+    assert_eq!(
+        world.robot(RobotId::from_index(0)).unwrap().dof_values(),
+        &[0.5, 0.0, 0.7, 0.0]
+    );
     let saved = root.join("saved.xml");
     save_world(&world, &saved, Some(&root)).unwrap();
     let text = std::fs::read_to_string(&saved).unwrap();
@@ -294,14 +297,14 @@ fn a_graspit_world_saves_and_loads_unchanged() {
         &again.free_body(0).unwrap().pose()
     ));
     assert_eq!(
-        world.robot(0).unwrap().dof_values(),
-        again.robot(0).unwrap().dof_values()
+        world.robot(RobotId::from_index(0)).unwrap().dof_values(),
+        again.robot(RobotId::from_index(0)).unwrap().dof_values()
     );
     for (a, b) in world
-        .robot(0)
+        .robot(RobotId::from_index(0))
         .unwrap()
         .bodies()
-        .zip(again.robot(0).unwrap().bodies())
+        .zip(again.robot(RobotId::from_index(0)).unwrap().bodies())
     {
         assert!(close(&a.pose(), &b.pose()), "{}", a.name);
     }

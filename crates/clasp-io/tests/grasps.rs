@@ -8,7 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{BodyId, ContactOptions, Element, Pose, Quality, Robot, World, WrenchSpaceKind};
+use clasp_core::{
+    BodyId, ContactOptions, Element, Pose, Quality, Robot, RobotId, World, WrenchSpaceKind,
+};
 use clasp_io::{Disk, load_body, load_robot};
 use std::f64::consts::FRAC_PI_2;
 
@@ -56,7 +58,7 @@ fn facing_origin(hand: &Robot, distance: f64) -> Pose {
 fn assert_grasped(world: &mut World, name: &str) -> Quality {
     let (quality, after_approach) = grasp_checked(world, name);
     // Auto Open lets go: only what touched after the approach still touches.
-    world.auto_open(0).unwrap();
+    world.auto_open(RobotId::from_index(0)).unwrap();
     let touching = touching_object(world);
     assert!(
         touching.iter().all(|id| after_approach.contains(id)),
@@ -73,21 +75,29 @@ fn assert_grasped_keeping(world: &mut World, name: &str) -> Quality {
 /// Approaches and auto-grasps: every finger touches the object and nothing interpenetrates.
 /// The quality, and the bodies that touched the object after the approach.
 fn grasp_checked(world: &mut World, name: &str) -> (Quality, Vec<BodyId>) {
-    let approach = world.approach_to_contact(0, 400.0).unwrap();
+    let approach = world
+        .approach_to_contact(RobotId::from_index(0), 400.0)
+        .unwrap();
     println!("{name}: approach {approach:?}");
     let after_approach = touching_object(world);
-    let grasp = world.auto_grasp(0).unwrap();
+    let grasp = world.auto_grasp(RobotId::from_index(0)).unwrap();
     println!(
         "{name}: grasp {grasp:?}, DOFs {:?}",
-        world.robot(0).unwrap().dof_values()
+        world.robot(RobotId::from_index(0)).unwrap().dof_values()
     );
     let threshold = world.settings().contact_threshold;
-    for (chain, links) in world.robot(0).unwrap().chains().iter().enumerate() {
+    for (chain, links) in world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .chains()
+        .iter()
+        .enumerate()
+    {
         let touching: usize = (0..links.links.len())
             .map(|link| {
                 world
                     .contacts_of(BodyId::Link {
-                        robot: 0,
+                        robot: RobotId::from_index(0),
                         chain,
                         link,
                     })
@@ -115,13 +125,17 @@ fn grasp_checked(world: &mut World, name: &str) -> (Quality, Vec<BodyId>) {
 /// The L1 quality of the hand's grasp on the object, the same every time it is computed.
 fn grasp_quality(world: &World, name: &str) -> Quality {
     let object = world.grasped_object().expect("a graspable object");
-    let grasp = world.grasp(0, object, &ContactOptions::default()).unwrap();
+    let grasp = world
+        .grasp(RobotId::from_index(0), object, &ContactOptions::default())
+        .unwrap();
     let quality = grasp.quality_with_volume(WrenchSpaceKind::L1).unwrap();
     println!("{name}: {quality}");
     for c in &grasp.contacts {
         assert!(c.wrenches.iter().flatten().all(|x| x.is_finite()));
     }
-    let again = world.grasp(0, object, &ContactOptions::default()).unwrap();
+    let again = world
+        .grasp(RobotId::from_index(0), object, &ContactOptions::default())
+        .unwrap();
     assert_eq!(
         again.quality_with_volume(WrenchSpaceKind::L1).unwrap(),
         quality
@@ -159,9 +173,15 @@ fn barrett_grasps_a_sphere_and_graspits_mug() {
     assert_grasped(&mut world, "Barrett on clasp_sphere");
     // The mug with the classic three-finger spread (60°: the fingers 120° apart).
     let mut world = scene(&graspit("objects/mug.xml").unwrap(), &hand, 200.0);
-    let mut spread = world.robot(0).unwrap().dof_values().to_vec();
+    let mut spread = world
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .dof_values()
+        .to_vec();
     spread[0] = std::f64::consts::FRAC_PI_3;
-    world.set_dof_values(0, &spread).unwrap();
+    world
+        .set_dof_values(RobotId::from_index(0), &spread)
+        .unwrap();
     let quality = assert_grasped(&mut world, "Barrett on GraspIt's mug");
     assert!(
         quality.force_closure,
@@ -190,10 +210,12 @@ fn barrett_fingers_break_away_and_wrap_graspits_mug_side_by_side() {
     };
     let mug = quarter(Vector3::z_axis()) * world.free_body(0).unwrap().pose();
     world.set_pose(Element::Body(0), mug).unwrap();
-    let palm = quarter(Vector3::x_axis()) * world.robot(0).unwrap().pose();
-    world.set_pose(Element::Robot(0), palm).unwrap();
+    let palm = quarter(Vector3::x_axis()) * world.robot(RobotId::from_index(0)).unwrap().pose();
+    world
+        .set_pose(Element::Robot(RobotId::from_index(0)), palm)
+        .unwrap();
     let quality = assert_grasped_keeping(&mut world, "Barrett side by side on GraspIt's mug");
-    let barrett = world.robot(0).unwrap();
+    let barrett = world.robot(RobotId::from_index(0)).unwrap();
     let mut broke = 0;
     for dof in 1..4 {
         let q = barrett.dof_values()[dof];
@@ -238,16 +260,21 @@ fn barrett_fingers_break_away_and_wrap_graspits_mug_side_by_side() {
     let ones = tokens.iter().filter(|t| **t == "1").count();
     assert_eq!(ones, broke, "the stream says: {stream}");
     let loaded = clasp_io::load_world(&Disk, &file, None).unwrap();
-    let (a, b) = (world.robot(0).unwrap(), loaded.robot(0).unwrap());
+    let (a, b) = (
+        world.robot(RobotId::from_index(0)).unwrap(),
+        loaded.robot(RobotId::from_index(0)).unwrap(),
+    );
     for (x, y) in a.bodies().zip(b.bodies()) {
         let gap = (x.pose().translation.vector - y.pose().translation.vector).norm();
         assert!(gap < 1e-6, "{} moved {gap} mm", x.name);
     }
     // A DOF set below where its joints broke away takes them along again: at zero the hand is
     // as it was loaded.
-    world.set_dof_values(0, &[0.0; 4]).unwrap();
+    world
+        .set_dof_values(RobotId::from_index(0), &[0.0; 4])
+        .unwrap();
     let fresh = load_robot(&Disk, &hand).unwrap();
-    let reset = world.robot(0).unwrap();
+    let reset = world.robot(RobotId::from_index(0)).unwrap();
     for (x, y) in reset.bodies().zip(fresh.bodies()) {
         let local = |robot: &Robot, body: &clasp_core::Body| robot.pose().inverse() * body.pose();
         let gap = local(reset, x).translation.vector - local(&fresh, y).translation.vector;
@@ -270,7 +297,7 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
         let name = hand.display().to_string();
         // Far from the sphere: the amplitudes go where they are asked.
         let mut world = scene(&sphere, &hand, 2000.0);
-        let robot = world.robot(0).unwrap();
+        let robot = world.robot(RobotId::from_index(0)).unwrap();
         assert!(
             robot.eigen_grasps.is_some(),
             "{name} has an eigengrasp file"
@@ -296,9 +323,15 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
         let shut = if closing(close) > 0.0 { high } else { low };
         let mut asked = start.clone();
         asked[close] += 0.5 * (shut - start[close]);
-        let outcome = world.move_eigen_amplitudes(0, &asked).unwrap();
+        let outcome = world
+            .move_eigen_amplitudes(RobotId::from_index(0), &asked)
+            .unwrap();
         assert!(outcome.completed, "{name}: {outcome:?}");
-        let read = world.robot(0).unwrap().eigen_amplitudes().unwrap();
+        let read = world
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .eigen_amplitudes()
+            .unwrap();
         for (e, (r, a)) in read.iter().zip(&asked).enumerate() {
             assert!(
                 (r - a).abs() < 1e-6,
@@ -313,10 +346,18 @@ fn eigengrasp_amplitudes_move_the_barrett_and_the_dlr_hand_and_stop_at_contact()
             continue;
         }
         let mut world = scene(&sphere, &hand, 120.0);
-        world.approach_to_contact(0, 500.0).unwrap();
-        let mut asked = world.robot(0).unwrap().eigen_amplitudes().unwrap();
+        world
+            .approach_to_contact(RobotId::from_index(0), 500.0)
+            .unwrap();
+        let mut asked = world
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .eigen_amplitudes()
+            .unwrap();
         asked[close] = shut;
-        let outcome = world.move_eigen_amplitudes(0, &asked).unwrap();
+        let outcome = world
+            .move_eigen_amplitudes(RobotId::from_index(0), &asked)
+            .unwrap();
         assert!(!outcome.completed, "{name}: the fingers meet the sphere");
         assert!(world.overlapping_pairs().is_empty(), "{name}");
     }

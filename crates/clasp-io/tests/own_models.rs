@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{BodyId, BodyKind, Material, TriMesh};
+use clasp_core::{BodyId, BodyKind, Material, RobotId, TriMesh};
 use clasp_io::{Disk, load_body, load_robot, load_urdf, load_world};
 use nalgebra::Point3;
 
@@ -181,7 +181,7 @@ fn the_two_fingers_mirror_each_other_and_close_toward_the_thumb() {
 fn the_default_world_places_the_hand_beside_the_mug() {
     let world = load_world(&Disk, &models().join("worlds/default.xml"), None).unwrap();
     assert_eq!(world.free_bodies().count(), 1);
-    let robot = world.robot(0).unwrap();
+    let robot = world.robot(RobotId::from_index(0)).unwrap();
     assert_eq!(robot.dof_values(), &[0.0, 0.2, 0.2, 0.2]);
     // The palm faces the mug: its approach direction (+z) points along world +x.
     let approach = robot.pose() * nalgebra::Vector3::z();

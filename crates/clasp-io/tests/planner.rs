@@ -8,7 +8,8 @@ use std::path::Path;
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, Element, GraspTrial, Plan, PlanProgress, PlanSettings, Pose, World,
+    Body, BodyId, BodyKind, Element, GraspTrial, Plan, PlanProgress, PlanSettings, Pose, RobotId,
+    World,
 };
 use clasp_io::{Disk, load_body, load_robot};
 
@@ -35,14 +36,22 @@ fn scene(models: &Path, hand: &str, object: &str, on_table: bool) -> World {
     };
     let mut world = World::new(bodies, vec![hand]);
     world
-        .set_pose(Element::Robot(0), Pose::translation(0.0, 0.0, 2000.0))
+        .set_pose(
+            Element::Robot(RobotId::from_index(0)),
+            Pose::translation(0.0, 0.0, 2000.0),
+        )
         .unwrap();
     world
 }
 
 fn plan(world: &World, settings: &PlanSettings) -> Plan {
     world
-        .plan(0, BodyId::Free(0), settings, &PlanProgress::default())
+        .plan(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            settings,
+            &PlanProgress::default(),
+        )
         .unwrap()
 }
 
@@ -50,7 +59,7 @@ fn plan(world: &World, settings: &PlanSettings) -> Plan {
 /// pair the rules check interpenetrates: the hand in the object, the table or itself.
 fn assert_clear(world: &World, grasp: &GraspTrial, what: &str) {
     let mut placed = world.clone();
-    placed.put_grasp(0, grasp).unwrap();
+    placed.put_grasp(RobotId::from_index(0), grasp).unwrap();
     let overlaps = clasp_io::fixtures::interpenetrating(&placed);
     assert!(
         overlaps.is_empty(),
@@ -177,7 +186,12 @@ fn planning_stops_when_asked_and_keeps_what_it_found() {
         .stop
         .store(true, std::sync::atomic::Ordering::Relaxed);
     let stopped = world
-        .plan(0, BodyId::Free(0), &PlanSettings::default(), &progress)
+        .plan(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &PlanSettings::default(),
+            &progress,
+        )
         .unwrap();
     assert_eq!(stopped.steps, 0);
     assert!(stopped.grasps.is_empty());
@@ -215,13 +229,16 @@ fn a_planned_grasp_saves_and_loads_where_it_was() {
     let found = plan(&world, &settings);
     let grasp = &found.grasps[0].grasp;
     let mut placed = world.clone();
-    placed.put_grasp(0, grasp).unwrap();
+    placed.put_grasp(RobotId::from_index(0), grasp).unwrap();
     let dir = std::env::temp_dir().join(format!("clasp-planned-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("planned.xml");
     clasp_io::save_world(&placed, &file, Some(&models)).unwrap();
     let loaded = clasp_io::load_world(&Disk, &file, Some(&models)).unwrap();
-    let (a, b) = (placed.robot(0).unwrap(), loaded.robot(0).unwrap());
+    let (a, b) = (
+        placed.robot(RobotId::from_index(0)).unwrap(),
+        loaded.robot(RobotId::from_index(0)).unwrap(),
+    );
     for (x, y) in a.bodies().zip(b.bodies()) {
         let gap = (x.pose().translation.vector - y.pose().translation.vector).norm();
         assert!(gap < 1e-6, "{} moved {gap} mm", x.name);
@@ -254,7 +271,7 @@ fn the_planner_obeys_the_worlds_collision_switches() {
         0,
         "a grasp through a box the hand may not enter"
     );
-    assert!(!world.toggle_collisions(&[Element::Robot(0), Element::Body(1)]));
+    assert!(!world.toggle_collisions(&[Element::Robot(RobotId::from_index(0)), Element::Body(1)]));
     let uncovered = plan(&world, &settings);
     println!(
         "force-closure grasps: {} with the cover on, {} switched off",

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use clasp_core::{
-    Body, BodyId, BodyKind, Camera, CollisionGroups, Connection, Element, Pose, RobotBody, TriMesh,
-    World, group_bit,
+    Body, BodyId, BodyKind, Camera, CollisionGroups, Connection, Element, Pose, RobotBody, RobotId,
+    TriMesh, World, group_bit,
 };
 use clasp_io::{Disk, load_body, load_robot, load_world, load_world_with_warnings, save_world};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
@@ -93,8 +93,10 @@ fn a_saved_grasp_loads_with_its_contacts() {
         world.contacts().is_empty(),
         "the default hand starts apart from the mug"
     );
-    world.approach_to_contact(0, 400.0).unwrap();
-    world.auto_grasp(0).unwrap();
+    world
+        .approach_to_contact(RobotId::from_index(0), 400.0)
+        .unwrap();
+    world.auto_grasp(RobotId::from_index(0)).unwrap();
     assert!(!world.contacts().is_empty());
     let dir = scratch("grasped");
     let saved = dir.join("grasped.xml");
@@ -151,9 +153,9 @@ fn full_world() -> World {
     world.add_body(shard);
     let mount = models.join("objects/clasp_box.xml");
     let connection = Connection {
-        parent_robot: 1,
+        parent_robot: RobotId::from_index(1),
         parent_chain: 2,
-        child_robot: 0,
+        child_robot: RobotId::from_index(0),
         mount: Some(mount.clone()),
         offset: Pose::translation(0.0, 0.0, 12.5),
     };
@@ -219,9 +221,11 @@ fn files_under_the_graspit_root_are_named_from_it() {
 #[test]
 fn a_robot_built_in_code_cannot_be_saved_by_reference() {
     let mut world = full_world();
-    let mut hand = world.robot(0).unwrap().clone();
+    let mut hand = world.robot(RobotId::from_index(0)).unwrap().clone();
     hand.source = None;
-    world.remove_element(Element::Robot(0)).unwrap();
+    world
+        .remove_element(Element::Robot(RobotId::from_index(0)))
+        .unwrap();
     world.add_robot(hand);
     let dir = scratch("nosource");
     let err = save_world(&world, &dir.join("w.xml"), None).unwrap_err();
@@ -293,7 +297,11 @@ fn a_dof_value_a_rounding_outside_its_limit_is_clamped_and_one_far_outside_refus
 
     let near = world_with(max + 2e-6);
     let (world, warnings) = load_world_with_warnings(&Disk, &near, None).unwrap();
-    assert_eq!(world.robot(0).unwrap().dof_values()[1], max, "clamped");
+    assert_eq!(
+        world.robot(RobotId::from_index(0)).unwrap().dof_values()[1],
+        max,
+        "clamped"
+    );
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     let warning = warnings[0].to_string();
     assert!(
@@ -324,13 +332,16 @@ fn the_current_hand_is_the_first_robot_that_is_a_hand() {
     plain.robot_type = Some("Robot".into());
     assert!(!arm.is_hand() && !plain.is_hand());
     let mut world = World::new(Vec::new(), vec![arm.clone(), plain.clone(), hand]);
-    assert_eq!(world.current_hand(), Some(2));
-    assert!(world.set_current_hand(0), "any robot may be chosen");
-    assert_eq!(world.current_hand(), Some(0));
-    assert!(!world.set_current_hand(7));
+    assert_eq!(world.current_hand(), Some(RobotId::from_index(2)));
+    assert!(
+        world.set_current_hand(RobotId::from_index(0)),
+        "any robot may be chosen"
+    );
+    assert_eq!(world.current_hand(), Some(RobotId::from_index(0)));
+    assert!(!world.set_current_hand(RobotId::from_index(7)));
     assert_eq!(
         world.current_hand(),
-        Some(0),
+        Some(RobotId::from_index(0)),
         "a robot that is not there changes nothing"
     );
     assert_eq!(

@@ -2,7 +2,7 @@
 //! batch on a pool of the threads asked for, and its answers as numpy arrays.
 
 use clasp_core::{
-    BatchGrasp, BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Robot, World,
+    BatchGrasp, BatchQuality, BodyId, GraspCandidate, GraspTrial, MoveError, Robot, RobotId, World,
 };
 use numpy::IntoPyArray;
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
@@ -113,7 +113,7 @@ pub fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
 /// Runs a batch on `pool` (rayon's pool of every core when None).
 pub fn run(
     world: &World,
-    robot: usize,
+    robot: RobotId,
     object: BodyId,
     candidates: &[GraspCandidate],
     quality: BatchQuality,

@@ -215,8 +215,8 @@ fn id_row(id: clasp_core::BodyId) -> [i64; 4] {
     let n = |x: usize| x as i64;
     match id {
         BodyId::Free(i) => [0, n(i), -1, -1],
-        BodyId::Palm { robot } => [1, n(robot), -1, -1],
-        BodyId::Link { robot, chain, link } => [2, n(robot), n(chain), n(link)],
-        BodyId::Mount { robot } => [3, n(robot), -1, -1],
+        BodyId::Palm { robot } => [1, n(robot.index()), -1, -1],
+        BodyId::Link { robot, chain, link } => [2, n(robot.index()), n(chain), n(link)],
+        BodyId::Mount { robot } => [3, n(robot.index()), -1, -1],
     }
 }

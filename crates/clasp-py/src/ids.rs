@@ -1,6 +1,6 @@
 //! `clasp.BodyId`: names one body of a world, as Rust's `BodyId` does.
 
-use clasp_core::{BodyId, Element};
+use clasp_core::{BodyId, Element, RobotId};
 use pyo3::{prelude::*, types::PyTuple};
 
 /// One body of a world: a free body (`BodyId.free(i)`), a robot's palm (`BodyId.palm(r)`), a
@@ -21,19 +21,27 @@ impl PyBodyId {
     /// The palm of robot `robot`.
     #[staticmethod]
     fn palm(robot: usize) -> Self {
-        Self(BodyId::Palm { robot })
+        Self(BodyId::Palm {
+            robot: RobotId::from_index(robot),
+        })
     }
 
     /// Link `link` of chain `chain` of robot `robot`.
     #[staticmethod]
     fn link(robot: usize, chain: usize, link: usize) -> Self {
-        Self(BodyId::Link { robot, chain, link })
+        Self(BodyId::Link {
+            robot: RobotId::from_index(robot),
+            chain,
+            link,
+        })
     }
 
     /// The mount piece of robot `robot`, mounted on another.
     #[staticmethod]
     fn mount(robot: usize) -> Self {
-        Self(BodyId::Mount { robot })
+        Self(BodyId::Mount {
+            robot: RobotId::from_index(robot),
+        })
     }
 
     /// "free", "palm", "link" or "mount".
@@ -56,7 +64,7 @@ impl PyBodyId {
     /// The robot the body belongs to, or None for a free body.
     #[getter]
     fn robot(&self) -> Option<usize> {
-        self.0.robot()
+        self.0.robot().map(RobotId::index)
     }
 
     /// The chain of a link, else None.
@@ -85,9 +93,9 @@ impl PyBodyId {
         let class = py.get_type::<PyBodyId>();
         let (maker, args) = match self.0 {
             BodyId::Free(i) => ("free", vec![i]),
-            BodyId::Palm { robot } => ("palm", vec![robot]),
-            BodyId::Link { robot, chain, link } => ("link", vec![robot, chain, link]),
-            BodyId::Mount { robot } => ("mount", vec![robot]),
+            BodyId::Palm { robot } => ("palm", vec![robot.index()]),
+            BodyId::Link { robot, chain, link } => ("link", vec![robot.index(), chain, link]),
+            BodyId::Mount { robot } => ("mount", vec![robot.index()]),
         };
         Ok((class.getattr(maker)?, PyTuple::new(py, args)?))
     }

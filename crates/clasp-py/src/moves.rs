@@ -1,7 +1,7 @@
 //! `clasp.World`'s moves: poses, DOFs, eigengrasps, aiming, approach, Auto Grasp and Auto
 //! Open, each stopping at contact where it moves, and the current hand.
 
-use clasp_core::{Element, MoveOutcome};
+use clasp_core::{Element, MoveOutcome, RobotId};
 use pyo3::{exceptions::PyValueError, prelude::*};
 
 use crate::{
@@ -78,7 +78,7 @@ impl PyWorld {
     /// Sets a robot's DOFs without checking collisions; values outside the limits raise.
     fn set_dofs(&mut self, robot: usize, values: Vec<f64>) -> PyResult<()> {
         self.world
-            .set_dof_values(robot, &values)
+            .set_dof_values(RobotId::from_index(robot), &values)
             .map_err(move_error)
     }
 
@@ -90,6 +90,7 @@ impl PyWorld {
         values: Vec<f64>,
     ) -> PyResult<PyMoveOutcome> {
         let world = &mut self.world;
+        let robot = RobotId::from_index(robot);
         let outcome = py.detach(|| world.move_dofs_to(robot, &values));
         outcome.map(Into::into).map_err(move_error)
     }
@@ -103,6 +104,7 @@ impl PyWorld {
         amplitudes: Vec<f64>,
     ) -> PyResult<PyMoveOutcome> {
         let world = &mut self.world;
+        let robot = RobotId::from_index(robot);
         let outcome = py.detach(|| world.move_eigen_amplitudes(robot, &amplitudes));
         outcome.map(Into::into).map_err(move_error)
     }
@@ -180,11 +182,12 @@ impl PyWorld {
     /// The robot that grasps when none is named: the one chosen, else the first hand.
     #[getter]
     fn current_hand(&self) -> Option<usize> {
-        self.world.current_hand()
+        self.world.current_hand().map(RobotId::index)
     }
 
     #[setter]
     fn set_current_hand(&mut self, robot: usize) -> PyResult<()> {
+        let robot = RobotId::from_index(robot);
         self.robot(robot)?;
         self.world.set_current_hand(robot);
         Ok(())

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use clasp_core::{Body, BodyId, BodyKind, Material, TriMesh, World};
+use clasp_core::{Body, BodyId, BodyKind, Material, RobotId, TriMesh, World};
 use clasp_io::Disk;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::{exceptions::PyValueError, prelude::*};
@@ -55,15 +55,13 @@ impl PyWorld {
             .ok_or_else(|| move_error(clasp_core::MoveError::NoSuchBody(id.0)))
     }
 
-    pub fn robot(&self, robot: usize) -> PyResult<&clasp_core::Robot> {
-        self.world
-            .robot(robot)
-            .ok_or_else(|| move_error(clasp_core::MoveError::NoSuchRobot(robot)))
+    pub fn robot(&self, robot: RobotId) -> PyResult<&clasp_core::Robot> {
+        self.world.find_robot(robot).map_err(move_error)
     }
 
     /// The robot asked for, else the world's current hand.
-    pub fn hand(&self, robot: Option<usize>) -> PyResult<usize> {
-        match robot {
+    pub fn hand(&self, robot: Option<usize>) -> PyResult<RobotId> {
+        match robot.map(RobotId::from_index) {
             Some(r) => self.robot(r).map(|_| r),
             None => self
                 .world
@@ -167,7 +165,7 @@ impl PyWorld {
     /// The robots' indices, in the order added.
     #[getter]
     fn robots(&self) -> Vec<usize> {
-        self.world.robots().map(|(r, _)| r).collect()
+        self.world.robots().map(|(r, _)| r.index()).collect()
     }
 
     fn body_name(&self, id: PyBodyId) -> PyResult<String> {
@@ -201,7 +199,7 @@ impl PyWorld {
     }
 
     fn robot_name(&self, robot: usize) -> PyResult<String> {
-        Ok(self.robot(robot)?.name.clone())
+        Ok(self.robot(RobotId::from_index(robot))?.name.clone())
     }
 
     /// The robot's palm pose, 4×4.
@@ -210,7 +208,10 @@ impl PyWorld {
         py: Python<'py>,
         robot: usize,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        Ok(convert::pose_array(py, &self.robot(robot)?.pose()))
+        Ok(convert::pose_array(
+            py,
+            &self.robot(RobotId::from_index(robot))?.pose(),
+        ))
     }
 
     /// The robot's DOF values (radians or mm).
@@ -219,7 +220,11 @@ impl PyWorld {
         py: Python<'py>,
         robot: usize,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(self.robot(robot)?.dof_values().to_vec().into_pyarray(py))
+        Ok(self
+            .robot(RobotId::from_index(robot))?
+            .dof_values()
+            .to_vec()
+            .into_pyarray(py))
     }
 
     /// Each DOF's limits, (D, 2): min and max.
@@ -228,7 +233,7 @@ impl PyWorld {
         py: Python<'py>,
         robot: usize,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let r = self.robot(robot)?;
+        let r = self.robot(RobotId::from_index(robot))?;
         let limits: Vec<[f64; 2]> = (0..r.dofs.len())
             .map(|d| {
                 let (min, max) = r.dof_limits(d);
@@ -244,7 +249,10 @@ impl PyWorld {
         py: Python<'py>,
         robot: usize,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let amplitudes = self.robot(robot)?.eigen_amplitudes().map_err(move_error)?;
+        let amplitudes = self
+            .robot(RobotId::from_index(robot))?
+            .eigen_amplitudes()
+            .map_err(move_error)?;
         Ok(amplitudes.into_pyarray(py))
     }
 
@@ -334,7 +342,7 @@ impl PyWorld {
         if let Some(pose) = pose {
             robot.set_pose(convert::pose(pose)?);
         }
-        Ok(self.world.add_robot(robot))
+        Ok(self.world.add_robot(robot).index())
     }
 
     /// Removes a free body, or the robot whose body `id` names.

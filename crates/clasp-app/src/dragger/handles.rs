@@ -3,6 +3,7 @@
 //! window pixels and follows the pointer's ray.
 
 use super::*;
+use clasp_core::RobotId;
 
 /// One grabbable part of a dragger.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,7 +17,7 @@ pub enum Handle {
     /// Translate in the view plane: the selected body itself.
     Free,
     /// Turn or slide one DOF of a robot.
-    Joint { robot: usize, dof: usize },
+    Joint { robot: RobotId, dof: usize },
 }
 
 /// The translate and rotate handles round the selected element, in world coordinates.
@@ -60,7 +61,7 @@ impl BodyDragger {
 /// The handle of one DOF: where its first joint turns or slides.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JointDragger {
-    pub robot: usize,
+    pub robot: RobotId,
     pub dof: usize,
     pub kind: JointKind,
     pub origin: Point3<f64>,

@@ -6,7 +6,7 @@
 //! held at contact the dragger turns magenta and the status bar says what it touches.
 
 use bevy::{ecs::system::SystemParam, picking::hover::HoverMap, prelude::*, window::PrimaryWindow};
-use clasp_core::{BodyId, Element, JointKind, Pose, World};
+use clasp_core::{BodyId, Element, JointKind, Pose, RobotId, World};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 mod handles;
@@ -196,7 +196,7 @@ fn new_drag(
 enum Target {
     Pose(Pose),
     Dof {
-        robot: usize,
+        robot: RobotId,
         dof: usize,
         value: f64,
     },

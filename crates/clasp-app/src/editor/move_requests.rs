@@ -1,7 +1,7 @@
 //! The editor's move requests: drags of an element, a DOF or an eigengrasp, whole moves as one
 //! undo step, Auto Grasp and Auto Open, planned grasps and the approach to contact.
 
-use clasp_core::{Element, MoveOutcome, Pose, World};
+use clasp_core::{Element, MoveOutcome, Pose, RobotId, World};
 use nalgebra::Vector3;
 
 use super::requests::Editor;
@@ -43,7 +43,7 @@ impl Editor<'_> {
 
     /// One step of a joint drag or a slider: moves DOF `dof` of `robot` toward `value` (clamped
     /// to its limits); coupled joints follow; each chain stops at contact.
-    pub fn drag_dof(&mut self, robot: usize, dof: usize, value: f64) -> Option<MoveOutcome> {
+    pub fn drag_dof(&mut self, robot: RobotId, dof: usize, value: f64) -> Option<MoveOutcome> {
         let r = self.doc.world.robot(robot)?;
         if dof >= r.dofs.len() || !value.is_finite() {
             return None;
@@ -57,13 +57,13 @@ impl Editor<'_> {
 
     /// One step of an eigengrasp slider's drag: moves the robot's DOFs toward the posture with
     /// these amplitudes, stopping at contact.
-    pub fn drag_eigen(&mut self, robot: usize, amplitudes: &[f64]) -> Option<MoveOutcome> {
+    pub fn drag_eigen(&mut self, robot: RobotId, amplitudes: &[f64]) -> Option<MoveOutcome> {
         let outcome = self.doc.world.move_eigen_amplitudes(robot, amplitudes);
         self.after_move(outcome)
     }
 
     /// A whole eigengrasp change as one undo step: a typed amplitude.
-    pub fn set_eigen(&mut self, robot: usize, amplitudes: &[f64]) -> Option<MoveOutcome> {
+    pub fn set_eigen(&mut self, robot: RobotId, amplitudes: &[f64]) -> Option<MoveOutcome> {
         self.begin_drag("eigengrasp change");
         let outcome = self.drag_eigen(robot, amplitudes);
         self.end_drag();
@@ -79,7 +79,7 @@ impl Editor<'_> {
     }
 
     /// A whole DOF change as one undo step: the DOF sliders' typed values.
-    pub fn set_dof(&mut self, robot: usize, dof: usize, value: f64) -> Option<MoveOutcome> {
+    pub fn set_dof(&mut self, robot: RobotId, dof: usize, value: f64) -> Option<MoveOutcome> {
         self.begin_drag("DOF change");
         let outcome = self.drag_dof(robot, dof, value);
         self.end_drag();
@@ -87,7 +87,7 @@ impl Editor<'_> {
     }
 
     /// Auto Grasp (closing) or Auto Open of a robot: every finger until contact or its limit.
-    pub fn auto_grasp(&mut self, robot: usize, closing: bool) {
+    pub fn auto_grasp(&mut self, robot: RobotId, closing: bool) {
         self.begin_drag(if closing { "auto grasp" } else { "auto open" });
         let outcome = if closing {
             self.doc.world.auto_grasp(robot)
@@ -100,7 +100,7 @@ impl Editor<'_> {
 
     /// Puts a robot where a planned grasp left it: its palm, DOFs and breakaway states, one
     /// undo step.
-    pub fn put_planned(&mut self, robot: usize, grasp: &clasp_core::GraspTrial) {
+    pub fn put_planned(&mut self, robot: RobotId, grasp: &clasp_core::GraspTrial) {
         self.begin_drag("planned grasp");
         match self.doc.world.put_grasp(robot, grasp) {
             Ok(()) => self.refresh_quality(true),
@@ -111,7 +111,7 @@ impl Editor<'_> {
 
     /// Moves a robot along its approach direction until it touches something, at most
     /// `distance` mm (GraspIt's first half of the G key).
-    pub fn approach(&mut self, robot: usize, distance: f64) {
+    pub fn approach(&mut self, robot: RobotId, distance: f64) {
         self.begin_drag("approach");
         let outcome = self.doc.world.approach_to_contact(robot, distance);
         self.after_move(outcome);

@@ -8,7 +8,7 @@ use bevy::{
     prelude::*,
     tasks::{Task, block_on, poll_once},
 };
-use clasp_core::{MoveError, Plan, PlanProgress, PlanSettings, PlannedGrasp};
+use clasp_core::{MoveError, Plan, PlanProgress, PlanSettings, PlannedGrasp, RobotId};
 
 /// The planner's state: the settings the window edits, the run in progress, what was found.
 #[derive(Resource, Default)]
@@ -17,7 +17,7 @@ pub struct Planning {
     job: Option<PlanJob>,
     /// The grasps of the last run, best first, and the robot they are for.
     pub found: Vec<PlannedGrasp>,
-    pub robot: Option<usize>,
+    pub robot: Option<RobotId>,
     /// The grasp last put in place, by its place in `found`.
     pub shown: Option<usize>,
     /// Wait for a run in the frame after it started: tests that replay a seed frame by frame
@@ -28,7 +28,7 @@ pub struct Planning {
 struct PlanJob {
     task: Task<Result<Plan, MoveError>>,
     progress: Arc<PlanProgress>,
-    robot: usize,
+    robot: RobotId,
     /// When it started, on the app's clock, seconds.
     started: f64,
 }
@@ -51,7 +51,7 @@ impl Planning {
         &mut self,
         task: Task<Result<Plan, MoveError>>,
         progress: Arc<PlanProgress>,
-        robot: usize,
+        robot: RobotId,
         now: f64,
     ) {
         self.job = Some(PlanJob {
@@ -64,7 +64,7 @@ impl Planning {
 
     /// The run's answer and its robot once it has ended (waiting for it when `wait` is set),
     /// else None.
-    pub fn take_finished(&mut self) -> Option<(usize, Result<Plan, MoveError>)> {
+    pub fn take_finished(&mut self) -> Option<(RobotId, Result<Plan, MoveError>)> {
         let job = self.job.as_mut()?;
         let result = match self.wait {
             true => Some(block_on(&mut job.task)),

@@ -6,7 +6,7 @@ use bevy::{
     ecs::system::{SystemParam, SystemState},
     prelude::{Res, ResMut, Resource},
 };
-use clasp_core::{BodyId, CollisionGroups, Element, Material};
+use clasp_core::{BodyId, CollisionGroups, Element, Material, RobotId};
 
 use super::history::{History, Snapshot};
 use super::plans::Planning;
@@ -123,7 +123,7 @@ impl Editor<'_> {
     }
 
     /// The robot the selection is on, if it is on exactly one robot's bodies.
-    pub fn selected_robot(&self) -> Option<usize> {
+    pub fn selected_robot(&self) -> Option<RobotId> {
         self.selection.robot()
     }
 
@@ -207,7 +207,7 @@ impl Editor<'_> {
 
     /// Chooses the robot Auto Grasp, Auto Open and the quality shown use when no robot is
     /// selected (GraspIt's current hand).
-    pub fn choose_hand(&mut self, robot: usize) {
+    pub fn choose_hand(&mut self, robot: RobotId) {
         if self.doc.world.current_hand() == Some(robot) || self.doc.world.robot(robot).is_none() {
             return;
         }

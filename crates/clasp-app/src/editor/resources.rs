@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 use bevy::prelude::Resource;
-use clasp_core::{BodyId, Camera, ContactOptions, Element, Quality, World, WrenchSpaceKind};
+use clasp_core::{
+    BodyId, Camera, ContactOptions, Element, Quality, RobotId, World, WrenchSpaceKind,
+};
 use nalgebra::Point3;
 
 /// The world the user works on, where it came from, and what it tells of the grasp. Systems
@@ -100,7 +102,7 @@ impl Selection {
     }
 
     /// The robot the selection is on, if it is on exactly one robot's bodies.
-    pub fn robot(&self) -> Option<usize> {
+    pub fn robot(&self) -> Option<RobotId> {
         match self.elements().as_slice() {
             [Element::Robot(r)] => Some(*r),
             _ => None,

@@ -2,6 +2,7 @@
 //! group), objects and obstacles; a click selects.
 
 use super::*;
+use clasp_core::RobotId;
 
 pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Bodies");
@@ -9,7 +10,7 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.separator();
     egui::ScrollArea::vertical().show(ui, |ui| {
         let world = &editor.doc.world;
-        let roots: Vec<usize> = world
+        let roots: Vec<RobotId> = world
             .robots()
             .map(|(r, _)| r)
             .filter(|&r| world.carrier(r).is_none())
@@ -40,7 +41,7 @@ pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
 }
 
 /// A robot's bodies under its name, then each robot it carries, the same way.
-fn robot_group(ui: &mut egui::Ui, editor: &mut Editor, r: usize) {
+fn robot_group(ui: &mut egui::Ui, editor: &mut Editor, r: RobotId) {
     let Some(robot) = editor.doc.world.robot(r) else {
         return;
     };
@@ -49,7 +50,7 @@ fn robot_group(ui: &mut egui::Ui, editor: &mut Editor, r: usize) {
         .into_iter()
         .map(|which| BodyId::of_robot(r, which))
         .collect();
-    let carries: Vec<usize> = editor
+    let carries: Vec<RobotId> = editor
         .doc
         .world
         .connections()

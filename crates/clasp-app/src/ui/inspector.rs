@@ -50,9 +50,9 @@ pub(super) fn body_section(
         ui.label("Kind");
         ui.label(body.kind.name());
         ui.end_row();
-        if let Some(r) = id.robot() {
+        if let Some(robot) = id.robot().and_then(|r| editor.doc.world.robot(r)) {
             ui.label("Robot");
-            ui.label(&editor.doc.world.robot(r).unwrap().name);
+            ui.label(&robot.name);
             ui.end_row();
         }
         ui.label("Mass");
@@ -146,20 +146,21 @@ pub(super) fn groups_field(
 pub(super) fn pose_fields(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, id: BodyId) {
     let element = editor.doc.world.assembly_of(id.element());
     let pose = match element {
-        Element::Robot(r) => editor.doc.world.robot(r).unwrap().pose(),
-        Element::Body(_) => match editor.doc.world.body(id) {
-            Some(body) => body.pose(),
-            None => return,
-        },
+        Element::Robot(r) => editor.doc.world.robot(r).map(|robot| robot.pose()),
+        Element::Body(_) => editor.doc.world.body(id).map(|body| body.pose()),
+    };
+    let Some(pose) = pose else {
+        return;
     };
     if let Element::Robot(r) = element
         && id != (BodyId::Palm { robot: r })
+        && let Some(robot) = editor.doc.world.robot(r)
     {
         ui.label(
             egui::RichText::new(format!(
                 "{} moves with its robot: these fields place {}'s palm.",
                 editor.doc.body_name(id),
-                editor.doc.world.robot(r).unwrap().name
+                robot.name
             ))
             .small()
             .weak(),

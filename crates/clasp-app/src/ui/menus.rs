@@ -189,9 +189,11 @@ pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mu
 
 pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
     let robot = grasping_robot(&editor.doc.world, &editor.selection);
-    let hover = robot.map_or("there is no robot".into(), |r| {
-        format!("{}'s fingers", editor.doc.world.robot(r).unwrap().name)
-    });
+    let hover = robot
+        .and_then(|r| editor.doc.world.robot(r))
+        .map_or("there is no robot".into(), |r| {
+            format!("{}'s fingers", r.name)
+        });
     for (action, verb) in [(Action::AutoGrasp, "Close"), (Action::AutoOpen, "Open")] {
         let command = action.command();
         let clicked = ui

@@ -1,12 +1,13 @@
 //! The right panel's robot section: DOF sliders, Auto Grasp and Open, and the grasp quality.
 
 use super::*;
+use clasp_core::RobotId;
 
 pub(super) fn robot_section(
     ui: &mut egui::Ui,
     editor: &mut Editor,
     state: &mut UiState,
-    robot: usize,
+    robot: RobotId,
 ) {
     let Some(r) = editor.doc.world.robot(robot) else {
         return;
@@ -19,7 +20,9 @@ pub(super) fn robot_section(
         .num_columns(2)
         .show(ui, |ui| {
             for dof in 0..count {
-                let r = editor.doc.world.robot(robot).unwrap();
+                let Some(r) = editor.doc.world.robot(robot) else {
+                    break;
+                };
                 let revolute = r.dof_is_revolute(dof);
                 let (lo, hi) = r.dof_limits(dof);
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };
@@ -98,7 +101,7 @@ pub fn quality_text(report: &QualityReport) -> String {
 /// With several robots: which one Auto Grasp, Auto Open and the quality use when no robot is
 /// selected (the world's current hand; by default its first hand).
 fn hand_choice(ui: &mut egui::Ui, editor: &mut Editor) {
-    let robots: Vec<(usize, String)> = editor
+    let robots: Vec<(RobotId, String)> = editor
         .doc
         .world
         .robots()
@@ -108,7 +111,7 @@ fn hand_choice(ui: &mut egui::Ui, editor: &mut Editor) {
         return;
     }
     let current = editor.doc.world.current_hand();
-    let name_of = |r: Option<usize>| {
+    let name_of = |r: Option<RobotId>| {
         robots
             .iter()
             .find(|(i, _)| Some(*i) == r)
@@ -136,7 +139,7 @@ fn hand_choice(ui: &mut egui::Ui, editor: &mut Editor) {
 /// A slider per eigengrasp amplitude (GraspIt's eigengrasp dialog, not rigid): each ranges as
 /// far as every DOF it moves stays within its limits from the posture now; the DOFs follow,
 /// stopping at contact as for any DOF move.
-fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, robot: usize) {
+fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, robot: RobotId) {
     let Some(r) = editor.doc.world.robot(robot) else {
         return;
     };

@@ -22,7 +22,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use clasp_app::{Document, Editor, edit, markers::marker_geometry};
-use clasp_core::{BodyId, Element, MoveQueries, Pose};
+use clasp_core::{BodyId, Element, MoveQueries, Pose, RobotId};
 use serde_json::{Value, json};
 
 use crate::check::Checks;
@@ -209,8 +209,9 @@ fn play(
         Script::Hand => {
             let mut hand = HandScript::new(&scene);
             Box::new(move |e: &mut Editor, f| {
-                let target = hand.target(f, e.doc.world.robot(0).unwrap().pose());
-                e.drag_element_to(Element::Robot(0), target);
+                let target =
+                    hand.target(f, e.doc.world.robot(RobotId::from_index(0)).unwrap().pose());
+                e.drag_element_to(Element::Robot(RobotId::from_index(0)), target);
             })
         }
         Script::Dof => {
@@ -254,7 +255,18 @@ fn frame(editor: &mut Editor, object: BodyId, step: impl FnOnce(&mut Editor)) ->
         ns,
         held: editor.doc.touching.is_some(),
         touching: editor.doc.world.contacts_of(object).next().is_some(),
-        palm: editor.doc.world.robot(0).unwrap().pose(),
-        dofs: editor.doc.world.robot(0).unwrap().dof_values().to_vec(),
+        palm: editor
+            .doc
+            .world
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .pose(),
+        dofs: editor
+            .doc
+            .world
+            .robot(RobotId::from_index(0))
+            .unwrap()
+            .dof_values()
+            .to_vec(),
     }
 }

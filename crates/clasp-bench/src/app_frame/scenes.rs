@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clasp_app::{Document, EditorWorld, edit};
 use clasp_collide::{TriMesh, shapes::subdivided_box};
-use clasp_core::{Body, BodyId, BodyKind, Element, Pose};
+use clasp_core::{Body, BodyId, BodyKind, Element, Pose, RobotId};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 /// How far the hand starts from the object, mm.
@@ -99,7 +99,7 @@ fn place_object(world: &mut clasp_core::World, object: BodyId) -> (Point3<f64>, 
     let BodyId::Free(index) = object else {
         unreachable!("the object is a free body")
     };
-    let robot = world.robot(0).unwrap();
+    let robot = world.robot(RobotId::from_index(0)).unwrap();
     let palm = robot.pose();
     let (reference, direction) = robot
         .approach
@@ -125,11 +125,17 @@ fn place_object(world: &mut clasp_core::World, object: BodyId) -> (Point3<f64>, 
         .expect("a finite pose");
     let mut probe = world.clone();
     let outcome = probe
-        .approach_to_contact(0, 2.0 * far)
+        .approach_to_contact(RobotId::from_index(0), 2.0 * far)
         .expect("the hand can approach");
     assert!(!outcome.completed, "the hand meets the object on its way");
-    let travel =
-        (probe.robot(0).unwrap().pose().translation.vector - palm.translation.vector).norm();
+    let travel = (probe
+        .robot(RobotId::from_index(0))
+        .unwrap()
+        .pose()
+        .translation
+        .vector
+        - palm.translation.vector)
+        .norm();
     let centre = reference + approach * (far - travel + START_GAP);
     world
         .set_pose(Element::Body(index), at(centre))
@@ -157,7 +163,7 @@ impl HandScript {
                 .editor
                 .resource::<Document>()
                 .world
-                .robot(0)
+                .robot(RobotId::from_index(0))
                 .unwrap()
                 .pose(),
             approach: scene.approach,
@@ -211,7 +217,7 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
         editor.forget_history();
     });
     let world = &scene.editor.resource::<Document>().world;
-    let robot = world.robot(0).unwrap();
+    let robot = world.robot(RobotId::from_index(0)).unwrap();
     let closing = |dof: usize| {
         let (lo, hi) = robot.dof_limits(dof);
         if robot.dofs[dof].default_velocity >= 0.0 {
@@ -224,10 +230,14 @@ pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
         .filter(|&d| robot.dofs[d].default_velocity != 0.0)
         .find(|&d| {
             let mut probe = world.clone();
-            let mut target = probe.robot(0).unwrap().dof_values().to_vec();
+            let mut target = probe
+                .robot(RobotId::from_index(0))
+                .unwrap()
+                .dof_values()
+                .to_vec();
             target[d] = closing(d);
             probe
-                .move_dofs_to(0, &target)
+                .move_dofs_to(RobotId::from_index(0), &target)
                 .is_ok_and(|o| o.stopped_by.iter().any(|&(_, b)| b == object))
         })
         .unwrap_or(1);
