@@ -11,6 +11,7 @@ pub mod dialog;
 pub mod dragger;
 pub mod editor;
 pub mod files;
+pub mod icon;
 pub mod markers;
 pub mod planning;
 pub mod scene;
@@ -153,7 +154,9 @@ pub fn run(args: Args) -> ExitCode {
             ..default()
         }),
         ..default()
-    }));
+    }))
+    // Here, not in `ClaspPlugin`: only an app with real windows has icons to set.
+    .add_systems(Update, icon::set_window_icon);
     install(&mut app, scene, options);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
