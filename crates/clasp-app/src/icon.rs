@@ -3,12 +3,7 @@
 //! `clasp` has none; compiled in, the icon shows wherever the app runs, as the default scene does.
 //! Bevy 0.19 has no icon setting of its own, so winit sets it on each window once it exists.
 
-use bevy::{
-    ecs::system::NonSendMarker,
-    prelude::*,
-    window::WindowCreated,
-    winit::WINIT_WINDOWS,
-};
+use bevy::{ecs::system::NonSendMarker, prelude::*, window::WindowCreated, winit::WINIT_WINDOWS};
 use image::ImageFormat;
 use winit::window::Icon;
 

@@ -134,8 +134,10 @@ pub struct MarkersPlugin;
 impl Plugin for MarkersPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn_markers)
-            // With the bodies (scene.rs), after every request of the frame, the egui panels'
-            // too: cones never lag the bodies they sit on.
+            // Right after the bodies (scene.rs), from the same document: cones never lag the
+            // bodies they sit on. (The egui panels' pass is in PostUpdate too, in no declared
+            // order with these: a panel's request may show the next frame, bodies and cones
+            // together.)
             .add_systems(
                 PostUpdate,
                 rebuild_markers
