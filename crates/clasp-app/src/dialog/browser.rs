@@ -1,7 +1,12 @@
 //! Clasp's own file browser, for desktops where no file-dialog portal answers: a folder's
 //! listing filtered by the purpose's extensions, a path field, and a file name for Save As.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::purpose::{DialogPurpose, with_xml_extension};
 
 /// Where a dialog starts: the open world's folder, else the current folder.
 pub fn start_folder(world_path: Option<&Path>) -> PathBuf {

@@ -7,7 +7,7 @@
 //! and keeps opening from then on.
 
 use std::{
-    path::{Path, PathBuf},
+    path::PathBuf,
     time::{Duration, Instant},
 };
 
@@ -16,79 +16,23 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, block_on, poll_once},
     window::FileDragAndDrop,
 };
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use clasp_io::{Disk, FileKind};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 mod browser;
 mod loading;
+mod purpose;
 
 pub use browser::*;
 pub use loading::*;
+pub use purpose::*;
 
 use crate::{
-    editor::{Document, Editor, ImportKind},
-    files::import_kind_of,
+    editor::{Document, Editor},
     systems::ClaspSystems,
 };
 
 /// A native dialog that answers "nothing chosen" sooner than this had no one to ask.
 const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
-
-/// What a file is chosen for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DialogPurpose {
-    OpenWorld,
-    Import(ImportKind),
-    SaveAs,
-}
-
-impl DialogPurpose {
-    pub fn title(self) -> &'static str {
-        match self {
-            DialogPurpose::OpenWorld => "Open World",
-            DialogPurpose::Import(ImportKind::Object) => "Import Object",
-            DialogPurpose::Import(ImportKind::Obstacle) => "Import Obstacle",
-            DialogPurpose::Import(ImportKind::Robot) => "Import Robot",
-            DialogPurpose::SaveAs => "Save World As",
-        }
-    }
-
-    /// The file name extensions offered (lower case, no dot). Robots come as GraspIt XML or
-    /// URDF only; bodies also as bare meshes.
-    pub fn extensions(self) -> &'static [&'static str] {
-        match self {
-            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => &["xml"],
-            DialogPurpose::Import(ImportKind::Robot) => &["xml", "urdf"],
-            DialogPurpose::Import(_) => &["xml", "urdf", "off", "ply", "obj", "stl", "iv", "wrl"],
-        }
-    }
-
-    fn filter_name(self) -> &'static str {
-        match self {
-            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => "GraspIt world (*.xml)",
-            DialogPurpose::Import(ImportKind::Robot) => "Robot (GraspIt XML, URDF)",
-            DialogPurpose::Import(_) => "Body (GraspIt XML, URDF, mesh)",
-        }
-    }
-
-    /// The confirming button's label.
-    fn action(self) -> &'static str {
-        match self {
-            DialogPurpose::OpenWorld => "Open",
-            DialogPurpose::Import(_) => "Import",
-            DialogPurpose::SaveAs => "Save",
-        }
-    }
-}
-
-/// What a dropped file (or a recent file) does: a world opens, anything else is imported,
-/// robots as robots.
-pub fn purpose_for_file(path: &Path) -> DialogPurpose {
-    match FileKind::of(&Disk, path) {
-        Ok(FileKind::World) => DialogPurpose::OpenWorld,
-        _ => DialogPurpose::Import(import_kind_of(path)),
-    }
-}
 
 /// Save: to the world's own file, or through Save As when it has none yet.
 pub fn save(editor: &mut Editor, dialogs: &mut FileDialogs) {
@@ -96,15 +40,6 @@ pub fn save(editor: &mut Editor, dialogs: &mut FileDialogs) {
         editor.save(None);
     } else {
         dialogs.request(DialogPurpose::SaveAs);
-    }
-}
-
-/// GraspIt's Save As: a name without an extension gets `.xml`.
-pub fn with_xml_extension(path: &Path) -> PathBuf {
-    if path.extension().is_some() {
-        path.to_path_buf()
-    } else {
-        path.with_extension("xml")
     }
 }
 
@@ -318,6 +253,8 @@ fn show_browser(mut contexts: EguiContexts, mut dialogs: ResMut<FileDialogs>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::editor::ImportKind;
+    use std::path::Path;
 
     /// A fresh folder of its own for one test.
     fn scratch(name: &str) -> PathBuf {

@@ -2,8 +2,16 @@
 //! and rings, a lone link's joint discs and arrows, and the geometry that hit-tests them in
 //! window pixels and follows the pointer's ray.
 
-use super::*;
-use clasp_core::RobotId;
+use bevy::{prelude::*, window::PrimaryWindow};
+use clasp_core::{BodyId, Element, JointKind, Pose, RobotId, World};
+use nalgebra::{Point3, Unit, Vector3};
+
+use crate::{camera::OrbitCamera, convert};
+
+/// How close (logical pixels) the pointer must come to a handle to grab it.
+pub const GRAB_PX: f32 = 8.0;
+/// The segments of a ring handle's hit-testing polygon.
+const RING_SEGMENTS: usize = 48;
 
 /// One grabbable part of a dragger.
 #[derive(Debug, Clone, Copy, PartialEq)]

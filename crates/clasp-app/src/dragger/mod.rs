@@ -6,7 +6,7 @@
 //! held at contact the dragger turns magenta and the status bar says what it touches.
 
 use bevy::{ecs::system::SystemParam, picking::hover::HoverMap, prelude::*, window::PrimaryWindow};
-use clasp_core::{BodyId, Element, JointKind, Pose, RobotId, World};
+use clasp_core::{Element, JointKind, Pose, RobotId, World};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 mod handles;
@@ -16,15 +16,13 @@ pub use handles::*;
 pub use handles::Handle;
 
 use crate::{
-    camera::{OrbitCamera, PointerGesture},
+    camera::PointerGesture,
     convert,
     editor::{Document, Editor, Selection},
     scene::BodyView,
     systems::ClaspSystems,
 };
 
-/// How close (logical pixels) the pointer must come to a handle to grab it.
-pub const GRAB_PX: f32 = 8.0;
 const AXIS_COLORS: [Color; 3] = [
     Color::srgb(0.95, 0.25, 0.2),
     Color::srgb(0.3, 0.85, 0.3),
@@ -34,7 +32,6 @@ const ACTIVE: Color = Color::srgb(1.0, 0.9, 0.2);
 /// The dragger's colour while its drag is held at contact.
 pub const AT_CONTACT: Color = Color::srgb(1.0, 0.2, 0.85);
 const JOINT: Color = Color::srgb(0.2, 0.85, 0.9);
-const RING_SEGMENTS: usize = 48;
 
 pub struct DraggerPlugin;
 

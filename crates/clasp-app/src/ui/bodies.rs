@@ -1,8 +1,11 @@
 //! The left panel: every body, grouped by robot (a robot mounted on an arm inside the arm's
 //! group), objects and obstacles; a click selects.
 
-use super::*;
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
 use clasp_core::RobotId;
+use clasp_core::{BodyId, BodyKind};
 
 pub(super) fn body_list(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Bodies");

@@ -1,6 +1,10 @@
 //! The right panel's contacts table, RaiSim's fields, and how many places touch.
 
-use super::*;
+use super::robot::quality_text;
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
+use clasp_core::{BodyId, BodyKind};
 
 /// The contacts the list shows: each side on a free body (an object or an obstacle), and the
 /// first side of every other pair; the second sides of a robot's self-contacts are left out.

@@ -1,6 +1,9 @@
 //! The F1 help: every gesture and shortcut, and the one-line reminder in the status bar.
 
-use super::*;
+use crate::commands::{Action, COMMANDS};
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
 
 /// The one-line reminder in the status bar.
 pub fn gestures_reminder() -> String {

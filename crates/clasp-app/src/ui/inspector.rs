@@ -1,6 +1,14 @@
 //! The right panel's body section: a body's facts, pose, material, and collision group and mask.
 
-use super::*;
+use super::contacts::contacts_section;
+use super::robot::robot_section;
+use super::state::UiState;
+use super::widgets::{Edit, on_off, settle_widget_drag, widget_edit};
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
+use clasp_core::{BodyId, CollisionGroups, Element, Material, Pose};
+use nalgebra::{Translation3, UnitQuaternion};
 
 /// The body the inspector shows: the last one selected.
 pub(super) fn inspected_body(editor: &Editor) -> Option<BodyId> {

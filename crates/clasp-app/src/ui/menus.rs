@@ -1,6 +1,12 @@
 //! The menu bar (File, Edit, View, Grasp) and the toolbar, with the Toggle Collision button.
 
-use super::*;
+use super::state::UiState;
+use super::widgets::element_name;
+use crate::commands::{Action, grasping_robot, perform};
+use crate::dialog::{DialogPurpose, FileDialogs, purpose_for_file};
+use crate::editor::{Editor, ImportKind};
+use bevy::prelude::*;
+use bevy_egui::egui;
 
 /// The menu bar; true when Quit was chosen.
 pub(super) fn menu_bar(

@@ -13,16 +13,8 @@ use bevy::{
 use bevy_egui::{
     EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
-use clasp_core::{BodyId, BodyKind, CollisionGroups, Element, Material, Pose};
-use nalgebra::{Translation3, UnitQuaternion};
 
-use crate::{
-    camera::OrbitCamera,
-    capture::ControlPositions,
-    commands::{Action, COMMANDS, grasping_robot, perform},
-    dialog::{DialogPurpose, FileDialogs, purpose_for_file},
-    editor::{Editor, ImportKind, LogEntry, QualityReport},
-};
+use crate::{camera::OrbitCamera, capture::ControlPositions, dialog::FileDialogs, editor::Editor};
 
 mod bodies;
 mod contacts;
@@ -33,7 +25,10 @@ mod notifications;
 mod planner;
 mod progress;
 mod robot;
+mod state;
 mod status;
+mod style;
+mod widgets;
 
 use bodies::*;
 pub use contacts::*;
@@ -44,11 +39,8 @@ pub use notifications::*;
 use planner::*;
 pub use progress::*;
 pub use robot::*;
+pub use state::UiState;
 pub use status::*;
-
-/// Text colours: what touches (the status bar, the contacts), and errors.
-const TOUCHING: egui::Color32 = egui::Color32::from_rgb(255, 150, 40);
-const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
 
 pub struct UiPlugin;
 
@@ -59,26 +51,6 @@ impl Plugin for UiPlugin {
             .add_systems(Startup, spawn_ui_camera)
             .add_systems(EguiPrimaryContextPass, panels);
     }
-}
-
-/// What the interface remembers between frames.
-#[derive(Resource, Default)]
-pub struct UiState {
-    /// The log panel is open.
-    pub log_open: bool,
-    pub toasts: Toasts,
-    /// The widget whose drag is the editor's current drag (one undo step).
-    drag_owner: Option<egui::Id>,
-    /// Whether that widget was still held this frame.
-    drag_held: bool,
-    /// The contact threshold while its field is dragged or typed into: applied when that ends.
-    threshold_draft: Option<f64>,
-    /// A collision mask being typed, for the body it belongs to: applied when the field
-    /// loses focus.
-    mask_draft: Option<(BodyId, String)>,
-    /// Where this frame drew the View menu's button and its threshold field (while open).
-    view_menu: Option<egui::Rect>,
-    threshold_field: Option<egui::Rect>,
 }
 
 /// egui draws through a camera of its own, so the 3D camera's viewport can shrink to the
@@ -248,74 +220,13 @@ pub fn viewport_between(size: UVec2, scale: f32, insets: Insets) -> Option<Viewp
     })
 }
 
-fn element_name(editor: &Editor, element: Element) -> String {
-    match element {
-        Element::Body(i) => editor.doc.world.free_body(i).map(|b| b.name.clone()),
-        Element::Robot(r) => editor.doc.world.robot(r).map(|r| r.name.clone()),
-    }
-    .unwrap_or_else(|| "?".into())
-}
-
-/// What a widget's change asks of the editor.
-enum Edit {
-    None,
-    /// One step of a drag: the drag is one undo step.
-    Step,
-    /// A whole change (typed, or a click): one undo step of its own.
-    Whole,
-}
-
-/// Turns a widget's response into drag steps or a whole change, opening the editor's drag
-/// when the widget's drag begins. Call [`settle_widget_drag`] after applying the edit.
-fn widget_edit(
-    response: &egui::Response,
-    state: &mut UiState,
-    editor: &mut Editor,
-    what: &str,
-) -> Edit {
-    let held = is_held(response);
-    let owner = state.drag_owner == Some(response.id);
-    if owner {
-        state.drag_held = true;
-    }
-    if !response.changed() {
-        return Edit::None;
-    }
-    if !held && !owner {
-        return Edit::Whole;
-    }
-    // A change while held, or the last one as the drag stops: part of the drag.
-    if !owner {
-        if state.drag_owner.take().is_some() {
-            editor.end_drag();
-        }
-        editor.begin_drag(what);
-        state.drag_owner = Some(response.id);
-        state.drag_held = true;
-    }
-    Edit::Step
-}
-
-/// Ends the editor's drag once the widget that opened it is let go: the whole drag is one
-/// undo step.
-fn settle_widget_drag(response: &egui::Response, state: &mut UiState, editor: &mut Editor) {
-    if state.drag_owner == Some(response.id) && !is_held(response) {
-        state.drag_owner = None;
-        editor.end_drag();
-    }
-}
-
-fn is_held(response: &egui::Response) -> bool {
-    response.dragged() || response.is_pointer_button_down_on()
-}
-
-fn on_off(on: bool) -> &'static str {
-    if on { "on" } else { "off" }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{
+        commands::COMMANDS,
+        editor::{LogEntry, QualityReport},
+    };
 
     #[test]
     fn the_viewport_is_what_the_panels_leave_in_physical_pixels() {

@@ -1,6 +1,9 @@
 //! Error notifications: each new error in the log shows for a few seconds over the 3D view, then fades.
 
-use super::*;
+use super::style::ERROR;
+use crate::editor::LogEntry;
+use bevy::prelude::*;
+use bevy_egui::egui;
 
 /// How long an error notification stays, and the last part of it in which it fades, seconds.
 pub(super) const TOAST_SECONDS: f64 = 6.0;

@@ -2,7 +2,10 @@
 //! grasps and seed; Plan and Stop; the run's progress and lowest energy so far; the grasps
 //! found, best first, each put in place by a click.
 
-use super::*;
+use crate::commands::Action;
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
 use clasp_core::Energy;
 
 /// Where the planner window's controls are, egui points: for scripts that press them.

@@ -1,8 +1,10 @@
 //! What is loading: a card at the bottom of the 3D view with a spinner, each file, what it is
 //! loaded for and for how long, and Cancel. The window keeps answering meanwhile.
 
-use super::*;
 use crate::dialog::{LoadPurpose, Loads};
+use crate::editor::{Editor, ImportKind};
+use bevy::prelude::*;
+use bevy_egui::egui;
 
 /// "Opening world", "Importing object" and the others.
 pub fn load_verb(purpose: LoadPurpose) -> &'static str {

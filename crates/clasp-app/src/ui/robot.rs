@@ -1,6 +1,11 @@
 //! The right panel's robot section: DOF sliders, Auto Grasp and Open, and the grasp quality.
 
-use super::*;
+use super::state::UiState;
+use super::style::ERROR;
+use super::widgets::{Edit, settle_widget_drag, widget_edit};
+use crate::editor::{Editor, QualityReport};
+use bevy::prelude::*;
+use bevy_egui::egui;
 use clasp_core::RobotId;
 
 pub(super) fn robot_section(

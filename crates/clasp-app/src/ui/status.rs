@@ -1,6 +1,12 @@
 //! The bottom: the status bar and the log.
 
-use super::*;
+use super::contacts::contact_count;
+use super::help::gestures_reminder;
+use super::state::UiState;
+use super::style::{ERROR, TOUCHING};
+use crate::editor::Editor;
+use bevy::prelude::*;
+use bevy_egui::egui;
 
 pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState) {
     ui.horizontal(|ui| {

@@ -1,0 +1,72 @@
+//! What a file is chosen for, and what that asks of its name.
+
+use std::path::{Path, PathBuf};
+
+use clasp_io::{Disk, FileKind};
+
+use crate::{editor::ImportKind, files::import_kind_of};
+
+/// What a file is chosen for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogPurpose {
+    OpenWorld,
+    Import(ImportKind),
+    SaveAs,
+}
+
+impl DialogPurpose {
+    pub fn title(self) -> &'static str {
+        match self {
+            DialogPurpose::OpenWorld => "Open World",
+            DialogPurpose::Import(ImportKind::Object) => "Import Object",
+            DialogPurpose::Import(ImportKind::Obstacle) => "Import Obstacle",
+            DialogPurpose::Import(ImportKind::Robot) => "Import Robot",
+            DialogPurpose::SaveAs => "Save World As",
+        }
+    }
+
+    /// The file name extensions offered (lower case, no dot). Robots come as GraspIt XML or
+    /// URDF only; bodies also as bare meshes.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => &["xml"],
+            DialogPurpose::Import(ImportKind::Robot) => &["xml", "urdf"],
+            DialogPurpose::Import(_) => &["xml", "urdf", "off", "ply", "obj", "stl", "iv", "wrl"],
+        }
+    }
+
+    pub(super) fn filter_name(self) -> &'static str {
+        match self {
+            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => "GraspIt world (*.xml)",
+            DialogPurpose::Import(ImportKind::Robot) => "Robot (GraspIt XML, URDF)",
+            DialogPurpose::Import(_) => "Body (GraspIt XML, URDF, mesh)",
+        }
+    }
+
+    /// The confirming button's label.
+    pub(super) fn action(self) -> &'static str {
+        match self {
+            DialogPurpose::OpenWorld => "Open",
+            DialogPurpose::Import(_) => "Import",
+            DialogPurpose::SaveAs => "Save",
+        }
+    }
+}
+
+/// What a dropped file (or a recent file) does: a world opens, anything else is imported,
+/// robots as robots.
+pub fn purpose_for_file(path: &Path) -> DialogPurpose {
+    match FileKind::of(&Disk, path) {
+        Ok(FileKind::World) => DialogPurpose::OpenWorld,
+        _ => DialogPurpose::Import(import_kind_of(path)),
+    }
+}
+
+/// GraspIt's Save As: a name without an extension gets `.xml`.
+pub fn with_xml_extension(path: &Path) -> PathBuf {
+    if path.extension().is_some() {
+        path.to_path_buf()
+    } else {
+        path.with_extension("xml")
+    }
+}
