@@ -42,8 +42,8 @@ impl<E: CollisionEngine> World<E> {
             return Err(MoveError::SharedDomain);
         }
         let stage = Stage {
-            first_body: self.stage.bodies.len(),
-            first_robot: self.stage.robots.len(),
+            first_body_slot: self.stage.bodies.len(),
+            first_robot_slot: self.stage.robots.len(),
             domain: number,
             switches: self.stage.switches.clone(),
             gap_memory: self.stage.gap_memory.clone(),
@@ -112,7 +112,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     pub fn clone_robot(&mut self, robot: RobotId) -> Result<RobotId, MoveError> {
         let original = self.world.find_robot(robot)?;
         self.hidden_robots.push(robot);
-        let clone = RobotId::from_index(self.stage.first_robot + self.stage.robots.len());
+        let clone = RobotId::from_index(self.stage.first_robot_slot + self.stage.robots.len());
         // The clone stands in for its original under the user's switches too.
         self.stage.switches.copy_to_stand_ins(|id| {
             let which = id.robot_body().filter(|_| id.robot() == Some(robot))?;
@@ -135,7 +135,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
 
     /// The domain's own robots with their ids.
     pub fn own_robots(&self) -> impl Iterator<Item = (RobotId, &Robot)> {
-        let first = self.stage.first_robot;
+        let first = self.stage.first_robot_slot;
         super::layers::slots(&self.stage.robots)
             .map(move |(r, robot)| (RobotId::from_index(first + r), robot))
     }

@@ -21,13 +21,13 @@ use crate::{
     },
 };
 
-/// Bodies and robots in slots, the first numbered `first_body` and `first_robot`, in one domain.
+/// Bodies and robots in slots, the first numbered `first_body_slot` and `first_robot_slot`, in one domain.
 #[derive(Clone, Copy)]
 pub(crate) struct Layer<'a> {
     pub bodies: &'a [Option<Body>],
     pub robots: &'a [Option<Robot>],
-    pub first_body: usize,
-    pub first_robot: usize,
+    pub first_body_slot: usize,
+    pub first_robot_slot: usize,
     pub domain: u32,
     /// Robots of this layer left out of view (the originals of a domain's clones).
     pub hidden_robots: &'a [RobotId],
@@ -39,8 +39,8 @@ impl<'a> Layer<'a> {
         Layer {
             bodies: &[],
             robots: &[],
-            first_body: 0,
-            first_robot: 0,
+            first_body_slot: 0,
+            first_robot_slot: 0,
             domain: 0,
             hidden_robots: &[],
         }
@@ -51,7 +51,7 @@ impl<'a> Layer<'a> {
         if self.hidden_robots.contains(&id) {
             return None;
         }
-        let local = id.index().checked_sub(self.first_robot)?;
+        let local = id.index().checked_sub(self.first_robot_slot)?;
         self.robots.get(local)?.as_ref()
     }
 
@@ -60,7 +60,7 @@ impl<'a> Layer<'a> {
         match (id.robot(), id.robot_body()) {
             (Some(robot), Some(which)) => self.robot(robot)?.body(which),
             _ => {
-                let local = id.free_index()?.checked_sub(self.first_body)?;
+                let local = id.free_index()?.checked_sub(self.first_body_slot)?;
                 self.bodies.get(local)?.as_ref()
             }
         }
@@ -68,10 +68,10 @@ impl<'a> Layer<'a> {
 
     /// Every body of the layer: free bodies, then each visible robot's palm and links.
     pub fn parts(&self) -> Vec<Part<'a>> {
-        let mut parts = free_parts(self.bodies, self.first_body, self.domain);
+        let mut parts = free_parts(self.bodies, self.first_body_slot, self.domain);
         parts.extend(robot_parts(
             self.robots,
-            self.first_robot,
+            self.first_robot_slot,
             self.domain,
             |r| !self.hidden_robots.contains(&r),
         ));
@@ -160,8 +160,8 @@ pub(crate) fn find_contacts(rules: &Rules, shared: &Layer, own: &Layer) -> Vec<C
 pub(crate) struct OwnLayer<'a> {
     pub bodies: &'a mut [Option<Body>],
     pub robots: &'a mut [Option<Robot>],
-    pub first_body: usize,
-    pub first_robot: usize,
+    pub first_body_slot: usize,
+    pub first_robot_slot: usize,
     pub domain: u32,
     /// Which of its robots carry which.
     pub connections: &'a [Connection],
@@ -183,24 +183,24 @@ pub(crate) fn run_motion<R>(
     let missing = MoveError::NoSuchElement(element);
     let mut others = shared.parts();
     let domain = own.domain;
-    let layer = |bodies, robots, first_body, first_robot| Layer {
+    let layer = |bodies, robots, first_body_slot, first_robot_slot| Layer {
         bodies,
         robots,
-        first_body,
-        first_robot,
+        first_body_slot,
+        first_robot_slot,
         domain,
         hidden_robots: &[],
     };
     let mover = match element {
         Element::Body(i) => {
-            let local = i.checked_sub(own.first_body).ok_or(missing.clone())?;
+            let local = i.checked_sub(own.first_body_slot).ok_or(missing.clone())?;
             if own.bodies.get(local).is_none_or(Option::is_none) {
                 return Err(missing);
             }
             let (left, rest) = own.bodies.split_at_mut(local);
             let (body, right) = rest.split_first_mut().ok_or(missing.clone())?;
             let robots: &[Option<Robot>] = own.robots;
-            others.extend(layer(left, robots, own.first_body, own.first_robot).parts());
+            others.extend(layer(left, robots, own.first_body_slot, own.first_robot_slot).parts());
             others.extend(layer(right, &[], i + 1, 0).parts());
             Mover::Body {
                 index: i,
@@ -209,11 +209,11 @@ pub(crate) fn run_motion<R>(
         }
         Element::Robot(r) => {
             let bodies: &[Option<Body>] = own.bodies;
-            others.extend(layer(bodies, &[], own.first_body, 0).parts());
+            others.extend(layer(bodies, &[], own.first_body_slot, 0).parts());
             let group = carried_by(own.connections, r);
             let (mut moving, mut carried) = (None, Vec::new());
             for (local, slot) in own.robots.iter_mut().enumerate() {
-                let index = RobotId::from_index(own.first_robot + local);
+                let index = RobotId::from_index(own.first_robot_slot + local);
                 let Some(robot) = slot.as_mut() else { continue };
                 let connection = own.connections.iter().find(|c| c.child_robot == index);
                 match connection {

@@ -62,8 +62,8 @@ pub(crate) struct Stage {
     /// Robots by slot, the same way.
     pub robots: Vec<Option<Robot>>,
     /// The number of the first body and robot: 0 for a world, its world's counts for a domain.
-    pub first_body: usize,
-    pub first_robot: usize,
+    pub first_body_slot: usize,
+    pub first_robot_slot: usize,
     /// 0 for the world; 1, 2, … for a domain.
     pub domain: u32,
     /// Robots mounted on other robots, parents before the robots they carry.
@@ -99,8 +99,8 @@ impl Stage {
         Layer {
             bodies: &self.bodies,
             robots: &self.robots,
-            first_body: self.first_body,
-            first_robot: self.first_robot,
+            first_body_slot: self.first_body_slot,
+            first_robot_slot: self.first_robot_slot,
             domain: self.domain,
             hidden_robots: &[],
         }
@@ -119,11 +119,11 @@ impl Stage {
     pub fn body_mut(&mut self, id: BodyId) -> Option<&mut Body> {
         match (id.robot(), id.robot_body()) {
             (Some(robot), Some(which)) => {
-                let local = robot.index().checked_sub(self.first_robot)?;
+                let local = robot.index().checked_sub(self.first_robot_slot)?;
                 self.robots.get_mut(local)?.as_mut()?.body_mut(which)
             }
             _ => {
-                let local = id.free_index()?.checked_sub(self.first_body)?;
+                let local = id.free_index()?.checked_sub(self.first_body_slot)?;
                 self.bodies.get_mut(local)?.as_mut()
             }
         }
@@ -149,14 +149,14 @@ impl Stage {
     pub fn add_body(&mut self, backdrop: &Backdrop, body: Body) -> BodyId {
         self.bodies.push(Some(body));
         self.find_contacts(backdrop);
-        BodyId::Free(self.first_body + self.bodies.len() - 1)
+        BodyId::Free(self.first_body_slot + self.bodies.len() - 1)
     }
 
     /// Adds a robot where it stands, finds its contacts, returns its id.
     pub fn add_robot(&mut self, backdrop: &Backdrop, robot: Robot) -> RobotId {
         self.robots.push(Some(robot));
         self.find_contacts(backdrop);
-        RobotId::from_index(self.first_robot + self.robots.len() - 1)
+        RobotId::from_index(self.first_robot_slot + self.robots.len() - 1)
     }
 
     /// Runs `act` on a motion of one of the stage's elements (a robot with those it carries)
@@ -170,8 +170,8 @@ impl Stage {
         let own = OwnLayer {
             bodies: &mut self.bodies,
             robots: &mut self.robots,
-            first_body: self.first_body,
-            first_robot: self.first_robot,
+            first_body_slot: self.first_body_slot,
+            first_robot_slot: self.first_robot_slot,
             domain: self.domain,
             connections: &self.connections,
         };
