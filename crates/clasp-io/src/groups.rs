@@ -49,11 +49,11 @@ pub fn parse_group(word: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("expected a collision group from 0 to 63, found \"{word}\""))
 }
 
-/// A collision mask as a user writes it: `all`, `none`, or the groups it holds, separated by
-/// spaces or commas.
+/// A collision mask as a user writes it: `all` (or RaiSim's `-1`), `none`, or the groups it
+/// holds, separated by spaces or commas.
 pub fn parse_mask(text: &str) -> Result<u64, String> {
     match text.trim() {
-        "all" => Ok(ALL_GROUPS),
+        "all" | "-1" => Ok(ALL_GROUPS),
         "none" => Ok(0),
         words => words
             .split(|c: char| c.is_whitespace() || c == ',')
@@ -110,6 +110,8 @@ mod tests {
         assert_eq!(read("<root/>").unwrap(), CollisionGroups::MOVABLE);
         let all = read("<root><collisionMask>all</collisionMask></root>").unwrap();
         assert_eq!(all.mask(), ALL_GROUPS);
+        let raisim_all = read("<root><collisionMask> -1 </collisionMask></root>").unwrap();
+        assert_eq!(raisim_all.mask(), ALL_GROUPS, "RaiSim writes every group as -1");
         assert_eq!(
             (mask_text(ALL_GROUPS), mask_text(0)),
             ("all".into(), "none".into())
@@ -129,6 +131,7 @@ mod tests {
         let err = read("<root>\n\n<collisionMask>1 x</collisionMask></root>").unwrap_err();
         assert_eq!(err.line, Some(3), "{err}");
         assert!(read("<root><collisionGroup>1.5</collisionGroup></root>").is_err());
-        assert!(read("<root><collisionMask>-1</collisionMask></root>").is_err());
+        assert!(read("<root><collisionMask>-2</collisionMask></root>").is_err());
+        assert!(read("<root><collisionMask>-1 3</collisionMask></root>").is_err());
     }
 }

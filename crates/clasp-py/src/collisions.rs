@@ -1,7 +1,7 @@
 //! `clasp.World`'s collision switches (GraspIt's Toggle Collision), RaiSim's groups and masks,
 //! the pairs the rules check, and the contacts.
 
-use clasp_core::{BodyId, CollisionGroups, Element};
+use clasp_core::{ALL_GROUPS, BodyId, CollisionGroups, Element};
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 
 use crate::{
@@ -29,9 +29,18 @@ impl PyWorld {
         self.world.toggle_collisions(&elements(&selection))
     }
 
-    /// Puts a body in collision group `group` (0 to 63) with `mask` (a bit per group it meets):
-    /// two bodies are checked only when each one's mask holds the other's group (RaiSim's).
-    fn set_collision_groups(&mut self, id: PyBodyId, group: u32, mask: u64) -> PyResult<()> {
+    /// Puts a body in collision group `group` (0 to 63) with `mask` (a bit per group it meets,
+    /// or -1 for every group, as RaiSim writes it): two bodies are checked only when each one's
+    /// mask holds the other's group (RaiSim's).
+    fn set_collision_groups(&mut self, id: PyBodyId, group: u32, mask: i128) -> PyResult<()> {
+        let mask = match mask {
+            -1 => ALL_GROUPS,
+            bits => u64::try_from(bits).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "a collision mask is -1 (every group) or a bit per group, 0 to 2**64 - 1, not {bits}"
+                ))
+            })?,
+        };
         let groups =
             CollisionGroups::new(group, mask).map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.world

@@ -126,6 +126,12 @@ def test_groups_and_masks_decide_which_bodies_meet():
     assert world.overlapping_pairs() == [(a, b)]
     with pytest.raises(ValueError, match="group 64"):
         world.set_collision_groups(a, 64, 0)
+    world.set_collision_groups(a, 1, -1)  # RaiSim's "every group"
+    assert world.collision_groups(a) == (1, 0xFFFFFFFFFFFFFFFF)
+    for bad in (-2, 1 << 64):
+        with pytest.raises(ValueError, match="collision mask"):
+            world.set_collision_groups(a, 1, bad)
+    assert world.collision_groups(a) == (1, 0xFFFFFFFFFFFFFFFF), "a refused mask changes nothing"
 
 
 def test_a_grasps_quality_equals_the_rust_clis_to_the_bit(clasp_cli, models):
