@@ -111,7 +111,11 @@ mod tests {
         let all = read("<root><collisionMask>all</collisionMask></root>").unwrap();
         assert_eq!(all.mask(), ALL_GROUPS);
         let raisim_all = read("<root><collisionMask> -1 </collisionMask></root>").unwrap();
-        assert_eq!(raisim_all.mask(), ALL_GROUPS, "RaiSim writes every group as -1");
+        assert_eq!(
+            raisim_all.mask(),
+            ALL_GROUPS,
+            "RaiSim writes every group as -1"
+        );
         assert_eq!(
             (mask_text(ALL_GROUPS), mask_text(0)),
             ("all".into(), "none".into())
