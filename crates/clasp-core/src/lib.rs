@@ -13,12 +13,14 @@
 //! - `world`: the world, its stage (what it shares with domains), moves, switches, assemblies
 //!   and domains;
 //! - `grasp`: grasps, wrench spaces, hulls, quality, trials and batches;
+//! - `dynamics`: time steps of free bodies under gravity on the world's contacts;
 //! - `planner`: GraspIt's EigenGrasp planner.
 //!
 //! This file only states the public API: nothing inside the crate imports through it.
 
 mod body;
 mod contact;
+mod dynamics;
 mod grasp;
 pub mod ids;
 mod motion;
@@ -30,6 +32,7 @@ mod world;
 pub use body::{
     Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box,
     mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties},
+    velocity::Velocity,
 };
 pub use clasp_collide::{
     ALL_GROUPS, CollisionEngine, CollisionGroups, FastEngine, Geometry, NoSuchGroup,
@@ -41,6 +44,7 @@ pub use contact::{
     model::{ContactModel, ContactOptions, SoftContact},
     soft,
 };
+pub use dynamics::SPEED_LIMIT;
 pub use grasp::{
     Grasp, GraspContact, GraspError,
     batch::{
@@ -63,4 +67,9 @@ pub use robot::{
     mount::Connection,
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},
 };
-pub use world::{Camera, World, domain::Domain, error::MoveError, settings::WorldSettings};
+pub use world::{
+    Camera, World,
+    domain::Domain,
+    error::MoveError,
+    settings::{DEFAULT_TIME_STEP, EARTH_GRAVITY, WorldSettings},
+};

@@ -6,9 +6,11 @@ use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 use clasp_collide::{CollisionGroups, Geometry, TriMesh};
 
 pub mod mass;
+pub mod velocity;
 
 use crate::pose::Pose;
 use mass::MassProperties;
+use velocity::Velocity;
 
 /// What part a body plays in the world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -181,6 +183,8 @@ pub struct Body {
     pub color: Option<[f32; 3]>,
     /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
     pub source: Option<PathBuf>,
+    /// How fast it moves (dynamic bodies); changes only through the world.
+    pub(crate) velocity: Velocity,
 }
 
 impl Body {
@@ -211,6 +215,7 @@ impl Body {
             compliance: None,
             color: None,
             source: None,
+            velocity: Velocity::ZERO,
         }
     }
 
@@ -227,6 +232,16 @@ impl Body {
     /// The mesh with its tree, shared by every clone of the body.
     pub fn geometry(&self) -> &Arc<Geometry> {
         &self.geometry
+    }
+
+    /// Its velocity: zero until a world's dynamics or the user gives it one.
+    pub fn velocity(&self) -> Velocity {
+        self.velocity
+    }
+
+    /// The centre of gravity in world coordinates.
+    pub fn world_cog(&self) -> nalgebra::Point3<f64> {
+        self.pose * self.mass.cog
     }
 
     /// The body's collision group and mask (RaiSim's defaults unless set).

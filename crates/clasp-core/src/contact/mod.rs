@@ -85,9 +85,19 @@ pub struct Contact {
     /// (fx, fy, fz, tx, ty, tz per unit normal force; GraspIt's `frictionEdges`): its wrench
     /// space.
     pub friction_edges: Vec<[f64; 6]>,
+    /// The impulse the last dynamics step applied here, from B on A, in the contact frame (x
+    /// and y tangent, z along `normal`), g·mm/s (1 g·mm/s = 10⁻⁶ N·s): RaiSim's `getImpulse`.
+    /// The same on both sides; zero from a contact query that no step solved.
+    pub impulse: Vector3<f64>,
 }
 
 impl Contact {
+    /// The impulse in world coordinates, from B on A: the frame's rotation times `impulse`
+    /// (RaiSim's `getContactFrame()ᵀ · getImpulse()`).
+    pub fn world_impulse(&self) -> Vector3<f64> {
+        self.frame.rotation * self.impulse
+    }
+
     /// The friction coefficient at a relative sliding speed (mm/s): kinetic above
     /// [`KINETIC_SPEED`] when a dynamic body takes part, static otherwise.
     pub fn friction(&self, relative_speed: f64) -> f64 {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use nalgebra::{Point3, Translation3, Unit};
+use nalgebra::{Point3, Translation3, Unit, Vector3};
 
 use clasp_collide::CollisionEngine;
 
@@ -60,6 +60,7 @@ pub(crate) fn contact_pair(
             kinetic_friction: mat_a.kinetic_friction(mat_b),
             model: ContactModel::Point,
             friction_edges: Vec::new(),
+            impulse: Vector3::zeros(),
         }
     };
     let (ta, tb) = (found.triangle_a, found.triangle_b);

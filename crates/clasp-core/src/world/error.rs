@@ -38,6 +38,20 @@ pub enum MoveError {
     NoVirtualContacts(RobotId),
     #[error("robot {robot} is carried by robot {by}: move robot {by}, and it follows")]
     Carried { robot: RobotId, by: RobotId },
+    #[error("a time step must be a positive number of seconds, not {0}")]
+    BadTimeStep(f64),
+    #[error("gravity must be three finite numbers (mm/s²), not {0:?}")]
+    BadGravity([f64; 3]),
+    #[error("a velocity must be six finite numbers (mm/s and rad/s)")]
+    BadVelocity,
+    #[error("{0:?} is not a dynamic body: only free graspable bodies move under force")]
+    NotDynamic(BodyId),
+    #[error("{body:?} has a mass of {mass} g: a dynamic body needs a positive mass and inertia")]
+    BadMass { body: BodyId, mass: f64 },
+    #[error(
+        "{body:?} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
+    )]
+    BlewUp { body: BodyId, limit: f64 },
 }
 
 /// A move's length: a positive, finite number of millimetres.

@@ -1,6 +1,8 @@
 //! How moves and contacts work in a world: the settings a world's moves, its domains' and its
 //! contact searches obey.
 
+use nalgebra::Vector3;
+
 use crate::{contact::model::ContactOptions, motion::MoveQueries};
 
 /// How moves and contacts work in a world.
@@ -16,7 +18,18 @@ pub struct WorldSettings {
     /// How contacts are modelled: friction edges, soft contacts on or off, the normal force
     /// that sizes a soft contact.
     pub contact_options: ContactOptions,
+    /// The acceleration of gravity, mm/s² (zero turns it off).
+    pub gravity: Vector3<f64>,
+    /// Seconds a dynamics step advances.
+    pub time_step: f64,
 }
+
+/// Gravity on Earth, mm/s², along −z (Clasp's up is +z).
+pub const EARTH_GRAVITY: f64 = 9_810.0;
+
+/// The default dynamics step: 1 ms, MuJoCo's own default is 2 ms and GraspIt's 2.5 ms; 1 ms is
+/// what the comparisons run at.
+pub const DEFAULT_TIME_STEP: f64 = 0.001;
 
 impl Default for WorldSettings {
     fn default() -> Self {
@@ -25,6 +38,8 @@ impl Default for WorldSettings {
             min_step: 1.0,
             move_queries: MoveQueries::default(),
             contact_options: ContactOptions::default(),
+            gravity: Vector3::new(0.0, 0.0, -EARTH_GRAVITY),
+            time_step: DEFAULT_TIME_STEP,
         }
     }
 }

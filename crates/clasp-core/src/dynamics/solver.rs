@@ -1,0 +1,242 @@
+//! The contact problem of one step, RaiSim's way (Hwangbo, Lee and Hutter 2018): a sweep over
+//! the contacts, each solved on its own with the others held, until the impulses settle. Each
+//! contact's 3×3 block of the Delassus matrix (its apparent inverse inertia, RaiSim's
+//! `getInvInertia`) maps an impulse there to the change of the relative velocity there. A
+//! contact asks for the impulse that stops its relative motion (the hard contact: no approach,
+//! no slip); one that would pull is let go, one beyond its friction cone slides on the cone's
+//! surface (found by bisection on the normal impulse, the slip direction held).
+
+use nalgebra::{Matrix3, Vector3};
+
+/// One moving body of the problem: how it answers an impulse, and its velocity so far.
+#[derive(Debug, Clone)]
+pub(crate) struct Mobile {
+    pub inverse_mass: f64,
+    /// World axes, about the centre of gravity, 1/(g·mm²).
+    pub inverse_inertia: Matrix3<f64>,
+    pub linear: Vector3<f64>,
+    pub angular: Vector3<f64>,
+}
+
+impl Mobile {
+    /// The change of velocity of the point at `r` (from the centre) per unit impulse there.
+    fn response(&self, r: &Vector3<f64>) -> Matrix3<f64> {
+        let cross = r.cross_matrix();
+        Matrix3::identity() * self.inverse_mass - cross * self.inverse_inertia * cross
+    }
+
+    fn apply(&mut self, impulse: &Vector3<f64>, r: &Vector3<f64>) {
+        self.linear += impulse * self.inverse_mass;
+        self.angular += self.inverse_inertia * r.cross(impulse);
+    }
+
+    fn point_velocity(&self, r: &Vector3<f64>) -> Vector3<f64> {
+        self.linear + self.angular.cross(r)
+    }
+}
+
+/// One contact of the problem: its two sides (an index into the mobiles, or `None` for a body
+/// that does not move), the levers from each centre, the contact frame and the friction.
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    pub a: Option<usize>,
+    pub b: Option<usize>,
+    pub lever_a: Vector3<f64>,
+    pub lever_b: Vector3<f64>,
+    /// Columns: tangent x, tangent y, normal (pointing to A).
+    pub frame: Matrix3<f64>,
+    pub friction: f64,
+}
+
+/// Sweeps over all contacts at most this many times.
+const MAX_SWEEPS: usize = 200;
+/// A sweep that changes no impulse by more than this fraction of the largest stops the solve.
+const SETTLED: f64 = 1e-9;
+/// Bisection steps on the cone's surface.
+const CONE_BISECTIONS: usize = 50;
+
+/// Solves the contacts; returns each one's impulse on A in its frame (x, y tangent, z normal)
+/// and leaves the mobiles at their velocities after the step's impulses.
+pub(crate) fn solve(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
+    let blocks: Vec<Matrix3<f64>> = rows
+        .iter()
+        .map(|row| delassus_block(mobiles, row))
+        .collect();
+    let mut impulses = vec![Vector3::zeros(); rows.len()];
+    for _ in 0..MAX_SWEEPS {
+        let (mut largest, mut change) = (0.0f64, 0.0f64);
+        for (k, row) in rows.iter().enumerate() {
+            let velocity = row.frame.transpose() * relative_velocity(mobiles, row);
+            let old = impulses[k];
+            let new = solve_one(&blocks[k], &velocity, &old, row.friction);
+            let delta = new - old;
+            if delta != Vector3::zeros() {
+                apply(mobiles, row, &(row.frame * delta));
+            }
+            impulses[k] = new;
+            largest = largest.max(new.norm());
+            change = change.max(delta.norm());
+        }
+        if change <= SETTLED * largest.max(1e-12) {
+            break;
+        }
+    }
+    impulses
+}
+
+/// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
+pub(crate) fn delassus_block(mobiles: &[Mobile], row: &Row) -> Matrix3<f64> {
+    let mut world = Matrix3::zeros();
+    if let Some(a) = row.a {
+        world += mobiles[a].response(&row.lever_a);
+    }
+    if let Some(b) = row.b {
+        world += mobiles[b].response(&row.lever_b);
+    }
+    row.frame.transpose() * world * row.frame
+}
+
+/// The velocity of A's point relative to B's, world axes.
+fn relative_velocity(mobiles: &[Mobile], row: &Row) -> Vector3<f64> {
+    let of = |side: Option<usize>, lever| {
+        side.map_or(Vector3::zeros(), |i| mobiles[i].point_velocity(lever))
+    };
+    of(row.a, &row.lever_a) - of(row.b, &row.lever_b)
+}
+
+fn apply(mobiles: &mut [Mobile], row: &Row, impulse: &Vector3<f64>) {
+    if let Some(a) = row.a {
+        mobiles[a].apply(impulse, &row.lever_a);
+    }
+    if let Some(b) = row.b {
+        mobiles[b].apply(&-impulse, &row.lever_b);
+    }
+}
+
+/// One contact solved with every other held: `velocity` is its relative velocity now (frame
+/// coordinates) under the impulse `old`; the answer is its new total impulse.
+fn solve_one(
+    block: &Matrix3<f64>,
+    velocity: &Vector3<f64>,
+    old: &Vector3<f64>,
+    mu: f64,
+) -> Vector3<f64> {
+    // The velocity this contact would have without its own impulse.
+    let free = velocity - block * old;
+    if free.z >= 0.0 {
+        return Vector3::zeros(); // separating: no pull
+    }
+    let Some(inverse) = block.try_inverse() else {
+        return *old;
+    };
+    let stick = -(inverse * free);
+    let tangential = stick.xy().norm();
+    if stick.z >= 0.0 && tangential <= mu * stick.z {
+        return stick;
+    }
+    slide(block, &free, mu)
+}
+
+/// Sliding: the impulse on the cone's surface, opposing the slip, that leaves no normal
+/// approach. The slip direction is taken from the free velocity; the normal impulse is found by
+/// bisection on the normal velocity it leaves.
+fn slide(block: &Matrix3<f64>, free: &Vector3<f64>, mu: f64) -> Vector3<f64> {
+    let slip = free.xy();
+    let direction = if slip.norm() > 0.0 {
+        slip / slip.norm()
+    } else {
+        nalgebra::Vector2::zeros()
+    };
+    let at = |normal: f64| {
+        Vector3::new(
+            -mu * normal * direction.x,
+            -mu * normal * direction.y,
+            normal,
+        )
+    };
+    let normal_velocity = |normal: f64| (free + block * at(normal)).z;
+    // The normal impulse grows until the approach stops: bracket, then bisect.
+    let mut high = (-free.z / block[(2, 2)].max(1e-300)).max(1e-12);
+    let mut tries = 0;
+    while normal_velocity(high) < 0.0 && tries < 60 {
+        high *= 2.0;
+        tries += 1;
+    }
+    let mut low = 0.0;
+    for _ in 0..CONE_BISECTIONS {
+        let mid = 0.5 * (low + high);
+        if normal_velocity(mid) < 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    at(high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ball(mass: f64, velocity: Vector3<f64>) -> Mobile {
+        Mobile {
+            inverse_mass: 1.0 / mass,
+            inverse_inertia: Matrix3::identity() / (0.4 * mass * 100.0),
+            linear: velocity,
+            angular: Vector3::zeros(),
+        }
+    }
+
+    fn on_ground(lever: Vector3<f64>, friction: f64) -> Row {
+        Row {
+            a: Some(0),
+            b: None,
+            lever_a: lever,
+            lever_b: Vector3::zeros(),
+            frame: Matrix3::identity(),
+            friction,
+        }
+    }
+
+    #[test]
+    fn a_falling_ball_stops_on_the_ground_with_its_momentum_as_the_impulse() {
+        let mut mobiles = vec![ball(2.0, Vector3::new(0.0, 0.0, -30.0))];
+        let impulses = solve(
+            &mut mobiles,
+            &[on_ground(Vector3::new(0.0, 0.0, -10.0), 0.5)],
+        );
+        assert!((impulses[0].z - 60.0).abs() < 1e-9, "{impulses:?}");
+        assert!(mobiles[0].linear.norm() < 1e-9);
+    }
+
+    #[test]
+    fn a_rising_ball_is_let_go() {
+        let mut mobiles = vec![ball(2.0, Vector3::new(0.0, 0.0, 5.0))];
+        let impulses = solve(
+            &mut mobiles,
+            &[on_ground(Vector3::new(0.0, 0.0, -10.0), 0.5)],
+        );
+        assert_eq!(impulses[0], Vector3::zeros());
+        assert_eq!(mobiles[0].linear.z, 5.0);
+    }
+
+    #[test]
+    fn a_fast_slide_stays_on_the_cone_and_a_slow_one_sticks() {
+        // A block (no lever: it cannot tip) hitting the ground at a slant.
+        let block = |v: Vector3<f64>| Mobile {
+            inverse_inertia: Matrix3::zeros(),
+            ..ball(1.0, v)
+        };
+        let row = on_ground(Vector3::zeros(), 0.5);
+        let mut fast = vec![block(Vector3::new(10.0, 0.0, -4.0))];
+        let impulse = solve(&mut fast, std::slice::from_ref(&row))[0];
+        assert!(
+            (impulse.z - 4.0).abs() < 1e-6 && (impulse.x + 2.0).abs() < 1e-6,
+            "{impulse}"
+        );
+        assert!((fast[0].linear.x - 8.0).abs() < 1e-6 && fast[0].linear.z.abs() < 1e-6);
+        let mut slow = vec![block(Vector3::new(1.0, 0.0, -4.0))];
+        let impulse = solve(&mut slow, &[row])[0];
+        assert!(slow[0].linear.norm() < 1e-9, "{impulse}: it sticks");
+    }
+}

@@ -1,0 +1,256 @@
+//! Dynamics of free bodies against analytic answers (mm, g, s; g = 9,810 mm/s²).
+
+use clasp_collide::shapes;
+use clasp_core::{
+    Body, BodyId, BodyKind, EARTH_GRAVITY, Element, MoveError, Pose, TriMesh, Velocity, World,
+};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
+
+fn body(name: &str, kind: BodyKind, mesh: TriMesh, pose: Pose) -> Body {
+    Body::from_mesh(name, kind, mesh).at(pose)
+}
+
+fn cuboid(half: [f64; 3]) -> TriMesh {
+    shapes::cuboid([-half[0], -half[1], -half[2]], half)
+}
+
+/// A 400 × 400 × 20 mm table whose top is the plane z = 0 turned `tilt` radians about y.
+fn table(tilt: f64) -> Body {
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
+    let pose = Pose::from_parts(nalgebra::Translation3::identity(), turn)
+        * Pose::translation(0.0, 0.0, -10.0);
+    body(
+        "table",
+        BodyKind::Obstacle,
+        cuboid([200.0, 200.0, 10.0]),
+        pose,
+    )
+}
+
+/// A 20 mm cube resting `gap` mm above that table's top, turned with it.
+fn cube_on(tilt: f64, gap: f64) -> Body {
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
+    let pose = Pose::from_parts(nalgebra::Translation3::identity(), turn)
+        * Pose::translation(0.0, 0.0, 10.0 + gap);
+    body("cube", BodyKind::Graspable, cuboid([10.0; 3]), pose)
+}
+
+fn cog(world: &World, id: BodyId) -> Point3<f64> {
+    world.body(id).unwrap().world_cog()
+}
+
+/// Kinetic plus potential energy of the free bodies (g·mm²/s²).
+fn energy(world: &World) -> f64 {
+    world
+        .free_bodies()
+        .filter(|(_, b)| b.kind == BodyKind::Graspable)
+        .map(|(_, b)| {
+            let v = b.velocity();
+            let r = b.pose().rotation.to_rotation_matrix().into_inner();
+            let inertia = r * b.mass.inertia * b.mass.mass * r.transpose();
+            0.5 * b.mass.mass * v.linear.norm_squared()
+                + 0.5 * v.angular.dot(&(inertia * v.angular))
+                + b.mass.mass * EARTH_GRAVITY * b.world_cog().z
+        })
+        .sum()
+}
+
+#[test]
+fn a_free_body_falls_along_the_parabola() {
+    let mut world = World::new(
+        vec![body(
+            "cube",
+            BodyKind::Graspable,
+            cuboid([10.0; 3]),
+            Pose::identity(),
+        )],
+        vec![],
+    );
+    let id = BodyId::Free(0);
+    world
+        .set_velocity(
+            id,
+            Velocity::new(Vector3::new(100.0, 0.0, 50.0), Vector3::zeros()),
+        )
+        .unwrap();
+    let steps = world.simulate(0.5).unwrap();
+    assert_eq!(steps, 500);
+    let t = 0.5;
+    let at = cog(&world, id);
+    let expected_z = 50.0 * t - 0.5 * EARTH_GRAVITY * t * t;
+    assert!(
+        (at.x - 50.0).abs() < 1e-6 && (at.z - expected_z).abs() < 1e-6,
+        "{at}"
+    );
+    let v = world.body(id).unwrap().velocity();
+    assert!(
+        (v.linear.z - (50.0 - EARTH_GRAVITY * t)).abs() < 1e-6,
+        "{v:?}"
+    );
+}
+
+#[test]
+fn a_spinning_body_keeps_its_angular_momentum_as_it_precesses() {
+    let mut world = World::new(
+        vec![body(
+            "brick",
+            BodyKind::Graspable,
+            cuboid([5.0, 10.0, 20.0]),
+            Pose::identity(),
+        )],
+        vec![],
+    );
+    world.set_gravity(Vector3::zeros()).unwrap();
+    let id = BodyId::Free(0);
+    world
+        .set_velocity(
+            id,
+            Velocity::new(Vector3::zeros(), Vector3::new(3.0, 0.2, 1.0)),
+        )
+        .unwrap();
+    let momentum = |world: &World| {
+        let b = world.body(id).unwrap();
+        let r = b.pose().rotation.to_rotation_matrix().into_inner();
+        r * b.mass.inertia * b.mass.mass * r.transpose() * b.velocity().angular
+    };
+    let (before, energy_before) = (momentum(&world), energy(&world));
+    world.simulate(2.0).unwrap();
+    let after = momentum(&world);
+    assert!(
+        (after - before).norm() < 1e-9 * before.norm(),
+        "{before} → {after}"
+    );
+    let turned = world.body(id).unwrap().pose().rotation.angle();
+    assert!(turned > 0.1, "it turns");
+    let drift = (energy(&world) - energy_before).abs() / energy_before.abs();
+    assert!(drift < 0.01, "rotational energy drifts {drift}");
+}
+
+#[test]
+fn a_dropped_box_comes_to_rest_on_the_table_and_never_gains_energy() {
+    let mut world = World::new(vec![table(0.0), cube_on(0.0, 5.0)], vec![]);
+    let id = BodyId::Free(1);
+    let mut last = energy(&world);
+    for _ in 0..2000 {
+        world.step().unwrap();
+        let now = energy(&world);
+        assert!(
+            now <= last + 1e-6 * last.abs().max(1.0),
+            "energy rose: {last} → {now}"
+        );
+        last = now;
+    }
+    assert!(
+        world.overlapping_pairs().is_empty(),
+        "nothing passes into anything"
+    );
+    let v = world.body(id).unwrap().velocity();
+    assert!(
+        v.linear.norm() < 1.0 && v.angular.norm() < 0.01,
+        "at rest: {v:?}"
+    );
+    let rest = cog(&world, id);
+    assert!((rest.z - 10.0).abs() < 0.1, "on the table: {rest}");
+    // At rest, one step's normal impulses carry the weight: m g dt.
+    world.step().unwrap();
+    let m = world.body(id).unwrap().mass.mass;
+    let weight = m * EARTH_GRAVITY * world.time_step();
+    let normal: f64 = world
+        .contacts_of(id)
+        .map(|c| c.world_impulse().z * if c.is_object_a { 1.0 } else { -1.0 })
+        .sum();
+    assert!(
+        (normal - weight).abs() < 0.01 * weight,
+        "{normal} vs m g dt = {weight}"
+    );
+    // RaiSim's conventions: the table (Free 0) is object A, the normal points to A (down, from
+    // the cube's point to the table's), and the impulse is from B (the cube) on A: along the
+    // normal in the contact frame (z), pressing the table down in the world, on both sides.
+    let mut sideways = Vector3::zeros();
+    for c in world.contacts_of(BodyId::Free(0)) {
+        let down = c.normal.z < -0.999 && (c.frame.rotation * Vector3::z()).z < -0.999;
+        assert!(c.is_object_a && down, "{:?}", c.normal);
+        let inside_the_cone = c.impulse.xy().norm() <= c.static_friction * c.impulse.z + 1e-9;
+        assert!(c.impulse.z > 0.0 && inside_the_cone, "{:?}", c.impulse);
+        assert!(c.world_impulse().z < 0.0);
+        sideways += c.world_impulse();
+    }
+    // Four corners hold a box statically indeterminately: their frictions may pull against
+    // each other, but nothing pushes the box sideways.
+    assert!(sideways.xy().norm() < 1e-6 * weight, "{sideways}");
+    for c in world.contacts_of(id) {
+        assert!(
+            !c.is_object_a && c.impulse.z > 0.0,
+            "the same impulse on the cube's side"
+        );
+    }
+    world.simulate(1.0).unwrap();
+    assert!((cog(&world, id) - rest).norm() < 0.1, "it stays");
+}
+
+#[test]
+fn a_box_on_a_gentle_incline_stays_and_on_a_steep_one_slides_at_the_kinetic_rate() {
+    // Generic material: μs 0.5, μk 0.4.
+    let gentle = 20f64.to_radians();
+    let mut world = World::new(vec![table(gentle), cube_on(gentle, 0.02)], vec![]);
+    let id = BodyId::Free(1);
+    world.simulate(0.05).unwrap(); // settles onto the slope
+    let start = cog(&world, id);
+    world.simulate(2.0).unwrap();
+    let drift = (cog(&world, id) - start).norm();
+    assert!(drift < 0.1, "tan 20° < 0.5: it stays, drifting {drift} mm");
+
+    let steep = 35f64.to_radians();
+    let mut world = World::new(vec![table(steep), cube_on(steep, 0.02)], vec![]);
+    world.simulate(0.1).unwrap();
+    let speed = |world: &World| world.body(id).unwrap().velocity().linear.norm();
+    let v1 = speed(&world);
+    world.simulate(0.3).unwrap();
+    let v2 = speed(&world);
+    let measured = (v2 - v1) / 0.3;
+    let expected = EARTH_GRAVITY * (steep.sin() - 0.4 * steep.cos());
+    assert!(
+        (measured - expected).abs() < 0.02 * expected,
+        "a = {measured} mm/s², g (sin θ − μk cos θ) = {expected}"
+    );
+}
+
+#[test]
+fn bad_requests_are_refused_and_change_nothing() {
+    let mut world = World::new(vec![table(0.0), cube_on(0.0, 1.0)], vec![]);
+    let before = world.body(BodyId::Free(1)).unwrap().pose();
+    assert_eq!(world.set_time_step(0.0), Err(MoveError::BadTimeStep(0.0)));
+    assert!(world.set_time_step(f64::NAN).is_err());
+    assert!(
+        world
+            .set_gravity(Vector3::new(0.0, f64::INFINITY, 0.0))
+            .is_err()
+    );
+    let nan = Velocity::new(Vector3::new(f64::NAN, 0.0, 0.0), Vector3::zeros());
+    assert_eq!(
+        world.set_velocity(BodyId::Free(1), nan),
+        Err(MoveError::BadVelocity)
+    );
+    let table_id = BodyId::Free(0);
+    assert_eq!(
+        world.set_velocity(table_id, Velocity::default()),
+        Err(MoveError::NotDynamic(table_id))
+    );
+    assert_eq!(world.time_step(), 0.001);
+    assert_eq!(world.body(BodyId::Free(1)).unwrap().pose(), before);
+    assert_eq!(
+        world.body(BodyId::Free(1)).unwrap().velocity(),
+        Velocity::ZERO
+    );
+}
+
+#[test]
+fn a_body_without_mass_stops_the_step_before_anything_moves() {
+    let mut weightless = cube_on(0.0, 3.0);
+    weightless.mass.mass = 0.0;
+    let mut world = World::new(vec![table(0.0), weightless], vec![]);
+    let before = world.body(BodyId::Free(1)).unwrap().pose();
+    assert!(matches!(world.step(), Err(MoveError::BadMass { mass, .. }) if mass == 0.0));
+    assert_eq!(world.body(BodyId::Free(1)).unwrap().pose(), before);
+    world.move_to(Element::Body(1), before).unwrap();
+}
