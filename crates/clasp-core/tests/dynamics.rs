@@ -254,3 +254,26 @@ fn a_body_without_mass_stops_the_step_before_anything_moves() {
     assert_eq!(world.body(BodyId::Free(1)).unwrap().pose(), before);
     world.move_to(Element::Body(1), before).unwrap();
 }
+
+#[test]
+fn a_stack_of_five_boxes_stands() {
+    let mut bodies = vec![table(0.0)];
+    for level in 0..5 {
+        let z = 10.0 + level as f64 * 20.03 + 0.02;
+        bodies.push(body(
+            "box",
+            BodyKind::Graspable,
+            cuboid([10.0; 3]),
+            Pose::translation(0.0, 0.0, z),
+        ));
+    }
+    let mut world = World::new(bodies, vec![]);
+    world.simulate(0.1).unwrap();
+    let start: Vec<Point3<f64>> = (1..=5).map(|i| cog(&world, BodyId::Free(i))).collect();
+    world.simulate(10.0).unwrap();
+    for (i, before) in (1..=5).zip(&start) {
+        let drift = (cog(&world, BodyId::Free(i)) - before).norm();
+        assert!(drift < 1.0, "box {i} drifts {drift} mm");
+    }
+    assert!(world.overlapping_pairs().is_empty());
+}
