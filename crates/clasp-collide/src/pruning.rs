@@ -20,7 +20,13 @@ pub const COLINEAR_TOLERANCE: f64 = 0.1;
 /// Duplicates removed, then each same-normal group reduced to its hull's corners. The result
 /// keeps the order contacts came in. A group whose hull cannot be formed is kept whole.
 pub fn prune_contacts(contacts: &[Contact]) -> Vec<Contact> {
-    let unique = remove_duplicates(contacts, DUPLICATE_DISTANCE);
+    prune_contacts_within(contacts, DUPLICATE_DISTANCE)
+}
+
+/// [`prune_contacts`] with another duplicate distance (mm): the dynamics merges only what lies
+/// closer than a mesh's own features, so that a faceted body's next vertex stays a contact.
+pub fn prune_contacts_within(contacts: &[Contact], duplicate_distance: f64) -> Vec<Contact> {
+    let unique = remove_duplicates(contacts, duplicate_distance);
     let mut keep = vec![false; unique.len()];
     for group in normal_groups(&unique) {
         for i in hull_of_group(&unique, &group) {

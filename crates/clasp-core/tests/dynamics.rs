@@ -181,7 +181,9 @@ fn a_dropped_box_comes_to_rest_on_the_table_and_never_gains_energy() {
     for c in world.contacts_of(id) {
         assert!(
             !c.is_object_a && c.impulse.z > 0.0,
-            "the same impulse on the cube's side"
+            "the same impulse on the cube's side: {:?} at {}",
+            c.impulse,
+            c.point
         );
     }
     world.simulate(1.0).unwrap();
@@ -275,5 +277,38 @@ fn a_stack_of_five_boxes_stands() {
         let drift = (cog(&world, BodyId::Free(i)) - before).norm();
         assert!(drift < 1.0, "box {i} drifts {drift} mm");
     }
+    assert!(world.overlapping_pairs().is_empty());
+}
+
+#[test]
+#[ignore = "issue 28's target, not met yet: the ball rolls at 0.90 of (5/7) g sin θ (docs/architecture.md)"]
+fn a_mesh_ball_rolls_down_an_incline_at_five_sevenths_g_sin_theta() {
+    let tilt = 15f64.to_radians();
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
+    let sphere = shapes::bumpy_sphere(10.0, 4, |_| 0.0);
+    let at = Pose::from_parts(nalgebra::Translation3::identity(), turn)
+        * Pose::translation(0.0, 0.0, 10.02);
+    let mut world = World::new(
+        vec![table(tilt), body("ball", BodyKind::Graspable, sphere, at)],
+        vec![],
+    );
+    let id = BodyId::Free(1);
+    // Down the slope: gravity's part along the table's top.
+    let up = turn * Vector3::z();
+    let down = (-Vector3::z() + up * up.z).normalize();
+    world.simulate(0.1).unwrap();
+    let along = |world: &World| cog(world, id).coords.dot(&down);
+    // From the distances travelled at three times (a faceted ball bumps over its facets: its
+    // speed wobbles, its path does not).
+    let s1 = along(&world);
+    world.simulate(0.15).unwrap();
+    let s2 = along(&world);
+    world.simulate(0.15).unwrap();
+    let measured = (along(&world) - 2.0 * s2 + s1) / (0.15 * 0.15);
+    let expected = 5.0 / 7.0 * EARTH_GRAVITY * tilt.sin();
+    assert!(
+        (measured - expected).abs() < 0.03 * expected,
+        "a = {measured} mm/s², (5/7) g sin θ = {expected}"
+    );
     assert!(world.overlapping_pairs().is_empty());
 }

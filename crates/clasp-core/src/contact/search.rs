@@ -79,6 +79,19 @@ pub(crate) fn pair_contacts<'a>(
     threshold: f64,
     options: &ContactOptions,
 ) -> Vec<Contact> {
+    let duplicate = clasp_collide::pruning::DUPLICATE_DISTANCE;
+    pair_contacts_merging(engine, (a, b), threshold, duplicate, options)
+}
+
+/// [`pair_contacts`] with contacts merged only within `duplicate` mm of each other on both
+/// bodies (GraspIt merges within 3 mm).
+pub(crate) fn pair_contacts_merging<'a>(
+    engine: &dyn CollisionEngine,
+    (a, b): (Part<'a>, Part<'a>),
+    threshold: f64,
+    duplicate: f64,
+    options: &ContactOptions,
+) -> Vec<Contact> {
     let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
     let Ok(found) = engine.contacts(a.placed(), b.placed(), threshold) else {
         return Vec::new();
@@ -91,7 +104,7 @@ pub(crate) fn pair_contacts<'a>(
             .zip(p.id.robot_body())
             .and_then(|(r, which)| r.local_index(which)),
     };
-    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts(&found)
+    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts_within(&found, duplicate)
         .iter()
         .filter_map(|c| contact_pair(side(a), side(b), c))
         .collect();

@@ -17,20 +17,27 @@
 
 pub(crate) mod solver;
 
-use nalgebra::{Matrix3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use clasp_collide::CollisionEngine;
 
 use crate::{
     body::{Body, BodyKind, velocity::Velocity},
-    contact::Contact,
+    contact::{Contact, search::pair_contacts_merging},
     ids::{BodyId, Element},
-    world::{World, error::MoveError},
+    world::{
+        World,
+        error::MoveError,
+        layers::{self, Layer},
+    },
 };
 use solver::{Mobile, Row};
 
 /// A speed no body reaches in a grasp simulation (mm/s; 1 km/s): beyond it a step has blown up.
 pub const SPEED_LIMIT: f64 = 1.0e6;
+
+/// How many times within one step a body that stopped short is solved again and goes on.
+const IMPACTS_PER_STEP: usize = 4;
 
 impl<E: CollisionEngine> World<E> {
     /// The acceleration of gravity, mm/s².
@@ -88,20 +95,29 @@ impl<E: CollisionEngine> World<E> {
             .collect();
         let gravity = self.settings.gravity * self.settings.time_step;
         let (mobiles, mut applied) = self.solve_contacts(&dynamic, gravity)?;
-        let mut stopped = false;
+        let dt = self.settings.time_step;
+        let mut left = Vec::with_capacity(dynamic.len());
         for (&i, m) in dynamic.iter().zip(&mobiles) {
-            stopped |= !self.advance(i, m)?;
+            left.push(dt * (1.0 - self.advance(i, m, dt, true)?));
         }
-        if stopped {
-            // A body met another within the step: the impact is inelastic, solved on the
-            // contacts it ends with (no gravity added again), so no step gains energy.
+        // A body that stopped short met another within the step: the meeting is inelastic,
+        // solved on the contacts it ends with (no gravity added again, so no step gains
+        // energy), and the body goes on for the rest of the step with what the solve left it
+        // (a faceted ball pivots over the vertex it met), a few times at most.
+        for _ in 0..IMPACTS_PER_STEP {
+            if left.iter().all(|&t| t <= dt * 1e-6) {
+                break;
+            }
             let (mobiles, impact) = self.solve_contacts(&dynamic, Vector3::zeros())?;
-            for (&i, m) in dynamic.iter().zip(&mobiles) {
+            applied.extend(impact);
+            for ((&i, m), rest) in dynamic.iter().zip(&mobiles).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
                     body.velocity = Velocity::new(m.linear, m.angular);
                 }
+                if *rest > dt * 1e-6 {
+                    *rest *= 1.0 - self.advance(i, m, *rest, false)?;
+                }
             }
-            applied.extend(impact);
         }
         self.keep_impulses(&applied);
         Ok(())
@@ -144,11 +160,11 @@ impl<E: CollisionEngine> World<E> {
             id.free_index()
                 .and_then(|i| dynamic.iter().position(|&d| d == i))
         };
-        let (rows, solved): (Vec<Row>, Vec<&Contact>) = self
-            .contacts()
-            .iter()
+        let (rows, solved): (Vec<Row>, Vec<Contact>) = self
+            .fine_contacts(dynamic)
+            .into_iter()
             .filter(|c| c.is_object_a)
-            .filter_map(|c| Some((self.row(c, slot_of(c.body), slot_of(c.other))?, c)))
+            .filter_map(|c| Some((self.row(&c, slot_of(c.body), slot_of(c.other))?, c)))
             .unzip();
         let impulses = solver::solve(&mut mobiles, &rows);
         for (&i, m) in dynamic.iter().zip(&mobiles) {
@@ -160,8 +176,31 @@ impl<E: CollisionEngine> World<E> {
                 });
             }
         }
-        let applied = solved.into_iter().cloned().zip(impulses).collect();
+        let applied = solved.into_iter().zip(impulses).collect();
         Ok((mobiles, applied))
+    }
+
+    /// The contacts the solver works on: every checked pair with a dynamic body, found as the
+    /// world finds its contacts but merged only within the contact threshold (GraspIt's 3 mm
+    /// merge, right for a grasp's wrench space, would hide the vertex a faceted body is about
+    /// to pivot on).
+    fn fine_contacts(&self, dynamic: &[usize]) -> Vec<Contact> {
+        let moves = |id: BodyId| id.free_index().is_some_and(|i| dynamic.contains(&i));
+        let rules = self.backdrop().rules(&self.stage.switches);
+        let threshold = self.settings.contact_threshold;
+        layers::checked_pairs(rules.switches, &Layer::empty(), &self.layer())
+            .into_iter()
+            .filter(|(a, b)| moves(a.id) || moves(b.id))
+            .flat_map(|(a, b)| {
+                pair_contacts_merging(
+                    rules.engine,
+                    (a, b),
+                    threshold,
+                    threshold,
+                    &self.settings.contact_options,
+                )
+            })
+            .collect()
     }
 
     /// One contact as the solver sees it; `None` when neither side moves.
@@ -192,17 +231,18 @@ impl<E: CollisionEngine> World<E> {
         })
     }
 
-    /// Moves dynamic body `i` by the velocity the solver left it, stopping at contact, and
-    /// keeps its angular momentum through the turn; false when it stopped short at contact.
-    fn advance(&mut self, i: usize, m: &Mobile) -> Result<bool, MoveError> {
+    /// Moves dynamic body `i` for `dt` seconds by the velocity the solver left it, stopping at
+    /// contact, and keeps its angular momentum through the turn. Returns the share of the
+    /// motion done (1 unless it stopped short). With `mean`, the centre travels by the mean of
+    /// its velocity before and after the solve (exact under gravity alone); the body turns by
+    /// the new angular velocity about its centre.
+    fn advance(&mut self, i: usize, m: &Mobile, dt: f64, mean: bool) -> Result<f64, MoveError> {
         let id = BodyId::Free(i);
-        let dt = self.settings.time_step;
         let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
-        let start = body.velocity;
+        let start = if mean { body.velocity.linear } else { m.linear };
         let momentum = world_inertia(body) * m.angular;
-        // The centre travels by the mean of the step's two velocities (exact under gravity
-        // alone); the body turns by the new angular velocity about its centre.
-        let travel = (start.linear + m.linear) * (dt / 2.0);
+        let before = (body.world_cog(), body.pose.rotation);
+        let travel = (start + m.linear) * (dt / 2.0);
         let turn = UnitQuaternion::from_scaled_axis(m.angular * dt);
         let cog = body.world_cog();
         let rotation = turn * body.pose.rotation;
@@ -211,13 +251,17 @@ impl<E: CollisionEngine> World<E> {
             * Translation3::from(-body.mass.cog.coords);
         let completed = target == body.pose || self.move_to(Element::Body(i), target)?.completed;
         let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
+        let done = match completed {
+            true => 1.0,
+            false => share_done(before, (body.world_cog(), body.pose.rotation), travel, turn),
+        };
         let angular = world_inertia(body)
             .try_inverse()
             .map_or(m.angular, |inverse| inverse * momentum);
         if let Some(body) = self.body_mut(id) {
             body.velocity = Velocity::new(m.linear, angular);
         }
-        Ok(completed)
+        Ok(done)
     }
 }
 
@@ -242,20 +286,37 @@ impl<E: CollisionEngine> World<E> {
                     let distance = |c: &Contact| (c.point - solved.point).norm();
                     distance(x).total_cmp(&distance(y))
                 })
-                .map(|(k, c)| (k, (c.body, c.other, c.triangle, c.other_triangle)));
-            let Some((k, (body, other, triangle, other_triangle))) = nearest else {
+                .map(|(k, c)| (k, (c.body, c.other, c.point)));
+            let Some((k, (body, other, point))) = nearest else {
                 continue;
             };
-            contacts[k].impulse += impulse;
-            let twin = contacts.iter_mut().find(|c| {
-                (c.body, c.other, c.triangle, c.other_triangle)
-                    == (other, body, other_triangle, triangle)
-            });
+            // The solved contact's frame may differ from this one's by a little: through the world.
+            let world = solved.frame.rotation * impulse;
+            let here = contacts[k].frame.rotation.inverse() * world;
+            contacts[k].impulse += here;
+            // Its other side: the same two bodies the other way round, the points swapped.
+            let twin = contacts
+                .iter_mut()
+                .find(|c| c.body == other && c.other == body && c.other_point == point);
             if let Some(twin) = twin {
-                twin.impulse += impulse;
+                twin.impulse += here;
             }
         }
     }
+}
+
+/// How much of a planned motion (the centre's travel and the turn) a body made before it
+/// stopped: the larger of the two shares, in [0, 1].
+fn share_done(
+    (cog, rotation): (Point3<f64>, UnitQuaternion<f64>),
+    (now_cog, now_rotation): (Point3<f64>, UnitQuaternion<f64>),
+    travel: Vector3<f64>,
+    turn: UnitQuaternion<f64>,
+) -> f64 {
+    let share = |done: f64, planned: f64| if planned > 1e-12 { done / planned } else { 0.0 };
+    let along = share((now_cog - cog).norm(), travel.norm());
+    let turned = share(now_rotation.angle_to(&rotation), turn.angle());
+    along.max(turned).clamp(0.0, 1.0)
 }
 
 /// Whether the dynamics moves a body: a free graspable one (GraspIt's dynamic bodies).
