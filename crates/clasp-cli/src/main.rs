@@ -16,6 +16,7 @@ mod plan;
 mod pool;
 mod quality;
 mod render;
+mod simulate;
 mod summary;
 mod world_file;
 
@@ -56,6 +57,25 @@ enum Command {
         #[arg(long, value_name = "MM", allow_negative_numbers = true,
               value_parser = contacts::parse_threshold)]
         threshold: Option<f64>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+    /// Step a world's dynamics: its free graspable bodies fall, slide and rest under gravity on
+    /// its contacts; print where each ended and its velocity, and every contact with the
+    /// impulse of the last step (text, or one JSON document).
+    Simulate {
+        /// A GraspIt world file.
+        world: PathBuf,
+        /// Seconds of simulated time.
+        #[arg(long, value_name = "S")]
+        seconds: f64,
+        /// Seconds a step advances (default: 0.001).
+        #[arg(long, value_name = "S")]
+        time_step: Option<f64>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -227,6 +247,22 @@ fn main() -> ExitCode {
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             inspect::inspect_all(&files, progress, root.as_deref())
+        }
+        Command::Simulate {
+            world,
+            seconds,
+            time_step,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let request = simulate::SimulateRequest { seconds, time_step };
+            report(simulate::simulate(
+                &world,
+                root.as_deref(),
+                &request,
+                format(json),
+            ))
         }
         Command::Contacts {
             world,

@@ -173,6 +173,7 @@ fn type_name(kind: BodyType) -> &'static str {
 /// Every field of RaiSim's contact API, as the side on `c.body` sees it.
 pub(crate) fn contact_json(world: &World, c: &Contact) -> Value {
     let n = c.normal.into_inner();
+    let w = c.world_impulse();
     let q = c.frame.rotation.quaternion();
     json!({
         "body": body_json(world, c.body),
@@ -197,6 +198,8 @@ pub(crate) fn contact_json(world: &World, c: &Contact) -> Value {
         "skip": c.skip,
         "model": model_json(&c.model),
         "friction_edges": c.friction_edges,
+        "impulse": [c.impulse.x, c.impulse.y, c.impulse.z],
+        "world_impulse": [w.x, w.y, w.z],
     })
 }
 

@@ -1103,3 +1103,41 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
         stderr(&output)
     );
 }
+
+#[test]
+fn simulate_lets_the_default_scenes_mug_fall_and_says_so_in_json() {
+    let world = default_world();
+    let out = ok_stdout(&run(&[
+        "simulate",
+        world.to_str().unwrap(),
+        "--seconds",
+        "0.1",
+        "--json",
+    ]));
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["steps"], 100);
+    let bodies = doc["bodies"].as_array().unwrap();
+    assert_eq!(bodies.len(), 1, "the mug is the one free graspable body");
+    let vz = bodies[0]["linear_velocity"][2].as_f64().unwrap();
+    assert!((vz + 981.0).abs() < 1e-6, "g t = 981 mm/s down, not {vz}");
+    for contact in doc["contacts"].as_array().unwrap() {
+        assert_eq!(contact["impulse"].as_array().unwrap().len(), 3);
+        assert_eq!(contact["world_impulse"].as_array().unwrap().len(), 3);
+    }
+}
+
+#[test]
+fn simulate_refuses_a_time_step_that_is_not_positive() {
+    let world = default_world();
+    let output = run(&[
+        "simulate",
+        world.to_str().unwrap(),
+        "--seconds",
+        "0.1",
+        "--time-step",
+        "0",
+    ]);
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("default.xml") && err.contains("time step"), "{err}");
+}

@@ -67,6 +67,17 @@ impl PyContact {
     fn inward<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         convert::vector_array(py, &self.0.inward())
     }
+    /// The impulse (3,) the last dynamics step applied here, from B on A, in the contact frame
+    /// (x, y tangent, z along `normal`), g·mm/s; zeros from a contact query alone.
+    #[getter]
+    fn impulse<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        convert::vector_array(py, &self.0.impulse)
+    }
+    /// The same impulse in world axes (`frame`'s rotation times `impulse`).
+    #[getter]
+    fn world_impulse<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        convert::vector_array(py, &self.0.world_impulse())
+    }
     /// The contact frame (4, 4): origin at `point`, z along `normal`.
     #[getter]
     fn frame<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {

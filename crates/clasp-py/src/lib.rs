@@ -10,6 +10,7 @@
 mod batch;
 mod collisions;
 mod contact;
+mod dynamics;
 mod convert;
 mod errors;
 mod grasps;

@@ -83,6 +83,13 @@ class Contact:
     def frame(self) -> np.ndarray:
         """The contact frame (4, 4): origin at ``point``, z along ``normal``."""
     @property
+    def impulse(self) -> np.ndarray:
+        """The impulse (3,) the last dynamics step applied here, from B on A, in the contact
+        frame (x, y tangent, z along ``normal``), g·mm/s; zeros from a contact query alone."""
+    @property
+    def world_impulse(self) -> np.ndarray:
+        """The same impulse in world axes."""
+    @property
     def separation(self) -> float:
         """Distance between the two points, mm, below the world's contact threshold."""
     @property
@@ -257,6 +264,26 @@ class World:
     @property
     def grasped_object(self) -> BodyId | None:
         """The first graspable body."""
+    @property
+    def gravity(self) -> np.ndarray:
+        """The acceleration of gravity (3,), mm/s² (default 9,810 along −z)."""
+    @gravity.setter
+    def gravity(self, gravity: npt.ArrayLike) -> None: ...
+    @property
+    def time_step(self) -> float:
+        """Seconds a dynamics step advances (default 0.001)."""
+    @time_step.setter
+    def time_step(self, seconds: float) -> None: ...
+    def velocity(self, id: BodyId) -> tuple[np.ndarray, np.ndarray]:
+        """A body's velocity: its centre of gravity's (3,), mm/s, and its angular one (3,),
+        rad/s, world axes."""
+    def set_velocity(self, id: BodyId, linear: npt.ArrayLike, angular: npt.ArrayLike | None = None) -> None:
+        """Gives a free graspable body a velocity; raises ``MoveError`` for anything else."""
+    def step(self) -> None:
+        """Advances the world one time step: free graspable bodies fall, slide and rest on the
+        world's contacts; each contact then carries its impulse."""
+    def simulate(self, seconds: float) -> int:
+        """Steps for ``seconds`` of simulated time; returns the steps taken."""
     def collisions_on(self, selection: Sequence[BodyId] = ()) -> bool:
         """Toggle Collision's state for a selection (none: the world; two: the pair)."""
     def toggle_collisions(self, selection: Sequence[BodyId] = ()) -> bool:

@@ -1,0 +1,87 @@
+//! `simulate`: load a world file, step its dynamics for some seconds (free graspable bodies
+//! fall, slide and rest on its contacts), and print where each free body ended, how fast it
+//! moves, and every contact with the impulse of the last step, as text or one JSON document.
+
+use std::{fmt::Write as _, path::Path};
+
+use clasp_core::{BodyKind, World};
+use serde_json::json;
+
+use crate::{
+    contacts::physical_contacts,
+    output::{Failure, Format, world_error},
+    render::{body_name, contact_json, count, pose_row},
+    world_file::load,
+};
+
+/// What a simulation run does: how long, and at what step (the world's when `None`).
+pub struct SimulateRequest {
+    pub seconds: f64,
+    pub time_step: Option<f64>,
+}
+
+pub fn simulate(
+    file: &Path,
+    root: Option<&Path>,
+    request: &SimulateRequest,
+    format: Format,
+) -> Result<String, Failure> {
+    let mut world = load(file, root)?;
+    if let Some(dt) = request.time_step {
+        world.set_time_step(dt).map_err(|e| world_error(file, e))?;
+    }
+    let steps = world
+        .simulate(request.seconds)
+        .map_err(|e| world_error(file, e))?;
+    let moving: Vec<usize> = world
+        .free_bodies()
+        .filter(|(_, b)| b.kind == BodyKind::Graspable)
+        .map(|(i, _)| i)
+        .collect();
+    Ok(match format {
+        Format::Json => json!({
+            "file": file.display().to_string(),
+            "seconds": steps as f64 * world.time_step(),
+            "steps": steps,
+            "time_step": world.time_step(),
+            "bodies": moving.iter().map(|&i| body_state(&world, i)).collect::<Vec<_>>(),
+            "contacts": physical_contacts(&world).iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => {
+            let mut text = format!(
+                "{} of {} s\n",
+                count(steps, "step"),
+                world.time_step()
+            );
+            for &i in &moving {
+                let Some(body) = world.free_body(i) else { continue };
+                let (c, v) = (body.world_cog(), body.velocity().linear);
+                let _ = writeln!(
+                    text,
+                    "{}: centre ({:.3}, {:.3}, {:.3}) mm, velocity ({:.3}, {:.3}, {:.3}) mm/s",
+                    body_name(&world, clasp_core::BodyId::Free(i)),
+                    c.x, c.y, c.z, v.x, v.y, v.z
+                );
+            }
+            let contacts = physical_contacts(&world);
+            let _ = write!(text, "{}", count(contacts.len(), "contact"));
+            text
+        }
+    })
+}
+
+/// A free body's pose (its 4×4 matrix's 16 numbers) and velocity.
+fn body_state(world: &World, i: usize) -> serde_json::Value {
+    let Some(body) = world.free_body(i) else {
+        return serde_json::Value::Null;
+    };
+    let v = body.velocity();
+    json!({
+        "index": i,
+        "name": body.name,
+        "pose": pose_row(&body.pose()),
+        "linear_velocity": [v.linear.x, v.linear.y, v.linear.z],
+        "angular_velocity": [v.angular.x, v.angular.y, v.angular.z],
+    })
+}

@@ -1,0 +1,89 @@
+//! `clasp.World`'s dynamics (issue 28, in progress: free graspable bodies): gravity, the time
+//! step, velocities, and stepping; each contact then carries the impulse the step applied.
+
+use clasp_core::{Velocity, World};
+use nalgebra::Vector3;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
+
+/// Three numbers from anything array-like.
+fn vector3(value: &Bound<'_, PyAny>) -> PyResult<Vector3<f64>> {
+    let array = convert::array1(value)?;
+    let v = array.as_slice()?;
+    match v {
+        [x, y, z] => Ok(Vector3::new(*x, *y, *z)),
+        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "expected 3 numbers, got {}",
+            v.len()
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyWorld {
+    /// The acceleration of gravity (3,), mm/s² (default 9,810 along −z).
+    #[getter]
+    fn gravity<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        convert::vector_array(py, &self.world.gravity())
+    }
+
+    #[setter]
+    fn set_gravity(&mut self, gravity: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.world.set_gravity(vector3(gravity)?).map_err(move_error)
+    }
+
+    /// Seconds a step advances (default 0.001).
+    #[getter]
+    fn time_step(&self) -> f64 {
+        self.world.time_step()
+    }
+
+    #[setter]
+    fn set_time_step(&mut self, seconds: f64) -> PyResult<()> {
+        self.world.set_time_step(seconds).map_err(move_error)
+    }
+
+    /// A body's velocity: its centre of gravity's (3,), mm/s, and its angular velocity (3,),
+    /// rad/s, world axes.
+    fn velocity<'py>(
+        &self,
+        py: Python<'py>,
+        id: PyBodyId,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+        let v = self.body(id)?.velocity();
+        Ok((
+            convert::vector_array(py, &v.linear),
+            convert::vector_array(py, &v.angular),
+        ))
+    }
+
+    /// Gives a free graspable body a velocity (mm/s of its centre, rad/s); anything else, or a
+    /// number that is not finite, raises `MoveError` and changes nothing.
+    #[pyo3(signature = (id, linear, angular=None))]
+    fn set_velocity(
+        &mut self,
+        id: PyBodyId,
+        linear: &Bound<'_, PyAny>,
+        angular: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let angular = angular.map(vector3).transpose()?.unwrap_or_default();
+        let velocity = Velocity::new(vector3(linear)?, angular);
+        self.world.set_velocity(id.0, velocity).map_err(move_error)
+    }
+
+    /// Advances the world one time step; a step that cannot be taken raises `MoveError` with
+    /// the world as it was.
+    fn step(&mut self, py: Python<'_>) -> PyResult<()> {
+        let world: &mut World = &mut self.world;
+        py.detach(|| world.step()).map_err(move_error)
+    }
+
+    /// Steps for `seconds` of simulated time; returns the steps taken. A step that fails raises
+    /// `MoveError`, the world left at its last good step.
+    fn simulate(&mut self, py: Python<'_>, seconds: f64) -> PyResult<usize> {
+        let world: &mut World = &mut self.world;
+        py.detach(|| world.simulate(seconds)).map_err(move_error)
+    }
+}

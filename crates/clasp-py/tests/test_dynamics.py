@@ -1,0 +1,63 @@
+"""Dynamics from Python: a box falls onto a table and rests there, its weight carried by the
+contacts' impulses; bad values raise and change nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+
+import clasp
+
+
+def box_on_table(height: float) -> tuple[clasp.World, clasp.BodyId]:
+    world = clasp.World()
+    table = trimesh.creation.box(extents=(400.0, 400.0, 20.0))
+    world.add_mesh(table.vertices, table.faces, name="table", kind="obstacle", pose=clasp.pose((0, 0, -10)))
+    cube = trimesh.creation.box(extents=(20.0, 20.0, 20.0))
+    box = world.add_mesh(cube.vertices, cube.faces, name="box", pose=clasp.pose((0, 0, 10 + height)))
+    return world, box
+
+
+def test_a_free_body_falls_as_gravity_says():
+    world, box = box_on_table(1000.0)
+    world.set_velocity(box, [100.0, 0.0, 0.0])
+    assert world.simulate(0.2) == 200
+    z = world.body_pose(box)[2, 3]
+    assert z == pytest.approx(1010.0 - 0.5 * 9810.0 * 0.2**2, abs=1e-6)
+    linear, angular = world.velocity(box)
+    np.testing.assert_allclose(linear, [100.0, 0.0, -9810.0 * 0.2], atol=1e-6)
+    np.testing.assert_allclose(angular, 0.0, atol=1e-12)
+
+
+def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
+    world, box = box_on_table(3.0)
+    world.simulate(1.0)
+    assert not world.overlapping_pairs()
+    assert world.body_pose(box)[2, 3] == pytest.approx(10.0, abs=0.1)
+    world.step()
+    contacts = world.contacts_of(box)
+    assert contacts
+    # The box is object B (the table came first): the impulse from B on A presses the table
+    # down, so the box is pushed up by its negative.
+    up = -sum(c.world_impulse for c in contacts)
+    mass = 8.0  # 20 mm cube at 1 g/cm³
+    assert up[2] == pytest.approx(mass * 9810.0 * world.time_step, rel=0.01)
+    assert all(c.impulse[2] > 0 for c in contacts)
+
+
+def test_bad_dynamics_values_raise_and_change_nothing():
+    world, box = box_on_table(3.0)
+    with pytest.raises(clasp.MoveError):
+        world.time_step = 0.0
+    with pytest.raises(clasp.MoveError):
+        world.gravity = [0.0, float("nan"), 0.0]
+    with pytest.raises(clasp.MoveError):
+        world.set_velocity(clasp.BodyId.free(0), [1.0, 0.0, 0.0])  # the table does not move
+    with pytest.raises(clasp.MoveError):
+        world.set_velocity(box, [float("inf"), 0.0, 0.0])
+    assert world.time_step == 0.001
+    np.testing.assert_allclose(world.gravity, [0.0, 0.0, -9810.0])
+    world.gravity = [0.0, 0.0, 0.0]
+    world.simulate(0.1)
+    assert world.body_pose(box)[2, 3] == pytest.approx(13.0)
