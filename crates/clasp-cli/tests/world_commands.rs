@@ -1139,5 +1139,8 @@ fn simulate_refuses_a_time_step_that_is_not_positive() {
     ]);
     assert!(!output.status.success());
     let err = String::from_utf8_lossy(&output.stderr);
-    assert!(err.contains("default.xml") && err.contains("time step"), "{err}");
+    assert!(
+        err.contains("default.xml") && err.contains("time step"),
+        "{err}"
+    );
 }

@@ -31,7 +31,9 @@ impl PyWorld {
 
     #[setter]
     fn set_gravity(&mut self, gravity: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.world.set_gravity(vector3(gravity)?).map_err(move_error)
+        self.world
+            .set_gravity(vector3(gravity)?)
+            .map_err(move_error)
     }
 
     /// Seconds a step advances (default 0.001).

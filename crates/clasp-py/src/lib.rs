@@ -10,8 +10,8 @@
 mod batch;
 mod collisions;
 mod contact;
-mod dynamics;
 mod convert;
+mod dynamics;
 mod errors;
 mod grasps;
 mod ids;
