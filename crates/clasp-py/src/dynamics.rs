@@ -8,6 +8,9 @@ use pyo3::prelude::*;
 
 use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
 
+/// Three numbers as numpy gives them back.
+type Vector<'py> = Bound<'py, PyArray1<f64>>;
+
 /// Three numbers from anything array-like.
 fn vector3(value: &Bound<'_, PyAny>) -> PyResult<Vector3<f64>> {
     let array = convert::array1(value)?;
@@ -49,11 +52,7 @@ impl PyWorld {
 
     /// A body's velocity: its centre of gravity's (3,), mm/s, and its angular velocity (3,),
     /// rad/s, world axes.
-    fn velocity<'py>(
-        &self,
-        py: Python<'py>,
-        id: PyBodyId,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    fn velocity<'py>(&self, py: Python<'py>, id: PyBodyId) -> PyResult<(Vector<'py>, Vector<'py>)> {
         let v = self.body(id)?.velocity();
         Ok((
             convert::vector_array(py, &v.linear),

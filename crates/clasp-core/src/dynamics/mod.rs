@@ -36,6 +36,9 @@ use solver::{Mobile, Row};
 /// A speed no body reaches in a grasp simulation (mm/s; 1 km/s): beyond it a step has blown up.
 pub const SPEED_LIMIT: f64 = 1.0e6;
 
+/// Impulses, each with the contact it acts at.
+type Applied = Vec<(Contact, Vector3<f64>)>;
+
 /// How many times within one step a body that stopped short is solved again and goes on.
 const IMPACTS_PER_STEP: usize = 4;
 
@@ -140,12 +143,11 @@ impl<E: CollisionEngine> World<E> {
     /// and the impulses of the contacts the world has now, each with the contact it acts at.
     /// Refused, changing nothing, for a body that cannot move (no positive mass) or a solve
     /// that blows up.
-    #[allow(clippy::type_complexity)]
     fn solve_contacts(
         &self,
         dynamic: &[usize],
         added: Vector3<f64>,
-    ) -> Result<(Vec<Mobile>, Vec<(Contact, Vector3<f64>)>), MoveError> {
+    ) -> Result<(Vec<Mobile>, Applied), MoveError> {
         let mut mobiles = Vec::with_capacity(dynamic.len());
         for &i in dynamic {
             let id = BodyId::Free(i);
