@@ -200,6 +200,8 @@ pub(crate) fn contact_json(world: &World, c: &Contact) -> Value {
         "friction_edges": c.friction_edges,
         "impulse": [c.impulse.x, c.impulse.y, c.impulse.z],
         "world_impulse": [w.x, w.y, w.z],
+        "inverse_inertia": c.inverse_inertia.transpose().as_slice(),
+        "index_in_contact_problem": c.index_in_contact_problem,
     })
 }
 

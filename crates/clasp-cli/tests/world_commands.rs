@@ -1123,6 +1123,7 @@ fn simulate_lets_the_default_scenes_mug_fall_and_says_so_in_json() {
     for contact in doc["contacts"].as_array().unwrap() {
         assert_eq!(contact["impulse"].as_array().unwrap().len(), 3);
         assert_eq!(contact["world_impulse"].as_array().unwrap().len(), 3);
+        assert_eq!(contact["inverse_inertia"].as_array().unwrap().len(), 9);
     }
 }
 
@@ -1143,4 +1144,28 @@ fn simulate_refuses_a_time_step_that_is_not_positive() {
         err.contains("default.xml") && err.contains("time step"),
         "{err}"
     );
+}
+
+#[test]
+fn a_contact_query_alone_gives_zero_impulses_and_no_place_in_a_problem() {
+    let world = default_world();
+    let out = ok_stdout(&run(&[
+        "contacts",
+        world.to_str().unwrap(),
+        "--threshold",
+        "5",
+        "--json",
+    ]));
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let contacts = doc["contacts"].as_array().unwrap();
+    assert!(
+        !contacts.is_empty(),
+        "within 5 mm the hand and the mug meet"
+    );
+    for c in contacts {
+        let zeros = |key: &str| c[key].as_array().unwrap().iter().all(|x| x == 0.0);
+        assert!(zeros("impulse") && zeros("world_impulse") && zeros("inverse_inertia"));
+        assert_eq!(c["inverse_inertia"].as_array().unwrap().len(), 9);
+        assert!(c["index_in_contact_problem"].is_null());
+    }
 }

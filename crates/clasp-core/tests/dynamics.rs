@@ -178,6 +178,34 @@ fn a_dropped_box_comes_to_rest_on_the_table_and_never_gains_energy() {
     // Four corners hold a box statically indeterminately: their frictions may pull against
     // each other, but nothing pushes the box sideways.
     assert!(sideways.xy().norm() < 1e-6 * weight, "{sideways}");
+    // RaiSim's inverse inertia: the relative velocity here per impulse here, contact frame;
+    // the table does not move, so the box's answer alone: 1/m − [r]× I⁻¹ [r]×.
+    let cube = world.body(id).unwrap();
+    let rotation = cube.pose().rotation.to_rotation_matrix().into_inner();
+    let inverse = (rotation * cube.mass.inertia * m * rotation.transpose())
+        .try_inverse()
+        .unwrap();
+    let mut places = Vec::new();
+    for c in world.contacts_of(BodyId::Free(0)) {
+        let r = (c.other_point - cube.world_cog()).cross_matrix();
+        let world_block = nalgebra::Matrix3::identity() / m - r * inverse * r;
+        let frame = c.frame.rotation.to_rotation_matrix().into_inner();
+        let expected = frame.transpose() * world_block * frame;
+        let error = (c.inverse_inertia - expected).norm();
+        assert!(
+            error < 1e-9 * expected.norm(),
+            "{} vs {expected}",
+            c.inverse_inertia
+        );
+        places.push(c.index_in_contact_problem.expect("a place in the problem"));
+    }
+    places.sort();
+    places.dedup();
+    assert_eq!(
+        places.len(),
+        world.contacts_of(BodyId::Free(0)).count(),
+        "distinct places"
+    );
     for c in world.contacts_of(id) {
         assert!(
             !c.is_object_a && c.impulse.z > 0.0,

@@ -73,6 +73,21 @@ impl PyContact {
     fn impulse<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         convert::vector_array(py, &self.0.impulse)
     }
+    /// The contact's apparent inverse inertia (3, 3) in the last step's problem, contact frame,
+    /// 1/g (RaiSim's `getInvInertia`); zeros from a contact query alone.
+    #[getter]
+    fn inverse_inertia<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        let g = &self.0.inverse_inertia;
+        let rows: Vec<Vec<f64>> = (0..3)
+            .map(|r| (0..3).map(|c| g[(r, c)]).collect())
+            .collect();
+        convert::matrix_array(py, &rows, 3)
+    }
+    /// The contact's place in the last step's contact problem, else None.
+    #[getter]
+    fn index_in_contact_problem(&self) -> Option<usize> {
+        self.0.index_in_contact_problem
+    }
     /// The same impulse in world axes (`frame`'s rotation times `impulse`).
     #[getter]
     fn world_impulse<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {

@@ -44,6 +44,11 @@ def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
     mass = 8.0  # 20 mm cube at 1 g/cm³
     assert up[2] == pytest.approx(mass * 9810.0 * world.time_step, rel=0.01)
     assert all(c.impulse[2] > 0 for c in contacts)
+    assert all(c.index_in_contact_problem is not None for c in contacts)
+    for c in contacts:
+        g = c.inverse_inertia
+        np.testing.assert_allclose(g, g.T, atol=1e-12)
+        assert np.all(np.linalg.eigvalsh(g) > 0), "the box answers every impulse"
 
 
 def test_bad_dynamics_values_raise_and_change_nothing():

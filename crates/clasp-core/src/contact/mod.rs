@@ -89,6 +89,13 @@ pub struct Contact {
     /// and y tangent, z along `normal`), g·mm/s (1 g·mm/s = 10⁻⁶ N·s): RaiSim's `getImpulse`.
     /// The same on both sides; zero from a contact query that no step solved.
     pub impulse: Vector3<f64>,
+    /// The contact's apparent inverse inertia in the last step's problem (RaiSim's
+    /// `getInvInertia`): how the relative velocity here (A's point less B's, contact frame)
+    /// answers an impulse here, 1/g; zero from a contact query that no step solved.
+    pub inverse_inertia: Matrix3<f64>,
+    /// The contact's place in the last step's contact problem (RaiSim's
+    /// `getIndexContactProblem`); `None` from a query that no step solved.
+    pub index_in_contact_problem: Option<usize>,
 }
 
 impl Contact {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use nalgebra::{Point3, Translation3, Unit, Vector3};
+use nalgebra::{Matrix3, Point3, Translation3, Unit, Vector3};
 
 use clasp_collide::CollisionEngine;
 
@@ -61,6 +61,8 @@ pub(crate) fn contact_pair(
             model: ContactModel::Point,
             friction_edges: Vec::new(),
             impulse: Vector3::zeros(),
+            inverse_inertia: Matrix3::zeros(),
+            index_in_contact_problem: None,
         }
     };
     let (ta, tb) = (found.triangle_a, found.triangle_b);

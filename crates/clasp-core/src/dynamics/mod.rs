@@ -36,8 +36,19 @@ use solver::{Mobile, Row};
 /// A speed no body reaches in a grasp simulation (mm/s; 1 km/s): beyond it a step has blown up.
 pub const SPEED_LIMIT: f64 = 1.0e6;
 
-/// Impulses, each with the contact it acts at.
-type Applied = Vec<(Contact, Vector3<f64>)>;
+/// One contact of a step's problem as solved.
+struct Solved {
+    contact: Contact,
+    /// From B on A, contact frame.
+    impulse: Vector3<f64>,
+    /// Its Delassus block, contact frame.
+    inverse_inertia: Matrix3<f64>,
+    /// Its place in the step's first problem; `None` in an impact's.
+    index: Option<usize>,
+}
+
+/// The contacts of one solve.
+type Applied = Vec<Solved>;
 
 /// How many times within one step a body that stopped short is solved again and goes on.
 const IMPACTS_PER_STEP: usize = 4;
@@ -97,7 +108,7 @@ impl<E: CollisionEngine> World<E> {
             .map(|(i, _)| i)
             .collect();
         let gravity = self.settings.gravity * self.settings.time_step;
-        let (mobiles, mut applied) = self.solve_contacts(&dynamic, gravity)?;
+        let (mobiles, mut applied) = self.solve_contacts(&dynamic, gravity, true)?;
         let dt = self.settings.time_step;
         let mut left = Vec::with_capacity(dynamic.len());
         for (&i, m) in dynamic.iter().zip(&mobiles) {
@@ -111,7 +122,7 @@ impl<E: CollisionEngine> World<E> {
             if left.iter().all(|&t| t <= dt * 1e-6) {
                 break;
             }
-            let (mobiles, impact) = self.solve_contacts(&dynamic, Vector3::zeros())?;
+            let (mobiles, impact) = self.solve_contacts(&dynamic, Vector3::zeros(), false)?;
             applied.extend(impact);
             for ((&i, m), rest) in dynamic.iter().zip(&mobiles).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
@@ -147,6 +158,7 @@ impl<E: CollisionEngine> World<E> {
         &self,
         dynamic: &[usize],
         added: Vector3<f64>,
+        first: bool,
     ) -> Result<(Vec<Mobile>, Applied), MoveError> {
         let mut mobiles = Vec::with_capacity(dynamic.len());
         for &i in dynamic {
@@ -168,6 +180,10 @@ impl<E: CollisionEngine> World<E> {
             .filter(|c| c.is_object_a)
             .filter_map(|c| Some((self.row(&c, slot_of(c.body), slot_of(c.other))?, c)))
             .unzip();
+        let blocks: Vec<Matrix3<f64>> = rows
+            .iter()
+            .map(|row| solver::delassus_block(&mobiles, row))
+            .collect();
         let impulses = solver::solve(&mut mobiles, &rows);
         for (&i, m) in dynamic.iter().zip(&mobiles) {
             let speed = m.linear.norm().max(m.angular.norm());
@@ -178,7 +194,18 @@ impl<E: CollisionEngine> World<E> {
                 });
             }
         }
-        let applied = solved.into_iter().zip(impulses).collect();
+        let applied = solved
+            .into_iter()
+            .zip(impulses)
+            .zip(blocks)
+            .enumerate()
+            .map(|(k, ((contact, impulse), inverse_inertia))| Solved {
+                contact,
+                impulse,
+                inverse_inertia,
+                index: first.then_some(k),
+            })
+            .collect();
         Ok((mobiles, applied))
     }
 
@@ -268,16 +295,19 @@ impl<E: CollisionEngine> World<E> {
 }
 
 impl<E: CollisionEngine> World<E> {
-    /// Puts on each contact the impulse this step applied there: each solved contact's impulse
-    /// goes to the contact of the same pair nearest to where it was (a step moves contacts a
-    /// little, and a corner's contact may now lie on a neighbouring triangle), both sides;
-    /// every other contact carries zero.
-    fn keep_impulses(&mut self, applied: &[(Contact, Vector3<f64>)]) {
+    /// Puts on each contact the impulse this step applied there, with its inverse inertia and
+    /// place in the problem: each solved contact goes to the contact of the same pair nearest
+    /// to where it was (a step moves contacts a little, and a corner's contact may now lie on a
+    /// neighbouring triangle), both sides; every other contact carries zero and no place.
+    fn keep_impulses(&mut self, applied: &[Solved]) {
         let contacts = &mut self.stage.contacts;
         for contact in contacts.iter_mut() {
             contact.impulse = Vector3::zeros();
+            contact.inverse_inertia = Matrix3::zeros();
+            contact.index_in_contact_problem = None;
         }
-        for (solved, impulse) in applied {
+        for entry in applied {
+            let (solved, impulse) = (&entry.contact, &entry.impulse);
             let same_pair =
                 |c: &Contact| c.is_object_a && c.body == solved.body && c.other == solved.other;
             let nearest = contacts
@@ -293,15 +323,22 @@ impl<E: CollisionEngine> World<E> {
                 continue;
             };
             // The solved contact's frame may differ from this one's by a little: through the world.
-            let world = solved.frame.rotation * impulse;
-            let here = contacts[k].frame.rotation.inverse() * world;
-            contacts[k].impulse += here;
+            let to_here = (contacts[k].frame.rotation.inverse() * solved.frame.rotation)
+                .to_rotation_matrix()
+                .into_inner();
+            let here = to_here * impulse;
+            let block = to_here * entry.inverse_inertia * to_here.transpose();
             // Its other side: the same two bodies the other way round, the points swapped.
             let twin = contacts
-                .iter_mut()
-                .find(|c| c.body == other && c.other == body && c.other_point == point);
-            if let Some(twin) = twin {
-                twin.impulse += here;
+                .iter()
+                .position(|c| c.body == other && c.other == body && c.other_point == point);
+            for side in std::iter::once(k).chain(twin) {
+                let contact = &mut contacts[side];
+                contact.impulse += here;
+                if contact.index_in_contact_problem.is_none() && entry.index.is_some() {
+                    contact.index_in_contact_problem = entry.index;
+                    contact.inverse_inertia = block;
+                }
             }
         }
     }

@@ -90,6 +90,13 @@ class Contact:
     def world_impulse(self) -> np.ndarray:
         """The same impulse in world axes."""
     @property
+    def inverse_inertia(self) -> np.ndarray:
+        """The contact's apparent inverse inertia (3, 3) in the last step's problem, contact
+        frame, 1/g (RaiSim's ``getInvInertia``); zeros from a contact query alone."""
+    @property
+    def index_in_contact_problem(self) -> int | None:
+        """The contact's place in the last step's contact problem, else None."""
+    @property
     def separation(self) -> float:
         """Distance between the two points, mm, below the world's contact threshold."""
     @property
