@@ -71,8 +71,8 @@ pub fn load_world_with_warnings(
         path,
         graspit_root,
     };
-    let (mut bodies, mut robots, mut connections, mut camera_seen) =
-        (Vec::new(), Vec::new(), Vec::new(), None);
+    let (mut bodies, mut robots, mut connections, mut camera_seen, mut dynamics_seen) =
+        (Vec::new(), Vec::new(), Vec::new(), None, None);
     let mut warnings = Vec::new();
     for element in &root.children {
         match element.name.as_str() {
@@ -82,6 +82,7 @@ pub fn load_world_with_warnings(
             // Checked once every robot is loaded: a connection may come before its robots.
             "connection" => connections.push(element),
             "camera" => camera_seen = Some(camera(element, path)?),
+            "dynamics" => dynamics_seen = Some(element),
             // GraspIt ignores what it does not know; so does Clasp.
             _ => {}
         }
@@ -101,6 +102,9 @@ pub fn load_world_with_warnings(
             .map_err(|e| LoadError::new(path, Some(line), e.to_string()))?;
     }
     world.camera = camera_seen;
+    if let Some(element) = dynamics_seen {
+        read_dynamics(&mut world, element, path)?;
+    }
     Ok((world, warnings))
 }
 
@@ -341,6 +345,40 @@ fn index(element: &Element, file: &Path) -> Result<usize, LoadError> {
     })
 }
 
+/// Clasp's extension `<dynamics>`: `<gravity>x y z</gravity>` (mm/s²) and
+/// `<timeStep>seconds</timeStep>`, each optional; a bad value names the file and its line.
+fn read_dynamics(world: &mut World, element: &Element, file: &Path) -> Result<(), LoadError> {
+    let refused = |at: &Element, e: clasp_core::MoveError| {
+        LoadError::new(file, Some(at.line), format!("<{}>: {e}", at.name))
+    };
+    if let Some(gravity) = element.child("gravity") {
+        let [x, y, z] = fixed_numbers::<3>(gravity, file)?;
+        world
+            .set_gravity(nalgebra::Vector3::new(x, y, z))
+            .map_err(|e| refused(gravity, e))?;
+    }
+    if let Some(step) = element.child("timeStep") {
+        world
+            .set_time_step(number(step, file)?)
+            .map_err(|e| refused(step, e))?;
+    }
+    Ok(())
+}
+
+/// `<dynamics>` for a world whose gravity or time step is not the default; nothing otherwise,
+/// so a GraspIt world saves as GraspIt wrote it.
+fn dynamics_xml(world: &World) -> String {
+    let defaults = clasp_core::WorldSettings::default();
+    let (g, dt) = (world.gravity(), world.time_step());
+    if g == defaults.gravity && dt == defaults.time_step {
+        return String::new();
+    }
+    format!(
+        "\t<dynamics>\n\t\t<gravity>{} {} {}</gravity>\n\t\t<timeStep>{dt}</timeStep>\n\t</dynamics>\n",
+        g.x, g.y, g.z
+    )
+}
+
 /// `<camera>`: position, orientation as `x y z w` (Inventor's order), focal distance.
 fn camera(element: &Element, file: &Path) -> Result<Camera, LoadError> {
     let position = Point3::from(fixed_numbers::<3>(
@@ -513,6 +551,7 @@ pub fn save_world(
     if let Some(camera) = &world.camera {
         xml.push_str(&camera_xml(camera));
     }
+    xml.push_str(&dynamics_xml(world));
     xml.push_str("</world>\n");
     std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))
 }
@@ -685,6 +724,22 @@ mod tests {
             ("scenes/w.xml", world),
         ]);
         load_world(&files, Path::new("scenes/w.xml"), Some(Path::new("lib")))
+    }
+
+    #[test]
+    fn reads_and_refuses_clasps_dynamics_settings() {
+        let world = load(
+            "<world><dynamics><gravity>0 -9810 0</gravity><timeStep>0.002</timeStep>\
+             </dynamics></world>",
+        )
+        .unwrap();
+        assert_eq!(world.gravity(), nalgebra::Vector3::new(0.0, -9810.0, 0.0));
+        assert_eq!(world.time_step(), 0.002);
+        let err = load("<world><dynamics>\n<timeStep>0</timeStep></dynamics></world>").unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err.to_string().contains("time step"), "{err}");
+        let err = load("<world><dynamics><gravity>0 nan 0</gravity></dynamics></world>");
+        assert!(err.is_err());
     }
 
     #[test]

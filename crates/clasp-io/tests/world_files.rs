@@ -82,6 +82,27 @@ fn the_default_scene_saves_and_loads_unchanged() {
     assert!(text.contains("<fullTransform>("), "{text}");
     let reloaded = load_world(&Disk, &saved, None).unwrap();
     assert_same_world(&original, &reloaded);
+    assert!(
+        !text.contains("<dynamics>"),
+        "default dynamics are not written: {text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn gravity_and_the_time_step_survive_saving() {
+    let mut world =
+        load_world(&Disk, &workspace().join("models/worlds/default.xml"), None).unwrap();
+    world
+        .set_gravity(nalgebra::Vector3::new(0.0, 0.0, -1620.0))
+        .unwrap();
+    world.set_time_step(0.0005).unwrap();
+    let dir = scratch("moon");
+    let saved = dir.join("moon.xml");
+    save_world(&world, &saved, None).unwrap();
+    let reloaded = load_world(&Disk, &saved, None).unwrap();
+    assert_eq!(reloaded.gravity(), world.gravity());
+    assert_eq!(reloaded.time_step(), 0.0005);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
