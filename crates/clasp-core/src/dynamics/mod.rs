@@ -180,11 +180,8 @@ impl<E: CollisionEngine> World<E> {
             .filter(|c| c.is_object_a)
             .filter_map(|c| Some((self.row(&c, slot_of(c.body), slot_of(c.other))?, c)))
             .unzip();
-        let blocks: Vec<Matrix3<f64>> = rows
-            .iter()
-            .map(|row| solver::delassus_block(&mobiles, row))
-            .collect();
-        let impulses = solver::solve(&mut mobiles, &rows);
+        let blocks = solver::delassus_blocks(&mobiles, &rows);
+        let impulses = solver::solve(&mut mobiles, &rows, &blocks);
         for (&i, m) in dynamic.iter().zip(&mobiles) {
             let speed = m.linear.norm().max(m.angular.norm());
             if !(speed.is_finite() && speed < SPEED_LIMIT) {

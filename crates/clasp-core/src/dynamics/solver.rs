@@ -55,13 +55,21 @@ const SETTLED: f64 = 1e-9;
 /// Bisection steps on the cone's surface.
 const CONE_BISECTIONS: usize = 50;
 
-/// Solves the contacts; returns each one's impulse on A in its frame (x, y tangent, z normal)
-/// and leaves the mobiles at their velocities after the step's impulses.
-pub(crate) fn solve(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
-    let blocks: Vec<Matrix3<f64>> = rows
-        .iter()
+/// Each contact's block of the Delassus matrix in its frame ([`delassus_block`]).
+pub(crate) fn delassus_blocks(mobiles: &[Mobile], rows: &[Row]) -> Vec<Matrix3<f64>> {
+    rows.iter()
         .map(|row| delassus_block(mobiles, row))
-        .collect();
+        .collect()
+}
+
+/// Solves the contacts, given their blocks ([`delassus_blocks`]); returns each one's impulse on
+/// A in its frame (x, y tangent, z normal) and leaves the mobiles at their velocities after the
+/// step's impulses.
+pub(crate) fn solve(
+    mobiles: &mut [Mobile],
+    rows: &[Row],
+    blocks: &[Matrix3<f64>],
+) -> Vec<Vector3<f64>> {
     let mut impulses = vec![Vector3::zeros(); rows.len()];
     for _ in 0..MAX_SWEEPS {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
@@ -85,7 +93,7 @@ pub(crate) fn solve(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
 }
 
 /// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
-pub(crate) fn delassus_block(mobiles: &[Mobile], row: &Row) -> Matrix3<f64> {
+fn delassus_block(mobiles: &[Mobile], row: &Row) -> Matrix3<f64> {
     let mut world = Matrix3::zeros();
     if let Some(a) = row.a {
         world += mobiles[a].response(&row.lever_a);
@@ -178,6 +186,12 @@ fn slide(block: &Matrix3<f64>, free: &Vector3<f64>, mu: f64) -> Vector3<f64> {
 mod tests {
     use super::*;
 
+    /// Solves as a step does: the blocks first, then the sweeps.
+    fn solve_all(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
+        let blocks = delassus_blocks(mobiles, rows);
+        solve(mobiles, rows, &blocks)
+    }
+
     fn ball(mass: f64, velocity: Vector3<f64>) -> Mobile {
         Mobile {
             inverse_mass: 1.0 / mass,
@@ -201,7 +215,7 @@ mod tests {
     #[test]
     fn a_falling_ball_stops_on_the_ground_with_its_momentum_as_the_impulse() {
         let mut mobiles = vec![ball(2.0, Vector3::new(0.0, 0.0, -30.0))];
-        let impulses = solve(
+        let impulses = solve_all(
             &mut mobiles,
             &[on_ground(Vector3::new(0.0, 0.0, -10.0), 0.5)],
         );
@@ -212,7 +226,7 @@ mod tests {
     #[test]
     fn a_rising_ball_is_let_go() {
         let mut mobiles = vec![ball(2.0, Vector3::new(0.0, 0.0, 5.0))];
-        let impulses = solve(
+        let impulses = solve_all(
             &mut mobiles,
             &[on_ground(Vector3::new(0.0, 0.0, -10.0), 0.5)],
         );
@@ -229,14 +243,14 @@ mod tests {
         };
         let row = on_ground(Vector3::zeros(), 0.5);
         let mut fast = vec![block(Vector3::new(10.0, 0.0, -4.0))];
-        let impulse = solve(&mut fast, std::slice::from_ref(&row))[0];
+        let impulse = solve_all(&mut fast, std::slice::from_ref(&row))[0];
         assert!(
             (impulse.z - 4.0).abs() < 1e-6 && (impulse.x + 2.0).abs() < 1e-6,
             "{impulse}"
         );
         assert!((fast[0].linear.x - 8.0).abs() < 1e-6 && fast[0].linear.z.abs() < 1e-6);
         let mut slow = vec![block(Vector3::new(1.0, 0.0, -4.0))];
-        let impulse = solve(&mut slow, &[row])[0];
+        let impulse = solve_all(&mut slow, &[row])[0];
         assert!(slow[0].linear.norm() < 1e-9, "{impulse}: it sticks");
     }
 }
