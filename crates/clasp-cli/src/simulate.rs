@@ -4,7 +4,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{BodyKind, World};
+use clasp_core::World;
 use serde_json::json;
 
 use crate::{
@@ -35,7 +35,7 @@ pub fn simulate(
         .map_err(|e| world_error(file, e))?;
     let moving: Vec<usize> = world
         .free_bodies()
-        .filter(|(_, b)| b.kind == BodyKind::Graspable)
+        .filter(|(_, b)| b.is_dynamic())
         .map(|(i, _)| i)
         .collect();
     Ok(match format {

@@ -43,7 +43,7 @@ fn cog(world: &World, id: BodyId) -> Point3<f64> {
 fn energy(world: &World) -> f64 {
     world
         .free_bodies()
-        .filter(|(_, b)| b.kind == BodyKind::Graspable)
+        .filter(|(_, b)| b.is_dynamic())
         .map(|(_, b)| {
             let v = b.velocity();
             let r = b.pose().rotation.to_rotation_matrix().into_inner();
@@ -339,4 +339,25 @@ fn a_mesh_ball_rolls_down_an_incline_at_five_sevenths_g_sin_theta() {
         "a = {measured} mm/s², (5/7) g sin θ = {expected}"
     );
     assert!(world.overlapping_pairs().is_empty());
+}
+
+#[test]
+fn a_step_that_blows_up_says_so_and_leaves_the_world_at_its_last_good_step() {
+    let mut world = World::new(vec![table(0.0), cube_on(0.0, 50.0)], vec![]);
+    let id = BodyId::Free(1);
+    world.simulate(0.01).unwrap();
+    let (pose, velocity) = {
+        let b = world.body(id).unwrap();
+        (b.pose(), b.velocity())
+    };
+    let wild = Velocity::new(
+        Vector3::new(0.0, 0.0, -2.0 * clasp_core::SPEED_LIMIT),
+        Vector3::zeros(),
+    );
+    world.set_velocity(id, wild).unwrap();
+    assert!(matches!(world.step(), Err(MoveError::BlewUp { body, .. }) if body == id));
+    let b = world.body(id).unwrap();
+    assert_eq!((b.pose(), b.velocity()), (pose, wild));
+    world.set_velocity(id, velocity).unwrap();
+    world.step().unwrap();
 }

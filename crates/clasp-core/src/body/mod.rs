@@ -266,6 +266,12 @@ impl Body {
     pub fn is_static(&self) -> bool {
         self.kind == BodyKind::Obstacle
     }
+
+    /// Whether a world's dynamics moves it: a free graspable body (GraspIt's dynamic bodies;
+    /// robots' bodies move only with their robots).
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Graspable
+    }
 }
 
 /// The corners of the world-space box round some bodies where they stand, or `None` for none.

@@ -22,9 +22,10 @@ use nalgebra::{Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use clasp_collide::CollisionEngine;
 
 use crate::{
-    body::{Body, BodyKind, velocity::Velocity},
+    body::{Body, velocity::Velocity},
     contact::{Contact, search::pair_contacts_merging},
     ids::{BodyId, Element},
+    pose::Pose,
     world::{
         World,
         error::MoveError,
@@ -89,7 +90,7 @@ impl<E: CollisionEngine> World<E> {
         if !velocity.is_finite() {
             return Err(MoveError::BadVelocity);
         }
-        if !self.body(id).is_some_and(is_dynamic) {
+        if !self.body(id).is_some_and(Body::is_dynamic) {
             return Err(MoveError::NotDynamic(id));
         }
         if let Some(body) = self.body_mut(id) {
@@ -104,11 +105,32 @@ impl<E: CollisionEngine> World<E> {
     pub fn step(&mut self) -> Result<(), MoveError> {
         let dynamic: Vec<usize> = self
             .free_bodies()
-            .filter(|(_, b)| is_dynamic(b))
+            .filter(|(_, b)| b.is_dynamic())
             .map(|(i, _)| i)
             .collect();
+        // Where the step found the bodies, to go back to if it fails half way (an impact
+        // within it that blows up, say): the world stays at its last good step.
+        let start: Vec<(usize, Pose, Velocity)> = dynamic
+            .iter()
+            .filter_map(|&i| Some((i, self.free_body(i)?.pose, self.free_body(i)?.velocity)))
+            .collect();
+        let stepped = self.take_step(&dynamic);
+        if stepped.is_err() {
+            for &(i, pose, velocity) in &start {
+                // Each pose was accepted where it stood at the step's start.
+                let _ = self.set_pose(Element::Body(i), pose);
+                if let Some(body) = self.body_mut(BodyId::Free(i)) {
+                    body.velocity = velocity;
+                }
+            }
+        }
+        stepped
+    }
+
+    /// The step itself, for the bodies `dynamic` names.
+    fn take_step(&mut self, dynamic: &[usize]) -> Result<(), MoveError> {
         let gravity = self.settings.gravity * self.settings.time_step;
-        let (mobiles, mut applied) = self.solve_contacts(&dynamic, gravity, true)?;
+        let (mobiles, mut applied) = self.solve_contacts(dynamic, gravity, true)?;
         let dt = self.settings.time_step;
         let mut left = Vec::with_capacity(dynamic.len());
         for (&i, m) in dynamic.iter().zip(&mobiles) {
@@ -122,7 +144,7 @@ impl<E: CollisionEngine> World<E> {
             if left.iter().all(|&t| t <= dt * 1e-6) {
                 break;
             }
-            let (mobiles, impact) = self.solve_contacts(&dynamic, Vector3::zeros(), false)?;
+            let (mobiles, impact) = self.solve_contacts(dynamic, Vector3::zeros(), false)?;
             applied.extend(impact);
             for ((&i, m), rest) in dynamic.iter().zip(&mobiles).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
@@ -353,11 +375,6 @@ fn share_done(
     let along = share((now_cog - cog).norm(), travel.norm());
     let turned = share(now_rotation.angle_to(&rotation), turn.angle());
     along.max(turned).clamp(0.0, 1.0)
-}
-
-/// Whether the dynamics moves a body: a free graspable one (GraspIt's dynamic bodies).
-fn is_dynamic(body: &Body) -> bool {
-    body.kind == BodyKind::Graspable
 }
 
 /// The body's inertia about its centre, world axes, g·mm².
