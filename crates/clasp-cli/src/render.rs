@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use clasp_core::{BodyId, BodyType, Contact, ContactModel, GraspContact, MoveOutcome, World};
+use clasp_core::{BodyId, Contact, ContactModel, GraspContact, MoveOutcome, World};
 use serde_json::{Value, json};
 
 /// A pose as its 4×4 matrix's 16 numbers, row by row (how `batch` and `plan` print palms).
@@ -163,13 +163,6 @@ pub(crate) fn body_json(world: &World, id: BodyId) -> Value {
     value
 }
 
-fn type_name(kind: BodyType) -> &'static str {
-    match kind {
-        BodyType::Static => "static",
-        BodyType::Dynamic => "dynamic",
-    }
-}
-
 /// Every field of RaiSim's contact API, as the side on `c.body` sees it.
 pub(crate) fn contact_json(world: &World, c: &Contact) -> Value {
     let n = c.normal.into_inner();
@@ -190,8 +183,8 @@ pub(crate) fn contact_json(world: &World, c: &Contact) -> Value {
         "triangle": c.triangle,
         "other_triangle": c.other_triangle,
         "local_index": c.local_index,
-        "body_type": type_name(c.body_type),
-        "other_type": type_name(c.other_type),
+        "body_type": c.body_type.name(),
+        "other_type": c.other_type.name(),
         "static_friction": c.static_friction,
         "kinetic_friction": c.kinetic_friction,
         "is_self_collision": c.is_self_collision,

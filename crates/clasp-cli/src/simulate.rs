@@ -1,6 +1,7 @@
-//! `simulate`: load a world file, step its dynamics for some seconds (free graspable bodies
-//! fall, slide and rest on its contacts), and print where each free body ended, how fast it
-//! moves, and every contact with the impulse of the last step, as text or one JSON document.
+//! `simulate`: load a world file, step its dynamics for some seconds (dynamic bodies fall,
+//! slide and rest on its contacts, kinematic ones move as their velocities say), and print
+//! where each body that moves ended, how fast it moves, and every contact with the impulse of
+//! the last step, as text or one JSON document.
 
 use std::{fmt::Write as _, path::Path};
 
@@ -35,7 +36,7 @@ pub fn simulate(
         .map_err(|e| world_error(file, e))?;
     let moving: Vec<usize> = world
         .free_bodies()
-        .filter(|(_, b)| b.is_dynamic())
+        .filter(|(_, b)| !b.is_static())
         .map(|(i, _)| i)
         .collect();
     Ok(match format {
@@ -80,6 +81,7 @@ fn body_state(world: &World, i: usize) -> serde_json::Value {
     json!({
         "index": i,
         "name": body.name,
+        "body_type": body.body_type().name(),
         "pose": pose_row(&body.pose()),
         "linear_velocity": [v.linear.x, v.linear.y, v.linear.z],
         "angular_velocity": [v.angular.x, v.angular.y, v.angular.z],

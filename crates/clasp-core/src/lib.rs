@@ -30,7 +30,7 @@ mod robot;
 mod world;
 
 pub use body::{
-    Body, BodyKind, Compliance, Material, UnknownMaterial, bounding_box,
+    Body, BodyKind, BodyType, Compliance, Material, UnknownMaterial, bounding_box,
     mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties},
     velocity::Velocity,
 };
@@ -39,7 +39,7 @@ pub use clasp_collide::{
     ReferenceEngine, TriMesh, group_bit,
 };
 pub use contact::{
-    BodyType, Contact, KINETIC_SPEED, contact_frame,
+    Contact, KINETIC_SPEED, contact_frame,
     filter::CollisionSwitches,
     model::{ContactModel, ContactOptions, SoftContact},
     soft,

@@ -2,7 +2,8 @@
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, EARTH_GRAVITY, Element, MoveError, Pose, TriMesh, Velocity, World,
+    Body, BodyId, BodyKind, BodyType, EARTH_GRAVITY, Element, MoveError, Pose, TriMesh, Velocity,
+    World,
 };
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -360,4 +361,70 @@ fn a_step_that_blows_up_says_so_and_leaves_the_world_at_its_last_good_step() {
     assert_eq!((b.pose(), b.velocity()), (pose, wild));
     world.set_velocity(id, velocity).unwrap();
     world.step().unwrap();
+}
+
+#[test]
+fn a_kinematic_body_moves_as_told_and_pushes_a_box_along_the_table() {
+    // A 20 mm pusher 0.5 mm above the table, 1 mm behind the cube, moving at 100 mm/s along x.
+    let pusher = body(
+        "pusher",
+        BodyKind::Obstacle,
+        cuboid([10.0; 3]),
+        Pose::translation(-21.0, 0.0, 10.5),
+    )
+    .of_type(BodyType::Kinematic);
+    let mut world = World::new(vec![table(0.0), cube_on(0.0, 0.02), pusher], vec![]);
+    let (cube, pusher) = (BodyId::Free(1), BodyId::Free(2));
+    let push = Velocity::new(Vector3::new(100.0, 0.0, 0.0), Vector3::zeros());
+    world.set_velocity(pusher, push).unwrap();
+    world.simulate(0.1).unwrap();
+    let (cube_start, pusher_start) = (cog(&world, cube), cog(&world, pusher));
+    world.simulate(1.0).unwrap();
+    let pushed = cog(&world, cube) - cube_start;
+    let travelled = cog(&world, pusher) - pusher_start;
+    // Nothing pushes a kinematic body back: it keeps its velocity, and gravity leaves it be.
+    assert_eq!(world.body(pusher).unwrap().velocity(), push);
+    assert!(
+        (travelled.x - 100.0).abs() < 1.0,
+        "the pusher went {travelled}"
+    );
+    assert!(travelled.z.abs() < 1e-9, "the pusher fell {}", travelled.z);
+    assert!((pushed.x - 100.0).abs() < 2.0, "the cube went {pushed}");
+    assert!(pushed.y.abs() < 1.0 && pushed.z.abs() < 0.1, "{pushed}");
+    assert!(world.overlapping_pairs().is_empty());
+    let on_cube = world.contacts_of(cube).find(|c| c.other == pusher).unwrap();
+    assert_eq!(on_cube.other_type, BodyType::Kinematic);
+    assert!(on_cube.world_impulse().norm() > 0.0, "the pusher pushes");
+}
+
+#[test]
+fn a_body_changes_type_through_the_world() {
+    let mut world = World::new(vec![table(0.0), cube_on(0.0, 5.0)], vec![]);
+    let (table_id, cube) = (BodyId::Free(0), BodyId::Free(1));
+    assert_eq!(world.body(table_id).unwrap().body_type(), BodyType::Static);
+    assert_eq!(world.body(cube).unwrap().body_type(), BodyType::Dynamic);
+    // A static cube hangs where it is; made dynamic again, it falls and lands.
+    world.set_body_type(cube, BodyType::Static).unwrap();
+    let hung = cog(&world, cube);
+    world.simulate(0.2).unwrap();
+    assert_eq!(cog(&world, cube), hung);
+    assert_eq!(
+        world.set_velocity(cube, Velocity::default()),
+        Err(MoveError::NotDynamic(cube))
+    );
+    world.set_body_type(cube, BodyType::Dynamic).unwrap();
+    world.simulate(0.5).unwrap();
+    assert!(
+        (cog(&world, cube).z - 10.0).abs() < 0.2,
+        "{}",
+        cog(&world, cube)
+    );
+    let c = world.contacts_of(cube).next().unwrap();
+    assert_eq!(
+        (c.body_type, c.other_type),
+        (BodyType::Dynamic, BodyType::Static)
+    );
+    for t in BodyType::ALL {
+        assert_eq!(BodyType::from_name(t.name()), Some(t));
+    }
 }

@@ -7,10 +7,10 @@ use std::{
 };
 
 use clasp_core::{
-    Body, BodyKind, Camera, CollisionGroups, Connection, DofKind, Material, Pose, Robot, RobotBody,
-    RobotId, World,
+    Body, BodyKind, BodyType, Camera, CollisionGroups, Connection, DofKind, Material, Pose, Robot,
+    RobotBody, RobotId, Velocity, World,
 };
-use nalgebra::{Point3, Quaternion, UnitQuaternion};
+use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 
 use crate::{
     FileSource, LoadError, LoadWarning,
@@ -193,7 +193,8 @@ impl WorldLoader<'_> {
             None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
         };
         let groups = read_groups(element, self.path, body.groups())?;
-        Ok(body.at(placement(element, self.path)?).in_groups(groups))
+        let body = body.at(placement(element, self.path)?).in_groups(groups);
+        read_motion(body, element, self.path)
     }
 
     /// An inline body's geometry is looked up, as GraspIt does, in the root's `models/objects`
@@ -365,6 +366,52 @@ fn read_dynamics(world: &mut World, element: &Element, file: &Path) -> Result<()
     Ok(())
 }
 
+/// Clasp's extensions to a free body: `<bodyType>static|dynamic|kinematic</bodyType>` (by
+/// default an obstacle is static, a graspable body dynamic) and `<velocity>vx vy vz wx wy
+/// wz</velocity>` (mm/s and rad/s, world axes), which a static body cannot have.
+fn read_motion(body: Body, element: &Element, file: &Path) -> Result<Body, LoadError> {
+    let body = match element.child("bodyType") {
+        None => body,
+        Some(t) => {
+            let name = t.text().trim();
+            let body_type = BodyType::from_name(name).ok_or_else(|| {
+                let message = format!("<bodyType> is static, dynamic or kinematic, not \"{name}\"");
+                LoadError::new(file, Some(t.line), message)
+            })?;
+            body.of_type(body_type)
+        }
+    };
+    let Some(v) = element.child("velocity") else {
+        return Ok(body);
+    };
+    let [x, y, z, wx, wy, wz] = fixed_numbers::<6>(v, file)?;
+    if body.is_static() {
+        let message =
+            "<velocity>: a static body cannot move (give it <bodyType>kinematic</bodyType>)";
+        return Err(LoadError::new(file, Some(v.line), message.to_owned()));
+    }
+    let velocity = Velocity::new(Vector3::new(x, y, z), Vector3::new(wx, wy, wz));
+    Ok(body.moving(velocity))
+}
+
+/// A free body's `<bodyType>` and `<velocity>` where they are not the defaults.
+fn motion_xml(body: &Body) -> String {
+    let mut xml = String::new();
+    if body.body_type() != BodyType::default_for(body.kind) {
+        let _ = writeln!(xml, "\t\t<bodyType>{}</bodyType>", body.body_type().name());
+    }
+    let v = body.velocity();
+    if v != Velocity::ZERO {
+        let (l, a) = (v.linear, v.angular);
+        let _ = writeln!(
+            xml,
+            "\t\t<velocity>{} {} {} {} {} {}</velocity>",
+            l.x, l.y, l.z, a.x, a.y, a.z
+        );
+    }
+    xml
+}
+
 /// `<dynamics>` for a world whose gravity or time step is not the default; nothing otherwise,
 /// so a GraspIt world saves as GraspIt wrote it.
 fn dynamics_xml(world: &World) -> String {
@@ -513,9 +560,10 @@ pub fn save_world(
             }
         }
         xml.push_str(&transform_xml(&body.pose(), "\t\t"));
-        if body.groups() != CollisionGroups::default_for(body.is_static()) {
+        if body.groups() != CollisionGroups::default_for(body.kind == BodyKind::Obstacle) {
             xml.push_str(&groups_xml(body.groups(), "\t\t"));
         }
+        xml.push_str(&motion_xml(body));
         let _ = writeln!(xml, "\t</{tag}>");
     }
     for (_, robot) in world.robots() {
@@ -740,6 +788,46 @@ mod tests {
         assert!(err.to_string().contains("time step"), "{err}");
         let err = load("<world><dynamics><gravity>0 nan 0</gravity></dynamics></world>");
         assert!(err.is_err());
+    }
+
+    #[test]
+    fn reads_and_writes_body_types_and_velocities() {
+        let world = load(
+            "<world><obstacle><filename>models/objects/tri.xml</filename>\
+             <bodyType>kinematic</bodyType><velocity>1 2 3 0 0 0.5</velocity></obstacle>\
+             <graspableBody><filename>models/objects/tri.xml</filename></graspableBody></world>",
+        )
+        .unwrap();
+        let (_, pusher) = world.free_bodies().next().unwrap();
+        assert_eq!(pusher.body_type(), BodyType::Kinematic);
+        assert_eq!(pusher.velocity().linear, Vector3::new(1.0, 2.0, 3.0));
+        assert_eq!(
+            motion_xml(pusher),
+            "\t\t<bodyType>kinematic</bodyType>\n\t\t<velocity>1 2 3 0 0 0.5</velocity>\n"
+        );
+        let (_, graspable) = world.free_bodies().nth(1).unwrap();
+        assert_eq!(graspable.body_type(), BodyType::Dynamic);
+        assert_eq!(motion_xml(graspable), "", "defaults are not written");
+        let err = load(
+            "<world><obstacle><filename>models/objects/tri.xml</filename>\n\
+             <bodyType>floating</bodyType></obstacle></world>",
+        )
+        .unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err.to_string().contains("\"floating\""), "{err}");
+        let err = load(
+            "<world><obstacle><filename>models/objects/tri.xml</filename>\n\
+             <velocity>1 0 0 0 0 0</velocity></obstacle></world>",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("static body cannot move"), "{err}");
+        assert!(
+            load(
+                "<world><graspableBody><filename>models/objects/tri.xml</filename>\
+             <velocity>1 0 nan 0 0 0</velocity></graspableBody></world>"
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -114,12 +114,35 @@ fn grasp_checked(world: &mut World, name: &str) -> (Quality, Vec<BodyId>) {
     for c in world.contacts() {
         assert!(c.separation >= 0.0 && c.separation < threshold);
     }
+    assert_robot_contacts_are_one_list(world, name);
     let overlaps = clasp_io::fixtures::interpenetrating(world);
     assert!(
         overlaps.is_empty(),
         "{name}: interpenetrating: {overlaps:?}"
     );
     (grasp_quality(world, name), after_approach)
+}
+
+/// The hand's contacts as one list (RaiSim's `getContacts` of an articulated system): each seen
+/// from the hand, every finger in it, and each of the object's contacts with the hand once.
+fn assert_robot_contacts_are_one_list(world: &World, name: &str) {
+    let robot = RobotId::from_index(0);
+    let listed: Vec<_> = world.robot_contacts(robot).collect();
+    assert!(
+        listed.iter().all(|c| c.body.robot() == Some(robot)),
+        "{name}"
+    );
+    let chains = world.robot(robot).unwrap().chains().len();
+    for chain in 0..chains {
+        let on_chain = |c: &&&clasp_core::Contact| matches!(c.body, BodyId::Link { chain: k, .. } if k == chain);
+        assert!(listed.iter().any(|c| on_chain(&c)), "{name}: chain {chain}");
+    }
+    let from_object = world
+        .contacts_of(BodyId::Free(0))
+        .filter(|c| c.other.robot() == Some(robot))
+        .count();
+    let to_object = listed.iter().filter(|c| c.other == BodyId::Free(0)).count();
+    assert_eq!(from_object, to_object, "{name}");
 }
 
 /// The L1 quality of the hand's grasp on the object, the same every time it is computed.

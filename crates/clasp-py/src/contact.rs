@@ -1,7 +1,7 @@
 //! `clasp.Contact`: one side of a contact with every field of the Rust contact API (RaiSim's),
 //! and the same contacts as numpy arrays for many at once.
 
-use clasp_core::{BodyType, Contact, ContactModel};
+use clasp_core::{Contact, ContactModel};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::{prelude::*, types::PyDict};
 
@@ -12,13 +12,6 @@ use crate::{convert, ids::PyBodyId};
 /// sides, and `inward` gives the normal into this body (GraspIt's).
 #[pyclass(name = "Contact", module = "clasp", frozen)]
 pub struct PyContact(pub Contact);
-
-fn body_type(t: BodyType) -> &'static str {
-    match t {
-        BodyType::Static => "static",
-        BodyType::Dynamic => "dynamic",
-    }
-}
 
 #[pymethods]
 impl PyContact {
@@ -131,12 +124,12 @@ impl PyContact {
     /// "static" or "dynamic".
     #[getter]
     fn body_type(&self) -> &'static str {
-        body_type(self.0.body_type)
+        self.0.body_type.name()
     }
     /// "static" or "dynamic", for the other body.
     #[getter]
     fn other_type(&self) -> &'static str {
-        body_type(self.0.other_type)
+        self.0.other_type.name()
     }
     /// Static (Coulomb) friction of the two materials.
     #[getter]

@@ -1,12 +1,12 @@
-//! `clasp.World`'s dynamics (issue 28, in progress: free graspable bodies): gravity, the time
-//! step, velocities, and stepping; each contact then carries the impulse the step applied.
+//! `clasp.World`'s dynamics: gravity, the time step, body types, velocities, and stepping; each
+//! contact then carries the impulse the step applied.
 
-use clasp_core::{Velocity, World};
+use clasp_core::{BodyType, RobotId, Velocity, World};
 use nalgebra::Vector3;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
+use crate::{contact::PyContact, convert, errors::move_error, ids::PyBodyId, world::PyWorld};
 
 /// Three numbers as numpy gives them back.
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
@@ -60,8 +60,37 @@ impl PyWorld {
         ))
     }
 
-    /// Gives a free graspable body a velocity (mm/s of its centre, rad/s); anything else, or a
-    /// number that is not finite, raises `MoveError` and changes nothing.
+    /// A body's type: "static", "dynamic" or "kinematic".
+    fn body_type(&self, id: PyBodyId) -> PyResult<&'static str> {
+        Ok(self.body(id)?.body_type().name())
+    }
+
+    /// Makes a free body "static", "dynamic" (moved by forces) or "kinematic" (moved by the
+    /// velocity it is given, pushing what it meets); anything else raises `MoveError`.
+    fn set_body_type(&mut self, id: PyBodyId, body_type: &str) -> PyResult<()> {
+        let wanted = BodyType::from_name(body_type).ok_or_else(|| {
+            move_error(format!(
+                "a body type is static, dynamic or kinematic, not {body_type:?}"
+            ))
+        })?;
+        self.world.set_body_type(id.0, wanted).map_err(move_error)
+    }
+
+    /// A robot's contacts as one list over its palm, links and mount, each seen from the
+    /// robot's body (RaiSim's `getContacts` of an articulated system).
+    fn robot_contacts(&self, robot: usize) -> PyResult<Vec<PyContact>> {
+        let robot = RobotId::from_index(robot);
+        self.robot(robot)?;
+        Ok(self
+            .world
+            .robot_contacts(robot)
+            .cloned()
+            .map(PyContact)
+            .collect())
+    }
+
+    /// Gives a dynamic or kinematic free body a velocity (mm/s of its centre, rad/s); anything
+    /// else, or a number that is not finite, raises `MoveError` and changes nothing.
     #[pyo3(signature = (id, linear, angular=None))]
     fn set_velocity(
         &mut self,

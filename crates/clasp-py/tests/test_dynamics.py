@@ -66,3 +66,21 @@ def test_bad_dynamics_values_raise_and_change_nothing():
     world.gravity = [0.0, 0.0, 0.0]
     world.simulate(0.1)
     assert world.body_pose(box)[2, 3] == pytest.approx(13.0)
+
+
+def test_a_kinematic_pusher_moves_as_told_and_pushes_the_box():
+    world, box = box_on_table(0.02)
+    block = trimesh.creation.box(extents=(20.0, 20.0, 20.0))
+    pusher = world.add_mesh(block.vertices, block.faces, name="pusher", kind="obstacle", pose=clasp.pose((-21.0, 0, 10.5)))
+    assert world.body_type(pusher) == "static"
+    with pytest.raises(clasp.MoveError):
+        world.set_body_type(pusher, "floating")
+    world.set_body_type(pusher, "kinematic")
+    world.set_velocity(pusher, [100.0, 0.0, 0.0])
+    start = world.body_pose(box)[0, 3]
+    world.simulate(0.5)
+    assert world.body_pose(pusher)[0, 3] == pytest.approx(-21.0 + 50.0, abs=1.0)
+    assert world.body_pose(box)[0, 3] - start == pytest.approx(49.0, abs=2.0)
+    assert [c.other_type for c in world.contacts_of(box) if c.other == pusher] != []
+    assert all(c.other_type == "kinematic" for c in world.contacts_of(box) if c.other == pusher)
+    assert not world.overlapping_pairs()

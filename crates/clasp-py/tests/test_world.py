@@ -146,6 +146,11 @@ def test_a_grasps_quality_equals_the_rust_clis_to_the_bit(clasp_cli, models):
     assert quality.epsilon == rust["epsilon"]
     assert quality.volume == rust["volume"]
     assert quality.contacts == len(rust["contacts"])
+    # The hand's contacts as one list: every one on the hand, each of the mug's with it once.
+    hand = world.robot_contacts(0)
+    assert hand and all(c.body.robot == 0 for c in hand)
+    with_hand = [c for c in world.contacts_of(BodyId.free(0)) if c.other.robot == 0]
+    assert len(with_hand) == len([c for c in hand if c.other == BodyId.free(0)])
 
 
 def test_a_bad_file_raises_an_error_naming_its_line(tmp_path):

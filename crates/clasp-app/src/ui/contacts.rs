@@ -59,10 +59,6 @@ pub fn contact_cells<'a>(
     c: &clasp_core::Contact,
     name: &impl Fn(BodyId) -> &'a str,
 ) -> [String; 11] {
-    let kind = |t: clasp_core::BodyType| match t {
-        clasp_core::BodyType::Static => "static",
-        clasp_core::BodyType::Dynamic => "dynamic",
-    };
     let local = c
         .local_index
         .map_or(String::new(), |l| format!(" (link {l})"));
@@ -79,7 +75,7 @@ pub fn contact_cells<'a>(
         if c.is_self_collision {
             "self".to_owned()
         } else {
-            format!("{} / {}", kind(c.body_type), kind(c.other_type))
+            format!("{} / {}", c.body_type.name(), c.other_type.name())
         },
         format!("{:.2}", c.static_friction),
     ]

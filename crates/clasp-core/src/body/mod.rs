@@ -160,6 +160,41 @@ pub struct Compliance {
     pub shear: f64,
 }
 
+/// How the dynamics treats a body (RaiSim's body types): a static body stays where the user
+/// puts it; a dynamic one moves under force; a kinematic one moves by the velocity it is given
+/// (a hand in the scene), pushing what it meets, and nothing pushes it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BodyType {
+    Static,
+    Dynamic,
+    Kinematic,
+}
+
+impl BodyType {
+    pub const ALL: [BodyType; 3] = [BodyType::Static, BodyType::Dynamic, BodyType::Kinematic];
+
+    /// Obstacles are static (GraspIt's static bodies); everything else is dynamic.
+    pub fn default_for(kind: BodyKind) -> Self {
+        match kind {
+            BodyKind::Obstacle => BodyType::Static,
+            _ => BodyType::Dynamic,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyType::Static => "static",
+            BodyType::Dynamic => "dynamic",
+            BodyType::Kinematic => "kinematic",
+        }
+    }
+
+    /// The type a name as [`BodyType::name`] writes it stands for.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
 /// A rigid body: a shared triangle mesh placed in the world. Its pose, geometry and collision
 /// groups change only through the [`crate::World`] that holds it, which keeps its contacts true.
 #[derive(Debug, Clone)]
@@ -183,8 +218,10 @@ pub struct Body {
     pub color: Option<[f32; 3]>,
     /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
     pub source: Option<PathBuf>,
-    /// How fast it moves (dynamic bodies); changes only through the world.
+    /// How fast it moves (dynamic and kinematic bodies); changes only through the world.
     pub(crate) velocity: Velocity,
+    /// Static, dynamic or kinematic; changes only through the world.
+    pub(crate) body_type: BodyType,
 }
 
 impl Body {
@@ -216,6 +253,7 @@ impl Body {
             color: None,
             source: None,
             velocity: Velocity::ZERO,
+            body_type: BodyType::default_for(kind),
         }
     }
 
@@ -239,6 +277,11 @@ impl Body {
         self.velocity
     }
 
+    /// Static, dynamic or kinematic ([`BodyType::default_for`] its kind unless set).
+    pub fn body_type(&self) -> BodyType {
+        self.body_type
+    }
+
     /// The centre of gravity in world coordinates.
     pub fn world_cog(&self) -> nalgebra::Point3<f64> {
         self.pose * self.mass.cog
@@ -255,22 +298,39 @@ impl Body {
         self
     }
 
+    /// The same body of another type: for bodies not yet in a world.
+    pub fn of_type(mut self, body_type: BodyType) -> Self {
+        self.body_type = body_type;
+        if body_type == BodyType::Static {
+            self.velocity = Velocity::ZERO;
+        }
+        self
+    }
+
+    /// The same body moving: for bodies not yet in a world (a world checks the velocities it
+    /// is given, [`crate::World::set_velocity`]).
+    pub fn moving(mut self, velocity: Velocity) -> Self {
+        self.velocity = velocity;
+        self
+    }
+
     /// The same body in other collision groups: for bodies not yet in a world.
     pub fn in_groups(mut self, groups: CollisionGroups) -> Self {
         self.groups = groups;
         self
     }
 
-    /// Whether the body stays where it is put: obstacles (GraspIt's static bodies). Everything
-    /// else is dynamic.
+    /// Whether the body stays where it is put (by default the obstacles, GraspIt's static
+    /// bodies).
     pub fn is_static(&self) -> bool {
-        self.kind == BodyKind::Obstacle
+        self.body_type == BodyType::Static
     }
 
-    /// Whether a world's dynamics moves it: a free graspable body (GraspIt's dynamic bodies;
-    /// robots' bodies move only with their robots).
+    /// Whether a world's dynamics moves it under force (by default the graspable bodies;
+    /// robots' bodies move only with their robots until robots join the dynamics).
     pub fn is_dynamic(&self) -> bool {
-        self.kind == BodyKind::Graspable
+        self.body_type == BodyType::Dynamic
+            && matches!(self.kind, BodyKind::Obstacle | BodyKind::Graspable)
     }
 }
 

@@ -10,28 +10,11 @@ pub mod modelling;
 pub mod search;
 pub mod soft;
 
-use crate::{body::Body, ids::BodyId, pose::Pose};
+use crate::{body::BodyType, ids::BodyId, pose::Pose};
 use model::ContactModel;
 
 /// Above this relative speed of the contact points (mm/s) friction is kinetic (graspit-spec §5).
 pub const KINETIC_SPEED: f64 = 1.0;
-
-/// Whether a body stays put (obstacles) or can be moved by what touches it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BodyType {
-    Static,
-    Dynamic,
-}
-
-impl BodyType {
-    pub fn of(body: &Body) -> Self {
-        if body.is_static() {
-            BodyType::Static
-        } else {
-            BodyType::Dynamic
-        }
-    }
-}
 
 /// One contact seen from one of its two bodies, RaiSim's way. Every contact is stored twice,
 /// once in each body's list; [`Contact::is_object_a`] says which side is the pair's first body
@@ -106,10 +89,10 @@ impl Contact {
     }
 
     /// The friction coefficient at a relative sliding speed (mm/s): kinetic above
-    /// [`KINETIC_SPEED`] when a dynamic body takes part, static otherwise.
+    /// [`KINETIC_SPEED`] when a body that moves takes part, static otherwise.
     pub fn friction(&self, relative_speed: f64) -> f64 {
-        let dynamic = self.body_type == BodyType::Dynamic || self.other_type == BodyType::Dynamic;
-        if relative_speed > KINETIC_SPEED && dynamic {
+        let moving = self.body_type != BodyType::Static || self.other_type != BodyType::Static;
+        if relative_speed > KINETIC_SPEED && moving {
             self.kinetic_friction
         } else {
             self.static_friction

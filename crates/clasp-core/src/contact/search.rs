@@ -54,8 +54,8 @@ pub(crate) fn contact_pair(
             is_self_collision,
             skip: is_self_collision && !is_a,
             local_index: this.local_index,
-            body_type: BodyType::of(this.body),
-            other_type: BodyType::of(other.body),
+            body_type: this.body.body_type(),
+            other_type: other.body.body_type(),
             static_friction: mat_a.static_friction(mat_b),
             kinetic_friction: mat_a.kinetic_friction(mat_b),
             model: ContactModel::Point,
@@ -169,7 +169,7 @@ pub(crate) fn number_contacts(contacts: &mut [Contact]) {
     for c in contacts.iter_mut() {
         c.pair_index = match c.other_type {
             BodyType::Static => None,
-            BodyType::Dynamic => place.get(&key(c, false)).copied(),
+            BodyType::Dynamic | BodyType::Kinematic => place.get(&key(c, false)).copied(),
         };
     }
 }

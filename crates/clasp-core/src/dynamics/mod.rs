@@ -1,8 +1,8 @@
 //! Dynamics: free bodies that fall, slide and rest under gravity on Clasp's own triangle-mesh
-//! contacts (issue 28, in progress: free bodies only; robots and kinematic bodies come next).
+//! contacts (issue 28: free bodies; robots join them with issue 29).
 //!
-//! A step, of `time_step` seconds:
-//! 1. every dynamic body (a free graspable body) gains gravity's velocity;
+//! A free body is static, dynamic or kinematic ([`BodyType`]). A step, of `time_step` seconds:
+//! 1. every dynamic body (by default the graspable bodies) gains gravity's velocity;
 //! 2. the contacts the world has (every pair within the contact threshold, pruned, with the
 //!    world's switches, groups and masks) are solved together for impulses that leave no
 //!    contact approaching and none slipping inside its friction cone ([`solver`]); friction is
@@ -11,9 +11,12 @@
 //!    ([`crate::World::move_to`]'s machinery): nothing ever passes into anything, so the
 //!    interpenetration tolerance is the moves' own, none; angular momentum is carried through
 //!    the rotation (the spin of a body with unequal inertias precesses as it should);
-//! 4. each contact keeps the impulse the solver applied (RaiSim's `getImpulse`).
+//! 4. each kinematic body moves by the velocity it was given, stopping at contact (what it
+//!    met was pushed away in step 2, so it follows);
+//! 5. each contact keeps the impulse the solver applied (RaiSim's `getImpulse`).
 //!
-//! Bodies of robots and obstacles do not move: to the solver they weigh infinitely much.
+//! To the solver, kinematic bodies weigh infinitely much and move; static bodies, robots'
+//! bodies among them, weigh infinitely much and stay.
 
 pub(crate) mod solver;
 
@@ -22,7 +25,7 @@ use nalgebra::{Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use clasp_collide::CollisionEngine;
 
 use crate::{
-    body::{Body, velocity::Velocity},
+    body::{Body, BodyType, velocity::Velocity},
     contact::{Contact, search::pair_contacts_merging},
     ids::{BodyId, Element},
     pose::Pose,
@@ -84,13 +87,14 @@ impl<E: CollisionEngine> World<E> {
         Ok(())
     }
 
-    /// Gives a dynamic body a velocity. Refused, changing nothing, for a body that is not a
-    /// free graspable body or a velocity that is not finite.
+    /// Gives a dynamic or kinematic free body a velocity. Refused, changing nothing, for any
+    /// other body or a velocity that is not finite.
     pub fn set_velocity(&mut self, id: BodyId, velocity: Velocity) -> Result<(), MoveError> {
         if !velocity.is_finite() {
             return Err(MoveError::BadVelocity);
         }
-        if !self.body(id).is_some_and(Body::is_dynamic) {
+        let moves = |b: &Body| b.is_dynamic() || b.body_type() == BodyType::Kinematic;
+        if id.free_index().is_none() || !self.body(id).is_some_and(moves) {
             return Err(MoveError::NotDynamic(id));
         }
         if let Some(body) = self.body_mut(id) {
@@ -99,22 +103,38 @@ impl<E: CollisionEngine> World<E> {
         Ok(())
     }
 
+    /// Makes a free body static, dynamic or kinematic; a body made static stops. Refused for
+    /// a robot's body: robots move with their robots.
+    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), MoveError> {
+        if id.free_index().is_none() {
+            return Err(MoveError::NotFree(id));
+        }
+        let body = self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?;
+        *body = body.clone().of_type(body_type);
+        // Contacts name their bodies' types.
+        self.find_all_contacts();
+        Ok(())
+    }
+
     /// Advances the world one time step (see the module's account). Refused, changing nothing,
     /// when a dynamic body has no positive mass or inertia; a step that blows up is undone and
     /// says so.
     pub fn step(&mut self) -> Result<(), MoveError> {
-        let dynamic: Vec<usize> = self
-            .free_bodies()
-            .filter(|(_, b)| b.is_dynamic())
-            .map(|(i, _)| i)
-            .collect();
+        let of_type = |wanted: fn(&Body) -> bool| {
+            self.free_bodies()
+                .filter(move |(_, b)| wanted(b))
+                .map(|(i, _)| i)
+        };
+        let mut movers: Vec<usize> = of_type(Body::is_dynamic).collect();
+        let dynamic = movers.len();
+        movers.extend(of_type(|b| b.body_type() == BodyType::Kinematic));
         // Where the step found the bodies, to go back to if it fails half way (an impact
         // within it that blows up, say): the world stays at its last good step.
-        let start: Vec<(usize, Pose, Velocity)> = dynamic
+        let start: Vec<(usize, Pose, Velocity)> = movers
             .iter()
             .filter_map(|&i| Some((i, self.free_body(i)?.pose, self.free_body(i)?.velocity)))
             .collect();
-        let stepped = self.take_step(&dynamic);
+        let stepped = self.take_step(&movers, dynamic);
         if stepped.is_err() {
             for &(i, pose, velocity) in &start {
                 // Each pose was accepted where it stood at the step's start.
@@ -127,11 +147,13 @@ impl<E: CollisionEngine> World<E> {
         stepped
     }
 
-    /// The step itself, for the bodies `dynamic` names.
-    fn take_step(&mut self, dynamic: &[usize]) -> Result<(), MoveError> {
+    /// The step itself, for the free bodies `movers` names: its first `dynamic` are the
+    /// dynamic ones, the rest kinematic.
+    fn take_step(&mut self, movers: &[usize], dynamic: usize) -> Result<(), MoveError> {
         let gravity = self.settings.gravity * self.settings.time_step;
-        let (mobiles, mut applied) = self.solve_contacts(dynamic, gravity, true)?;
+        let (mobiles, mut applied) = self.solve_contacts(movers, dynamic, gravity, true)?;
         let dt = self.settings.time_step;
+        let (dynamic, kinematic) = movers.split_at(dynamic);
         let mut left = Vec::with_capacity(dynamic.len());
         for (&i, m) in dynamic.iter().zip(&mobiles) {
             left.push(dt * (1.0 - self.advance(i, m, dt, true)?));
@@ -144,7 +166,8 @@ impl<E: CollisionEngine> World<E> {
             if left.iter().all(|&t| t <= dt * 1e-6) {
                 break;
             }
-            let (mobiles, impact) = self.solve_contacts(dynamic, Vector3::zeros(), false)?;
+            let (mobiles, impact) =
+                self.solve_contacts(movers, dynamic.len(), Vector3::zeros(), false)?;
             applied.extend(impact);
             for ((&i, m), rest) in dynamic.iter().zip(&mobiles).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
@@ -154,6 +177,9 @@ impl<E: CollisionEngine> World<E> {
                     *rest *= 1.0 - self.advance(i, m, *rest, false)?;
                 }
             }
+        }
+        for &i in kinematic {
+            self.move_kinematic(i, dt)?;
         }
         self.keep_impulses(&applied);
         Ok(())
@@ -172,39 +198,51 @@ impl<E: CollisionEngine> World<E> {
         Ok(steps)
     }
 
-    /// The dynamic bodies' velocities after `added` (gravity's share of a step, or nothing)
-    /// and the impulses of the contacts the world has now, each with the contact it acts at.
-    /// Refused, changing nothing, for a body that cannot move (no positive mass) or a solve
-    /// that blows up.
+    /// The velocities of the moving bodies (`movers`, the first `dynamic` of them dynamic)
+    /// after `added` (gravity's share of a step, or nothing) and the impulses of the contacts
+    /// the world has now, each with the contact it acts at. Refused, changing nothing, for a
+    /// body that cannot move (no positive mass) or a solve that blows up.
     fn solve_contacts(
         &self,
-        dynamic: &[usize],
+        movers: &[usize],
+        dynamic: usize,
         added: Vector3<f64>,
         first: bool,
     ) -> Result<(Vec<Mobile>, Applied), MoveError> {
-        let mut mobiles = Vec::with_capacity(dynamic.len());
-        for &i in dynamic {
+        let mut mobiles = Vec::with_capacity(movers.len());
+        for (k, &i) in movers.iter().enumerate() {
             let id = BodyId::Free(i);
             let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
             let bad_mass = MoveError::BadMass {
                 body: id,
                 mass: body.mass.mass,
             };
-            mobiles.push(mobile(body, added).ok_or(bad_mass)?);
+            let one = match k < dynamic {
+                true => mobile(body, added).ok_or(bad_mass)?,
+                false => pusher(body),
+            };
+            mobiles.push(one);
         }
         let slot_of = |id: BodyId| {
             id.free_index()
-                .and_then(|i| dynamic.iter().position(|&d| d == i))
+                .and_then(|i| movers.iter().position(|&d| d == i))
+        };
+        // A contact between bodies nothing pushes back has nothing to solve.
+        let solvable = |a: Option<usize>, b: Option<usize>| {
+            a.is_some_and(|k| k < dynamic) || b.is_some_and(|k| k < dynamic)
         };
         let (rows, solved): (Vec<Row>, Vec<Contact>) = self
-            .fine_contacts(dynamic)
+            .fine_contacts(movers)
             .into_iter()
             .filter(|c| c.is_object_a)
-            .filter_map(|c| Some((self.row(&c, slot_of(c.body), slot_of(c.other))?, c)))
+            .filter_map(|c| {
+                let (a, b) = (slot_of(c.body), slot_of(c.other));
+                solvable(a, b).then(|| (self.row(&c, a, b), c))
+            })
             .unzip();
         let blocks = solver::delassus_blocks(&mobiles, &rows);
         let impulses = solver::solve(&mut mobiles, &rows, &blocks);
-        for (&i, m) in dynamic.iter().zip(&mobiles) {
+        for (&i, m) in movers[..dynamic].iter().zip(&mobiles) {
             let speed = m.linear.norm().max(m.angular.norm());
             if !(speed.is_finite() && speed < SPEED_LIMIT) {
                 return Err(MoveError::BlewUp {
@@ -228,12 +266,12 @@ impl<E: CollisionEngine> World<E> {
         Ok((mobiles, applied))
     }
 
-    /// The contacts the solver works on: every checked pair with a dynamic body, found as the
+    /// The contacts the solver works on: every checked pair with a moving body, found as the
     /// world finds its contacts but merged only within the contact threshold (GraspIt's 3 mm
     /// merge, right for a grasp's wrench space, would hide the vertex a faceted body is about
     /// to pivot on).
-    fn fine_contacts(&self, dynamic: &[usize]) -> Vec<Contact> {
-        let moves = |id: BodyId| id.free_index().is_some_and(|i| dynamic.contains(&i));
+    fn fine_contacts(&self, movers: &[usize]) -> Vec<Contact> {
+        let moves = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
         let rules = self.backdrop().rules(&self.stage.switches);
         let threshold = self.settings.contact_threshold;
         layers::checked_pairs(rules.switches, &Layer::empty(), &self.layer())
@@ -251,11 +289,8 @@ impl<E: CollisionEngine> World<E> {
             .collect()
     }
 
-    /// One contact as the solver sees it; `None` when neither side moves.
-    fn row(&self, c: &Contact, a: Option<usize>, b: Option<usize>) -> Option<Row> {
-        if a.is_none() && b.is_none() {
-            return None;
-        }
+    /// One contact as the solver sees it.
+    fn row(&self, c: &Contact, a: Option<usize>, b: Option<usize>) -> Row {
         let lever = |id: BodyId, point| {
             self.body(id)
                 .map_or(Vector3::zeros(), |body| point - body.world_cog())
@@ -269,14 +304,14 @@ impl<E: CollisionEngine> World<E> {
         };
         let slip = velocity(c.body, &lever_a) - velocity(c.other, &lever_b);
         let tangential = slip - c.normal.into_inner() * c.normal.dot(&slip);
-        Some(Row {
+        Row {
             a,
             b,
             lever_a,
             lever_b,
             frame: rotation,
             friction: c.friction(tangential.norm()),
-        })
+        }
     }
 
     /// Moves dynamic body `i` for `dt` seconds by the velocity the solver left it, stopping at
@@ -292,11 +327,7 @@ impl<E: CollisionEngine> World<E> {
         let before = (body.world_cog(), body.pose.rotation);
         let travel = (start + m.linear) * (dt / 2.0);
         let turn = UnitQuaternion::from_scaled_axis(m.angular * dt);
-        let cog = body.world_cog();
-        let rotation = turn * body.pose.rotation;
-        let target = Translation3::from(cog.coords + travel)
-            * rotation
-            * Translation3::from(-body.mass.cog.coords);
+        let target = moved(body, travel, turn);
         let completed = target == body.pose || self.move_to(Element::Body(i), target)?.completed;
         let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
         let done = match completed {
@@ -314,6 +345,19 @@ impl<E: CollisionEngine> World<E> {
 }
 
 impl<E: CollisionEngine> World<E> {
+    /// Moves kinematic body `i` by its velocity for `dt` seconds, stopping at contact.
+    fn move_kinematic(&mut self, i: usize, dt: f64) -> Result<(), MoveError> {
+        let id = BodyId::Free(i);
+        let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
+        let velocity = body.velocity;
+        let turn = UnitQuaternion::from_scaled_axis(velocity.angular * dt);
+        let target = moved(body, velocity.linear * dt, turn);
+        if target != body.pose {
+            self.move_to(Element::Body(i), target)?;
+        }
+        Ok(())
+    }
+
     /// Puts on each contact the impulse this step applied there, with its inverse inertia and
     /// place in the problem: each solved contact goes to the contact of the same pair nearest
     /// to where it was (a step moves contacts a little, and a corner's contact may now lie on a
@@ -377,6 +421,13 @@ fn share_done(
     along.max(turned).clamp(0.0, 1.0)
 }
 
+/// The body's pose after its centre travels by `travel` and it turns by `turn` about it.
+fn moved(body: &Body, travel: Vector3<f64>, turn: UnitQuaternion<f64>) -> Pose {
+    Translation3::from(body.world_cog().coords + travel)
+        * (turn * body.pose.rotation)
+        * Translation3::from(-body.mass.cog.coords)
+}
+
 /// The body's inertia about its centre, world axes, g·mm².
 fn world_inertia(body: &Body) -> Matrix3<f64> {
     let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
@@ -400,4 +451,14 @@ fn mobile(body: &Body, added: Vector3<f64>) -> Option<Mobile> {
         linear: body.velocity.linear + added,
         angular: body.velocity.angular,
     })
+}
+
+/// A kinematic body as the solver sees it: it moves as it was told, whatever pushes it.
+fn pusher(body: &Body) -> Mobile {
+    Mobile {
+        inverse_mass: 0.0,
+        inverse_inertia: Matrix3::zeros(),
+        linear: body.velocity.linear,
+        angular: body.velocity.angular,
+    }
 }

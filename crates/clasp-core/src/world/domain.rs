@@ -151,6 +151,12 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         self.stage.contacts_of(body)
     }
 
+    /// A robot's contacts as one list over its palm, links and mount, each seen from the
+    /// robot's body (RaiSim's `getContacts` of an articulated system).
+    pub fn robot_contacts(&self, robot: RobotId) -> impl Iterator<Item = &Contact> {
+        self.stage.robot_contacts(robot)
+    }
+
     /// Puts one of the domain's elements at a pose without checking collisions.
     pub fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
         let (backdrop, stage) = self.split();

@@ -44,8 +44,10 @@ pub enum MoveError {
     BadGravity([f64; 3]),
     #[error("a velocity must be six finite numbers (mm/s and rad/s)")]
     BadVelocity,
-    #[error("{0:?} is not a dynamic body: only free graspable bodies move under force")]
+    #[error("{0:?} is neither dynamic nor kinematic: only such free bodies have a velocity")]
     NotDynamic(BodyId),
+    #[error("{0:?} is a robot's body: only free bodies have a type of their own")]
+    NotFree(BodyId),
     #[error("{body:?} has a mass of {mass} g: a dynamic body needs a positive mass and inertia")]
     BadMass { body: BodyId, mass: f64 },
     #[error(

@@ -200,6 +200,12 @@ impl<E: CollisionEngine> World<E> {
         self.stage.contacts_of(body)
     }
 
+    /// A robot's contacts as one list over its palm, links and mount, each seen from the
+    /// robot's body (RaiSim's `getContacts` of an articulated system).
+    pub fn robot_contacts(&self, robot: RobotId) -> impl Iterator<Item = &Contact> {
+        self.stage.robot_contacts(robot)
+    }
+
     /// The world's bodies as one layer: what its moves and contact searches see.
     pub(crate) fn layer(&self) -> Layer<'_> {
         self.stage.layer()

@@ -139,6 +139,14 @@ impl Stage {
         self.contacts.iter().filter(move |c| c.body == body)
     }
 
+    /// A robot's contacts as one list over its palm, links and mount, each seen from the
+    /// robot's body (RaiSim's `getContacts` of an articulated system).
+    pub fn robot_contacts(&self, robot: RobotId) -> impl Iterator<Item = &Contact> {
+        self.contacts
+            .iter()
+            .filter(move |c| c.body.robot() == Some(robot))
+    }
+
     /// Finds every contact of the stage's bodies again (GraspIt's `findAllContacts`).
     pub fn find_contacts(&mut self, backdrop: &Backdrop) {
         let rules = backdrop.rules(&self.switches);

@@ -48,7 +48,7 @@ pub fn check_contact_api(contacts: &[clasp_core::Contact], case: &str) {
             .nth(j)
             .unwrap_or_else(|| panic!("{case}: no twin {j}"));
         assert_eq!(twin.other, c.body, "{case}");
-        let back = (c.body_type == BodyType::Dynamic).then_some(c.index);
+        let back = (c.body_type != BodyType::Static).then_some(c.index);
         assert_eq!(twin.pair_index, back, "{case}: the pair index round-trips");
         assert_eq!(
             (twin.point, twin.other_point),

@@ -285,7 +285,13 @@ class World:
         """A body's velocity: its centre of gravity's (3,), mm/s, and its angular one (3,),
         rad/s, world axes."""
     def set_velocity(self, id: BodyId, linear: npt.ArrayLike, angular: npt.ArrayLike | None = None) -> None:
-        """Gives a free graspable body a velocity; raises ``MoveError`` for anything else."""
+        """Gives a dynamic or kinematic free body a velocity; raises ``MoveError`` for anything else."""
+    def body_type(self, id: BodyId) -> str:
+        """``"static"``, ``"dynamic"`` or ``"kinematic"``."""
+    def set_body_type(self, id: BodyId, body_type: str) -> None:
+        """Makes a free body static, dynamic or kinematic (moved by its velocity, pushing)."""
+    def robot_contacts(self, robot: int) -> list[Contact]:
+        """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
         """Advances the world one time step: free graspable bodies fall, slide and rest on the
         world's contacts; each contact then carries its impulse."""
