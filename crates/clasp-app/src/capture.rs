@@ -146,6 +146,7 @@ pub struct StateDump {
     pub collisions: CollisionState,
     pub contacts: Vec<ContactState>,
     pub quality: QualityState,
+    pub simulation: SimulationState,
     /// The 3D view, so that a script can find where a world point appears in the window.
     pub view: Option<ViewState>,
     /// Where the panels put some controls, for the same scripts.
@@ -156,6 +157,8 @@ pub struct StateDump {
 #[derive(Resource, Serialize, Debug, Default, Clone, PartialEq)]
 pub struct ControlPositions {
     pub toggle_collision: Option<[f32; 2]>,
+    /// The toolbar's Play / Pause button.
+    pub play: Option<[f32; 2]>,
     pub import_object: Option<[f32; 2]>,
     pub view_menu: Option<[f32; 2]>,
     /// Only while the View menu is open.
@@ -197,6 +200,17 @@ pub struct ContactState {
     pub normal: [f64; 3],
     pub friction: f64,
     pub separation: f64,
+    /// The impulse of the last step, from `other` on `body`, world frame, g·mm/s.
+    pub impulse: [f64; 3],
+}
+
+/// Where the dynamics stands.
+#[derive(Serialize, Debug, Default)]
+pub struct SimulationState {
+    pub playing: bool,
+    /// Simulated seconds.
+    pub time: f64,
+    pub real_time_factor: Option<f64>,
 }
 
 /// The grasp quality of the current hand on the first graspable body (L1 wrench space).
@@ -269,6 +283,7 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
         collisions: collision_state(world),
         contacts: contact_states(world),
         quality: quality_state(&document.quality),
+        simulation: SimulationState::default(),
         view: None,
         ui: ControlPositions::default(),
     }
@@ -325,6 +340,12 @@ fn contact_states(world: &World) -> Vec<ContactState> {
             normal: c.normal.into_inner().into(),
             friction: c.static_friction,
             separation: c.separation,
+            // Stored from B on A: the side on B is pushed the other way.
+            impulse: match c.is_object_a {
+                true => c.world_impulse(),
+                false => -c.world_impulse(),
+            }
+            .into(),
         })
         .collect()
 }
@@ -369,6 +390,7 @@ struct Shown<'w, 's> {
         With<crate::camera::OrbitCamera>,
     >,
     controls: Res<'w, ControlPositions>,
+    simulation: Res<'w, crate::editor::Simulation>,
 }
 
 fn write_state(
@@ -384,6 +406,7 @@ fn write_state(
         selection,
         cameras,
         controls,
+        simulation,
     } = shown;
     let Some(path) = &options.state_out else {
         return;
@@ -399,6 +422,11 @@ fn write_state(
     let mut state = state_dump(&document, &selection);
     state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
     state.ui = controls.clone();
+    state.simulation = SimulationState {
+        playing: simulation.playing,
+        time: simulation.time,
+        real_time_factor: simulation.real_time_factor,
+    };
     // Written beside and renamed, so a reader never sees half a file.
     let partial = path.with_extension("partial");
     let result = serde_json::to_string_pretty(&state)

@@ -31,6 +31,8 @@ pub enum Action {
     NextGrasp,
     PreviousGrasp,
     SelectNone,
+    PlayPause,
+    StepOnce,
 }
 
 /// A key with the modifiers held.
@@ -143,6 +145,18 @@ pub const COMMANDS: &[Command] = &[
         keys: &[keys(Modifiers::NONE, KeyCode::Comma)],
         help: "put the hand at the previous grasp the planner found",
     },
+    Command {
+        action: Action::PlayPause,
+        name: "Play / Pause",
+        keys: &[keys(Modifiers::NONE, KeyCode::Space)],
+        help: "play the dynamics (bodies fall, slide and rest; drag one to push) or pause them",
+    },
+    Command {
+        action: Action::StepOnce,
+        name: "Step",
+        keys: &[keys(Modifiers::NONE, KeyCode::ArrowRight)],
+        help: "pause and advance the dynamics one time step",
+    },
 ];
 
 impl Action {
@@ -190,6 +204,7 @@ impl Shortcut {
         let key = match self.key {
             KeyCode::Escape => "Esc".to_owned(),
             KeyCode::Delete => "Delete".to_owned(),
+            KeyCode::ArrowRight => "→".to_owned(),
             other => {
                 let name = format!("{other:?}");
                 name.strip_prefix("Key").unwrap_or(&name).to_owned()
@@ -295,6 +310,8 @@ pub fn perform(action: Action, editor: &mut Editor, dialogs: &mut FileDialogs) {
         Action::NextGrasp | Action::PreviousGrasp => {
             editor.step_planned(action == Action::NextGrasp)
         }
+        Action::PlayPause => editor.toggle_play(),
+        Action::StepOnce => editor.step_once(),
         Action::AutoGrasp | Action::AutoOpen => {
             match grasping_robot(&editor.doc.world, &editor.selection) {
                 Some(robot) => editor.auto_grasp(robot, action == Action::AutoGrasp),

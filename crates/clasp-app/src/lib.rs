@@ -16,6 +16,7 @@ pub mod markers;
 pub mod planning;
 pub mod scene;
 pub mod selection;
+pub mod simulation;
 pub mod systems;
 pub mod ui;
 
@@ -59,6 +60,7 @@ impl Plugin for ClaspPlugin {
                 markers::MarkersPlugin,
                 dragger::DraggerPlugin,
                 planning::PlanningPlugin,
+                simulation::SimulationPlugin,
             ));
     }
 }

@@ -28,6 +28,10 @@ pub struct MarkerGeometry {
     pub indices: Vec<u32>,
     /// From the contact point along the normal, one cone height long.
     pub normal_lines: Vec<(Vec3, Vec3)>,
+    /// Each contact's force of the last step, as the cone's body pushes the other: an arrow
+    /// from the contact point, inside its cone while the contact sticks, on the cone's surface
+    /// while it slides. The largest force is 1.5 cone heights long, the others to scale.
+    pub force_arrows: Vec<(Vec3, Vec3)>,
     pub cones: usize,
     pub patches: usize,
 }
@@ -122,7 +126,34 @@ pub fn marker_geometry(world: &World, cone_height: f64) -> MarkerGeometry {
         let outward = -contact.inward().into_inner();
         geometry.add_cone(contact.point, outward, contact.static_friction, cone_height);
     }
+    geometry.force_arrows = force_arrows(world, 1.5 * cone_height);
     geometry
+}
+
+/// An arrow for each contact the last step pushed at (see [`MarkerGeometry::force_arrows`]),
+/// on the same side as its cone; the largest `longest` mm long.
+fn force_arrows(world: &World, longest: f64) -> Vec<(Vec3, Vec3)> {
+    // The impulse acts from B on A; the cone's body pushes the other with its opposite when
+    // it is A.
+    let pushes = |c: &Contact| match c.is_object_a {
+        true => -c.world_impulse(),
+        false => c.world_impulse(),
+    };
+    let marked: Vec<(Point3<f64>, Vector3<f64>)> = world
+        .contacts()
+        .iter()
+        .filter(|c| marked(world, c))
+        .map(|c| (c.point, pushes(c)))
+        .filter(|(_, impulse)| impulse.norm() > 0.0)
+        .collect();
+    let largest = marked.iter().map(|(_, f)| f.norm()).fold(0.0, f64::max);
+    marked
+        .iter()
+        .map(|(point, impulse)| {
+            let tip = point + impulse * (longest / largest);
+            (convert::point(point), convert::point(&tip))
+        })
+        .collect()
 }
 
 /// Marks the entity that shows the markers.
@@ -213,6 +244,11 @@ fn draw_normal_lines(view: Res<ViewSettings>, markers: Query<&ShownMarkers>, mut
     for shown in &markers {
         for &(from, to) in &shown.0.normal_lines {
             gizmos.line(from, to, Color::BLACK);
+        }
+        if view.forces_shown {
+            for &(from, to) in &shown.0.force_arrows {
+                gizmos.arrow(from, to, Color::srgb(1.0, 0.75, 0.0));
+            }
         }
     }
 }

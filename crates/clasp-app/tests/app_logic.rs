@@ -699,3 +699,121 @@ fn a_hand_s_virtual_contacts_are_shown_on_its_bodies() {
     let moved = clasp_app::markers::virtual_contact_points(world(&app));
     assert!((moved[0].0 - points[0].0 - nalgebra::Vector3::z() * 100.0).norm() < 1e-6);
 }
+
+/// A world file of Clasp's box standing on another, turned flat into a table, 30 mm above it.
+fn box_over_a_table() -> std::path::PathBuf {
+    let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("box_over_a_table");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("box_over_a_table.xml");
+    let world = "<world>\
+        <obstacle><filename>models/objects/clasp_box.xml</filename>\
+        <transform><translation>0 0 -80</translation></transform></obstacle>\
+        <graspableBody><filename>models/objects/clasp_box.xml</filename>\
+        <transform><translation>0 0 30</translation></transform></graspableBody></world>";
+    std::fs::write(&file, world).unwrap();
+    file
+}
+
+fn simulation(app: &App) -> &clasp_app::editor::Simulation {
+    app.world().resource::<clasp_app::editor::Simulation>()
+}
+
+/// Runs frames of `frame` seconds until the simulated time reaches `seconds`.
+fn play_until(app: &mut App, seconds: f64) {
+    for _ in 0..5000 {
+        if simulation(app).time >= seconds {
+            return;
+        }
+        app.update();
+    }
+    panic!("the simulation reached only {} s", simulation(app).time);
+}
+
+#[test]
+fn play_drops_a_box_onto_the_table_with_its_forces_shown_and_undo_puts_it_back() {
+    let mut app = headless_app();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(20),
+    ));
+    let file = box_over_a_table();
+    assert!(edit(&mut app, |editor| editor.open_world(&file)));
+    let falling = BodyId::Free(1);
+    let start = world(&app).body(falling).unwrap().pose();
+    press_key(&mut app, &[], KeyCode::Space);
+    assert!(simulation(&app).playing);
+    assert_eq!(history(&app).can_undo(), Some("simulation"));
+    play_until(&mut app, 1.5);
+    let body = world(&app).body(falling).unwrap();
+    let z = body.pose().translation.vector.z;
+    assert!(z.abs() < 0.2, "the box rests on the table top, at {z} mm");
+    assert!(body.velocity().linear.norm() < 5.0, "{:?}", body.velocity());
+    assert!(view_settings(&app).forces_shown);
+    let arrows = markers(&app).force_arrows;
+    assert!(!arrows.is_empty(), "the table's push is drawn");
+    for (tail, tip) in &arrows {
+        assert!(
+            tip.z > tail.z,
+            "the table pushes the box up: {tail} → {tip}"
+        );
+    }
+    let status = edit(&mut app, |editor| clasp_app::ui::simulation_summary(editor));
+    assert!(status.is_some_and(|s| s.starts_with('▶')));
+
+    press_key(&mut app, &[], KeyCode::Space);
+    assert!(!simulation(&app).playing);
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyZ);
+    assert_eq!(world(&app).body(falling).unwrap().pose(), start);
+    assert_eq!(simulation(&app).time, 0.0);
+
+    // → steps once: the box falls by ½ g dt² from rest.
+    press_key(&mut app, &[], KeyCode::ArrowRight);
+    let dt = world(&app).time_step();
+    let fallen = start.translation.vector.z
+        - world(&app)
+            .body(falling)
+            .unwrap()
+            .pose()
+            .translation
+            .vector
+            .z;
+    assert!((fallen - 0.5 * 9810.0 * dt * dt).abs() < 1e-9, "{fallen}");
+    assert!(!simulation(&app).playing);
+}
+
+#[test]
+fn a_body_dragged_while_playing_is_held_and_pushes() {
+    let mut app = headless_app();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(20),
+    ));
+    let file = box_over_a_table();
+    assert!(edit(&mut app, |editor| editor.open_world(&file)));
+    let held = BodyId::Free(1);
+    edit(&mut app, |editor| editor.play());
+    play_until(&mut app, 0.5);
+    // Lift it 40 mm: held, it goes there, gravity or no.
+    let target =
+        world(&app).body(held).unwrap().pose() * clasp_core::Pose::translation(0.0, 0.0, 40.0);
+    edit(&mut app, |editor| {
+        editor.begin_drag("move");
+        assert!(editor.drag_element_to(Element::Body(1), target).is_none());
+    });
+    assert_eq!(
+        world(&app).body(held).unwrap().body_type(),
+        clasp_core::BodyType::Kinematic
+    );
+    play_until(&mut app, 1.0);
+    let z = world(&app).body(held).unwrap().pose().translation.vector.z;
+    assert!((z - 40.0).abs() < 0.5, "held at {z} mm");
+    edit(&mut app, |editor| editor.end_drag());
+    assert_eq!(
+        world(&app).body(held).unwrap().body_type(),
+        clasp_core::BodyType::Dynamic
+    );
+    play_until(&mut app, 2.0);
+    let z = world(&app).body(held).unwrap().pose().translation.vector.z;
+    assert!(
+        z.abs() < 0.2,
+        "let go, it falls back onto the table: {z} mm"
+    );
+}

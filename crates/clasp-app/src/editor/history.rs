@@ -22,6 +22,8 @@ pub(super) struct Snapshot {
     pub(super) world: World,
     pub(super) selection: Vec<BodyId>,
     pub(super) what: String,
+    /// The simulated time it was taken at.
+    pub(super) time: f64,
 }
 
 impl History {

@@ -41,6 +41,12 @@ impl Editor<'_> {
     pub(super) fn restore(&mut self, snapshot: Snapshot) {
         self.doc.world = snapshot.world;
         self.selection.0 = snapshot.selection;
+        // The world goes back to a moment of its own: a run stops there.
+        let simulation = &mut *self.simulation;
+        simulation.playing = false;
+        simulation.held = None;
+        simulation.time = snapshot.time;
+        simulation.trace = Default::default();
         self.history.drag_start = None;
         self.doc.touching = None;
         self.structure_changed();
@@ -51,12 +57,13 @@ impl Editor<'_> {
             world: self.doc.world.clone(),
             selection: self.selection.0.clone(),
             what: what.into(),
+            time: self.simulation.time,
         }
     }
 
     /// Records the state before a one-step change. Geometry is shared, so this copies poses,
     /// switches and contacts only.
-    pub(super) fn checkpoint(&mut self, what: &str) {
+    pub(crate) fn checkpoint(&mut self, what: &str) {
         let snapshot = self.snapshot(what);
         self.push_undo(snapshot);
     }

@@ -1,11 +1,11 @@
-//! The app's state and every request a user makes of it. The state is five resources that
-//! change at different rates — the world ([`Document`]), the [`Selection`], the undo
-//! [`History`], the [`ViewSettings`] and the [`Log`] — so Bevy's change detection tells each
+//! The app's state and every request a user makes of it. The state is resources that change
+//! at different rates — the world ([`Document`]), the [`Selection`], the undo [`History`], the
+//! [`ViewSettings`], the [`Log`], the planner's and the dynamics' state — so Bevy's change detection tells each
 //! view what to redraw. [`Editor`] borrows them together for a request; a request marks changed
 //! only what it changes. No Bevy systems live here; they turn pointer and keyboard input into
 //! these requests and show the result (design: input → request → core → ECS view).
 //!
-//! The resources are defined in `resources`, `history` and `plans`; the [`Editor`] and its
+//! The resources are defined in `resources`, `history`, `plans` and `simulation`; the [`Editor`] and its
 //! requests in `requests`, `move_requests`, `history_requests` and `file_requests`.
 
 pub use crate::files::ImportKind;
@@ -17,6 +17,8 @@ pub use resources::{
     Document, FrameRequest, Framing, Log, LogEntry, QualityReport, Selection, ShownCamera,
     ViewSettings,
 };
+pub(crate) use simulation::Held;
+pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
 
 mod file_requests;
 mod history;
@@ -25,3 +27,4 @@ mod move_requests;
 mod plans;
 mod requests;
 mod resources;
+mod simulation;

@@ -16,6 +16,9 @@ impl Editor<'_> {
 
     /// Ends a drag; it goes into the history if it changed anything.
     pub fn end_drag(&mut self) {
+        if self.simulation.held.is_some() {
+            self.let_go();
+        }
         // Only what changes is written: an idle frame must leave every resource unchanged.
         if self.doc.touching.is_some() {
             self.doc.touching = None;
@@ -35,8 +38,12 @@ impl Editor<'_> {
         self.history.dragging()
     }
 
-    /// One step of a drag: moves an element toward `pose`, stopping at contact.
+    /// One step of a drag: moves an element toward `pose`, stopping at contact. While the
+    /// world plays, a free body is held instead and pushes what it meets (`crate::simulation`).
     pub fn drag_element_to(&mut self, element: Element, pose: Pose) -> Option<MoveOutcome> {
+        if self.hold(element, pose) {
+            return None;
+        }
         let outcome = self.doc.world.move_to(element, pose);
         self.after_move(outcome)
     }

@@ -13,6 +13,7 @@ use super::plans::Planning;
 use super::resources::{
     Document, FrameRequest, Log, LogEntry, Selection, ShownCamera, ViewSettings,
 };
+use super::simulation::Simulation;
 
 /// Every resource a request may change, borrowed together. Systems that only look take
 /// `Res<Document>`, `Res<Selection>` and the others instead, so they mark nothing changed.
@@ -27,6 +28,8 @@ pub struct Editor<'w> {
     pub(super) shown_camera: Res<'w, ShownCamera>,
     /// The grasp planner's settings, run and findings (Grasp → Plan).
     pub planning: ResMut<'w, Planning>,
+    /// Play, Pause and the run so far.
+    pub simulation: ResMut<'w, Simulation>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -39,6 +42,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<Planning>();
     world.init_resource::<History>();
     world.init_resource::<ShownCamera>();
+    world.init_resource::<Simulation>();
 }
 
 /// Moves the editor's resources from one Bevy world into another.
@@ -55,6 +59,7 @@ pub fn move_editor(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world
     carry::<FrameRequest>(from, to);
     carry::<History>(from, to);
     carry::<ShownCamera>(from, to);
+    carry::<Simulation>(from, to);
 }
 
 /// Makes requests of the editor in `world` outside a system: start-up, tests, benchmarks.
@@ -232,6 +237,7 @@ impl Editor<'_> {
                     world: before,
                     selection: self.selection.0.clone(),
                     what: "threshold change".into(),
+                    time: self.simulation.time,
                 });
                 self.refresh_quality(true);
             }
@@ -261,7 +267,7 @@ impl Editor<'_> {
 
     /// Evaluates the grasp again. During a drag only epsilon (about a millisecond); the
     /// volume, which can take tens of milliseconds, once the drag ends.
-    pub(super) fn refresh_quality(&mut self, with_volume: bool) {
+    pub(crate) fn refresh_quality(&mut self, with_volume: bool) {
         let with_volume = with_volume && !self.dragging();
         self.doc.refresh_quality(with_volume);
     }

@@ -139,6 +139,10 @@ pub struct ViewSettings {
     pub virtual_contacts_shown: bool,
     /// Height of a friction cone marker, mm (GraspIt's `Body::CONE_HEIGHT`).
     pub cone_height: f64,
+    /// Each contact's force of the last step, as an arrow beside its cone.
+    pub forces_shown: bool,
+    /// The selected body's height, speed and energy over simulated time.
+    pub plot_shown: bool,
     pub help_shown: bool,
     /// The planner window (Grasp → Plan).
     pub planner_shown: bool,
@@ -152,6 +156,8 @@ impl Default for ViewSettings {
             contacts_shown: true,
             virtual_contacts_shown: false,
             cone_height: 20.0,
+            forces_shown: true,
+            plot_shown: false,
             help_shown: false,
             planner_shown: false,
         }

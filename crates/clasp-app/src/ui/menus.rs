@@ -1,4 +1,5 @@
-//! The menu bar (File, Edit, View, Grasp) and the toolbar, with the Toggle Collision button.
+//! The menu bar (File, Edit, View, Grasp, Simulate) and the toolbar, with the Toggle Collision
+//! and Play buttons.
 
 use super::state::UiState;
 use super::widgets::element_name;
@@ -30,6 +31,7 @@ pub(super) fn menu_bar(
             .ui(ui, |ui| view_menu(ui, editor, dialogs, state));
         state.view_menu = Some(view.rect);
         ui.menu_button("Grasp", |ui| grasp_menu(ui, editor, dialogs));
+        ui.menu_button("Simulate", |ui| simulate_menu(ui, editor, dialogs));
         ui.menu_button("Help", |ui| {
             if item(ui, Action::ToggleHelp) {
                 editor.view.help_shown = true;
@@ -159,6 +161,37 @@ pub(super) fn view_menu(
     });
 }
 
+/// Play or Pause, Step, and what a run shows.
+pub(super) fn simulate_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut FileDialogs) {
+    let label = play_label(editor);
+    if enabled_item(ui, Action::PlayPause, label, true) {
+        perform(Action::PlayPause, editor, dialogs);
+        ui.close();
+    }
+    if item(ui, Action::StepOnce) {
+        perform(Action::StepOnce, editor, dialogs);
+    }
+    ui.separator();
+    let mut view = editor.view.clone();
+    ui.checkbox(&mut view.forces_shown, "Contact forces")
+        .on_hover_text(
+            "An arrow per contact pushed in the last step; the largest is 1.5 cones long",
+        );
+    ui.checkbox(&mut view.plot_shown, "Plot of the selected body")
+        .on_hover_text("Its height, speed and kinetic energy while the dynamics plays");
+    if view != *editor.view {
+        *editor.view = view;
+    }
+}
+
+/// "Play" or "Pause", as the dynamics stands.
+pub fn play_label(editor: &Editor) -> &'static str {
+    match editor.simulation.playing {
+        true => "Pause",
+        false => "Play",
+    }
+}
+
 /// The contact threshold, mm: a typed or dragged value applies when the typing or the drag ends.
 pub(super) fn threshold_field(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
     let current = editor.doc.world.settings().contact_threshold;
@@ -228,6 +261,7 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
 
 /// Where the toolbar's buttons a script presses are, egui points.
 pub(super) struct ToolbarRects {
+    pub play: egui::Rect,
     pub toggle_collision: egui::Rect,
     pub import_object: egui::Rect,
 }
@@ -308,7 +342,15 @@ pub(super) fn toolbar(
                 perform(action, editor, dialogs);
             }
         }
+        ui.separator();
+        let play = ui
+            .add(egui::Button::new(play_label(editor)).selected(editor.simulation.playing))
+            .on_hover_text(Action::PlayPause.command().tooltip());
+        if play.clicked() {
+            perform(Action::PlayPause, editor, dialogs);
+        }
         ToolbarRects {
+            play: play.rect,
             toggle_collision: toggle.rect,
             import_object: import_object.rect,
         }

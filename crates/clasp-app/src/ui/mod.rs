@@ -23,6 +23,7 @@ mod inspector;
 mod menus;
 mod notifications;
 mod planner;
+mod plot;
 mod progress;
 mod robot;
 mod state;
@@ -37,6 +38,7 @@ use inspector::*;
 pub use menus::*;
 pub use notifications::*;
 use planner::*;
+use plot::plot_window;
 pub use progress::*;
 pub use robot::*;
 pub use state::UiState;
@@ -154,6 +156,7 @@ fn panels(
     show_toasts(&ctx, view, &state.toasts, now);
     show_progress(&ctx, view, &mut loads, editor, now);
     help_window(&ctx, editor);
+    plot_window(&ctx, editor);
     let planner = match editor.view.planner_shown {
         true => planner_window(&ctx, editor, now),
         false => PlannerRects::default(),
@@ -175,6 +178,7 @@ fn panels(
         };
         let shown = ControlPositions {
             toggle_collision: centre(toolbar_rects.toggle_collision),
+            play: centre(toolbar_rects.play),
             import_object: centre(toolbar_rects.import_object),
             view_menu: state.view_menu.and_then(centre),
             contact_threshold: state.threshold_field.and_then(centre),

@@ -33,6 +33,10 @@ pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState
             "{contacts} contact{}",
             if contacts == 1 { "" } else { "s" }
         ));
+        if let Some(run) = simulation_summary(editor) {
+            ui.separator();
+            ui.label(run);
+        }
         if !editor.doc.world.switches().world_on() {
             ui.separator();
             ui.label(
@@ -48,6 +52,21 @@ pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState
         ui.separator();
         ui.label(egui::RichText::new(gestures_reminder()).weak());
     });
+}
+
+/// "▶ 1.250 s (0.98× real time)" while the dynamics plays, "⏸ 1.250 s" once it has run;
+/// nothing before.
+pub fn simulation_summary(editor: &Editor) -> Option<String> {
+    let run = &editor.simulation;
+    if !run.playing && run.time == 0.0 {
+        return None;
+    }
+    let time = format!("{:.3} s", run.time);
+    Some(match (run.playing, run.real_time_factor) {
+        (true, Some(factor)) => format!("▶ {time} ({factor:.2}× real time)"),
+        (true, None) => format!("▶ {time}"),
+        (false, _) => format!("⏸ {time}"),
+    })
 }
 
 /// "Nothing selected", "Selected: clasp_mug", or the first few names and a count.
