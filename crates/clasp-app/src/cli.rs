@@ -26,6 +26,10 @@ pub struct Args {
     /// It is also rewritten every half second while the app runs, for scripts that drive it.
     #[arg(long, value_name = "PATH")]
     pub state_out: Option<PathBuf>,
+
+    /// Start with the dynamics playing, as if Play were pressed (Space pauses).
+    #[arg(long)]
+    pub play: bool,
 }
 
 fn positive_seconds(text: &str) -> Result<f64, String> {

@@ -139,7 +139,10 @@ pub fn install(app: &mut App, mut scene: EditorWorld, options: RunOptions) {
 
 /// Runs the desktop app until its window closes or `--exit-after` ends it.
 pub fn run(args: Args) -> ExitCode {
-    let scene = open_scene(&args.files);
+    let mut scene = open_scene(&args.files);
+    if args.play {
+        edit(&mut scene, |editor| editor.play());
+    }
     for entry in scene.resource::<Log>().iter().filter(|e| e.error) {
         eprintln!("clasp: {}", entry.text);
     }

@@ -221,15 +221,24 @@ fn a_dropped_box_comes_to_rest_on_the_table_and_never_gains_energy() {
 
 #[test]
 fn a_box_on_a_gentle_incline_stays_and_on_a_steep_one_slides_at_the_kinetic_rate() {
-    // Generic material: μs 0.5, μk 0.4.
-    let gentle = 20f64.to_radians();
-    let mut world = World::new(vec![table(gentle), cube_on(gentle, 0.02)], vec![]);
+    // Generic material: μs 0.5 (26.6°), μk 0.4 (21.8°). Between the two a box at rest stays
+    // (static friction holds it), as it does on a gentler slope; set on the slope from a
+    // height, it would arrive sliding, and a sliding box there keeps sliding. Not met yet: at
+    // 26° (tan θ = 0.975 μs) the sweeps leave it creeping past 1 mm/s, and kinetic friction
+    // then lets it go (docs/architecture.md).
     let id = BodyId::Free(1);
-    world.simulate(0.05).unwrap(); // settles onto the slope
-    let start = cog(&world, id);
-    world.simulate(2.0).unwrap();
-    let drift = (cog(&world, id) - start).norm();
-    assert!(drift < 0.1, "tan 20° < 0.5: it stays, drifting {drift} mm");
+    for degrees in [20.0, 24.0, 25.0] {
+        let gentle = f64::to_radians(degrees);
+        let mut world = World::new(vec![table(gentle), cube_on(gentle, 0.001)], vec![]);
+        world.simulate(0.05).unwrap();
+        let start = cog(&world, id);
+        world.simulate(2.0).unwrap();
+        let drift = (cog(&world, id) - start).norm();
+        assert!(
+            drift < 0.1,
+            "tan {degrees}° < μs: it stays, drifting {drift} mm"
+        );
+    }
 
     let steep = 35f64.to_radians();
     let mut world = World::new(vec![table(steep), cube_on(steep, 0.02)], vec![]);
@@ -310,7 +319,7 @@ fn a_stack_of_five_boxes_stands() {
 }
 
 #[test]
-#[ignore = "issue 28's target, not met yet: the ball rolls at 0.90 of (5/7) g sin θ (docs/architecture.md)"]
+#[ignore = "issue 28's target, not met yet: the ball rolls at 0.90 of (5/7) g sin θ, MuJoCo on the same mesh at 0.92 (docs/architecture.md)"]
 fn a_mesh_ball_rolls_down_an_incline_at_five_sevenths_g_sin_theta() {
     let tilt = 15f64.to_radians();
     let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);

@@ -26,7 +26,7 @@ use clasp_collide::CollisionEngine;
 
 use crate::{
     body::{Body, BodyType, velocity::Velocity},
-    contact::{Contact, search::pair_contacts_merging},
+    contact::{Contact, KINETIC_SPEED, search::pair_contacts_merging},
     ids::{BodyId, Element},
     pose::Pose,
     world::{
@@ -311,6 +311,7 @@ impl<E: CollisionEngine> World<E> {
             lever_b,
             frame: rotation,
             friction: c.friction(tangential.norm()),
+            sliding: tangential.norm() > KINETIC_SPEED,
         }
     }
 
