@@ -119,7 +119,7 @@ fn cell(
 }
 
 /// A pose as a 4×4 matrix, row by row.
-fn matrix(pose: &Isometry3<f64>) -> Value {
+pub(crate) fn matrix(pose: &Isometry3<f64>) -> Value {
     let m = pose.to_homogeneous();
     (0..4)
         .map(|r| (0..4).map(|c| m[(r, c)]).collect::<Vec<f64>>())
@@ -127,7 +127,7 @@ fn matrix(pose: &Isometry3<f64>) -> Value {
         .into()
 }
 
-fn write_obj(path: &Path, mesh: &TriMesh) -> Result<(), String> {
+pub(crate) fn write_obj(path: &Path, mesh: &TriMesh) -> Result<(), String> {
     let mut text = String::new();
     for v in mesh.vertices() {
         let _ = writeln!(text, "v {} {} {}", v.x, v.y, v.z);

@@ -10,6 +10,8 @@
 //! beside the workspace when it is there); `--library-only` runs just that. Grasp evaluation
 //! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
 //!
+//! `--dynamics` times the dynamics against MuJoCo (see `dynamics`); it runs on its own.
+//!
 //! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
 //! `--features app`, which builds Bevy, and runs on its own.
 
@@ -17,6 +19,7 @@
 mod app_frame;
 mod check;
 mod domains;
+mod dynamics;
 mod export;
 mod grasps;
 mod library;
@@ -55,6 +58,7 @@ struct Options {
     grasps: Option<usize>,
     app_frame: bool,
     export: Option<std::path::PathBuf>,
+    dynamics: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -71,6 +75,7 @@ fn options() -> Result<Options, String> {
         grasps: None,
         app_frame: false,
         export: None,
+        dynamics: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -90,6 +95,7 @@ fn options() -> Result<Options, String> {
             }
             "--quality-only" => options.quality_only = true,
             "--app-frame" => options.app_frame = true,
+            "--dynamics" => options.dynamics = true,
             "--export" => {
                 options.export = Some(args.next().ok_or("--export needs a folder")?.into())
             }
@@ -99,7 +105,7 @@ fn options() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -199,6 +205,16 @@ fn main() {
             &mut checks,
         );
         println!("{} passed, {} failed", checks.passed, checks.failed);
+        exit_on_failed_checks(&checks);
+        return;
+    }
+    if options.dynamics {
+        let mut checks = Checks::default();
+        let figures = dynamics::run(options.quick, options.library.as_deref(), &mut checks);
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        if let Some(path) = &options.json {
+            write_report(path, json!({ "dynamics": figures }), &checks);
+        }
         exit_on_failed_checks(&checks);
         return;
     }

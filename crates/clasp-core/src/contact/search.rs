@@ -98,6 +98,19 @@ pub(crate) fn pair_contacts_merging<'a>(
     let Ok(found) = engine.contacts(a.placed(), b.placed(), threshold) else {
         return Vec::new();
     };
+    contacts_found(engine, (a, b), &found, duplicate, options)
+}
+
+/// The contacts of a pair (A, the smaller id, first) from what the engine found between them
+/// ([`pair_contacts_merging`] after its search): merged within `duplicate` mm, both sides,
+/// modelled.
+pub(crate) fn contacts_found<'a>(
+    engine: &dyn CollisionEngine,
+    (a, b): (Part<'a>, Part<'a>),
+    found: &[clasp_collide::Contact],
+    duplicate: f64,
+    options: &ContactOptions,
+) -> Vec<Contact> {
     let side = |p: Part<'a>| Side {
         id: p.id,
         body: p.body,
@@ -106,7 +119,7 @@ pub(crate) fn pair_contacts_merging<'a>(
             .zip(p.id.robot_body())
             .and_then(|(r, which)| r.local_index(which)),
     };
-    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts_within(&found, duplicate)
+    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts_within(found, duplicate)
         .iter()
         .filter_map(|c| contact_pair(side(a), side(b), c))
         .collect();

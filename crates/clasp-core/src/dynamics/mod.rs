@@ -20,19 +20,29 @@
 
 pub(crate) mod solver;
 
+use std::collections::HashSet;
+
 use nalgebra::{Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 
-use clasp_collide::CollisionEngine;
+use clasp_collide::{CollisionEngine, pruning::DUPLICATE_DISTANCE};
 
 use crate::{
     body::{Body, BodyType, velocity::Velocity},
-    contact::{Contact, KINETIC_SPEED, search::pair_contacts_merging},
+    contact::{
+        Contact, KINETIC_SPEED,
+        filter::Part,
+        memory::Pushed,
+        model::ContactOptions,
+        search::{contacts_found, number_contacts},
+    },
     ids::{BodyId, Element},
+    motion::MoveOutcome,
     pose::Pose,
     world::{
         World,
         error::MoveError,
         layers::{self, Layer},
+        stage::Backdrop,
     },
 };
 use solver::{Mobile, Row};
@@ -181,6 +191,8 @@ impl<E: CollisionEngine> World<E> {
         for &i in kinematic {
             self.move_kinematic(i, dt)?;
         }
+        self.find_step_contacts(movers);
+        self.remember_impulses(&applied);
         self.keep_impulses(&applied);
         Ok(())
     }
@@ -203,7 +215,7 @@ impl<E: CollisionEngine> World<E> {
     /// the world has now, each with the contact it acts at. Refused, changing nothing, for a
     /// body that cannot move (no positive mass) or a solve that blows up.
     fn solve_contacts(
-        &self,
+        &mut self,
         movers: &[usize],
         dynamic: usize,
         added: Vector3<f64>,
@@ -241,7 +253,11 @@ impl<E: CollisionEngine> World<E> {
             })
             .unzip();
         let blocks = solver::delassus_blocks(&mobiles, &rows);
-        let impulses = solver::solve(&mut mobiles, &rows, &blocks);
+        let initial = match first {
+            true => self.warm_start(&rows, &solved),
+            false => vec![Vector3::zeros(); rows.len()],
+        };
+        let impulses = solver::solve(&mut mobiles, &rows, &blocks, initial);
         for (&i, m) in movers[..dynamic].iter().zip(&mobiles) {
             let speed = m.linear.norm().max(m.angular.norm());
             if !(speed.is_finite() && speed < SPEED_LIMIT) {
@@ -266,27 +282,102 @@ impl<E: CollisionEngine> World<E> {
         Ok((mobiles, applied))
     }
 
-    /// The contacts the solver works on: every checked pair with a moving body, found as the
-    /// world finds its contacts but merged only within the contact threshold (GraspIt's 3 mm
-    /// merge, right for a grasp's wrench space, would hide the vertex a faceted body is about
-    /// to pivot on).
-    fn fine_contacts(&self, movers: &[usize]) -> Vec<Contact> {
-        let moves = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
-        let rules = self.backdrop().rules(&self.stage.switches);
+    /// The contacts the solver works on: every checked pair with a moving body, as the world
+    /// finds its contacts but merged only within the contact threshold (GraspIt's 3 mm merge,
+    /// right for a grasp's wrench space, would hide the vertex a faceted body is about to
+    /// pivot on). The engine's answers come from the step's memory where nothing moved since.
+    fn fine_contacts(&mut self, movers: &[usize]) -> Vec<Contact> {
         let threshold = self.settings.contact_threshold;
-        layers::checked_pairs(rules.switches, &Layer::empty(), &self.layer())
-            .into_iter()
-            .filter(|(a, b)| moves(a.id) || moves(b.id))
-            .flat_map(|(a, b)| {
-                pair_contacts_merging(
-                    rules.engine,
-                    (a, b),
-                    threshold,
-                    threshold,
-                    &self.settings.contact_options,
-                )
+        self.search_pairs(movers, |engine, pair, found, options| {
+            contacts_found(engine, pair, found, threshold, options)
+        })
+        .1
+    }
+
+    /// After a step's moves, the world's contacts of every pair with a moving body, found
+    /// once for them all; the memory keeps those pairs' searches for the next step.
+    fn find_step_contacts(&mut self, movers: &[usize]) {
+        let (pairs, found) = self.search_pairs(movers, |engine, pair, found, options| {
+            contacts_found(engine, pair, found, DUPLICATE_DISTANCE, options)
+        });
+        self.step_memory.keep_only(&pairs);
+        let moved = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
+        let contacts = &mut self.stage.contacts;
+        contacts.retain(|c| !moved(c.body) && !moved(c.other));
+        contacts.extend(found);
+        number_contacts(contacts);
+    }
+
+    /// Every checked pair with a moving body (A first), and the contacts `make` makes of what
+    /// the engine finds between each, the search taken from the step's memory where it can be.
+    fn search_pairs(
+        &mut self,
+        movers: &[usize],
+        make: impl Fn(
+            &dyn CollisionEngine,
+            (Part, Part),
+            &[clasp_collide::Contact],
+            &ContactOptions,
+        ) -> Vec<Contact>,
+    ) -> (HashSet<(BodyId, BodyId)>, Vec<Contact>) {
+        let moves = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
+        let World {
+            engine,
+            stage,
+            settings,
+            step_memory,
+            ..
+        } = self;
+        let backdrop = Backdrop::alone(engine, *settings);
+        let rules = backdrop.rules(&stage.switches);
+        let layer = stage.layer();
+        let (mut pairs, mut contacts) = (HashSet::new(), Vec::new());
+        for (a, b) in layers::checked_pairs(rules.switches, &Layer::empty(), &layer) {
+            if !(moves(a.id) || moves(b.id)) {
+                continue;
+            }
+            let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
+            let found = step_memory.contacts(rules.engine, (a, b), settings.contact_threshold);
+            contacts.extend(make(rules.engine, (a, b), found, &settings.contact_options));
+            pairs.insert((a.id, b.id));
+        }
+        (pairs, contacts)
+    }
+
+    /// Each contact's impulse to start from: the one the last step applied at it (RaiSim's
+    /// warm start), in this contact's frame, cut to its cone; zero for a new contact.
+    fn warm_start(&self, rows: &[Row], contacts: &[Contact]) -> Vec<Vector3<f64>> {
+        rows.iter()
+            .zip(contacts)
+            .map(|(row, c)| {
+                let Some(impulse) = self.step_memory.impulse_near(c.body, c.other, &c.point) else {
+                    return Vector3::zeros();
+                };
+                let local = row.frame.transpose() * impulse;
+                let normal = local.z.max(0.0);
+                let limit = row.friction * normal;
+                let tangential = local.xy();
+                let tangential = match tangential.norm() > limit {
+                    true => tangential * (limit / tangential.norm()),
+                    false => tangential,
+                };
+                Vector3::new(tangential.x, tangential.y, normal)
             })
             .collect()
+    }
+
+    /// Keeps the impulses of the step's first solve for the next step to start from.
+    fn remember_impulses(&mut self, applied: &[Solved]) {
+        self.step_memory.pushed = applied
+            .iter()
+            .filter(|s| s.index.is_some())
+            .map(|s| Pushed {
+                body: s.contact.body,
+                other: s.contact.other,
+                point: s.contact.point,
+                impulse: s.contact.frame.rotation * s.impulse,
+            })
+            .collect();
     }
 
     /// One contact as the solver sees it.
@@ -329,7 +420,7 @@ impl<E: CollisionEngine> World<E> {
         let travel = (start + m.linear) * (dt / 2.0);
         let turn = UnitQuaternion::from_scaled_axis(m.angular * dt);
         let target = moved(body, travel, turn);
-        let completed = target == body.pose || self.move_to(Element::Body(i), target)?.completed;
+        let completed = target == body.pose || self.move_in_step(i, target)?.completed;
         let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
         let done = match completed {
             true => 1.0,
@@ -354,9 +445,16 @@ impl<E: CollisionEngine> World<E> {
         let turn = UnitQuaternion::from_scaled_axis(velocity.angular * dt);
         let target = moved(body, velocity.linear * dt, turn);
         if target != body.pose {
-            self.move_to(Element::Body(i), target)?;
+            self.move_in_step(i, target)?;
         }
         Ok(())
+    }
+
+    /// A move of free body `i` within a step: stopping at contact, its contacts left for the
+    /// step to find once all have moved.
+    fn move_in_step(&mut self, i: usize, target: Pose) -> Result<MoveOutcome, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.move_to_finding_no_contacts(&backdrop, Element::Body(i), target)
     }
 
     /// Puts on each contact the impulse this step applied there, with its inverse inertia and

@@ -69,15 +69,23 @@ pub(crate) fn delassus_blocks(mobiles: &[Mobile], rows: &[Row]) -> Vec<Matrix3<f
         .collect()
 }
 
-/// Solves the contacts, given their blocks ([`delassus_blocks`]); returns each one's impulse on
+/// Solves the contacts, given their blocks ([`delassus_blocks`]) and the impulses to start
+/// from; returns each one's impulse on
 /// A in its frame (x, y tangent, z normal) and leaves the mobiles at their velocities after the
 /// step's impulses.
 pub(crate) fn solve(
     mobiles: &mut [Mobile],
     rows: &[Row],
     blocks: &[Matrix3<f64>],
+    initial: Vec<Vector3<f64>>,
 ) -> Vec<Vector3<f64>> {
-    let mut impulses = vec![Vector3::zeros(); rows.len()];
+    // Sweeps start from `initial` (a warm start), already applied.
+    for (row, impulse) in rows.iter().zip(&initial) {
+        if *impulse != Vector3::zeros() {
+            apply(mobiles, row, &(row.frame * impulse));
+        }
+    }
+    let mut impulses = initial;
     for _ in 0..MAX_SWEEPS {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
         for (k, row) in rows.iter().enumerate() {
@@ -192,7 +200,7 @@ mod tests {
     /// Solves as a step does: the blocks first, then the sweeps.
     fn solve_all(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
         let blocks = delassus_blocks(mobiles, rows);
-        solve(mobiles, rows, &blocks)
+        solve(mobiles, rows, &blocks, vec![Vector3::zeros(); rows.len()])
     }
 
     fn ball(mass: f64, velocity: Vector3<f64>) -> Mobile {

@@ -177,7 +177,7 @@ pub(crate) fn run_motion<R>(
     element: Element,
     rules: Rules,
     memory: &mut GapMemory,
-    contacts: &mut Vec<Contact>,
+    contacts: Option<&mut Vec<Contact>>,
     act: impl FnOnce(&mut Motion) -> R,
 ) -> Result<R, MoveError> {
     let missing = MoveError::NoSuchElement(element);
@@ -243,8 +243,11 @@ pub(crate) fn run_motion<R>(
     };
     let before = motion.mover_poses();
     let result = act(&mut motion);
-    // A move that moved nothing (a drag held at contact) leaves the contacts as they were.
-    if motion.mover_poses() != before {
+    // A move that moved nothing (a drag held at contact) leaves the contacts as they were; a
+    // caller that finds them itself (a dynamics step, once for all its moves) passes none.
+    if let Some(contacts) = contacts
+        && motion.mover_poses() != before
+    {
         let ids = motion.mover_ids();
         let found = motion.contacts();
         contacts.retain(|c| !ids.contains(&c.body) && !ids.contains(&c.other));

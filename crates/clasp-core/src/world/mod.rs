@@ -18,7 +18,7 @@ use clasp_collide::{CollisionEngine, FastEngine};
 
 use crate::{
     body::{Body, BodyKind},
-    contact::{Contact, model::ContactOptions},
+    contact::{Contact, memory::StepMemory, model::ContactOptions},
     ids::{BodyId, Element, RobotId},
     motion::MoveQueries,
     robot::{Robot, mount::Connection},
@@ -53,6 +53,8 @@ pub struct World<E: CollisionEngine = FastEngine> {
     /// The hand the user chose to grasp with (GraspIt's `setCurrentHand`), if any.
     pub(crate) chosen_hand: Option<RobotId>,
     pub(crate) settings: WorldSettings,
+    /// What the last dynamics step found and applied, for the next.
+    pub(crate) step_memory: StepMemory,
 }
 
 impl Default for World {
@@ -79,6 +81,7 @@ impl<E: CollisionEngine> World<E> {
             camera: None,
             chosen_hand: None,
             settings: WorldSettings::default(),
+            step_memory: StepMemory::default(),
         };
         world.find_all_contacts();
         world
@@ -92,6 +95,7 @@ impl<E: CollisionEngine> World<E> {
             camera: self.camera,
             chosen_hand: self.chosen_hand,
             settings: self.settings,
+            step_memory: StepMemory::default(),
         };
         world.find_all_contacts();
         world

@@ -175,6 +175,17 @@ impl Stage {
         element: Element,
         act: impl FnOnce(&mut Motion) -> R,
     ) -> Result<R, MoveError> {
+        self.run(backdrop, element, true, act)
+    }
+
+    /// [`Stage::with_motion`], replacing the contacts or not.
+    fn run<R>(
+        &mut self,
+        backdrop: &Backdrop,
+        element: Element,
+        find_contacts: bool,
+        act: impl FnOnce(&mut Motion) -> R,
+    ) -> Result<R, MoveError> {
         let own = OwnLayer {
             bodies: &mut self.bodies,
             robots: &mut self.robots,
@@ -189,7 +200,7 @@ impl Stage {
             element,
             backdrop.rules(&self.switches),
             &mut self.gap_memory,
-            &mut self.contacts,
+            find_contacts.then_some(&mut self.contacts),
             act,
         )
     }
@@ -264,6 +275,19 @@ impl Stage {
         check_pose(&pose)?;
         self.check_not_carried(element)?;
         self.with_motion(backdrop, element, |motion| motion.move_to(pose))
+    }
+
+    /// [`Stage::move_to`] leaving the contacts as they were: for a caller that moves several
+    /// elements and then finds their contacts once (a dynamics step).
+    pub fn move_to_finding_no_contacts(
+        &mut self,
+        backdrop: &Backdrop,
+        element: Element,
+        pose: Pose,
+    ) -> Result<MoveOutcome, MoveError> {
+        check_pose(&pose)?;
+        self.check_not_carried(element)?;
+        self.run(backdrop, element, false, |motion| motion.move_to(pose))
     }
 
     /// Moves a robot's DOFs toward `target` together; each chain stops at its first contact.

@@ -1,0 +1,245 @@
+//! The dynamics benchmark (`--dynamics`): steps a second on one thread for three scenes of the
+//! dynamics issue — five boxes stacked on a table, GraspIt's mug dropped on a table, GraspIt's
+//! glass standing on its table — with MuJoCo's on the same scenes beside them in the same run.
+//!
+//! Each scene is written to a folder (meshes as OBJ in each body's frame, poses, masses,
+//! inertias, friction, the time step and the steps to time) and `mujoco/mujoco_bench.py` builds
+//! the same scene in MuJoCo and times it. MuJoCo collides meshes as convex hulls, so it runs
+//! each scene with every mesh as its hull and, for the mug and the glass, as CoACD's convex
+//! decomposition too (`--full`: the decomposition's own time is counted and shown). Clasp runs
+//! on the exact meshes with nothing precomputed beyond their trees.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use clasp_collide::shapes;
+use clasp_core::{Body, BodyKind, Pose, World};
+use clasp_io::{Disk, load_body, load_world};
+use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use serde_json::{Value, json};
+
+use crate::check::Checks;
+use crate::export::{matrix, write_obj};
+
+/// One scene to time: its world, the simulated seconds before timing starts (to settle) and
+/// the steps timed.
+struct Scene {
+    name: &'static str,
+    world: World,
+    settle: f64,
+    steps: usize,
+}
+
+pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
+    let steps = if quick { 300 } else { 2000 };
+    let mut scenes = vec![Scene {
+        name: "five-box stack",
+        world: box_stack(),
+        settle: 0.1,
+        steps,
+    }];
+    match library {
+        Some(library) => scenes.extend(graspit_scenes(library, steps)),
+        None => println!("\nGraspIt's library not found: the mug and glass scenes are skipped"),
+    }
+    let folder = std::env::temp_dir().join(format!("clasp-dynamics-{}", std::process::id()));
+    println!(
+        "\ndynamics, one thread, {} steps of 1 ms timed (Clasp on the exact meshes):",
+        steps
+    );
+    println!("  scene              triangles   Clasp steps/s");
+    let mut rows = Vec::new();
+    for scene in &mut scenes {
+        let triangles: usize = scene
+            .world
+            .free_bodies()
+            .map(|(_, b)| b.mesh().triangles().len())
+            .sum();
+        if let Err(e) = export(scene, &folder) {
+            checks.expect(false, || format!("{}: {e}", scene.name));
+            continue;
+        }
+        let timed = time_clasp(scene, checks);
+        println!("  {:<18} {:>9}   {:>13.0}", scene.name, triangles, timed);
+        rows.push(
+            json!({ "scene": scene.name, "triangles": triangles, "clasp_steps_per_second": timed }),
+        );
+    }
+    let mujoco = run_mujoco(&folder, quick);
+    if let Some(figures) = &mujoco {
+        print_beside(&rows, figures);
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+    json!({ "steps": steps, "scenes": rows, "mujoco": mujoco })
+}
+
+/// A 400 × 400 × 20 mm table with five 20 mm boxes stacked on it, 0.02 mm apart.
+fn box_stack() -> World {
+    let mut bodies = vec![Body::from_mesh(
+        "table",
+        BodyKind::Obstacle,
+        shapes::cuboid([-200.0, -200.0, -20.0], [200.0, 200.0, 0.0]),
+    )];
+    for level in 0..5 {
+        let z = 10.0 + level as f64 * 20.03 + 0.02;
+        let cube = shapes::cuboid([-10.0; 3], [10.0; 3]);
+        bodies.push(
+            Body::from_mesh("box", BodyKind::Graspable, cube).at(Pose::translation(0.0, 0.0, z)),
+        );
+    }
+    World::new(bodies, vec![])
+}
+
+/// GraspIt's mug dropped from 5 mm, tipped 30° (it lands on its rim and rocks), on a
+/// 600 × 600 × 20 mm table; GraspIt's glass on its table (`models/worlds/`).
+fn graspit_scenes(library: &Path, steps: usize) -> Vec<Scene> {
+    let mut scenes = Vec::new();
+    if let Ok(mug) = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable) {
+        let turn = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), 30f64.to_radians());
+        let turned = mug
+            .clone()
+            .at(Pose::from_parts(Translation3::identity(), turn));
+        let (lo, _) = clasp_core::bounding_box([&turned]).expect("a mesh");
+        let start = Pose::from_parts(Translation3::new(0.0, 0.0, 5.0 - lo.z), turn);
+        let table = Body::from_mesh(
+            "table",
+            BodyKind::Obstacle,
+            shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
+        );
+        let world = World::new(vec![table, mug.at(start)], vec![]);
+        scenes.push(Scene {
+            name: "mug dropped",
+            world,
+            settle: 0.0,
+            steps,
+        });
+    }
+    let glass_world = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/worlds/graspit_glass_on_table.xml");
+    if let Ok(world) = load_world(&Disk, &glass_world, Some(library)) {
+        scenes.push(Scene {
+            name: "glass on its table",
+            world,
+            settle: 0.05,
+            steps,
+        });
+    }
+    scenes
+}
+
+/// Clasp's steps a second on the scene (a copy: the scene stays as exported). A step refused
+/// fails the check and gives 0.
+fn time_clasp(scene: &Scene, checks: &mut Checks) -> f64 {
+    let mut world = scene.world.clone();
+    if let Err(e) = world.simulate(scene.settle) {
+        checks.expect(false, || format!("{}: settling failed: {e}", scene.name));
+        return 0.0;
+    }
+    let started = Instant::now();
+    for _ in 0..scene.steps {
+        if let Err(e) = world.step() {
+            checks.expect(false, || format!("{}: a step failed: {e}", scene.name));
+            return 0.0;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    checks.expect(world.overlapping_pairs().is_empty(), || {
+        format!("{}: bodies interpenetrate after the run", scene.name)
+    });
+    scene.steps as f64 / seconds
+}
+
+/// Writes `folder/<scene>/scene.json` and a mesh per body.
+fn export(scene: &Scene, folder: &Path) -> Result<(), String> {
+    let dir = folder.join(scene.name.replace(' ', "_"));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let world = &scene.world;
+    let mut bodies = Vec::new();
+    for (i, body) in world.free_bodies() {
+        let mesh = dir.join(format!("{i}.obj"));
+        write_obj(&mesh, body.mesh())?;
+        let friction = body.material.static_friction(body.material);
+        bodies.push(json!({
+            "name": body.name,
+            "dynamic": body.is_dynamic(),
+            "mesh": mesh,
+            "pose": matrix(&body.pose()),
+            "mass": body.mass.mass,
+            "cog": body.mass.cog.coords.as_slice(),
+            "inertia": (body.mass.inertia * body.mass.mass).as_slice(),
+            "friction": friction,
+        }));
+    }
+    let g = world.gravity();
+    let description = json!({
+        "name": scene.name,
+        "time_step": world.time_step(),
+        "gravity": [g.x, g.y, g.z],
+        "settle_seconds": scene.settle,
+        "steps": scene.steps,
+        "bodies": bodies,
+    });
+    let file = dir.join("scene.json");
+    std::fs::write(&file, description.to_string())
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
+}
+
+/// MuJoCo's figures from `mujoco/mujoco_bench.py`, or `None` (and how to get them) when Python
+/// or MuJoCo is not there.
+fn run_mujoco(folder: &Path, quick: bool) -> Option<Value> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("mujoco/mujoco_bench.py");
+    let out: PathBuf = folder.join("mujoco.json");
+    let mut command = Command::new(python());
+    command.arg(&script).arg(folder).arg("--json").arg(&out);
+    if quick {
+        command.arg("--no-decomposition");
+    }
+    match command.status() {
+        Ok(status) if status.success() => {}
+        Ok(_) | Err(_) => {
+            println!(
+                "  MuJoCo not measured: pip install mujoco coacd trimesh, then run this again"
+            );
+            return None;
+        }
+    }
+    let text = std::fs::read_to_string(&out).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The Python to run MuJoCo with: `CLASP_PYTHON` if set, else `python3`.
+fn python() -> String {
+    std::env::var("CLASP_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// Clasp's and MuJoCo's steps a second per scene, with the ratio.
+fn print_beside(rows: &[Value], mujoco: &Value) {
+    println!(
+        "\n  scene              Clasp steps/s   MuJoCo {} steps/s (Clasp ÷ MuJoCo)",
+        mujoco["version"].as_str().unwrap_or("?")
+    );
+    for row in rows {
+        let name = row["scene"].as_str().unwrap_or("");
+        let clasp = row["clasp_steps_per_second"].as_f64().unwrap_or(0.0);
+        let Some(theirs) = mujoco["scenes"]
+            .as_array()
+            .and_then(|s| s.iter().find(|m| m["scene"] == name))
+        else {
+            continue;
+        };
+        for (way, figures) in theirs["ways"].as_object().into_iter().flatten() {
+            let rate = figures["steps_per_second"].as_f64().unwrap_or(0.0);
+            let prepare = figures["prepare_seconds"].as_f64().unwrap_or(0.0);
+            println!(
+                "  {name:<18} {clasp:>13.0}   {way:<14} {rate:>9.0} ({:.2}×){}",
+                clasp / rate,
+                if prepare > 0.5 {
+                    format!(", {prepare:.0} s to prepare")
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+}
