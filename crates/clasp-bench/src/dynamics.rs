@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use clasp_collide::shapes;
-use clasp_core::{Body, BodyKind, Pose, World};
+use clasp_core::{Body, BodyKind, ContactSolver, Pose, World};
 use clasp_io::{Disk, load_body, load_world};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
@@ -48,7 +48,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         "\ndynamics, one thread, {} steps of 1 ms timed (Clasp on the exact meshes):",
         steps
     );
-    println!("  scene              triangles   Clasp steps/s");
+    println!("  scene              triangles   Clasp steps/s   with GraspIt's LCP");
     let mut rows = Vec::new();
     for scene in &mut scenes {
         let triangles: usize = scene
@@ -60,11 +60,35 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             checks.expect(false, || format!("{}: {e}", scene.name));
             continue;
         }
-        let timed = time_clasp(scene, checks);
-        println!("  {:<18} {:>9}   {:>13.0}", scene.name, triangles, timed);
-        rows.push(
-            json!({ "scene": scene.name, "triangles": triangles, "clasp_steps_per_second": timed }),
+        let timed = time_clasp(scene, ContactSolver::PerContact, scene.steps);
+        checks.expect(timed.is_ok(), || {
+            format!(
+                "{}: {}",
+                scene.name,
+                timed.as_ref().err().cloned().unwrap_or_default()
+            )
+        });
+        // GraspIt's LCP, for the measurement that chose the per-contact solver: slower by
+        // far, so fewer steps; where Lemke's algorithm gives up, it says so.
+        let lcp = time_clasp(scene, ContactSolver::Lcp, scene.steps.min(LCP_STEPS));
+        let lcp_text = match &lcp {
+            Ok(rate) => format!("{rate:.0}"),
+            Err(_) => "failed".into(),
+        };
+        println!(
+            "  {:<18} {:>9}   {:>13.0}   {lcp_text:>18}",
+            scene.name,
+            triangles,
+            timed.as_ref().map_or(0.0, |r| *r)
         );
+        let (timed, lcp_failure) = (timed.ok(), lcp.as_ref().err());
+        rows.push(json!({
+            "scene": scene.name,
+            "triangles": triangles,
+            "clasp_steps_per_second": timed,
+            "lcp_steps_per_second": lcp.as_ref().ok(),
+            "lcp_failure": lcp_failure,
+        }));
     }
     let mujoco = run_mujoco(&folder, quick);
     if let Some(figures) = &mujoco {
@@ -128,26 +152,26 @@ fn graspit_scenes(library: &Path, steps: usize) -> Vec<Scene> {
     scenes
 }
 
-/// Clasp's steps a second on the scene (a copy: the scene stays as exported). A step refused
-/// fails the check and gives 0.
-fn time_clasp(scene: &Scene, checks: &mut Checks) -> f64 {
+/// Steps GraspIt's LCP is timed over.
+const LCP_STEPS: usize = 100;
+
+/// Clasp's steps a second over `steps` steps of the scene (a copy: the scene stays as
+/// exported) with `solver`, or why it stopped: a step refused, or bodies that interpenetrate.
+fn time_clasp(scene: &Scene, solver: ContactSolver, steps: usize) -> Result<f64, String> {
     let mut world = scene.world.clone();
-    if let Err(e) = world.simulate(scene.settle) {
-        checks.expect(false, || format!("{}: settling failed: {e}", scene.name));
-        return 0.0;
-    }
+    world.set_contact_solver(solver);
+    world
+        .simulate(scene.settle)
+        .map_err(|e| format!("settling failed: {e}"))?;
     let started = Instant::now();
-    for _ in 0..scene.steps {
-        if let Err(e) = world.step() {
-            checks.expect(false, || format!("{}: a step failed: {e}", scene.name));
-            return 0.0;
-        }
+    for _ in 0..steps {
+        world.step().map_err(|e| format!("a step failed: {e}"))?;
     }
     let seconds = started.elapsed().as_secs_f64();
-    checks.expect(world.overlapping_pairs().is_empty(), || {
-        format!("{}: bodies interpenetrate after the run", scene.name)
-    });
-    scene.steps as f64 / seconds
+    if !world.overlapping_pairs().is_empty() {
+        return Err("bodies interpenetrate after the run".into());
+    }
+    Ok(steps as f64 / seconds)
 }
 
 /// Writes `folder/<scene>/scene.json` and a mesh per body.

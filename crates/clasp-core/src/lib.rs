@@ -71,5 +71,5 @@ pub use world::{
     Camera, World,
     domain::Domain,
     error::MoveError,
-    settings::{DEFAULT_TIME_STEP, EARTH_GRAVITY, WorldSettings},
+    settings::{ContactSolver, DEFAULT_TIME_STEP, EARTH_GRAVITY, WorldSettings},
 };

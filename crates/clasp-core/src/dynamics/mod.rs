@@ -18,6 +18,7 @@
 //! To the solver, kinematic bodies weigh infinitely much and move; static bodies, robots'
 //! bodies among them, weigh infinitely much and stay.
 
+pub(crate) mod lcp;
 pub(crate) mod solver;
 
 use std::collections::HashSet;
@@ -42,6 +43,7 @@ use crate::{
         World,
         error::MoveError,
         layers::{self, Layer},
+        settings::ContactSolver,
         stage::Backdrop,
     },
 };
@@ -81,6 +83,11 @@ impl<E: CollisionEngine> World<E> {
         }
         self.settings.gravity = gravity;
         Ok(())
+    }
+
+    /// How a step solves its contacts.
+    pub fn set_contact_solver(&mut self, solver: ContactSolver) {
+        self.settings.contact_solver = solver;
     }
 
     /// Seconds a step advances.
@@ -257,7 +264,10 @@ impl<E: CollisionEngine> World<E> {
             true => self.warm_start(&rows, &solved),
             false => vec![Vector3::zeros(); rows.len()],
         };
-        let impulses = solver::solve(&mut mobiles, &rows, &blocks, initial);
+        let impulses = match self.settings.contact_solver {
+            ContactSolver::PerContact => solver::solve(&mut mobiles, &rows, &blocks, initial),
+            ContactSolver::Lcp => lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?,
+        };
         for (&i, m) in movers[..dynamic].iter().zip(&mobiles) {
             let speed = m.linear.norm().max(m.angular.norm());
             if !(speed.is_finite() && speed < SPEED_LIMIT) {

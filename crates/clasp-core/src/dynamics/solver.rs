@@ -120,14 +120,14 @@ fn delassus_block(mobiles: &[Mobile], row: &Row) -> Matrix3<f64> {
 }
 
 /// The velocity of A's point relative to B's, world axes.
-fn relative_velocity(mobiles: &[Mobile], row: &Row) -> Vector3<f64> {
+pub(super) fn relative_velocity(mobiles: &[Mobile], row: &Row) -> Vector3<f64> {
     let of = |side: Option<usize>, lever| {
         side.map_or(Vector3::zeros(), |i| mobiles[i].point_velocity(lever))
     };
     of(row.a, &row.lever_a) - of(row.b, &row.lever_b)
 }
 
-fn apply(mobiles: &mut [Mobile], row: &Row, impulse: &Vector3<f64>) {
+pub(super) fn apply(mobiles: &mut [Mobile], row: &Row, impulse: &Vector3<f64>) {
     if let Some(a) = row.a {
         mobiles[a].apply(impulse, &row.lever_a);
     }

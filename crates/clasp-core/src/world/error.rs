@@ -54,6 +54,8 @@ pub enum MoveError {
         "{body:?} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
     )]
     BlewUp { body: BodyId, limit: f64 },
+    #[error("GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots)")]
+    LcpFailed,
 }
 
 /// A move's length: a positive, finite number of millimetres.

@@ -22,6 +22,19 @@ pub struct WorldSettings {
     pub gravity: Vector3<f64>,
     /// Seconds a dynamics step advances.
     pub time_step: f64,
+    /// How a dynamics step solves its contacts.
+    pub contact_solver: ContactSolver,
+}
+
+/// How a dynamics step solves its contacts (docs/architecture.md says why the first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContactSolver {
+    /// RaiSim's: each contact on its own, sweeping until the impulses settle.
+    #[default]
+    PerContact,
+    /// GraspIt's: the time-stepping LCP of Anitescu and Potra by Lemke's algorithm, friction
+    /// as an 8-sided pyramid; kept to measure the first against.
+    Lcp,
 }
 
 /// Gravity on Earth, mm/s², along −z (Clasp's up is +z).
@@ -40,6 +53,7 @@ impl Default for WorldSettings {
             contact_options: ContactOptions::default(),
             gravity: Vector3::new(0.0, 0.0, -EARTH_GRAVITY),
             time_step: DEFAULT_TIME_STEP,
+            contact_solver: ContactSolver::default(),
         }
     }
 }
