@@ -155,8 +155,8 @@ def main():
     parser.add_argument("--json", help="write the figures here too")
     args = parser.parse_args()
     mu_s, mu_k = clasp_friction()
-    print(f"Clasp {clasp.__version__ if hasattr(clasp, '__version__') else ''}, MuJoCo {mujoco.__version__}; "
-          f"generic friction μs = {mu_s}, μk = {mu_k}; atan μs = {math.degrees(math.atan(mu_s)):.2f}°")
+    print(f"Clasp beside MuJoCo {mujoco.__version__}; generic friction μs = {mu_s}, μk = {mu_k}; "
+          f"atan μs = {math.degrees(math.atan(mu_s)):.2f}°")
     print("\nbox on an incline: drift over 1 s (mm)")
     print("  angle    Clasp      MuJoCo")
     clasp_drifts, mujoco_drifts = [], []
