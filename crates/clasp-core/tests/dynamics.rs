@@ -454,3 +454,71 @@ fn graspits_lcp_holds_a_box_up_to_its_pyramids_limit() {
     let drift = (cog(&world, id) - start).norm();
     assert!(drift < 0.1, "it stays, drifting {drift} mm");
 }
+
+/// A sphere of latitude and longitude lines, its south pole a vertex at (0, 0, −radius).
+fn uv_sphere(radius: f64, rings: usize, segments: usize) -> TriMesh {
+    let mut vertices = vec![Point3::new(0.0, 0.0, -radius)];
+    for ring in 1..rings {
+        let polar = std::f64::consts::PI * ring as f64 / rings as f64;
+        for s in 0..segments {
+            let azimuth = std::f64::consts::TAU * s as f64 / segments as f64;
+            let (r, z) = (radius * polar.sin(), -radius * polar.cos());
+            vertices.push(Point3::new(r * azimuth.cos(), r * azimuth.sin(), z));
+        }
+    }
+    vertices.push(Point3::new(0.0, 0.0, radius));
+    let at = |ring: usize, s: usize| (1 + (ring - 1) * segments + s % segments) as u32;
+    let top = vertices.len() as u32 - 1;
+    let mut triangles = Vec::new();
+    for s in 0..segments {
+        triangles.push([0, at(1, s + 1), at(1, s)]);
+        triangles.push([top, at(rings - 1, s), at(rings - 1, s + 1)]);
+        for ring in 1..rings - 1 {
+            let (a, b, c, d) = (
+                at(ring, s),
+                at(ring, s + 1),
+                at(ring + 1, s + 1),
+                at(ring + 1, s),
+            );
+            triangles.push([a, b, c]);
+            triangles.push([a, c, d]);
+        }
+    }
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+#[test]
+fn a_soft_contact_stops_a_spin_that_a_point_contact_lets_go_on() {
+    // A ball standing on its pole, spinning about the vertical: one contact, which as a point
+    // resists no turning about its normal; as a soft contact it has an area, and its torsional
+    // friction (the 4-D wrench space's torsion) stops the spin.
+    let spin_after = |youngs: Option<f64>| {
+        let mut ball = body(
+            "ball",
+            BodyKind::Graspable,
+            uv_sphere(10.0, 12, 24),
+            Pose::translation(0.0, 0.0, 10.001),
+        );
+        ball.youngs = youngs;
+        let mut world = World::new(vec![table(0.0), ball], vec![]);
+        let id = BodyId::Free(1);
+        let spin = Velocity::new(Vector3::zeros(), Vector3::new(0.0, 0.0, 10.0));
+        world.set_velocity(id, spin).unwrap();
+        world.simulate(0.3).unwrap();
+        let soft = world
+            .contacts_of(id)
+            .any(|c| matches!(c.model, clasp_core::ContactModel::Soft(_)));
+        (world.body(id).unwrap().velocity().angular.z, soft)
+    };
+    let (rigid, rigid_soft) = spin_after(None);
+    let (soft, soft_soft) = spin_after(Some(5.0e6));
+    assert!(
+        !rigid_soft && soft_soft,
+        "the models: {rigid_soft}, {soft_soft}"
+    );
+    assert!(
+        (rigid - 10.0).abs() < 0.1,
+        "a point contact lets it spin: {rigid} rad/s"
+    );
+    assert!(soft.abs() < 0.01, "a soft contact stops it: {soft} rad/s");
+}

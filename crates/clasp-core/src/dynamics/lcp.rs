@@ -236,6 +236,7 @@ mod tests {
             frame: Matrix3::identity(),
             friction: 0.5,
             sliding: false,
+            torsion_radius: None,
         };
         (vec![mobile], vec![row])
     }

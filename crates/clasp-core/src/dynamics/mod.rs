@@ -33,7 +33,7 @@ use crate::{
         Contact, KINETIC_SPEED,
         filter::Part,
         memory::Pushed,
-        model::ContactOptions,
+        model::{ContactModel, ContactOptions},
         search::{contacts_found, number_contacts},
     },
     ids::{BodyId, Element},
@@ -413,6 +413,10 @@ impl<E: CollisionEngine> World<E> {
             frame: rotation,
             friction: c.friction(tangential.norm()),
             sliding: tangential.norm() > KINETIC_SPEED,
+            torsion_radius: match &c.model {
+                ContactModel::Soft(soft) => Some(soft.area.torsion_radius),
+                _ => None,
+            },
         }
     }
 

@@ -53,6 +53,10 @@ pub(crate) struct Row {
     pub friction: f64,
     /// Whether it slid at the step's start (kinetic friction).
     pub sliding: bool,
+    /// A soft contact's torsion radius (mm): it resists turning about its normal with a
+    /// torsional impulse up to μ · radius · the normal impulse (the torsion axis of its 4-D
+    /// wrench space). `None` for a point contact, which does not.
+    pub torsion_radius: Option<f64>,
 }
 
 /// Sweeps over all contacts at most this many times.
@@ -86,9 +90,15 @@ pub(crate) fn solve(
         }
     }
     let mut impulses = initial;
+    let mut torsions = vec![0.0; rows.len()];
     for _ in 0..MAX_SWEEPS {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
         for (k, row) in rows.iter().enumerate() {
+            if let Some(radius) = row.torsion_radius {
+                let limit = row.friction * radius * impulses[k].z;
+                let turned = resist_torsion(mobiles, row, &mut torsions[k], limit);
+                change = change.max(turned / radius);
+            }
             let velocity = row.frame.transpose() * relative_velocity(mobiles, row);
             let old = impulses[k];
             let new = solve_one(&blocks[k], &velocity, &old, row.friction, row.sliding);
@@ -105,6 +115,31 @@ pub(crate) fn solve(
         }
     }
     impulses
+}
+
+/// A soft contact's torsional impulse (about its normal, on A) updated to stop the two bodies
+/// turning against each other about the normal, held within ±`limit`; returns the change.
+fn resist_torsion(mobiles: &mut [Mobile], row: &Row, torsion: &mut f64, limit: f64) -> f64 {
+    let normal: Vector3<f64> = row.frame.column(2).into();
+    let spin = |side: Option<usize>| side.map_or(Vector3::zeros(), |i| mobiles[i].angular);
+    let turning = (spin(row.a) - spin(row.b)).dot(&normal);
+    let ease = |side: Option<usize>| {
+        side.map_or(0.0, |i| normal.dot(&(mobiles[i].inverse_inertia * normal)))
+    };
+    let stiffness = ease(row.a) + ease(row.b);
+    if stiffness <= 0.0 {
+        return 0.0;
+    }
+    let new = (*torsion - turning / stiffness).clamp(-limit.max(0.0), limit.max(0.0));
+    let delta = new - *torsion;
+    *torsion = new;
+    for (side, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+        if let Some(i) = side {
+            let turn = mobiles[i].inverse_inertia * normal * (delta * sign);
+            mobiles[i].angular += turn;
+        }
+    }
+    delta.abs()
 }
 
 /// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
@@ -221,6 +256,7 @@ mod tests {
             frame: Matrix3::identity(),
             friction,
             sliding: false,
+            torsion_radius: None,
         }
     }
 
