@@ -12,7 +12,7 @@
 
 use nalgebra::{DMatrix, DVector, Vector3};
 
-use super::solver::{Mobile, Row, apply, relative_velocity};
+use super::solver::{Mobile, Mobiles, Row, Side, apply, relative_velocity};
 
 /// GraspIt's friction pyramid has 8 sides.
 pub const FRICTION_DIRECTIONS: usize = 8;
@@ -31,8 +31,12 @@ const PIVOT_EPSILON: f64 = 1e-12;
 
 /// Solves the contacts as GraspIt does; returns each one's impulse on A in its frame and
 /// leaves the mobiles at their velocities after them, or `None` when Lemke's algorithm finds
-/// no answer (GraspIt's "LCP could not be solved").
-pub(crate) fn solve(mobiles: &mut [Mobile], rows: &[Row]) -> Option<Vec<Vector3<f64>>> {
+/// no answer (GraspIt's "LCP could not be solved") or a robot takes part (this LCP is kept for
+/// free bodies only).
+pub(crate) fn solve(mobiles: &mut Mobiles, rows: &[Row]) -> Option<Vec<Vector3<f64>>> {
+    if !mobiles.robots.is_empty() {
+        return None;
+    }
     let (matrix, q) = problem(mobiles, rows);
     let z = lemke(&matrix, &q)?;
     let (m, k) = (rows.len(), FRICTION_DIRECTIONS);
@@ -55,7 +59,7 @@ fn direction(j: usize) -> Vector3<f64> {
 }
 
 /// The LCP's matrix and vector: w = M z + q, unknowns ordered λ (m), β (m·k), γ (m).
-fn problem(mobiles: &[Mobile], rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
+fn problem(mobiles: &Mobiles, rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
     let (m, k) = (rows.len(), FRICTION_DIRECTIONS);
     let n = m * (k + 2);
     let beta = |i: usize, j: usize| m + i * k + j;
@@ -70,7 +74,7 @@ fn problem(mobiles: &[Mobile], rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
     let mut matrix = DMatrix::zeros(n, n);
     for (r, &(a, along_a)) in axes.iter().enumerate() {
         for (c, &(b, along_b)) in axes.iter().enumerate() {
-            matrix[(r, c)] = coupling(mobiles, (&rows[a], &along_a), (&rows[b], &along_b));
+            matrix[(r, c)] = coupling(&mobiles.bodies, (&rows[a], &along_a), (&rows[b], &along_b));
         }
     }
     // Four corners of a box on a table are redundant: W is singular, and Lemke's algorithm
@@ -104,7 +108,10 @@ fn coupling(
     let sides = |row: &Row| {
         [(row.a, row.lever_a, 1.0), (row.b, row.lever_b, -1.0)]
             .into_iter()
-            .filter_map(|(side, lever, sign)| Some((side?, lever, sign)))
+            .filter_map(|(side, lever, sign)| match side? {
+                Side::Body(i) => Some((i, lever, sign)),
+                Side::Link { .. } => None,
+            })
             .collect::<Vec<_>>()
     };
     let mut total = 0.0;
@@ -221,7 +228,7 @@ mod tests {
     use super::*;
     use nalgebra::Matrix3;
 
-    fn block_on_ground(velocity: Vector3<f64>) -> (Vec<Mobile>, Vec<Row>) {
+    fn block_on_ground(velocity: Vector3<f64>) -> (Mobiles, Vec<Row>) {
         let mobile = Mobile {
             inverse_mass: 1.0,
             inverse_inertia: Matrix3::zeros(),
@@ -229,7 +236,7 @@ mod tests {
             angular: Vector3::zeros(),
         };
         let row = Row {
-            a: Some(0),
+            a: Some(Side::Body(0)),
             b: None,
             lever_a: Vector3::zeros(),
             lever_b: Vector3::zeros(),
@@ -238,7 +245,13 @@ mod tests {
             sliding: false,
             torsion_radius: None,
         };
-        (vec![mobile], vec![row])
+        (
+            Mobiles {
+                bodies: vec![mobile],
+                robots: Vec::new(),
+            },
+            vec![row],
+        )
     }
 
     #[test]
@@ -247,17 +260,17 @@ mod tests {
         let close = |x: f64, y: f64| (x - y).abs() < 1e-5;
         let (mut mobiles, rows) = block_on_ground(Vector3::new(1.0, 0.0, -4.0));
         let impulse = solve(&mut mobiles, &rows).unwrap()[0];
-        assert!(mobiles[0].linear.norm() < 1e-5, "it sticks: {impulse}");
+        assert!(mobiles.bodies[0].linear.norm() < 1e-5, "it sticks: {impulse}");
         let (mut mobiles, rows) = block_on_ground(Vector3::new(10.0, 0.0, -4.0));
         let impulse = solve(&mut mobiles, &rows).unwrap()[0];
         assert!(close(impulse.z, 4.0) && close(impulse.x, -2.0), "{impulse}");
-        assert!(close(mobiles[0].linear.x, 8.0) && close(mobiles[0].linear.z, 0.0));
+        assert!(close(mobiles.bodies[0].linear.x, 8.0) && close(mobiles.bodies[0].linear.z, 0.0));
     }
 
     #[test]
     fn a_rising_block_is_let_go() {
         let (mut mobiles, rows) = block_on_ground(Vector3::new(0.0, 0.0, 3.0));
         assert_eq!(solve(&mut mobiles, &rows).unwrap()[0], Vector3::zeros());
-        assert_eq!(mobiles[0].linear.z, 3.0);
+        assert_eq!(mobiles.bodies[0].linear.z, 3.0);
     }
 }

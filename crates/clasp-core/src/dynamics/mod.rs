@@ -18,7 +18,10 @@
 //! To the solver, kinematic bodies weigh infinitely much and move; static bodies, robots'
 //! bodies among them, weigh infinitely much and stay.
 
+pub(crate) mod articulated;
 pub(crate) mod lcp;
+pub(crate) mod movers;
+pub mod robots;
 pub(crate) mod solver;
 
 use std::collections::HashSet;
@@ -36,7 +39,7 @@ use crate::{
         model::{ContactModel, ContactOptions},
         search::{contacts_found, number_contacts},
     },
-    ids::{BodyId, Element},
+    ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
     world::{
@@ -47,7 +50,8 @@ use crate::{
         stage::Backdrop,
     },
 };
-use solver::{Mobile, Row};
+use movers::Movers;
+use solver::{Mobile, Mobiles, Row, Side};
 
 /// A speed no body reaches in a grasp simulation (mm/s; 1 km/s): beyond it a step has blown up.
 pub const SPEED_LIMIT: f64 = 1.0e6;
@@ -137,56 +141,65 @@ impl<E: CollisionEngine> World<E> {
     /// when a dynamic body has no positive mass or inertia; a step that blows up is undone and
     /// says so.
     pub fn step(&mut self) -> Result<(), MoveError> {
-        let of_type = |wanted: fn(&Body) -> bool| {
-            self.free_bodies()
-                .filter(move |(_, b)| wanted(b))
-                .map(|(i, _)| i)
-        };
-        let mut movers: Vec<usize> = of_type(Body::is_dynamic).collect();
-        let dynamic = movers.len();
-        movers.extend(of_type(|b| b.body_type() == BodyType::Kinematic));
-        // Where the step found the bodies, to go back to if it fails half way (an impact
-        // within it that blows up, say): the world stays at its last good step.
-        let start: Vec<(usize, Pose, Velocity)> = movers
+        let movers = Movers::of(self);
+        // Where the step found the bodies and robots, to go back to if it fails half way (an
+        // impact within it that blows up, say): the world stays at its last good step.
+        let bodies: Vec<(usize, Pose, Velocity)> = movers
+            .bodies
             .iter()
             .filter_map(|&i| Some((i, self.free_body(i)?.pose, self.free_body(i)?.velocity)))
             .collect();
-        let stepped = self.take_step(&movers, dynamic);
+        let robots: Vec<(RobotId, Vec<f64>, Vec<f64>)> = movers
+            .robots
+            .iter()
+            .filter_map(|&r| {
+                let robot = self.robot(r)?;
+                Some((r, robot.dof_values().to_vec(), robot.dof_velocities.clone()))
+            })
+            .collect();
+        let stepped = self.take_step(&movers);
         if stepped.is_err() {
-            for &(i, pose, velocity) in &start {
+            for &(i, pose, velocity) in &bodies {
                 // Each pose was accepted where it stood at the step's start.
                 let _ = self.set_pose(Element::Body(i), pose);
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
                     body.velocity = velocity;
                 }
             }
+            for (r, values, velocities) in robots {
+                let _ = self.set_dof_values(r, &values);
+                if let Some(robot) = self.stage.robot_mut(r) {
+                    robot.dof_velocities = velocities;
+                }
+            }
         }
         stepped
     }
 
-    /// The step itself, for the free bodies `movers` names: its first `dynamic` are the
-    /// dynamic ones, the rest kinematic.
-    fn take_step(&mut self, movers: &[usize], dynamic: usize) -> Result<(), MoveError> {
+    /// The step itself, for what `movers` names.
+    fn take_step(&mut self, movers: &Movers) -> Result<(), MoveError> {
         let gravity = self.settings.gravity * self.settings.time_step;
-        let (mobiles, mut applied) = self.solve_contacts(movers, dynamic, gravity, true)?;
+        let (mobiles, mut applied) = self.solve_contacts(movers, gravity, true)?;
         let dt = self.settings.time_step;
-        let (dynamic, kinematic) = movers.split_at(dynamic);
-        let mut left = Vec::with_capacity(dynamic.len());
-        for (&i, m) in dynamic.iter().zip(&mobiles) {
+        let mut left = Vec::with_capacity(movers.dynamic);
+        for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
             left.push(dt * (1.0 - self.advance(i, m, dt, true)?));
+        }
+        for (&robot, moved) in movers.robots.iter().zip(&mobiles.robots) {
+            self.advance_robot(robot, moved, dt)?;
         }
         // A body that stopped short met another within the step: the meeting is inelastic,
         // solved on the contacts it ends with (no gravity added again, so no step gains
         // energy), and the body goes on for the rest of the step with what the solve left it
-        // (a faceted ball pivots over the vertex it met), a few times at most.
+        // (a faceted ball pivots over the vertex it met), a few times at most. Robots have
+        // taken their step.
         for _ in 0..IMPACTS_PER_STEP {
             if left.iter().all(|&t| t <= dt * 1e-6) {
                 break;
             }
-            let (mobiles, impact) =
-                self.solve_contacts(movers, dynamic.len(), Vector3::zeros(), false)?;
+            let (mobiles, impact) = self.solve_contacts(movers, Vector3::zeros(), false)?;
             applied.extend(impact);
-            for ((&i, m), rest) in dynamic.iter().zip(&mobiles).zip(&mut left) {
+            for ((&i, m), rest) in movers.dynamic().iter().zip(&mobiles.bodies).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
                     body.velocity = Velocity::new(m.linear, m.angular);
                 }
@@ -195,7 +208,7 @@ impl<E: CollisionEngine> World<E> {
                 }
             }
         }
-        for &i in kinematic {
+        for &i in movers.kinematic() {
             self.move_kinematic(i, dt)?;
         }
         self.find_step_contacts(movers);
@@ -217,66 +230,59 @@ impl<E: CollisionEngine> World<E> {
         Ok(steps)
     }
 
-    /// The velocities of the moving bodies (`movers`, the first `dynamic` of them dynamic)
-    /// after `added` (gravity's share of a step, or nothing) and the impulses of the contacts
-    /// the world has now, each with the contact it acts at. Refused, changing nothing, for a
-    /// body that cannot move (no positive mass) or a solve that blows up.
+    /// The velocities of what moves after `added` (gravity's share of a step, or nothing) and
+    /// the impulses of the contacts the world has now, each with the contact it acts at; the
+    /// step's first solve (`first`) also runs the robots' DOF controllers and starts each
+    /// contact from last step's impulse. Refused, changing nothing, for a body that cannot move
+    /// (no positive mass) or a solve that blows up.
     fn solve_contacts(
         &mut self,
-        movers: &[usize],
-        dynamic: usize,
+        movers: &Movers,
         added: Vector3<f64>,
         first: bool,
-    ) -> Result<(Vec<Mobile>, Applied), MoveError> {
-        let mut mobiles = Vec::with_capacity(movers.len());
-        for (k, &i) in movers.iter().enumerate() {
+    ) -> Result<(Mobiles, Applied), MoveError> {
+        let mut mobiles = Mobiles {
+            bodies: Vec::with_capacity(movers.bodies.len()),
+            robots: self.articulated(movers, added)?,
+        };
+        for (k, &i) in movers.bodies.iter().enumerate() {
             let id = BodyId::Free(i);
             let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
             let bad_mass = MoveError::BadMass {
                 body: id,
                 mass: body.mass.mass,
             };
-            let one = match k < dynamic {
+            let one = match k < movers.dynamic {
                 true => mobile(body, added).ok_or(bad_mass)?,
                 false => pusher(body),
             };
-            mobiles.push(one);
+            mobiles.bodies.push(one);
         }
-        let slot_of = |id: BodyId| {
-            id.free_index()
-                .and_then(|i| movers.iter().position(|&d| d == i))
-        };
         // A contact between bodies nothing pushes back has nothing to solve.
-        let solvable = |a: Option<usize>, b: Option<usize>| {
-            a.is_some_and(|k| k < dynamic) || b.is_some_and(|k| k < dynamic)
+        let solvable = |a: Option<Side>, b: Option<Side>| {
+            a.is_some_and(|s| movers.pushes_back(s)) || b.is_some_and(|s| movers.pushes_back(s))
         };
         let (rows, solved): (Vec<Row>, Vec<Contact>) = self
             .fine_contacts(movers)
             .into_iter()
             .filter(|c| c.is_object_a)
             .filter_map(|c| {
-                let (a, b) = (slot_of(c.body), slot_of(c.other));
-                solvable(a, b).then(|| (self.row(&c, a, b), c))
+                let (a, b) = (movers.side(c.body), movers.side(c.other));
+                solvable(a, b).then(|| (self.row(&c, (a, b), &mobiles), c))
             })
             .unzip();
         let blocks = solver::delassus_blocks(&mobiles, &rows);
-        let initial = match first {
-            true => self.warm_start(&rows, &solved),
-            false => vec![Vector3::zeros(); rows.len()],
+        let (initial, motors) = match first {
+            true => (self.warm_start(&rows, &solved), self.motors(movers)),
+            false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
         let impulses = match self.settings.contact_solver {
-            ContactSolver::PerContact => solver::solve(&mut mobiles, &rows, &blocks, initial),
+            ContactSolver::PerContact => {
+                solver::solve(&mut mobiles, &rows, &blocks, initial, &motors)
+            }
             ContactSolver::Lcp => lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?,
         };
-        for (&i, m) in movers[..dynamic].iter().zip(&mobiles) {
-            let speed = m.linear.norm().max(m.angular.norm());
-            if !(speed.is_finite() && speed < SPEED_LIMIT) {
-                return Err(MoveError::BlewUp {
-                    body: BodyId::Free(i),
-                    limit: SPEED_LIMIT,
-                });
-            }
-        }
+        check_speeds(movers, &mobiles)?;
         let applied = solved
             .into_iter()
             .zip(impulses)
@@ -296,7 +302,7 @@ impl<E: CollisionEngine> World<E> {
     /// finds its contacts but merged only within the contact threshold (GraspIt's 3 mm merge,
     /// right for a grasp's wrench space, would hide the vertex a faceted body is about to
     /// pivot on). The engine's answers come from the step's memory where nothing moved since.
-    fn fine_contacts(&mut self, movers: &[usize]) -> Vec<Contact> {
+    fn fine_contacts(&mut self, movers: &Movers) -> Vec<Contact> {
         let threshold = self.settings.contact_threshold;
         self.search_pairs(movers, |engine, pair, found, options| {
             contacts_found(engine, pair, found, threshold, options)
@@ -306,14 +312,13 @@ impl<E: CollisionEngine> World<E> {
 
     /// After a step's moves, the world's contacts of every pair with a moving body, found
     /// once for them all; the memory keeps those pairs' searches for the next step.
-    fn find_step_contacts(&mut self, movers: &[usize]) {
+    fn find_step_contacts(&mut self, movers: &Movers) {
         let (pairs, found) = self.search_pairs(movers, |engine, pair, found, options| {
             contacts_found(engine, pair, found, DUPLICATE_DISTANCE, options)
         });
         self.step_memory.keep_only(&pairs);
-        let moved = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
         let contacts = &mut self.stage.contacts;
-        contacts.retain(|c| !moved(c.body) && !moved(c.other));
+        contacts.retain(|c| !movers.moves(c.body) && !movers.moves(c.other));
         contacts.extend(found);
         number_contacts(contacts);
     }
@@ -322,7 +327,7 @@ impl<E: CollisionEngine> World<E> {
     /// the engine finds between each, the search taken from the step's memory where it can be.
     fn search_pairs(
         &mut self,
-        movers: &[usize],
+        movers: &Movers,
         make: impl Fn(
             &dyn CollisionEngine,
             (Part, Part),
@@ -330,7 +335,6 @@ impl<E: CollisionEngine> World<E> {
             &ContactOptions,
         ) -> Vec<Contact>,
     ) -> (HashSet<(BodyId, BodyId)>, Vec<Contact>) {
-        let moves = |id: BodyId| id.free_index().is_some_and(|i| movers.contains(&i));
         let World {
             engine,
             stage,
@@ -343,7 +347,7 @@ impl<E: CollisionEngine> World<E> {
         let layer = stage.layer();
         let (mut pairs, mut contacts) = (HashSet::new(), Vec::new());
         for (a, b) in layers::checked_pairs(rules.switches, &Layer::empty(), &layer) {
-            if !(moves(a.id) || moves(b.id)) {
+            if !(movers.moves(a.id) || movers.moves(b.id)) {
                 continue;
             }
             let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
@@ -390,8 +394,8 @@ impl<E: CollisionEngine> World<E> {
             .collect();
     }
 
-    /// One contact as the solver sees it.
-    fn row(&self, c: &Contact, a: Option<usize>, b: Option<usize>) -> Row {
+    /// One contact as the solver sees it, its sides where `movers` put them.
+    fn row(&self, c: &Contact, (a, b): (Option<Side>, Option<Side>), mobiles: &Mobiles) -> Row {
         let lever = |id: BodyId, point| {
             self.body(id)
                 .map_or(Vector3::zeros(), |body| point - body.world_cog())
@@ -399,11 +403,11 @@ impl<E: CollisionEngine> World<E> {
         let (lever_a, lever_b) = (lever(c.body, c.point), lever(c.other, c.other_point));
         let rotation = c.frame.rotation.to_rotation_matrix().into_inner();
         // Friction by the slip at the step's start: kinetic above KINETIC_SPEED, else static.
-        let velocity = |id: BodyId, r: &Vector3<f64>| {
-            self.body(id)
-                .map_or(Vector3::zeros(), |body| body.velocity.at(r))
+        let velocity = |side: Option<Side>, id: BodyId, r: &Vector3<f64>| match side {
+            Some(Side::Link { robot, link }) => mobiles.robots[robot].start_point_velocity(link, r),
+            _ => self.body(id).map_or(Vector3::zeros(), |body| body.velocity.at(r)),
         };
-        let slip = velocity(c.body, &lever_a) - velocity(c.other, &lever_b);
+        let slip = velocity(a, c.body, &lever_a) - velocity(b, c.other, &lever_b);
         let tangential = slip - c.normal.into_inner() * c.normal.dot(&slip);
         Row {
             a,
@@ -574,4 +578,28 @@ fn pusher(body: &Body) -> Mobile {
         linear: body.velocity.linear,
         angular: body.velocity.angular,
     }
+}
+
+/// Refuses a solve that left a dynamic body or a robot's DOF too fast or not a number: it
+/// blew up.
+fn check_speeds(movers: &Movers, mobiles: &Mobiles) -> Result<(), MoveError> {
+    for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
+        let speed = m.linear.norm().max(m.angular.norm());
+        if !(speed.is_finite() && speed < SPEED_LIMIT) {
+            return Err(MoveError::BlewUp {
+                body: BodyId::Free(i),
+                limit: SPEED_LIMIT,
+            });
+        }
+    }
+    for (&robot, moved) in movers.robots.iter().zip(&mobiles.robots) {
+        let speed = moved.velocity.amax();
+        if !(speed.is_finite() && speed < SPEED_LIMIT) {
+            return Err(MoveError::BlewUp {
+                body: BodyId::Palm { robot },
+                limit: SPEED_LIMIT,
+            });
+        }
+    }
+    Ok(())
 }

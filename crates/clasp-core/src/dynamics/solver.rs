@@ -10,10 +10,16 @@
 //! that a box's four corners on a slope near the static limit then pass the load round and
 //! never settle (the box crept at 2 mm/s where it should stay): this split of normal and
 //! friction settles.
+//!
+//! What moves: free bodies ([`Mobile`]) and robots driven by their DOF controllers
+//! ([`Articulated`]); each DOF's controller is a [`Motor`] swept with the contacts, pushing
+//! its DOF towards a velocity with no more than its effort allows.
 
 use nalgebra::{Matrix3, Vector3};
 
-/// One moving body of the problem: how it answers an impulse, and its velocity so far.
+use super::articulated::Articulated;
+
+/// One moving free body of the problem: how it answers an impulse, and its velocity so far.
 #[derive(Debug, Clone)]
 pub(crate) struct Mobile {
     pub inverse_mass: f64,
@@ -40,12 +46,77 @@ impl Mobile {
     }
 }
 
-/// One contact of the problem: its two sides (an index into the mobiles, or `None` for a body
-/// that does not move), the levers from each centre, the contact frame and the friction.
+/// A contact's side that moves: a free body, or a link of a driven robot (chain by chain,
+/// link by link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    Body(usize),
+    Link { robot: usize, link: usize },
+}
+
+/// Everything that moves in a step's problem.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Mobiles {
+    pub bodies: Vec<Mobile>,
+    pub robots: Vec<Articulated>,
+}
+
+impl Mobiles {
+    fn point_velocity(&self, side: Side, r: &Vector3<f64>) -> Vector3<f64> {
+        match side {
+            Side::Body(i) => self.bodies[i].point_velocity(r),
+            Side::Link { robot, link } => self.robots[robot].point_velocity(link, r),
+        }
+    }
+
+    fn response(&self, side: Side, r: &Vector3<f64>) -> Matrix3<f64> {
+        match side {
+            Side::Body(i) => self.bodies[i].response(r),
+            Side::Link { robot, link } => self.robots[robot].response(link, r),
+        }
+    }
+
+    fn apply(&mut self, side: Side, impulse: &Vector3<f64>, r: &Vector3<f64>) {
+        match side {
+            Side::Body(i) => self.bodies[i].apply(impulse, r),
+            Side::Link { robot, link } => self.robots[robot].apply(link, impulse, r),
+        }
+    }
+
+    /// How fast the side turns, world axes.
+    fn spin(&self, side: Side) -> Vector3<f64> {
+        match side {
+            Side::Body(i) => self.bodies[i].angular,
+            Side::Link { robot, link } => self.robots[robot].spin(link),
+        }
+    }
+
+    /// How fast its turning about `axis` answers a unit angular impulse about it.
+    fn turn_ease(&self, side: Side, axis: &Vector3<f64>) -> f64 {
+        match side {
+            Side::Body(i) => axis.dot(&(self.bodies[i].inverse_inertia * axis)),
+            Side::Link { robot, link } => self.robots[robot].turn_ease(link, axis),
+        }
+    }
+
+    /// Turns the side with an angular impulse (world axes).
+    fn twist(&mut self, side: Side, angular: &Vector3<f64>) {
+        match side {
+            Side::Body(i) => {
+                let body = &mut self.bodies[i];
+                body.angular += body.inverse_inertia * angular;
+            }
+            Side::Link { robot, link } => self.robots[robot].twist(link, angular),
+        }
+    }
+}
+
+/// One contact of the problem: its two sides (`None` for a body that does not move), the
+/// levers from each side's centre, the contact frame and the friction.
 #[derive(Debug, Clone)]
 pub(crate) struct Row {
-    pub a: Option<usize>,
-    pub b: Option<usize>,
+    pub a: Option<Side>,
+    pub b: Option<Side>,
     pub lever_a: Vector3<f64>,
     pub lever_b: Vector3<f64>,
     /// Columns: tangent x, tangent y, normal (pointing to A).
@@ -59,6 +130,16 @@ pub(crate) struct Row {
     pub torsion_radius: Option<f64>,
 }
 
+/// A DOF's controller: it pushes the DOF towards `velocity` with a generalized impulse of at
+/// most `limit` (its effort times the step) either way.
+#[derive(Debug, Clone)]
+pub(crate) struct Motor {
+    pub robot: usize,
+    pub dof: usize,
+    pub velocity: f64,
+    pub limit: f64,
+}
+
 /// Sweeps over all contacts at most this many times.
 const MAX_SWEEPS: usize = 200;
 /// A sweep that changes no impulse by more than this fraction of the largest stops the solve.
@@ -67,7 +148,7 @@ const SETTLED: f64 = 1e-9;
 const SLIP_EPSILON: f64 = 1e-9;
 
 /// Each contact's block of the Delassus matrix in its frame ([`delassus_block`]).
-pub(crate) fn delassus_blocks(mobiles: &[Mobile], rows: &[Row]) -> Vec<Matrix3<f64>> {
+pub(crate) fn delassus_blocks(mobiles: &Mobiles, rows: &[Row]) -> Vec<Matrix3<f64>> {
     rows.iter()
         .map(|row| delassus_block(mobiles, row))
         .collect()
@@ -78,10 +159,11 @@ pub(crate) fn delassus_blocks(mobiles: &[Mobile], rows: &[Row]) -> Vec<Matrix3<f
 /// A in its frame (x, y tangent, z normal) and leaves the mobiles at their velocities after the
 /// step's impulses.
 pub(crate) fn solve(
-    mobiles: &mut [Mobile],
+    mobiles: &mut Mobiles,
     rows: &[Row],
     blocks: &[Matrix3<f64>],
     initial: Vec<Vector3<f64>>,
+    motors: &[Motor],
 ) -> Vec<Vector3<f64>> {
     // Sweeps start from `initial` (a warm start), already applied.
     for (row, impulse) in rows.iter().zip(&initial) {
@@ -91,8 +173,15 @@ pub(crate) fn solve(
     }
     let mut impulses = initial;
     let mut torsions = vec![0.0; rows.len()];
+    let mut efforts = vec![0.0; motors.len()];
     for _ in 0..MAX_SWEEPS {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
+        // The controllers' impulses settle by their own measure (torques, not forces).
+        let mut motors_settled = true;
+        for (motor, effort) in motors.iter().zip(&mut efforts) {
+            let pushed = drive(&mut mobiles.robots[motor.robot], motor, effort);
+            motors_settled &= pushed <= SETTLED * motor.limit.max(1e-12);
+        }
         for (k, row) in rows.iter().enumerate() {
             if let Some(radius) = row.torsion_radius {
                 let limit = row.friction * radius * impulses[k].z;
@@ -110,22 +199,35 @@ pub(crate) fn solve(
             largest = largest.max(new.norm());
             change = change.max(delta.norm());
         }
-        if change <= SETTLED * largest.max(1e-12) {
+        if motors_settled && change <= SETTLED * largest.max(1e-12) {
             break;
         }
     }
     impulses
 }
 
-/// A soft contact's torsional impulse (about its normal, on A) updated to stop the two bodies
+/// A DOF's controller updated: its accumulated impulse `effort` moves towards the one that
+/// brings the DOF to the motor's velocity, within its limit; returns the change.
+fn drive(robot: &mut Articulated, motor: &Motor, effort: &mut f64) -> f64 {
+    let ease = robot.inverse_mass[(motor.dof, motor.dof)];
+    if !(ease > 0.0) {
+        return 0.0;
+    }
+    let wanted = (motor.velocity - robot.velocity[motor.dof]) / ease;
+    let new = (*effort + wanted).clamp(-motor.limit, motor.limit);
+    let delta = new - *effort;
+    *effort = new;
+    robot.push_dof(motor.dof, delta);
+    delta.abs()
+}
+
+/// A soft contact's torsional impulse (about its normal, on A) updated to stop the two sides
 /// turning against each other about the normal, held within ±`limit`; returns the change.
-fn resist_torsion(mobiles: &mut [Mobile], row: &Row, torsion: &mut f64, limit: f64) -> f64 {
+fn resist_torsion(mobiles: &mut Mobiles, row: &Row, torsion: &mut f64, limit: f64) -> f64 {
     let normal: Vector3<f64> = row.frame.column(2).into();
-    let spin = |side: Option<usize>| side.map_or(Vector3::zeros(), |i| mobiles[i].angular);
+    let spin = |side: Option<Side>| side.map_or(Vector3::zeros(), |s| mobiles.spin(s));
     let turning = (spin(row.a) - spin(row.b)).dot(&normal);
-    let ease = |side: Option<usize>| {
-        side.map_or(0.0, |i| normal.dot(&(mobiles[i].inverse_inertia * normal)))
-    };
+    let ease = |side: Option<Side>| side.map_or(0.0, |s| mobiles.turn_ease(s, &normal));
     let stiffness = ease(row.a) + ease(row.b);
     if stiffness <= 0.0 {
         return 0.0;
@@ -134,40 +236,46 @@ fn resist_torsion(mobiles: &mut [Mobile], row: &Row, torsion: &mut f64, limit: f
     let delta = new - *torsion;
     *torsion = new;
     for (side, sign) in [(row.a, 1.0), (row.b, -1.0)] {
-        if let Some(i) = side {
-            let turn = mobiles[i].inverse_inertia * normal * (delta * sign);
-            mobiles[i].angular += turn;
+        if let Some(side) = side {
+            mobiles.twist(side, &(normal * (delta * sign)));
         }
     }
     delta.abs()
 }
 
 /// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
-fn delassus_block(mobiles: &[Mobile], row: &Row) -> Matrix3<f64> {
+/// Two links of one robot answer together: the coupling through the robot counts twice.
+fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
     let mut world = Matrix3::zeros();
     if let Some(a) = row.a {
-        world += mobiles[a].response(&row.lever_a);
+        world += mobiles.response(a, &row.lever_a);
     }
     if let Some(b) = row.b {
-        world += mobiles[b].response(&row.lever_b);
+        world += mobiles.response(b, &row.lever_b);
+    }
+    if let (Some(Side::Link { robot, link }), Some(Side::Link { robot: other, link: other_link })) =
+        (row.a, row.b)
+        && robot == other
+    {
+        let r = &mobiles.robots[robot];
+        let cross = r.cross_response((link, &row.lever_a), (other_link, &row.lever_b));
+        world -= cross + cross.transpose();
     }
     row.frame.transpose() * world * row.frame
 }
 
 /// The velocity of A's point relative to B's, world axes.
-pub(super) fn relative_velocity(mobiles: &[Mobile], row: &Row) -> Vector3<f64> {
-    let of = |side: Option<usize>, lever| {
-        side.map_or(Vector3::zeros(), |i| mobiles[i].point_velocity(lever))
-    };
+pub(super) fn relative_velocity(mobiles: &Mobiles, row: &Row) -> Vector3<f64> {
+    let of = |side: Option<Side>, lever| side.map_or(Vector3::zeros(), |s| mobiles.point_velocity(s, lever));
     of(row.a, &row.lever_a) - of(row.b, &row.lever_b)
 }
 
-pub(super) fn apply(mobiles: &mut [Mobile], row: &Row, impulse: &Vector3<f64>) {
+pub(super) fn apply(mobiles: &mut Mobiles, row: &Row, impulse: &Vector3<f64>) {
     if let Some(a) = row.a {
-        mobiles[a].apply(impulse, &row.lever_a);
+        mobiles.apply(a, impulse, &row.lever_a);
     }
     if let Some(b) = row.b {
-        mobiles[b].apply(&-impulse, &row.lever_b);
+        mobiles.apply(b, &-impulse, &row.lever_b);
     }
 }
 
@@ -233,9 +341,15 @@ mod tests {
     use super::*;
 
     /// Solves as a step does: the blocks first, then the sweeps.
-    fn solve_all(mobiles: &mut [Mobile], rows: &[Row]) -> Vec<Vector3<f64>> {
-        let blocks = delassus_blocks(mobiles, rows);
-        solve(mobiles, rows, &blocks, vec![Vector3::zeros(); rows.len()])
+    fn solve_all(bodies: &mut Vec<Mobile>, rows: &[Row]) -> Vec<Vector3<f64>> {
+        let mut mobiles = Mobiles {
+            bodies: std::mem::take(bodies),
+            robots: Vec::new(),
+        };
+        let blocks = delassus_blocks(&mobiles, rows);
+        let impulses = solve(&mut mobiles, rows, &blocks, vec![Vector3::zeros(); rows.len()], &[]);
+        *bodies = mobiles.bodies;
+        impulses
     }
 
     fn ball(mass: f64, velocity: Vector3<f64>) -> Mobile {
@@ -249,7 +363,7 @@ mod tests {
 
     fn on_ground(lever: Vector3<f64>, friction: f64) -> Row {
         Row {
-            a: Some(0),
+            a: Some(Side::Body(0)),
             b: None,
             lever_a: lever,
             lever_b: Vector3::zeros(),

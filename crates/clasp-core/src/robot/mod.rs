@@ -294,6 +294,11 @@ pub struct Robot {
     /// Per chain and joint: the value of its DOF when the joint broke away (a breakaway DOF's
     /// joint stopped by a contact while the DOF went on closing), or `None` while it follows.
     breakaway: Vec<Vec<Option<f64>>>,
+    /// Where its DOF controllers drive it in the dynamics; `None` for a robot the dynamics
+    /// leaves where it is.
+    pub(crate) dof_targets: Option<Vec<f64>>,
+    /// Its DOFs' velocities (rad/s or mm/s) while the dynamics drives it.
+    pub(crate) dof_velocities: Vec<f64>,
 }
 
 impl Robot {
@@ -310,6 +315,7 @@ impl Robot {
             name,
             palm,
             dof_values: dofs.iter().map(|d| d.default_value).collect(),
+            dof_velocities: vec![0.0; dofs.len()],
             dofs,
             chains,
             approach,
@@ -322,6 +328,7 @@ impl Robot {
             overlapping_at_start: Vec::new(),
             mount: None,
             breakaway,
+            dof_targets: None,
         };
         let clamped: Vec<f64> = (0..robot.dofs.len())
             .map(|i| {
@@ -821,6 +828,34 @@ impl Robot {
                     .flat_map(|c| c.links.iter().map(|l| &l.body)),
             )
             .chain(&self.mount)
+    }
+
+    /// Where the DOF controllers drive the robot in the dynamics, if they do.
+    pub fn dof_targets(&self) -> Option<&[f64]> {
+        self.dof_targets.as_deref()
+    }
+
+    /// The DOFs' velocities (rad/s, or mm/s for prismatic ones): zero unless the dynamics
+    /// drives the robot.
+    pub fn dof_velocities(&self) -> &[f64] {
+        &self.dof_velocities
+    }
+
+    /// Every link's pose (chain by chain, link by link) were the DOFs at `values`, the links
+    /// broken away staying so: forward kinematics without moving anything.
+    pub fn link_poses_at(&self, values: &[f64]) -> Vec<Pose> {
+        let palm = self.palm.pose;
+        let mut poses = Vec::new();
+        for (chain, held) in self.chains.iter().zip(&self.breakaway) {
+            let frames = chain.joint_frames(values, held);
+            poses.extend(
+                chain
+                    .links
+                    .iter()
+                    .map(|link| palm * link.frame.map_or(chain.base, |j| frames[j])),
+            );
+        }
+        poses
     }
 
     /// Forward kinematics: puts every link at the pose its joints give it.

@@ -54,8 +54,10 @@ pub enum MoveError {
         "{body:?} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
     )]
     BlewUp { body: BodyId, limit: f64 },
-    #[error("GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots)")]
+    #[error("GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots, or a driven robot took part: it takes free bodies only)")]
     LcpFailed,
+    #[error("robot {0}'s links have no mass to move: it cannot be driven in the dynamics")]
+    RobotWithoutMass(RobotId),
 }
 
 /// A move's length: a positive, finite number of millimetres.

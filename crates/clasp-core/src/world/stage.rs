@@ -116,6 +116,12 @@ impl Stage {
         self.robot(id).ok_or(MoveError::NoSuchRobot(id))
     }
 
+    /// One of the stage's own robots, to change what moves nothing (its dynamics' state).
+    pub fn robot_mut(&mut self, id: RobotId) -> Option<&mut Robot> {
+        let local = id.index().checked_sub(self.first_robot_slot)?;
+        self.robots.get_mut(local)?.as_mut()
+    }
+
     pub fn body_mut(&mut self, id: BodyId) -> Option<&mut Body> {
         match (id.robot(), id.robot_body()) {
             (Some(robot), Some(which)) => {
@@ -299,6 +305,19 @@ impl Stage {
     ) -> Result<MoveOutcome, MoveError> {
         let speeds = dof_request(self.own_robot(robot)?, target)?;
         self.with_motion(backdrop, Element::Robot(robot), |motion| {
+            motion.move_dofs(target, &speeds)
+        })
+    }
+
+    /// [`Stage::move_dofs_to`] leaving the contacts as they were, for a dynamics step.
+    pub fn move_dofs_to_finding_no_contacts(
+        &mut self,
+        backdrop: &Backdrop,
+        robot: RobotId,
+        target: &[f64],
+    ) -> Result<MoveOutcome, MoveError> {
+        let speeds = dof_request(self.own_robot(robot)?, target)?;
+        self.run(backdrop, Element::Robot(robot), false, |motion| {
             motion.move_dofs(target, &speeds)
         })
     }

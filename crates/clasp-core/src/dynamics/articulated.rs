@@ -1,0 +1,180 @@
+//! A robot in the dynamics: its DOFs are its generalized coordinates. Where its links are and
+//! how they answer a push come from its forward kinematics: each link's Jacobian (how its
+//! centre and its turning follow each DOF's velocity) is found by stepping each DOF a little,
+//! the mass matrix is M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and a contact on a link moves
+//! the DOFs by M⁻¹ Jᵀ λ, where J maps the DOFs' velocities to the contact point's (RaiSim's
+//! contact Jacobian; its apparent inverse inertia there is J M⁻¹ Jᵀ). Coupled joints and
+//! breakaway follow from the kinematics as the DOFs drive them. The palm is the fixed base.
+//! Velocity-dependent forces (Coriolis, centrifugal) are left out: fingers move slowly.
+
+use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Vector3};
+
+use crate::{body::Body, pose::Pose, robot::Robot};
+
+/// The DOF step the Jacobians are found by (rad or mm): small against any DOF's range, large
+/// against rounding.
+const STEP: f64 = 1e-6;
+
+/// Inertia added to every DOF, as a share of the largest the links give (a motor's rotor;
+/// GraspIt's DOFs have none): keeps M invertible where a DOF moves no mass.
+const ARMATURE: f64 = 1e-3;
+
+/// One link's Jacobians at its centre of gravity, world axes, one column per DOF.
+#[derive(Debug, Clone)]
+pub(crate) struct LinkJacobian {
+    pub linear: Matrix3xX<f64>,
+    pub angular: Matrix3xX<f64>,
+}
+
+/// A robot as the solver moves it.
+#[derive(Debug, Clone)]
+pub(crate) struct Articulated {
+    /// Per link, chain by chain and link by link.
+    pub links: Vec<LinkJacobian>,
+    pub inverse_mass: DMatrix<f64>,
+    /// The DOFs' velocities so far.
+    pub velocity: DVector<f64>,
+    /// Their velocities at the step's start, before gravity's share.
+    start: DVector<f64>,
+}
+
+impl Articulated {
+    /// The robot where it stands with gravity's share of a step (`added`, mm/s) added to its
+    /// links; `None` when its links have no mass to move.
+    pub fn of(robot: &Robot, added: Vector3<f64>) -> Option<Self> {
+        let n = robot.dofs.len();
+        let bodies: Vec<&Body> = robot
+            .chains()
+            .iter()
+            .flat_map(|c| c.links.iter().map(|l| &l.body))
+            .collect();
+        let links = jacobians(robot, &bodies);
+        let mut mass = DMatrix::zeros(n, n);
+        let mut gravity = DVector::zeros(n);
+        for (link, body) in links.iter().zip(&bodies) {
+            let m = body.mass.mass;
+            if !(m.is_finite() && m > 0.0) {
+                continue;
+            }
+            let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
+            let inertia = rotation * body.mass.inertia * m * rotation.transpose();
+            mass += link.linear.transpose() * &link.linear * m
+                + link.angular.transpose() * inertia * &link.angular;
+            gravity += link.linear.transpose() * (added * m);
+        }
+        let largest = mass.diagonal().max();
+        if !(largest.is_finite() && largest > 0.0) {
+            return None;
+        }
+        for i in 0..n {
+            mass[(i, i)] += ARMATURE * largest;
+        }
+        let inverse_mass = mass.try_inverse()?;
+        let start = DVector::from_column_slice(robot.dof_velocities());
+        let velocity = &start + &inverse_mass * gravity;
+        Some(Self {
+            links,
+            inverse_mass,
+            velocity,
+            start,
+        })
+    }
+
+    /// How the velocity of the point `r` from link `link`'s centre follows the DOFs' (3 × n).
+    fn point_jacobian(&self, link: usize, r: &Vector3<f64>) -> Matrix3xX<f64> {
+        let l = &self.links[link];
+        let mut jacobian = l.linear.clone();
+        for (c, turning) in l.angular.column_iter().enumerate() {
+            let along = jacobian.column(c) + turning.cross(r);
+            jacobian.set_column(c, &along);
+        }
+        jacobian
+    }
+
+    /// The change of that point's velocity per unit impulse there (world axes).
+    pub fn response(&self, link: usize, r: &Vector3<f64>) -> Matrix3<f64> {
+        let j = self.point_jacobian(link, r);
+        &j * &self.inverse_mass * j.transpose()
+    }
+
+    /// How two points' velocity changes per unit impulse at another point, both on this robot
+    /// (rows: the first point's velocity; columns: the impulse at the second).
+    pub fn cross_response(
+        &self,
+        (link, r): (usize, &Vector3<f64>),
+        (other_link, other_r): (usize, &Vector3<f64>),
+    ) -> Matrix3<f64> {
+        let (j, k) = (
+            self.point_jacobian(link, r),
+            self.point_jacobian(other_link, other_r),
+        );
+        &j * &self.inverse_mass * k.transpose()
+    }
+
+    pub fn point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
+        self.point_jacobian(link, r) * &self.velocity
+    }
+
+    /// The point's velocity at the step's start.
+    pub fn start_point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
+        self.point_jacobian(link, r) * &self.start
+    }
+
+    /// Pushes the point with `impulse` (world axes): the DOFs change by M⁻¹ Jᵀ impulse.
+    pub fn apply(&mut self, link: usize, impulse: &Vector3<f64>, r: &Vector3<f64>) {
+        let j = self.point_jacobian(link, r);
+        self.velocity += &self.inverse_mass * (j.transpose() * impulse);
+    }
+
+    /// How fast link `link` turns, world axes.
+    pub fn spin(&self, link: usize) -> Vector3<f64> {
+        &self.links[link].angular * &self.velocity
+    }
+
+    /// How fast its turning about `axis` answers a unit angular impulse about it.
+    pub fn turn_ease(&self, link: usize, axis: &Vector3<f64>) -> f64 {
+        let along = self.links[link].angular.transpose() * axis;
+        along.dot(&(&self.inverse_mass * &along))
+    }
+
+    /// Turns link `link` with an angular impulse (world axes).
+    pub fn twist(&mut self, link: usize, angular: &Vector3<f64>) {
+        let along = self.links[link].angular.transpose() * angular;
+        self.velocity += &self.inverse_mass * along;
+    }
+
+    /// Pushes DOF `dof` with a generalized impulse (a torque or force times the step).
+    pub fn push_dof(&mut self, dof: usize, impulse: f64) {
+        self.velocity += self.inverse_mass.column(dof) * impulse;
+    }
+}
+
+/// Each link's Jacobians at its centre, by stepping each DOF in turn (away from the nearer
+/// limit, so the kinematics stays in range).
+fn jacobians(robot: &Robot, bodies: &[&Body]) -> Vec<LinkJacobian> {
+    let n = robot.dofs.len();
+    let values = robot.dof_values();
+    let centre = |pose: &Pose, body: &Body| pose * body.mass.cog;
+    let here = robot.link_poses_at(values);
+    let mut links = vec![
+        LinkJacobian {
+            linear: Matrix3xX::zeros(n),
+            angular: Matrix3xX::zeros(n),
+        };
+        bodies.len()
+    ];
+    for dof in 0..n {
+        let (_, max) = robot.dof_limits(dof);
+        let step = if values[dof] + STEP <= max { STEP } else { -STEP };
+        let mut moved = values.to_vec();
+        moved[dof] += step;
+        let there = robot.link_poses_at(&moved);
+        for (l, ((a, b), body)) in here.iter().zip(&there).zip(bodies).enumerate() {
+            let linear = (centre(b, body) - centre(a, body)) / step;
+            let angular = (b.rotation * a.rotation.inverse()).scaled_axis() / step;
+            links[l].linear.set_column(dof, &linear);
+            links[l].angular.set_column(dof, &angular);
+        }
+    }
+    links
+}

@@ -1,0 +1,112 @@
+//! Robots in the dynamics: a robot whose DOF controllers are given targets
+//! ([`World::drive_robot`]) joins the step. Each DOF's controller pushes it towards its target
+//! (GraspIt's PD position controller: a velocity that closes the gap in [`SERVO_TIME`], at most
+//! [`DOF_SPEED`]) with no more than 0.8 of the DOF's effort (GraspIt's cap); a finger that meets
+//! the object presses it with that effort. The palm is the fixed base. Positions advance by the
+//! DOF moves, stopping at contact.
+
+use clasp_collide::CollisionEngine;
+use nalgebra::Vector3;
+
+use crate::{
+    ids::RobotId,
+    world::{World, error::MoveError},
+};
+
+use super::{articulated::Articulated, movers::Movers, solver::Motor};
+
+/// Seconds a DOF controller means to take to reach its target.
+pub const SERVO_TIME: f64 = 0.05;
+
+/// The fastest a controller drives a DOF: rad/s for a revolute DOF, mm/s for a prismatic one.
+pub const DOF_SPEED: [f64; 2] = [2.0, 100.0];
+
+/// The share of a DOF's effort its controller uses (GraspIt caps its PD controllers there).
+pub const EFFORT_SHARE: f64 = 0.8;
+
+impl<E: CollisionEngine> World<E> {
+    /// Puts a robot in the dynamics, its DOF controllers driving it towards `targets` (one per
+    /// DOF, within its limits); its palm stays where it is. Refused, changing nothing, for a
+    /// robot that is not there or targets that are impossible.
+    pub fn drive_robot(&mut self, robot: RobotId, targets: &[f64]) -> Result<(), MoveError> {
+        self.find_robot(robot)?.check_dof_values(targets)?;
+        let r = self.stage.robot_mut(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        r.dof_targets = Some(targets.to_vec());
+        Ok(())
+    }
+
+    /// Takes a robot out of the dynamics: it stays where it is and stops.
+    pub fn release_robot(&mut self, robot: RobotId) -> Result<(), MoveError> {
+        let r = self.stage.robot_mut(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        r.dof_targets = None;
+        r.dof_velocities.iter_mut().for_each(|v| *v = 0.0);
+        Ok(())
+    }
+
+    /// The driven robots as the solver moves them, with gravity's share of a step (`added`).
+    pub(super) fn articulated(
+        &self,
+        movers: &Movers,
+        added: Vector3<f64>,
+    ) -> Result<Vec<Articulated>, MoveError> {
+        movers
+            .robots
+            .iter()
+            .map(|&id| {
+                let robot = self.find_robot(id)?;
+                Articulated::of(robot, added).ok_or(MoveError::RobotWithoutMass(id))
+            })
+            .collect()
+    }
+
+    /// Each driven DOF's controller for this step.
+    pub(super) fn motors(&self, movers: &Movers) -> Vec<Motor> {
+        let dt = self.settings.time_step;
+        let mut motors = Vec::new();
+        for (k, &id) in movers.robots.iter().enumerate() {
+            let Some(robot) = self.robot(id) else { continue };
+            let Some(targets) = robot.dof_targets() else { continue };
+            for (dof, (&target, &value)) in targets.iter().zip(robot.dof_values()).enumerate() {
+                let fastest = DOF_SPEED[usize::from(!robot.dof_is_revolute(dof))];
+                motors.push(Motor {
+                    robot: k,
+                    dof,
+                    velocity: ((target - value) / SERVO_TIME).clamp(-fastest, fastest),
+                    limit: EFFORT_SHARE * robot.dofs[dof].max_effort * dt,
+                });
+            }
+        }
+        motors
+    }
+
+    /// Moves a driven robot's DOFs by the velocities the solver left them for `dt` seconds
+    /// (within their limits), each chain stopping at contact; the DOFs keep the velocities they
+    /// moved at.
+    pub(super) fn advance_robot(
+        &mut self,
+        id: RobotId,
+        moved: &Articulated,
+        dt: f64,
+    ) -> Result<(), MoveError> {
+        let robot = self.find_robot(id)?;
+        let start = robot.dof_values().to_vec();
+        let target: Vec<f64> = start
+            .iter()
+            .enumerate()
+            .map(|(dof, &q)| {
+                let (min, max) = robot.dof_limits(dof);
+                (q + moved.velocity[dof] * dt).clamp(min, max.max(min))
+            })
+            .collect();
+        if target != start {
+            let (backdrop, stage) = self.split();
+            stage.move_dofs_to_finding_no_contacts(&backdrop, id, &target)?;
+        }
+        let r = self.stage.robot_mut(id).ok_or(MoveError::NoSuchRobot(id))?;
+        let reached = r.dof_values().to_vec();
+        for ((v, q), q0) in r.dof_velocities.iter_mut().zip(&reached).zip(&start) {
+            *v = (q - q0) / dt;
+        }
+        Ok(())
+    }
+}
