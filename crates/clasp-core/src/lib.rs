@@ -51,6 +51,7 @@ pub use grasp::{
         Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
     },
+    hold::{DirectionHold, HoldSettings, HoldTest},
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},
     trial::{GraspTrial, TrialPlan},

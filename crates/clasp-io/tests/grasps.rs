@@ -434,3 +434,51 @@ fn virtual_contact_quality_of_the_barrett_and_the_human_hand() {
         assert!((a - b).abs() < 1e-9, "{name}: {a} here, {b} there");
     }
 }
+
+/// The physics test of a grasp: the hand squeezes and gravity pulls the object along each axis
+/// direction in turn (DexGraspNet's test).
+fn hold_test(world: &World) -> clasp_core::HoldTest {
+    let settings = clasp_core::HoldSettings::default();
+    let test = world
+        .test_grasp(RobotId::from_index(0), BodyId::Free(0), &settings)
+        .unwrap();
+    for d in &test.directions {
+        println!(
+            "  pulled {:?}: moved {:.2} mm, turned {:.2}°, held {}",
+            d.gravity.map(|g| g / settings.gravity).as_slice(),
+            d.displacement,
+            d.rotation.to_degrees(),
+            d.held
+        );
+    }
+    test
+}
+
+#[test]
+fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not() {
+    let models = workspace().join("models");
+    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
+    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
+    let robot = RobotId::from_index(0);
+    world.approach_to_contact(robot, 400.0).unwrap();
+    world.auto_grasp(robot).unwrap();
+    let closed = hold_test(&world);
+    assert!(closed.held, "the closed hand holds: {closed:?}");
+    assert_eq!(closed.directions.len(), 6);
+    // The same grasp gives the same answer, to the bit, on one thread as on the pool.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let again = one.install(|| hold_test(&world));
+    assert_eq!(again, closed);
+    // Opened, the hand lets the mug fall wherever gravity does not press it into the palm.
+    world.auto_open(robot).unwrap();
+    let open = hold_test(&world);
+    assert!(!open.held);
+    let falls = open.directions.iter().filter(|d| !d.held).count();
+    assert!(falls >= 4, "{falls} directions let it go: {open:?}");
+    for d in open.directions.iter().filter(|d| !d.held) {
+        assert!(d.displacement > 20.0 || d.rotation > 15f64.to_radians());
+    }
+}

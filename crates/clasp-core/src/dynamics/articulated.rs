@@ -165,7 +165,11 @@ fn jacobians(robot: &Robot, bodies: &[&Body]) -> Vec<LinkJacobian> {
     ];
     for dof in 0..n {
         let (_, max) = robot.dof_limits(dof);
-        let step = if values[dof] + STEP <= max { STEP } else { -STEP };
+        let step = if values[dof] + STEP <= max {
+            STEP
+        } else {
+            -STEP
+        };
         let mut moved = values.to_vec();
         moved[dof] += step;
         let there = robot.link_poses_at(&moved);

@@ -260,7 +260,10 @@ mod tests {
         let close = |x: f64, y: f64| (x - y).abs() < 1e-5;
         let (mut mobiles, rows) = block_on_ground(Vector3::new(1.0, 0.0, -4.0));
         let impulse = solve(&mut mobiles, &rows).unwrap()[0];
-        assert!(mobiles.bodies[0].linear.norm() < 1e-5, "it sticks: {impulse}");
+        assert!(
+            mobiles.bodies[0].linear.norm() < 1e-5,
+            "it sticks: {impulse}"
+        );
         let (mut mobiles, rows) = block_on_ground(Vector3::new(10.0, 0.0, -4.0));
         let impulse = solve(&mut mobiles, &rows).unwrap()[0];
         assert!(close(impulse.z, 4.0) && close(impulse.x, -2.0), "{impulse}");

@@ -405,7 +405,9 @@ impl<E: CollisionEngine> World<E> {
         // Friction by the slip at the step's start: kinetic above KINETIC_SPEED, else static.
         let velocity = |side: Option<Side>, id: BodyId, r: &Vector3<f64>| match side {
             Some(Side::Link { robot, link }) => mobiles.robots[robot].start_point_velocity(link, r),
-            _ => self.body(id).map_or(Vector3::zeros(), |body| body.velocity.at(r)),
+            _ => self
+                .body(id)
+                .map_or(Vector3::zeros(), |body| body.velocity.at(r)),
         };
         let slip = velocity(a, c.body, &lever_a) - velocity(b, c.other, &lever_b);
         let tangential = slip - c.normal.into_inner() * c.normal.dot(&slip);

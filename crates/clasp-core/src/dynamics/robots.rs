@@ -30,14 +30,20 @@ impl<E: CollisionEngine> World<E> {
     /// robot that is not there or targets that are impossible.
     pub fn drive_robot(&mut self, robot: RobotId, targets: &[f64]) -> Result<(), MoveError> {
         self.find_robot(robot)?.check_dof_values(targets)?;
-        let r = self.stage.robot_mut(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        let r = self
+            .stage
+            .robot_mut(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
         r.dof_targets = Some(targets.to_vec());
         Ok(())
     }
 
     /// Takes a robot out of the dynamics: it stays where it is and stops.
     pub fn release_robot(&mut self, robot: RobotId) -> Result<(), MoveError> {
-        let r = self.stage.robot_mut(robot).ok_or(MoveError::NoSuchRobot(robot))?;
+        let r = self
+            .stage
+            .robot_mut(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
         r.dof_targets = None;
         r.dof_velocities.iter_mut().for_each(|v| *v = 0.0);
         Ok(())
@@ -64,8 +70,12 @@ impl<E: CollisionEngine> World<E> {
         let dt = self.settings.time_step;
         let mut motors = Vec::new();
         for (k, &id) in movers.robots.iter().enumerate() {
-            let Some(robot) = self.robot(id) else { continue };
-            let Some(targets) = robot.dof_targets() else { continue };
+            let Some(robot) = self.robot(id) else {
+                continue;
+            };
+            let Some(targets) = robot.dof_targets() else {
+                continue;
+            };
             for (dof, (&target, &value)) in targets.iter().zip(robot.dof_values()).enumerate() {
                 let fastest = DOF_SPEED[usize::from(!robot.dof_is_revolute(dof))];
                 motors.push(Motor {

@@ -253,8 +253,13 @@ fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
     if let Some(b) = row.b {
         world += mobiles.response(b, &row.lever_b);
     }
-    if let (Some(Side::Link { robot, link }), Some(Side::Link { robot: other, link: other_link })) =
-        (row.a, row.b)
+    if let (
+        Some(Side::Link { robot, link }),
+        Some(Side::Link {
+            robot: other,
+            link: other_link,
+        }),
+    ) = (row.a, row.b)
         && robot == other
     {
         let r = &mobiles.robots[robot];
@@ -266,7 +271,9 @@ fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
 
 /// The velocity of A's point relative to B's, world axes.
 pub(super) fn relative_velocity(mobiles: &Mobiles, row: &Row) -> Vector3<f64> {
-    let of = |side: Option<Side>, lever| side.map_or(Vector3::zeros(), |s| mobiles.point_velocity(s, lever));
+    let of = |side: Option<Side>, lever| {
+        side.map_or(Vector3::zeros(), |s| mobiles.point_velocity(s, lever))
+    };
     of(row.a, &row.lever_a) - of(row.b, &row.lever_b)
 }
 
@@ -347,7 +354,13 @@ mod tests {
             robots: Vec::new(),
         };
         let blocks = delassus_blocks(&mobiles, rows);
-        let impulses = solve(&mut mobiles, rows, &blocks, vec![Vector3::zeros(); rows.len()], &[]);
+        let impulses = solve(
+            &mut mobiles,
+            rows,
+            &blocks,
+            vec![Vector3::zeros(); rows.len()],
+            &[],
+        );
         *bodies = mobiles.bodies;
         impulses
     }

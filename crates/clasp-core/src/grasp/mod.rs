@@ -5,6 +5,7 @@ use clasp_collide::CollisionEngine;
 use nalgebra::Point3;
 
 pub mod batch;
+pub mod hold;
 pub mod hull;
 pub mod quality;
 pub mod trial;

@@ -54,10 +54,16 @@ pub enum MoveError {
         "{body:?} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
     )]
     BlewUp { body: BodyId, limit: f64 },
-    #[error("GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots, or a driven robot took part: it takes free bodies only)")]
+    #[error(
+        "GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots, or a driven robot took part: it takes free bodies only)"
+    )]
     LcpFailed,
     #[error("robot {0}'s links have no mass to move: it cannot be driven in the dynamics")]
     RobotWithoutMass(RobotId),
+    #[error(
+        "a grasp test's seconds, distance, angle and gravity must be finite numbers, none negative"
+    )]
+    BadHoldSettings,
 }
 
 /// A move's length: a positive, finite number of millimetres.
