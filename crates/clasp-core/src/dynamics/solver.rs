@@ -210,7 +210,7 @@ pub(crate) fn solve(
 /// brings the DOF to the motor's velocity, within its limit; returns the change.
 fn drive(robot: &mut Articulated, motor: &Motor, effort: &mut f64) -> f64 {
     let ease = robot.inverse_mass[(motor.dof, motor.dof)];
-    if !(ease > 0.0) {
+    if ease.is_nan() || ease <= 0.0 {
         return 0.0;
     }
     let wanted = (motor.velocity - robot.velocity[motor.dof]) / ease;
