@@ -1,9 +1,10 @@
-//! `grasp`: load a world file, approach (when asked) and auto-grasp with its hand, and print
-//! the DOF values and the contacts; and those two moves, which `quality` makes too.
+//! `grasp`: load a world file, approach (when asked) and auto-grasp with its hand, print the
+//! DOF values and the contacts, and (when asked) the physics test of the grasp; and those two
+//! moves, which `quality` makes too.
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{MoveOutcome, RobotId, World};
+use clasp_core::{HoldSettings, HoldTest, MoveOutcome, RobotId, World};
 use serde_json::json;
 
 use crate::{
@@ -13,21 +14,34 @@ use crate::{
     world_file::{load, pick_robot},
 };
 
-/// Approaches (when asked) and auto-grasps with the robot chosen (by default the world's first
-/// hand), then reports its DOF values and the world's contacts.
+/// What `grasp` is asked to do.
+pub struct GraspRequest<'a> {
+    /// The robot's index or name; by default the world's first hand.
+    pub robot: Option<&'a str>,
+    pub approach: bool,
+    /// The physics test to run on the grasp, if any.
+    pub hold: Option<HoldSettings>,
+}
+
+/// Approaches (when asked) and auto-grasps with the robot chosen, then reports its DOF values,
+/// the world's contacts and (when asked) the physics test of the grasp of the world's object.
 pub fn grasp(
     file: &Path,
     root: Option<&Path>,
-    robot: Option<&str>,
-    approach: bool,
+    request: &GraspRequest,
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
-    let robot = pick_robot(&world, file, robot)?;
+    let robot = pick_robot(&world, file, request.robot)?;
+    let approach = request.approach;
     let approached = approach
         .then(|| approach_hand(&mut world, file, robot))
         .transpose()?;
     let grasped = close_hand(&mut world, file, robot)?;
+    let test = request
+        .hold
+        .map(|settings| hold_test(&world, file, robot, &settings))
+        .transpose()?;
     let hand = world.find_robot(robot).map_err(|e| world_error(file, e))?;
     let dofs = hand.dof_values().to_vec();
     let contacts = physical_contacts(&world);
@@ -42,6 +56,7 @@ pub fn grasp(
             "threshold": world.settings().contact_threshold,
             "count": contacts.len(),
             "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
+            "test": test.as_ref().map(test_json),
         })
         .to_string(),
         Format::Text => {
@@ -52,9 +67,59 @@ pub fn grasp(
                 let _ = writeln!(text, "{}", contact_line(&world, contact));
             }
             let _ = write!(text, "{}", count(contacts.len(), "contact"));
+            if let Some(test) = &test {
+                text.push('\n');
+                text.push_str(&test_text(test));
+            }
             text
         }
     })
+}
+
+/// The physics test of the robot's grasp of the world's object (its first graspable body).
+fn hold_test(
+    world: &World,
+    file: &Path,
+    robot: RobotId,
+    settings: &HoldSettings,
+) -> Result<HoldTest, Failure> {
+    let object = world
+        .grasped_object()
+        .ok_or_else(|| world_error(file, "the world has no graspable body to test the grasp on"))?;
+    world
+        .test_grasp(robot, object, settings)
+        .map_err(|e| world_error(file, e))
+}
+
+fn test_json(test: &HoldTest) -> serde_json::Value {
+    json!({
+        "held": test.held,
+        "directions": test.directions.iter().map(|d| json!({
+            "gravity": [d.gravity.x, d.gravity.y, d.gravity.z],
+            "displacement": d.displacement,
+            "rotation_degrees": d.rotation.to_degrees(),
+            "held": d.held,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn test_text(test: &HoldTest) -> String {
+    let mut text = String::from("physics test (gravity along each axis in turn):\n");
+    for d in &test.directions {
+        let axis = d.gravity.normalize();
+        let _ = writeln!(
+            text,
+            "  pulled ({:+.0}, {:+.0}, {:+.0}): moved {:.2} mm, turned {:.2}°: {}",
+            axis.x,
+            axis.y,
+            axis.z,
+            d.displacement,
+            d.rotation.to_degrees(),
+            if d.held { "held" } else { "let go" }
+        );
+    }
+    let _ = write!(text, "held: {}", if test.held { "yes" } else { "no" });
+    text
 }
 
 /// `--approach`: moves the robot along its approach direction until it touches something, at

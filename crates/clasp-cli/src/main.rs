@@ -101,6 +101,14 @@ enum Command {
         /// Grasp). Required: it is the only grasp supported so far.
         #[arg(long)]
         auto: bool,
+        /// Then the physics test of the grasp: the hand squeezes and gravity pulls the world's
+        /// object along each axis direction in turn; held when it moves at most 20 mm and turns
+        /// at most 15° in every one.
+        #[arg(long)]
+        test: bool,
+        /// Seconds gravity pulls along each direction in the test (default: 0.5).
+        #[arg(long, value_name = "S", requires = "test")]
+        test_seconds: Option<f64>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -283,6 +291,8 @@ fn main() -> ExitCode {
             robot,
             approach,
             auto,
+            test,
+            test_seconds,
             json,
             graspit_root,
         } => {
@@ -293,11 +303,19 @@ fn main() -> ExitCode {
                 );
             }
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let hold = test.then(|| clasp_core::HoldSettings {
+                seconds: test_seconds.unwrap_or(clasp_core::HoldSettings::default().seconds),
+                ..Default::default()
+            });
+            let request = grasp::GraspRequest {
+                robot: robot.as_deref(),
+                approach,
+                hold,
+            };
             report(grasp::grasp(
                 &world,
                 root.as_deref(),
-                robot.as_deref(),
-                approach,
+                &request,
                 format(json),
             ))
         }

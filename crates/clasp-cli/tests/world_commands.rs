@@ -1169,3 +1169,41 @@ fn a_contact_query_alone_gives_zero_impulses_and_no_place_in_a_problem() {
         assert!(c["index_in_contact_problem"].is_null());
     }
 }
+
+#[test]
+fn grasp_test_pulls_the_mug_six_ways_and_says_whether_the_hand_holds_it() {
+    let world = default_world();
+    let args = [path_str(&world), "--approach", "--auto", "--test", "--json"];
+    let document = ok_json(&run(&[&["grasp"][..], &args].concat()));
+    let test = &document["test"];
+    let directions = test["directions"].as_array().unwrap();
+    assert_eq!(directions.len(), 6, "{test}");
+    for d in directions {
+        let (moved, turned) = (
+            d["displacement"].as_f64().unwrap(),
+            d["rotation_degrees"].as_f64().unwrap(),
+        );
+        assert!(moved >= 0.0 && turned >= 0.0, "{d}");
+        assert_eq!(
+            d["held"].as_bool().unwrap(),
+            moved <= 20.0 && turned <= 15.0,
+            "{d}"
+        );
+    }
+    let held = directions.iter().all(|d| d["held"].as_bool().unwrap());
+    assert_eq!(test["held"].as_bool().unwrap(), held);
+    // ClaspHand's grasp of its mug holds; the same run gives the same numbers.
+    assert!(held, "{test}");
+    let again = ok_json(&run(&[&["grasp"][..], &args].concat()));
+    assert_eq!(again["test"], *test);
+    let text = ok_stdout(&run(&[
+        "grasp",
+        path_str(&world),
+        "--approach",
+        "--auto",
+        "--test",
+    ]));
+    assert!(text.trim_end().ends_with("held: yes"), "{text}");
+    let refused = run(&["grasp", path_str(&world), "--auto", "--test-seconds", "1"]);
+    assert!(!refused.status.success(), "--test-seconds needs --test");
+}
