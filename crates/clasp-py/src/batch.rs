@@ -126,6 +126,25 @@ pub fn run(
     }
 }
 
+/// The physics test of each grasp (`World::test_grasps`) on `pool`; the first refusal is the
+/// answer's.
+pub fn tests(
+    world: &World,
+    robot: RobotId,
+    object: BodyId,
+    grasps: &[GraspTrial],
+    settings: &clasp_core::HoldSettings,
+    pool: Option<&rayon::ThreadPool>,
+) -> Result<Vec<clasp_core::HoldTest>, MoveError> {
+    let test = || world.test_grasps(robot, object, grasps, settings);
+    match pool {
+        None => test(),
+        Some(pool) => pool.install(test),
+    }
+    .into_iter()
+    .collect()
+}
+
 /// Grasps' answers as numpy arrays, a row per grasp: palm, DOFs, contacts, force closure,
 /// epsilon and volume (NaN where there is none).
 pub fn trial_arrays<'py>(

@@ -9,6 +9,7 @@ use crate::{
     batch,
     convert::{self, python_bool},
     errors::{move_error, quality_error},
+    hold,
     ids::PyBodyId,
     world::PyWorld,
 };
@@ -134,7 +135,7 @@ impl PyWorld {
     /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
     /// (N,; NaN when not force-closure or not asked), `seconds` (N,). Each grasp is what it
     /// would be alone.
-    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None))]
+    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=0.5))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn grasp_batch<'py>(
@@ -146,6 +147,8 @@ impl PyWorld {
         metric: &str,
         gws: &str,
         threads: Option<usize>,
+        test: bool,
+        test_seconds: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let hand = self.robot(robot)?;
@@ -160,7 +163,16 @@ impl PyWorld {
         let grasps = py
             .detach(|| batch::run(world, robot, object, &candidates, quality, pool.as_ref()))
             .map_err(move_error)?;
-        batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())
+        let arrays = batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())?;
+        if test {
+            let settings = hold::hold_settings(test_seconds, 0.2, 20.0, 15.0);
+            let trials: Vec<_> = grasps.iter().map(|g| g.trial.clone()).collect();
+            let tests = py
+                .detach(|| batch::tests(world, robot, object, &trials, &settings, pool.as_ref()))
+                .map_err(move_error)?;
+            hold::hold_arrays(py, &tests, &arrays)?;
+        }
+        Ok(arrays)
     }
     /// Plans grasps of `object` (default: the grasped object) with `robot` (default: the
     /// current hand, which needs virtual contacts), after GraspIt's EigenGrasp planner:

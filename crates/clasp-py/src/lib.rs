@@ -14,6 +14,7 @@ mod convert;
 mod dynamics;
 mod errors;
 mod grasps;
+mod hold;
 mod ids;
 mod moves;
 mod world;

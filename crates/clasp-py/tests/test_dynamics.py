@@ -84,3 +84,48 @@ def test_a_kinematic_pusher_moves_as_told_and_pushes_the_box():
     assert [c.other_type for c in world.contacts_of(box) if c.other == pusher] != []
     assert all(c.other_type == "kinematic" for c in world.contacts_of(box) if c.other == pusher)
     assert not world.overlapping_pairs()
+
+
+def test_a_grasp_that_closes_holds_in_six_directions_and_an_open_hand_does_not():
+    world = clasp.World.default_scene()
+    world.approach(distance=200.0)
+    world.auto_grasp()
+    test = world.test_grasp()
+    assert test["held"] is True
+    assert test["displacement"].shape == (6,) and test["rotation"].shape == (6,)
+    assert test["direction_held"].all()
+    assert (test["displacement"] <= 20.0).all() and (test["rotation"] <= 15.0).all()
+    again = world.test_grasp()
+    np.testing.assert_array_equal(again["displacement"], test["displacement"])
+    world.auto_open()
+    opened = world.test_grasp()
+    assert opened["held"] is False
+    assert (~opened["direction_held"]).sum() >= 4
+    with pytest.raises(clasp.MoveError):
+        world.test_grasp(seconds=-1.0)
+
+
+def test_a_driven_hand_closes_towards_its_targets():
+    world = clasp.World.default_scene()
+    world.gravity = [0.0, 0.0, 0.0]
+    start = world.dof_values(0).copy()
+    targets = start.copy()
+    targets[1] = start[1] + 0.3
+    world.drive_robot(0, targets)
+    world.simulate(0.05)
+    assert world.dof_values(0)[1] > start[1] + 0.1, "the controller closes the finger"
+    assert world.dof_velocities(0)[1] > 0.0
+    world.release_robot(0)
+    assert (world.dof_velocities(0) == 0.0).all()
+    with pytest.raises(clasp.MoveError):
+        world.drive_robot(0, [9.0] * len(start))
+
+
+def test_a_batch_can_carry_each_grasps_physics_test():
+    world = clasp.World.default_scene()
+    candidates = clasp.grasp_candidates(world, count=2, seed=7)
+    grasps = world.grasp_batch(candidates, test=True, threads=2)
+    assert grasps["held"].shape == (2,)
+    assert grasps["hold_displacement"].shape == (2, 6) and grasps["hold_rotation"].shape == (2, 6)
+    alone = world.grasp_batch(candidates, test=True, threads=1)
+    np.testing.assert_array_equal(alone["hold_displacement"], grasps["hold_displacement"])

@@ -12,6 +12,7 @@ use nalgebra::{Point3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
 
 use crate::{
+    grasp::trial::GraspTrial,
     ids::{BodyId, RobotId},
     world::{World, error::MoveError, settings::EARTH_GRAVITY},
 };
@@ -113,6 +114,28 @@ impl<E: CollisionEngine> World<E> {
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
         Ok(HoldTest { directions, held })
+    }
+}
+
+impl World {
+    /// The physics test of each of several grasps of `object` by `robot` (as trials and
+    /// batches give them: palm, DOFs, breakaway), each put in place on a copy of this world,
+    /// all in parallel; each answer is what that grasp gives alone.
+    pub fn test_grasps(
+        &self,
+        robot: RobotId,
+        object: BodyId,
+        grasps: &[GraspTrial],
+        settings: &HoldSettings,
+    ) -> Vec<Result<HoldTest, MoveError>> {
+        grasps
+            .par_iter()
+            .map(|grasp| {
+                let mut world = self.clone();
+                world.put_grasp(robot, grasp)?;
+                world.test_grasp(robot, object, settings)
+            })
+            .collect()
     }
 }
 

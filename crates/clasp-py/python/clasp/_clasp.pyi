@@ -290,6 +290,25 @@ class World:
         """``"static"``, ``"dynamic"`` or ``"kinematic"``."""
     def set_body_type(self, id: BodyId, body_type: str) -> None:
         """Makes a free body static, dynamic or kinematic (moved by its velocity, pushing)."""
+    def drive_robot(self, robot: int, targets: Sequence[float]) -> None:
+        """Puts a robot in the dynamics: its DOF controllers drive it towards ``targets`` with at
+        most 0.8 of each DOF's effort; its palm stays where it is."""
+    def release_robot(self, robot: int) -> None:
+        """Takes a robot out of the dynamics: it stays where it is and stops."""
+    def dof_velocities(self, robot: int) -> np.ndarray:
+        """A robot's DOF velocities (rad/s or mm/s): zero unless driven."""
+    def test_grasp(
+        self,
+        robot: int | None = None,
+        object: BodyId | None = None,
+        seconds: float = 0.5,
+        squeeze: float = 0.2,
+        max_displacement: float = 20.0,
+        max_rotation: float = 15.0,
+    ) -> dict[str, Any]:
+        """The physics test of a grasp: the hand squeezes, gravity pulls the object along +x,
+        -x, +y, -y, +z, -z in turn; ``held`` (all six), and per direction ``displacement``
+        (mm), ``rotation`` (degrees), ``direction_held``."""
     def robot_contacts(self, robot: int) -> list[Contact]:
         """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
@@ -339,8 +358,12 @@ class World:
         metric: str = "epsilon",
         gws: str = "l1",
         threads: int | None = None,
+        test: bool = False,
+        test_seconds: float = 0.5,
     ) -> dict[str, np.ndarray]:
-        """Tries many grasps in parallel, each on a clone of the hand in its own domain.
+        """Tries many grasps in parallel, each on a clone of the hand in its own domain (with
+        ``test``, each grasp's physics test too: ``held`` (N,), ``hold_displacement`` and
+        ``hold_rotation`` (N, 6), mm and degrees).
         ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
         ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
         (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on

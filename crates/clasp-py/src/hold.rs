@@ -1,0 +1,118 @@
+//! `clasp.World`'s hands in the dynamics: driving a robot's DOF controllers, and the physics
+//! test of a grasp (gravity along each axis direction in turn), alone or for a batch.
+
+use clasp_core::{HoldSettings, HoldTest, RobotId};
+use numpy::{IntoPyArray, PyArray1, ndarray::Array2};
+use pyo3::{prelude::*, types::PyDict};
+
+use crate::{errors::move_error, ids::PyBodyId, world::PyWorld};
+
+/// The test's settings from Python's keywords (angles in degrees, as users write them).
+pub fn hold_settings(
+    seconds: f64,
+    squeeze: f64,
+    max_displacement: f64,
+    max_rotation: f64,
+) -> HoldSettings {
+    HoldSettings {
+        seconds,
+        squeeze,
+        max_displacement,
+        max_rotation: max_rotation.to_radians(),
+        ..HoldSettings::default()
+    }
+}
+
+/// Several tests as arrays, one row each: `held` (N,) bool, `hold_displacement` and
+/// `hold_rotation` (N, 6; mm and degrees, pulled along +x, −x, +y, −y, +z, −z).
+pub fn hold_arrays<'py>(
+    py: Python<'py>,
+    tests: &[HoldTest],
+    into: &Bound<'py, PyDict>,
+) -> PyResult<()> {
+    let column = |f: &dyn Fn(&clasp_core::DirectionHold) -> f64| {
+        let values: Vec<f64> = tests
+            .iter()
+            .flat_map(|t| t.directions.iter().map(f))
+            .collect();
+        Array2::from_shape_vec((tests.len(), 6), values).expect("six directions a test")
+    };
+    let held: Vec<bool> = tests.iter().map(|t| t.held).collect();
+    into.set_item("held", held.into_pyarray(py))?;
+    into.set_item(
+        "hold_displacement",
+        column(&|d| d.displacement).into_pyarray(py),
+    )?;
+    into.set_item(
+        "hold_rotation",
+        column(&|d| d.rotation.to_degrees()).into_pyarray(py),
+    )?;
+    Ok(())
+}
+
+#[pymethods]
+impl PyWorld {
+    /// Puts a robot in the dynamics: its DOF controllers drive it towards `targets` (one per
+    /// DOF, within its limits) with at most 0.8 of each DOF's effort; its palm stays.
+    fn drive_robot(&mut self, robot: usize, targets: Vec<f64>) -> PyResult<()> {
+        self.world
+            .drive_robot(RobotId::from_index(robot), &targets)
+            .map_err(move_error)
+    }
+
+    /// Takes a robot out of the dynamics: it stays where it is and stops.
+    fn release_robot(&mut self, robot: usize) -> PyResult<()> {
+        self.world
+            .release_robot(RobotId::from_index(robot))
+            .map_err(move_error)
+    }
+
+    /// A robot's DOF velocities (rad/s, or mm/s for prismatic DOFs): zero unless driven.
+    fn dof_velocities<'py>(
+        &self,
+        py: Python<'py>,
+        robot: usize,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let r = self.robot(RobotId::from_index(robot))?;
+        Ok(r.dof_velocities().to_vec().into_pyarray(py))
+    }
+
+    /// The physics test of the grasp `robot` (default: the current hand) has on `object`
+    /// (default: the grasped object) where they stand: the hand squeezes (each closing DOF
+    /// driven `squeeze` past where it is) and gravity pulls the object along +x, −x, +y, −y,
+    /// +z, −z in turn for `seconds` each, the hand and object alone. Returns `held` (all six),
+    /// and per direction `displacement` (mm), `rotation` (degrees) and `direction_held`.
+    #[pyo3(signature = (robot=None, object=None, seconds=0.5, squeeze=0.2, max_displacement=20.0, max_rotation=15.0))]
+    // Python's keyword arguments, each with its default: a struct would not be Python.
+    #[allow(clippy::too_many_arguments)]
+    fn test_grasp<'py>(
+        &self,
+        py: Python<'py>,
+        robot: Option<usize>,
+        object: Option<PyBodyId>,
+        seconds: f64,
+        squeeze: f64,
+        max_displacement: f64,
+        max_rotation: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let settings = hold_settings(seconds, squeeze, max_displacement, max_rotation);
+        let world = &self.world;
+        let test = py
+            .detach(|| world.test_grasp(robot, object, &settings))
+            .map_err(move_error)?;
+        let answer = PyDict::new(py);
+        answer.set_item("held", test.held)?;
+        let of = |f: &dyn Fn(&clasp_core::DirectionHold) -> f64| -> Vec<f64> {
+            test.directions.iter().map(f).collect()
+        };
+        answer.set_item("displacement", of(&|d| d.displacement).into_pyarray(py))?;
+        answer.set_item(
+            "rotation",
+            of(&|d| d.rotation.to_degrees()).into_pyarray(py),
+        )?;
+        let held: Vec<bool> = test.directions.iter().map(|d| d.held).collect();
+        answer.set_item("direction_held", held.into_pyarray(py))?;
+        Ok(answer)
+    }
+}
