@@ -280,3 +280,37 @@ fn the_planner_obeys_the_worlds_collision_switches() {
     );
     assert!(closures(&uncovered) >= 5);
 }
+
+/// Issue 29's acceptance: the planner's best force-closure grasp of GraspIt's mug by the
+/// Barrett holds in the physics test (gravity along each axis direction in turn).
+#[test]
+fn the_barretts_best_force_closure_grasp_of_the_mug_holds_in_all_six_directions() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let found = plan(&world, &PlanSettings::default());
+    let best = found
+        .grasps
+        .iter()
+        .find(|g| g.force_closure())
+        .expect("a force-closure grasp");
+    let mut grasped = world.clone();
+    grasped.put_grasp(RobotId::from_index(0), &best.grasp).unwrap();
+    let test = grasped
+        .test_grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &clasp_core::HoldSettings::default(),
+        )
+        .unwrap();
+    for d in &test.directions {
+        println!(
+            "pulled {:?}: moved {:.2} mm, turned {:.2}°",
+            d.gravity.normalize().as_slice(),
+            d.displacement,
+            d.rotation.to_degrees()
+        );
+    }
+    assert!(test.held, "{test:?}");
+}
