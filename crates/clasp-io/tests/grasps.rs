@@ -482,3 +482,45 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
         assert!(d.displacement > 20.0 || d.rotation > 15f64.to_radians());
     }
 }
+
+#[test]
+fn dynamic_auto_grasp_closes_until_the_forces_on_the_mug_balance() {
+    let models = workspace().join("models");
+    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
+    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
+    let robot = RobotId::from_index(0);
+    world.approach_to_contact(robot, 400.0).unwrap();
+    // Without gravity: the mug floats, and only the fingers push it.
+    world.set_gravity(Vector3::zeros()).unwrap();
+    let seconds = world.dynamic_auto_grasp(robot, 2.0).unwrap();
+    println!(
+        "settled in {seconds} s, DOFs {:?}",
+        world.robot(robot).unwrap().dof_values()
+    );
+    assert!(seconds < 2.0, "the hand comes to rest");
+    let mug = world.body(BodyId::Free(0)).unwrap();
+    assert!(mug.velocity().linear.norm() < 1.0, "{:?}", mug.velocity());
+    // Every finger presses on the mug, and the pushes balance: their sum is small against each.
+    let on_mug: Vec<_> = world.contacts_of(BodyId::Free(0)).collect();
+    let push = |c: &&clasp_core::Contact| {
+        if c.is_object_a {
+            c.world_impulse()
+        } else {
+            -c.world_impulse()
+        }
+    };
+    let total: Vector3<f64> = on_mug.iter().map(push).sum();
+    let largest = on_mug.iter().map(|c| push(c).norm()).fold(0.0, f64::max);
+    assert!(largest > 0.0, "the fingers press");
+    assert!(
+        total.norm() < 0.05 * largest * on_mug.len() as f64,
+        "{total} against {largest}"
+    );
+    let chains = world.robot(robot).unwrap().chains().len();
+    for chain in 0..chains {
+        let presses = on_mug.iter().any(|c| {
+            matches!(c.other, BodyId::Link { chain: k, .. } if k == chain) && push(c).norm() > 0.0
+        });
+        assert!(presses, "finger {chain} presses on the mug");
+    }
+}

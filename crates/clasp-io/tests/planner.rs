@@ -296,7 +296,9 @@ fn the_barretts_best_force_closure_grasp_of_the_mug_holds_in_all_six_directions(
         .find(|g| g.force_closure())
         .expect("a force-closure grasp");
     let mut grasped = world.clone();
-    grasped.put_grasp(RobotId::from_index(0), &best.grasp).unwrap();
+    grasped
+        .put_grasp(RobotId::from_index(0), &best.grasp)
+        .unwrap();
     let test = grasped
         .test_grasp(
             RobotId::from_index(0),

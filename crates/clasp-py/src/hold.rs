@@ -77,6 +77,23 @@ impl PyWorld {
         Ok(r.dof_velocities().to_vec().into_pyarray(py))
     }
 
+    /// GraspIt's dynamic Auto Grasp: the closing DOFs driven closed by their controllers, the
+    /// world stepping, until the hand stops (the contact forces balance the controllers) or
+    /// `max_seconds` pass; returns the seconds it took. The robot stays driven; each contact
+    /// then carries its impulse.
+    #[pyo3(signature = (robot=None, max_seconds=2.0))]
+    fn dynamic_auto_grasp(
+        &mut self,
+        py: Python<'_>,
+        robot: Option<usize>,
+        max_seconds: f64,
+    ) -> PyResult<f64> {
+        let robot = self.hand(robot)?;
+        let world = &mut self.world;
+        py.detach(|| world.dynamic_auto_grasp(robot, max_seconds))
+            .map_err(move_error)
+    }
+
     /// The physics test of the grasp `robot` (default: the current hand) has on `object`
     /// (default: the grasped object) where they stand: the hand squeezes (each closing DOF
     /// driven `squeeze` past where it is) and gravity pulls the object along +x, −x, +y, −y,

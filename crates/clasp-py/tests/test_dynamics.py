@@ -129,3 +129,13 @@ def test_a_batch_can_carry_each_grasps_physics_test():
     assert grasps["hold_displacement"].shape == (2, 6) and grasps["hold_rotation"].shape == (2, 6)
     alone = world.grasp_batch(candidates, test=True, threads=1)
     np.testing.assert_array_equal(alone["hold_displacement"], grasps["hold_displacement"])
+
+
+def test_dynamic_auto_grasp_closes_the_hand_until_it_presses():
+    world = clasp.World.default_scene()
+    world.gravity = [0.0, 0.0, 0.0]
+    world.approach(distance=200.0)
+    seconds = world.dynamic_auto_grasp(max_seconds=2.0)
+    assert 0.0 < seconds < 2.0
+    on_mug = world.contacts_of(clasp.BodyId.free(0))
+    assert on_mug and any(np.linalg.norm(c.world_impulse) > 0.0 for c in on_mug)

@@ -24,6 +24,12 @@ pub const DOF_SPEED: [f64; 2] = [2.0, 100.0];
 /// The share of a DOF's effort its controller uses (GraspIt caps its PD controllers there).
 pub const EFFORT_SHARE: f64 = 0.8;
 
+/// A DOF slower than this (rad/s or mm/s) has stopped, for the dynamic Auto Grasp.
+pub const SETTLED_DOF_SPEED: f64 = 0.01;
+
+/// Steps every DOF must stay stopped for the dynamic Auto Grasp to end.
+pub const SETTLED_STEPS: usize = 20;
+
 impl<E: CollisionEngine> World<E> {
     /// Puts a robot in the dynamics, its DOF controllers driving it towards `targets` (one per
     /// DOF, within its limits); its palm stays where it is. Refused, changing nothing, for a
@@ -47,6 +53,46 @@ impl<E: CollisionEngine> World<E> {
         r.dof_targets = None;
         r.dof_velocities.iter_mut().for_each(|v| *v = 0.0);
         Ok(())
+    }
+
+    /// GraspIt's dynamic Auto Grasp: every closing DOF (a default velocity that is not zero)
+    /// driven towards the end of its range in its closing direction, the others held where
+    /// they are, stepping until the hand stops (every DOF slower than [`SETTLED_DOF_SPEED`] for
+    /// [`SETTLED_STEPS`] steps: the contact forces balance the controllers) or `max_seconds`
+    /// pass. Returns the seconds it took; the robot stays driven, its fingers pressing, and the
+    /// world's contacts carry the forces (impulse ÷ time step).
+    pub fn dynamic_auto_grasp(
+        &mut self,
+        robot: RobotId,
+        max_seconds: f64,
+    ) -> Result<f64, MoveError> {
+        if !(max_seconds.is_finite() && max_seconds >= 0.0) {
+            return Err(MoveError::BadTimeStep(max_seconds));
+        }
+        let r = self.find_robot(robot)?;
+        let targets: Vec<f64> = (0..r.dofs.len())
+            .map(|dof| {
+                let (min, max) = r.dof_limits(dof);
+                match r.dofs[dof].default_velocity {
+                    v if v > 0.0 => max,
+                    v if v < 0.0 => min,
+                    _ => r.dof_values()[dof],
+                }
+            })
+            .collect();
+        self.drive_robot(robot, &targets)?;
+        let (dt, mut still, mut steps) = (self.time_step(), 0, 0);
+        while still < SETTLED_STEPS && (steps as f64) * dt < max_seconds {
+            self.step()?;
+            steps += 1;
+            let r = self.find_robot(robot)?;
+            let moving = r
+                .dof_velocities()
+                .iter()
+                .any(|v| v.abs() > SETTLED_DOF_SPEED);
+            still = if moving { 0 } else { still + 1 };
+        }
+        Ok(steps as f64 * dt)
     }
 
     /// The driven robots as the solver moves them, with gravity's share of a step (`added`).

@@ -297,6 +297,9 @@ class World:
         """Takes a robot out of the dynamics: it stays where it is and stops."""
     def dof_velocities(self, robot: int) -> np.ndarray:
         """A robot's DOF velocities (rad/s or mm/s): zero unless driven."""
+    def dynamic_auto_grasp(self, robot: int | None = None, max_seconds: float = 2.0) -> float:
+        """GraspIt's dynamic Auto Grasp: the fingers close under their controllers until the
+        contact forces balance them; returns the seconds it took."""
     def test_grasp(
         self,
         robot: int | None = None,
