@@ -105,3 +105,28 @@ def test_the_command_line_runs_the_job_locally(models, tmp_path):
     assert clasp_ray.main(args) == 0
     assert sorted(out.glob("*.parquet")) == shards
     assert [p.stat().st_mtime_ns for p in shards] == stamps, "a rerun writes nothing"
+
+
+def test_a_job_with_the_physics_test_adds_held_and_each_directions_figures(models, tmp_path):
+    tested = Job(
+        hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
+        objects=(str(models / "objects" / "clasp_mug.xml"),),
+        grasps=2,
+        out=str(tmp_path / "tested"),
+        seed=3,
+        task_size=2,
+        test=True,
+    )
+    dataset.run_local(tested, progress=None)
+    table = dataset.read(tested.out)
+    assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS
+    assert table.num_rows == 2
+    for moved, turned in zip(table.column("hold_displacement").to_pylist(), table.column("hold_rotation").to_pylist()):
+        assert len(moved) == 6 and len(turned) == 6
+    held = table.column("held").to_pylist()
+    moved = table.column("hold_displacement").to_pylist()
+    turned = table.column("hold_rotation").to_pylist()
+    for h, m, t in zip(held, moved, turned):
+        assert h == (all(x <= 20.0 for x in m) and all(y <= 15.0 for y in t))
+    # A rerun resumes: nothing left to test again.
+    assert dataset.run_local(tested, progress=None) == []

@@ -38,6 +38,11 @@ COLUMNS = [
     "seconds",
 ]
 
+# A job with ``test`` adds the physics test of each grasp (``World.test_grasp``): whether it
+# held, and per direction (+x, -x, +y, -y, +z, -z) how far the object moved (mm) and turned
+# (degrees).
+TEST_COLUMNS = ["held", "hold_displacement", "hold_rotation"]
+
 
 @dataclass(frozen=True)
 class Job:
@@ -54,6 +59,7 @@ class Job:
     task_size: int = 50
     metric: str = "volume"
     gws: str = "l1"
+    test: bool = False
 
     def __post_init__(self):
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731
@@ -67,8 +73,12 @@ class Job:
 
     def recipe(self) -> dict:
         """What decides the grasps and where they go in the shards (all but ``out``): a folder
-        of shards holds one recipe's."""
-        return {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
+        of shards holds one recipe's. ``test`` is named only when asked for, so folders written
+        before it existed still resume."""
+        recipe = {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
+        if not self.test:
+            del recipe["test"]
+        return recipe
 
 
 @dataclass(frozen=True)
@@ -151,14 +161,15 @@ def scene(job: Job, object_index: int) -> World:
 
 
 def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list]:
-    """Runs one task: its candidates in one batch call. Columns as ``COLUMNS``."""
+    """Runs one task: its candidates in one batch call. Columns as ``COLUMNS``, then
+    ``TEST_COLUMNS`` when the job tests its grasps."""
     world = scene(job, task.object_index)
     candidates = grasp_candidates(world, job.grasps, seed=object_seed(job, task.object_index))
     part = slice(task.first, task.first + task.count)
     aims = {name: candidates[name][part] for name in ("direction", "roll", "dofs")}
-    results = world.grasp_batch(aims, metric=job.metric, gws=job.gws, threads=threads)
+    results = world.grasp_batch(aims, metric=job.metric, gws=job.gws, threads=threads, test=job.test)
     n = task.count
-    return {
+    columns = {
         "object_id": [object_id(job.objects[task.object_index])] * n,
         "object_index": [task.object_index] * n,
         "grasp_index": list(range(task.first, task.first + n)),
@@ -171,6 +182,11 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
         "volume": results["volume"].tolist(),
         "seconds": results["seconds"].tolist(),
     }
+    if job.test:
+        columns["held"] = results["held"].tolist()
+        columns["hold_displacement"] = results["hold_displacement"].tolist()
+        columns["hold_rotation"] = results["hold_rotation"].tolist()
+    return columns
 
 
 def write_shard(path: Path, columns: dict[str, list]) -> None:
@@ -180,7 +196,7 @@ def write_shard(path: Path, columns: dict[str, list]) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + f".{os.getpid()}.partial")
-    pq.write_table(pa.table({name: columns[name] for name in COLUMNS}), partial)
+    pq.write_table(pa.table(columns), partial)
     os.replace(partial, path)
 
 

@@ -7,7 +7,7 @@ this machine, and ``--shard i/n`` runs one part of it (a Slurm array's task).
 From the command line::
 
     python -m clasp.ray HAND.xml OBJECT.xml [OBJECT.xml ...] --grasps 1000 --out results/
-        [--seed S] [--task-size 50] [--address auto] [--local] [--shard i/n] [--threads T]
+        [--seed S] [--task-size 50] [--test] [--address auto] [--local] [--shard i/n] [--threads T]
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--task-size", type=int, default=50, help="grasps per task (and shard)")
     parser.add_argument("--metric", choices=["epsilon", "volume"], default="volume")
     parser.add_argument("--gws", choices=["l1", "linf"], default="l1")
+    parser.add_argument("--test", action="store_true", help="add each grasp's physics test (held, and how far the object moved and turned along each axis)")
     parser.add_argument("--address", help='a Ray cluster to join ("auto": the local one)')
     parser.add_argument("--num-cpus", type=int, help="CPUs of a new local Ray cluster")
     parser.add_argument("--local", action="store_true", help="run on this machine, without Ray")
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             task_size=args.task_size,
             metric=args.metric,
             gws=args.gws,
+            test=args.test,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
