@@ -33,6 +33,7 @@ pub enum Action {
     SelectNone,
     PlayPause,
     StepOnce,
+    TestGrasp,
 }
 
 /// A key with the modifiers held.
@@ -126,6 +127,12 @@ pub const COMMANDS: &[Command] = &[
         name: "Auto Open",
         keys: &[keys(Modifiers::CTRL_SHIFT, KeyCode::KeyG)],
         help: "auto open: open them again",
+    },
+    Command {
+        action: Action::TestGrasp,
+        name: "Test Grasp",
+        keys: &[keys(Modifiers::CTRL, KeyCode::KeyT)],
+        help: "the physics test of the grasp: the hand squeezes, gravity pulls the object along each axis in turn; held or not",
     },
     Command {
         action: Action::Plan,
@@ -312,6 +319,7 @@ pub fn perform(action: Action, editor: &mut Editor, dialogs: &mut FileDialogs) {
         }
         Action::PlayPause => editor.toggle_play(),
         Action::StepOnce => editor.step_once(),
+        Action::TestGrasp => editor.start_grasp_test(),
         Action::AutoGrasp | Action::AutoOpen => {
             match grasping_robot(&editor.doc.world, &editor.selection) {
                 Some(robot) => editor.auto_grasp(robot, action == Action::AutoGrasp),

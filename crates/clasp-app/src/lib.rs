@@ -11,6 +11,7 @@ pub mod dialog;
 pub mod dragger;
 pub mod editor;
 pub mod files;
+pub mod grasp_test;
 pub mod icon;
 pub mod markers;
 pub mod planning;
@@ -61,6 +62,7 @@ impl Plugin for ClaspPlugin {
                 dragger::DraggerPlugin,
                 planning::PlanningPlugin,
                 simulation::SimulationPlugin,
+                grasp_test::GraspTestPlugin,
             ));
     }
 }

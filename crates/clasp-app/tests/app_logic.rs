@@ -817,3 +817,42 @@ fn a_body_dragged_while_playing_is_held_and_pushes() {
         "let go, it falls back onto the table: {z} mm"
     );
 }
+
+#[test]
+fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
+    let mut app = headless_app();
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyG);
+    app.world_mut()
+        .resource_mut::<clasp_app::editor::GraspTest>()
+        .wait = true;
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyT);
+    for _ in 0..3 {
+        app.update();
+    }
+    let test = app
+        .world()
+        .resource::<clasp_app::editor::GraspTest>()
+        .result
+        .clone()
+        .expect("the test ran");
+    assert_eq!(test.directions.len(), 6);
+    assert!(
+        test.held,
+        "ClaspHand's Auto Grasp of its mug holds: {test:?}"
+    );
+    assert!(test.directions.iter().all(|d| d.path.len() > 10));
+    let lines: Vec<&str> = log(&app).iter().map(|e| e.text.as_str()).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("+x: moved ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"the grasp holds in all six directions"),
+        "{lines:?}"
+    );
+    // The world itself is where the grasp left it: the test ran on a copy.
+    assert_eq!(
+        world(&app).body(BodyId::Free(0)).unwrap().velocity(),
+        clasp_core::Velocity::ZERO
+    );
+}

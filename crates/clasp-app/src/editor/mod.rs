@@ -9,6 +9,7 @@
 //! requests in `requests`, `move_requests`, `history_requests` and `file_requests`.
 
 pub use crate::files::ImportKind;
+pub use grasp_test::GraspTest;
 pub use history::History;
 pub use move_requests::axis;
 pub use plans::Planning;
@@ -21,6 +22,7 @@ pub(crate) use simulation::Held;
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
 
 mod file_requests;
+mod grasp_test;
 mod history;
 mod history_requests;
 mod move_requests;

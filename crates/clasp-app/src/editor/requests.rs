@@ -8,6 +8,7 @@ use bevy::{
 };
 use clasp_core::{BodyId, CollisionGroups, Element, Material, RobotId};
 
+use super::grasp_test::GraspTest;
 use super::history::{History, Snapshot};
 use super::plans::Planning;
 use super::resources::{
@@ -30,6 +31,8 @@ pub struct Editor<'w> {
     pub planning: ResMut<'w, Planning>,
     /// Play, Pause and the run so far.
     pub simulation: ResMut<'w, Simulation>,
+    /// Grasp → Test Grasp's run and answer.
+    pub grasp_test: ResMut<'w, GraspTest>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -43,6 +46,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<History>();
     world.init_resource::<ShownCamera>();
     world.init_resource::<Simulation>();
+    world.init_resource::<GraspTest>();
 }
 
 /// Moves the editor's resources from one Bevy world into another.
@@ -60,6 +64,7 @@ pub fn move_editor(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world
     carry::<History>(from, to);
     carry::<ShownCamera>(from, to);
     carry::<Simulation>(from, to);
+    carry::<GraspTest>(from, to);
 }
 
 /// Makes requests of the editor in `world` outside a system: start-up, tests, benchmarks.

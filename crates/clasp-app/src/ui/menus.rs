@@ -257,6 +257,18 @@ pub(super) fn grasp_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut F
     if plan.clicked() {
         perform(Action::Plan, editor, dialogs);
     }
+    let command = Action::TestGrasp.command();
+    let testing = editor.grasp_test.running();
+    let test = ui
+        .add_enabled(
+            robot.is_some() && !testing,
+            egui::Button::new(command.name).shortcut_text(command.shortcut_text()),
+        )
+        .on_hover_text(command.tooltip());
+    if test.clicked() {
+        perform(Action::TestGrasp, editor, dialogs);
+        ui.close();
+    }
 }
 
 /// Where the toolbar's buttons a script presses are, egui points.

@@ -18,6 +18,7 @@ use crate::{camera::OrbitCamera, capture::ControlPositions, dialog::FileDialogs,
 
 mod bodies;
 mod contacts;
+mod grasp_test;
 mod help;
 mod inspector;
 mod menus;
@@ -33,6 +34,7 @@ mod widgets;
 
 use bodies::*;
 pub use contacts::*;
+use grasp_test::grasp_test_window;
 pub use help::*;
 use inspector::*;
 pub use menus::*;
@@ -157,6 +159,7 @@ fn panels(
     show_progress(&ctx, view, &mut loads, editor, now);
     help_window(&ctx, editor);
     plot_window(&ctx, editor);
+    grasp_test_window(&ctx, editor);
     let planner = match editor.view.planner_shown {
         true => planner_window(&ctx, editor, now),
         false => PlannerRects::default(),

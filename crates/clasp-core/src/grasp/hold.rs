@@ -49,7 +49,7 @@ impl Default for HoldSettings {
 }
 
 /// What one direction did to the object.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DirectionHold {
     /// The pull (mm/s², world axes).
     pub gravity: Vector3<f64>,
@@ -58,7 +58,13 @@ pub struct DirectionHold {
     /// How far it turned from the grasp, rad.
     pub rotation: f64,
     pub held: bool,
+    /// Where its centre of gravity went, every [`PATH_INTERVAL`] s from the grasp (squeeze,
+    /// then pull), world mm: for drawing.
+    pub path: Vec<Point3<f64>>,
 }
+
+/// Seconds between the points of a direction's path.
+pub const PATH_INTERVAL: f64 = 0.01;
 
 /// The test's answer: each direction (+x, −x, +y, −y, +z, −z), and whether every one held.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,10 +173,20 @@ fn pull(
     settings: &HoldSettings,
 ) -> Result<DirectionHold, MoveError> {
     let start = placement(&world, object)?;
-    world.set_gravity(Vector3::zeros())?;
-    world.simulate(settings.squeeze_seconds)?;
-    world.set_gravity(gravity)?;
-    world.simulate(settings.seconds)?;
+    let mut path = vec![start.0];
+    for (pull, seconds) in [
+        (Vector3::zeros(), settings.squeeze_seconds),
+        (gravity, settings.seconds),
+    ] {
+        world.set_gravity(pull)?;
+        let mut left = seconds;
+        while left > 0.0 {
+            let span = left.min(PATH_INTERVAL);
+            world.simulate(span)?;
+            left -= span;
+            path.push(placement(&world, object)?.0);
+        }
+    }
     let (centre, turn) = placement(&world, object)?;
     let displacement = (centre - start.0).norm();
     let rotation = turn.angle_to(&start.1);
@@ -179,6 +195,7 @@ fn pull(
         displacement,
         rotation,
         held: displacement <= settings.max_displacement && rotation <= settings.max_rotation,
+        path,
     })
 }
 

@@ -1,0 +1,40 @@
+//! The physics test of the grasp in the editor: the run in progress on a worker thread and
+//! its answer, shown until closed. What starts, finishes and draws it is in
+//! `crate::grasp_test`.
+
+use bevy::{
+    prelude::*,
+    tasks::{Task, block_on, poll_once},
+};
+use clasp_core::{HoldTest, MoveError};
+
+/// Grasp → Test Grasp: the run and what it found.
+#[derive(Resource, Default)]
+pub struct GraspTest {
+    job: Option<Task<Result<HoldTest, MoveError>>>,
+    /// The last test's answer, drawn and listed until closed.
+    pub result: Option<HoldTest>,
+    /// Wait for a run in the frame after it started (tests).
+    pub wait: bool,
+}
+
+impl GraspTest {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    pub fn begin(&mut self, task: Task<Result<HoldTest, MoveError>>) {
+        self.job = Some(task);
+    }
+
+    /// The run's answer once it has ended, else None.
+    pub fn take_finished(&mut self) -> Option<Result<HoldTest, MoveError>> {
+        let job = self.job.as_mut()?;
+        let result = match self.wait {
+            true => Some(block_on(job)),
+            false => block_on(poll_once(job)),
+        }?;
+        self.job = None;
+        Some(result)
+    }
+}
