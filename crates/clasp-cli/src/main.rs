@@ -9,6 +9,7 @@
 mod batch;
 mod contacts;
 mod domains;
+mod export;
 mod grasp;
 mod inspect;
 mod output;
@@ -60,6 +61,18 @@ enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+    /// Write a world in another simulator's format: MuJoCo's MJCF (SI units; meshes as OBJ in
+    /// a folder beside; joints, couplings as equality constraints, a position actuator per DOF).
+    Export {
+        /// A GraspIt world file.
+        world: PathBuf,
+        /// The MJCF file to write.
+        #[arg(long, value_name = "OUT.xml")]
+        mjcf: PathBuf,
         /// Where world files' <filename>s resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
@@ -255,6 +268,14 @@ fn main() -> ExitCode {
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             inspect::inspect_all(&files, progress, root.as_deref())
+        }
+        Command::Export {
+            world,
+            mjcf,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            report(export::export_mjcf(&world, root.as_deref(), &mjcf))
         }
         Command::Simulate {
             world,

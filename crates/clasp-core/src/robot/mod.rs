@@ -165,6 +165,43 @@ impl Joint {
         }
     }
 
+    /// The joint's transform split round its motion: `before · motion(value) · after`, where
+    /// the motion turns about (revolute) or slides along (prismatic) `axis` by the joint value
+    /// (ratio · DOF; the offset is in `before`). For writing the joint to formats whose joints
+    /// move by their own value about an axis (MuJoCo's).
+    pub fn split(&self) -> (Pose, Unit<Vector3<f64>>, Pose) {
+        let offset = self.coupling.offset;
+        let slide = |axis: &Unit<Vector3<f64>>, by: f64| {
+            Pose::from_parts(
+                Translation3::from(axis.into_inner() * by),
+                UnitQuaternion::identity(),
+            )
+        };
+        match (&self.frame, self.kind) {
+            (JointFrame::DenavitHartenberg { d, a, alpha, .. }, JointKind::Revolute) => (
+                rotation_about(Vector3::z_axis(), offset),
+                Vector3::z_axis(),
+                Pose::translation(*a, 0.0, *d) * rotation_about(Vector3::x_axis(), *alpha),
+            ),
+            (
+                JointFrame::DenavitHartenberg {
+                    theta, a, alpha, ..
+                },
+                JointKind::Prismatic,
+            ) => (
+                rotation_about(Vector3::z_axis(), *theta) * Pose::translation(0.0, 0.0, offset),
+                Vector3::z_axis(),
+                Pose::translation(*a, 0.0, 0.0) * rotation_about(Vector3::x_axis(), *alpha),
+            ),
+            (JointFrame::Axis { origin, axis, tip }, JointKind::Revolute) => {
+                (origin * rotation_about(*axis, offset), *axis, *tip)
+            }
+            (JointFrame::Axis { origin, axis, tip }, JointKind::Prismatic) => {
+                (origin * slide(axis, offset), *axis, *tip)
+            }
+        }
+    }
+
     /// The DOF interval this joint allows, from its limits and coupling ratio.
     fn dof_interval(&self) -> (f64, f64) {
         let (a, b) = (
@@ -985,6 +1022,58 @@ mod tests {
     fn assert_close(got: &[Point3<f64>], want: &[[f64; 3]]) {
         for (g, w) in got.iter().zip(want) {
             assert!((g - Point3::from(*w)).norm() < 1e-3, "got {g}, want {w:?}");
+        }
+    }
+
+    #[test]
+    fn a_joint_split_round_its_motion_gives_its_transform() {
+        let coupling = Coupling {
+            dof: 0,
+            ratio: 0.5,
+            offset: 0.3,
+        };
+        let frames = [
+            JointFrame::DenavitHartenberg {
+                theta: 0.2,
+                d: 4.0,
+                a: 25.0,
+                alpha: 1.1,
+            },
+            JointFrame::Axis {
+                origin: Pose::translation(1.0, 2.0, 3.0) * rotation_about(Vector3::y_axis(), 0.4),
+                axis: Unit::new_normalize(Vector3::new(1.0, 1.0, 0.0)),
+                tip: Pose::translation(0.0, 5.0, 0.0),
+            },
+        ];
+        for frame in frames {
+            for kind in [JointKind::Revolute, JointKind::Prismatic] {
+                let joint = Joint {
+                    kind,
+                    coupling,
+                    frame: frame.clone(),
+                    min: -1.0,
+                    max: 1.0,
+                    dynamics: JointDynamics::default(),
+                };
+                let (before, axis, after) = joint.split();
+                let value = joint.value(&[0.7]);
+                let motion = match kind {
+                    JointKind::Revolute => rotation_about(axis, value),
+                    JointKind::Prismatic => {
+                        Pose::translation(0.0, 0.0, 0.0)
+                            * Pose::from_parts(
+                                Translation3::from(axis.into_inner() * value),
+                                UnitQuaternion::identity(),
+                            )
+                    }
+                };
+                let whole = joint.transform_at(0.7);
+                let parts = before * motion * after;
+                assert!(
+                    (whole.to_homogeneous() - parts.to_homogeneous()).norm() < 1e-12,
+                    "{kind:?} {frame:?}"
+                );
+            }
         }
     }
 

@@ -1,0 +1,299 @@
+//! MuJoCo's MJCF, written: a world as MuJoCo 4 loads it, in SI units (m, kg, s; Clasp's mm and
+//! g scaled), each mesh an OBJ file in a folder beside (`<stem>_meshes/`), in its body's frame.
+//!
+//! - An obstacle is a body fixed in the world; a graspable body has a free joint and its mass,
+//!   centre and inertia; a robot's palm is fixed where it stands (the robot's base).
+//! - Each joint is a body of its own, placed where its motion starts, with a hinge or slide
+//!   joint along its axis moving by the joint value (the DOF's coupling ratio times the DOF;
+//!   GraspIt's offset is in the body's placement); each link is a body inside its joint's.
+//! - Joints that one DOF drives are held to the first of them by `<equality><joint>` with their
+//!   ratio; each DOF has a position actuator on that first joint, its gain the DOF's Kp and its
+//!   force its effort.
+//! - Each geom's friction is its material's against the generic material (MuJoCo takes the
+//!   larger of two geoms'; Clasp's table holds a value per pair). Breakaway DOFs, collision
+//!   rules and robots carried by robots (each is written with its own palm fixed) are left out.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use clasp_core::{Body, BodyKind, JointKind, Material, Pose, Robot, World};
+
+use crate::world::SaveError;
+
+/// MuJoCo's lengths are metres; Clasp's millimetres.
+const METRES: f64 = 1e-3;
+/// Kilograms from grams.
+const KILOGRAMS: f64 = 1e-3;
+/// kg·m² from g·mm²; also N·m from g·mm²/s² (a torque, Clasp's efforts and gains).
+const KILOGRAM_METRES_SQUARED: f64 = 1e-9;
+/// N from g·mm/s² (a prismatic DOF's effort).
+const NEWTONS: f64 = 1e-6;
+/// A joint's own body carries no link; MuJoCo wants every moving body to weigh something.
+const JOINT_BODY_MASS: f64 = 1e-6;
+
+/// Writes `world` as MJCF at `path`, its meshes in `<stem>_meshes/` beside it.
+pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
+    let error = |message: String| SaveError {
+        file: path.to_path_buf(),
+        message,
+    };
+    let stem = path
+        .file_stem()
+        .map_or("world".into(), |s| s.to_string_lossy().into_owned());
+    let folder = path
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(format!("{stem}_meshes"));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| error(format!("cannot make {}: {e}", folder.display())))?;
+    let mut writer = Writer {
+        folder,
+        assets: String::new(),
+        equalities: String::new(),
+        actuators: String::new(),
+        meshes: 0,
+    };
+    let mut bodies = String::new();
+    for (i, body) in world.free_bodies() {
+        let name = format!("body{i}_{}", clean(&body.name));
+        bodies.push_str(&writer.free_body(&name, body)?);
+    }
+    for (id, robot) in world.robots() {
+        bodies.push_str(&writer.robot(&format!("robot{}", id.index()), robot)?);
+    }
+    let g = world.gravity() * METRES;
+    let mut xml = format!(
+        "<mujoco model=\"{}\">\n  <compiler angle=\"radian\" meshdir=\"{stem}_meshes\"/>\n  <option timestep=\"{}\" gravity=\"{} {} {}\"/>\n",
+        clean(&stem),
+        world.time_step(),
+        g.x,
+        g.y,
+        g.z
+    );
+    let _ = write!(
+        xml,
+        "  <asset>\n{}  </asset>\n  <worldbody>\n{bodies}  </worldbody>\n",
+        writer.assets
+    );
+    if !writer.equalities.is_empty() {
+        let _ = write!(xml, "  <equality>\n{}  </equality>\n", writer.equalities);
+    }
+    if !writer.actuators.is_empty() {
+        let _ = write!(xml, "  <actuator>\n{}  </actuator>\n", writer.actuators);
+    }
+    xml.push_str("</mujoco>\n");
+    std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))
+}
+
+/// What is written so far besides the bodies.
+struct Writer {
+    folder: PathBuf,
+    assets: String,
+    equalities: String,
+    actuators: String,
+    meshes: usize,
+}
+
+impl Writer {
+    /// A free body: fixed in the world (an obstacle) or free (anything else).
+    fn free_body(&mut self, name: &str, body: &Body) -> Result<String, SaveError> {
+        let joint = match body.kind {
+            BodyKind::Obstacle => String::new(),
+            _ => format!("<freejoint/>{}", inertial(body, &Pose::identity())),
+        };
+        let geom = self.geom(body, &Pose::identity())?;
+        Ok(format!(
+            "    <body name=\"{name}\" {}>{joint}{geom}</body>\n",
+            placement(&body.pose())
+        ))
+    }
+
+    /// A robot: its palm fixed where it stands, each chain a nest of joint bodies.
+    fn robot(&mut self, name: &str, robot: &Robot) -> Result<String, SaveError> {
+        let palm = robot.palm();
+        let mut xml = format!(
+            "    <body name=\"{name}_palm\" {}>{}{}\n",
+            placement(&palm.pose()),
+            inertial(palm, &Pose::identity()),
+            self.geom(palm, &Pose::identity())?
+        );
+        let mut first_joint: Vec<Option<(String, f64)>> = vec![None; robot.dofs.len()];
+        for (c, chain) in robot.chains().iter().enumerate() {
+            for link in chain.links.iter().filter(|l| l.frame.is_none()) {
+                xml.push_str(&self.link(name, &chain.base, &link.body)?);
+            }
+            let mut parent = chain.base;
+            let mut closing = String::new();
+            for (j, joint) in chain.joints.iter().enumerate() {
+                let (before, axis, after) = joint.split();
+                let joint_name = format!("{name}_c{c}_j{j}");
+                let (kind, scale) = match joint.kind {
+                    JointKind::Revolute => ("hinge", 1.0),
+                    JointKind::Prismatic => ("slide", METRES),
+                };
+                let range = match joint.min.is_finite() && joint.max.is_finite() {
+                    true => format!(
+                        " limited=\"true\" range=\"{} {}\"",
+                        joint.min * scale,
+                        joint.max * scale
+                    ),
+                    false => String::new(),
+                };
+                let _ = write!(
+                    xml,
+                    "<body name=\"{joint_name}\" {}><inertial pos=\"0 0 0\" mass=\"{JOINT_BODY_MASS}\" diaginertia=\"{m} {m} {m}\"/><joint name=\"{joint_name}\" type=\"{kind}\" axis=\"{} {} {}\"{range}/>",
+                    placement(&(parent * before)),
+                    axis.x,
+                    axis.y,
+                    axis.z,
+                    m = JOINT_BODY_MASS * 1e-6,
+                );
+                closing.push_str("</body>");
+                for link in chain.links.iter().filter(|l| l.frame == Some(j)) {
+                    xml.push_str(&self.link(name, &after, &link.body)?);
+                }
+                self.couple(robot, joint, &joint_name, &mut first_joint, scale);
+                parent = after;
+            }
+            xml.push_str(&closing);
+            xml.push('\n');
+        }
+        xml.push_str("    </body>\n");
+        Ok(xml)
+    }
+
+    /// A link: a body at `at` in its joint's body, with its mass and its mesh.
+    fn link(&mut self, robot: &str, at: &Pose, body: &Body) -> Result<String, SaveError> {
+        Ok(format!(
+            "<body name=\"{robot}_{}\" {}>{}{}</body>",
+            clean(&body.name),
+            placement(at),
+            inertial(body, &Pose::identity()),
+            self.geom(body, &Pose::identity())?
+        ))
+    }
+
+    /// Holds a joint to the first joint its DOF drives (or makes it that joint, with the DOF's
+    /// actuator).
+    fn couple(
+        &mut self,
+        robot: &Robot,
+        joint: &clasp_core::Joint,
+        name: &str,
+        first_joint: &mut [Option<(String, f64)>],
+        scale: f64,
+    ) {
+        let dof = joint.coupling.dof;
+        match &first_joint[dof] {
+            Some((first, ratio)) => {
+                let _ = writeln!(
+                    self.equalities,
+                    "    <joint joint1=\"{name}\" joint2=\"{first}\" polycoef=\"0 {} 0 0 0\"/>",
+                    joint.coupling.ratio / ratio
+                );
+            }
+            None => {
+                let d = &robot.dofs[dof];
+                let (force, gain) = match joint.kind {
+                    JointKind::Revolute => (KILOGRAM_METRES_SQUARED, KILOGRAM_METRES_SQUARED),
+                    JointKind::Prismatic => (NEWTONS, NEWTONS / METRES),
+                };
+                let effort = d.max_effort * force;
+                let range = match joint.min.is_finite() && joint.max.is_finite() {
+                    true => format!(
+                        " ctrllimited=\"true\" ctrlrange=\"{} {}\"",
+                        joint.min * scale,
+                        joint.max * scale
+                    ),
+                    false => String::new(),
+                };
+                let _ = writeln!(
+                    self.actuators,
+                    "    <position name=\"{name}_dof{dof}\" joint=\"{name}\" kp=\"{}\" forcelimited=\"true\" forcerange=\"{} {effort}\"{range}/>",
+                    d.kp * gain,
+                    -effort
+                );
+                first_joint[dof] = Some((name.to_owned(), joint.coupling.ratio));
+            }
+        }
+    }
+
+    /// The body's mesh as an asset and a geom at `at` in its body.
+    fn geom(&mut self, body: &Body, at: &Pose) -> Result<String, SaveError> {
+        if body.mesh().triangles().is_empty() {
+            return Ok(String::new());
+        }
+        let file = format!("{}.obj", self.meshes);
+        self.meshes += 1;
+        let path = self.folder.join(&file);
+        std::fs::write(&path, obj_text(body)).map_err(|e| SaveError {
+            file: path.clone(),
+            message: format!("cannot write the mesh: {e}"),
+        })?;
+        let mesh = file.trim_end_matches(".obj").to_owned();
+        let _ = writeln!(
+            self.assets,
+            "    <mesh name=\"m{mesh}\" file=\"{file}\" scale=\"{METRES} {METRES} {METRES}\"/>"
+        );
+        let mu = body.material.static_friction(Material::Generic);
+        Ok(format!(
+            "<geom type=\"mesh\" mesh=\"m{mesh}\" {} friction=\"{mu} 0.005 0.0001\" mass=\"0\"/>",
+            placement(at)
+        ))
+    }
+}
+
+/// A body's mass, centre and inertia (SI), in the frame `at` puts it.
+fn inertial(body: &Body, at: &Pose) -> String {
+    let m = body.mass.mass;
+    if !(m.is_finite() && m > 0.0) {
+        return String::new();
+    }
+    let rotation = at.rotation.to_rotation_matrix().into_inner();
+    let inertia = rotation * body.mass.inertia * rotation.transpose() * m * KILOGRAM_METRES_SQUARED;
+    let cog = (at * body.mass.cog).coords * METRES;
+    format!(
+        "<inertial pos=\"{} {} {}\" mass=\"{}\" fullinertia=\"{} {} {} {} {} {}\"/>",
+        cog.x,
+        cog.y,
+        cog.z,
+        m * KILOGRAMS,
+        inertia[(0, 0)],
+        inertia[(1, 1)],
+        inertia[(2, 2)],
+        inertia[(0, 1)],
+        inertia[(0, 2)],
+        inertia[(1, 2)]
+    )
+}
+
+/// `pos` (m) and `quat` (w x y z) of a pose.
+fn placement(pose: &Pose) -> String {
+    let t = pose.translation.vector * METRES;
+    let q = pose.rotation.quaternion();
+    format!(
+        "pos=\"{} {} {}\" quat=\"{} {} {} {}\"",
+        t.x, t.y, t.z, q.w, q.i, q.j, q.k
+    )
+}
+
+/// The body's mesh as OBJ text, its own frame, mm.
+fn obj_text(body: &Body) -> String {
+    let mut text = String::new();
+    for v in body.mesh().vertices() {
+        let _ = writeln!(text, "v {} {} {}", v.x, v.y, v.z);
+    }
+    for [a, b, c] in body.mesh().triangles() {
+        let _ = writeln!(text, "f {} {} {}", a + 1, b + 1, c + 1);
+    }
+    text
+}
+
+/// A name MJCF takes: letters, digits and `_`.
+fn clean(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
