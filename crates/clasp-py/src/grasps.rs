@@ -182,7 +182,7 @@ impl PyWorld {
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
     /// `seconds` and `search_seconds`. The same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None))]
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -196,6 +196,7 @@ impl PyWorld {
         robot: Option<usize>,
         object: Option<PyBodyId>,
         threads: Option<usize>,
+        test: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let energy: clasp_core::Energy = energy.parse().map_err(PyValueError::new_err)?;
@@ -211,12 +212,27 @@ impl PyWorld {
         let world = &self.world;
         let progress = clasp_core::PlanProgress::default();
         let run = || world.plan(robot, object, &settings, &progress);
-        let plan = py
+        let mut plan = py
             .detach(|| match &pool {
                 Some(pool) => pool.install(run),
                 None => run(),
             })
             .map_err(move_error)?;
+        // With `test`, the grasps that hold come first.
+        let tests = match test {
+            true => {
+                let settings = clasp_core::HoldSettings::default();
+                let mut rank = || plan.rank_by_test(world, robot, object, &settings);
+                Some(
+                    py.detach(|| match &pool {
+                        Some(pool) => pool.install(rank),
+                        None => rank(),
+                    })
+                    .map_err(move_error)?,
+                )
+            }
+            false => None,
+        };
         let trials: Vec<_> = plan.grasps.iter().map(|g| &g.grasp).collect();
         let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
         let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
@@ -225,6 +241,9 @@ impl PyWorld {
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;
         arrays.set_item("search_seconds", plan.search_seconds)?;
+        if let Some(tests) = &tests {
+            hold::hold_arrays(py, tests, &arrays)?;
+        }
         Ok(arrays)
     }
 }

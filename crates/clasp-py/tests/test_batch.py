@@ -129,3 +129,15 @@ def test_the_planner_from_python(graspit):
         world.plan(energy="pleasure")
     with pytest.raises(clasp.MoveError, match="virtual contacts"):
         clasp.World.default_scene().plan(steps=10)
+
+
+def test_the_planner_ranks_its_grasps_by_the_physics_test(graspit):
+    world = clasp.World()
+    world.add_body(graspit / "objects" / "mug.xml")
+    world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml", pose=clasp.pose((0, 0, 1000)))
+    plan = world.plan(steps=1500, seed=3, grasps=4, test=True)
+    held = plan["held"]
+    assert held.shape == (len(plan["palm"]),) and plan["hold_displacement"].shape == (len(held), 6)
+    # Those that hold come first.
+    assert list(held) == sorted(held, reverse=True)
+    assert held.any(), "a Barrett grasp of the mug holds"

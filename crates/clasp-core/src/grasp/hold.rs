@@ -187,7 +187,11 @@ fn pull(
             world.simulate(span)?;
             left -= span;
             path.push(placement(&world, object)?.0);
-            resting = if at_rest(&world, object) { resting + 1 } else { 0 };
+            resting = if at_rest(&world, object) {
+                resting + 1
+            } else {
+                0
+            };
         }
     }
     let (centre, turn) = placement(&world, object)?;

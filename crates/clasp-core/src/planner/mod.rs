@@ -26,6 +26,7 @@ use crate::{
     contact::filter::Part,
     grasp::{
         batch::{BatchQuality, GraspCandidate},
+        hold::{HoldSettings, HoldTest},
         quality::WrenchSpaceKind,
         trial::GraspTrial,
     },
@@ -126,6 +127,30 @@ pub struct PlanProgress {
     pub steps: AtomicU64,
     pub stop: AtomicBool,
     best: Mutex<Option<f64>>,
+}
+
+impl Plan {
+    /// Ranks the grasps by the physics test (`World::test_grasp`, each on a copy of `world`
+    /// with the grasp put in place, all in parallel): those that hold first, each group in
+    /// the order it had. Returns each grasp's test, in the new order.
+    pub fn rank_by_test(
+        &mut self,
+        world: &World,
+        robot: RobotId,
+        object: BodyId,
+        settings: &HoldSettings,
+    ) -> Result<Vec<HoldTest>, MoveError> {
+        let trials: Vec<GraspTrial> = self.grasps.iter().map(|g| g.grasp.clone()).collect();
+        let tests = world
+            .test_grasps(robot, object, &trials, settings)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut ranked: Vec<(PlannedGrasp, HoldTest)> = self.grasps.drain(..).zip(tests).collect();
+        ranked.sort_by_key(|(_, test)| !test.held);
+        let (grasps, tests) = ranked.into_iter().unzip();
+        self.grasps = grasps;
+        Ok(tests)
+    }
 }
 
 impl PlanProgress {

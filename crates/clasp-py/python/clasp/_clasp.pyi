@@ -384,8 +384,11 @@ class World:
         robot: int | None = None,
         object: BodyId | None = None,
         threads: int | None = None,
+        test: bool = False,
     ) -> dict[str, Any]:
-        """GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
+        """(With ``test``, the grasps found are ranked by the physics test, those that hold
+        first, with ``held``, ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives
+        them.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
         ("contact" or "quality" energy), the best states closed and scored. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
