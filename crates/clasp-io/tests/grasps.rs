@@ -524,3 +524,26 @@ fn dynamic_auto_grasp_closes_until_the_forces_on_the_mug_balance() {
         assert!(presses, "finger {chain} presses on the mug");
     }
 }
+
+#[test]
+fn graspits_lift_raises_the_mug_in_a_closed_hand_and_leaves_it_in_an_open_one() {
+    let models = workspace().join("models");
+    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
+    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
+    let robot = RobotId::from_index(0);
+    world.approach_to_contact(robot, 400.0).unwrap();
+    world.auto_grasp(robot).unwrap();
+    let settings = clasp_core::HoldSettings::default();
+    let lift = world
+        .lift_grasp(robot, BodyId::Free(0), 100.0, 200.0, &settings)
+        .unwrap();
+    println!("closed: {lift:?}");
+    assert!(lift.held, "{lift:?}");
+    assert!((lift.raised - 100.0).abs() < 5.0, "{lift:?}");
+    world.auto_open(robot).unwrap();
+    let lift = world
+        .lift_grasp(robot, BodyId::Free(0), 100.0, 200.0, &settings)
+        .unwrap();
+    println!("open: {lift:?}");
+    assert!(!lift.held && lift.raised < 50.0, "{lift:?}");
+}

@@ -77,6 +77,37 @@ impl PyWorld {
         Ok(r.dof_velocities().to_vec().into_pyarray(py))
     }
 
+    /// GraspIt's lift: the hand squeezes, then its palm rises `height` mm at `speed` mm/s
+    /// under gravity (−z), hand and object alone. Returns `held` (the object followed within
+    /// `max_displacement` mm and `max_rotation` degrees of the palm), `raised` (mm the object
+    /// rose), `slipped` (mm) and `turned` (degrees) relative to the palm.
+    #[pyo3(signature = (robot=None, object=None, height=100.0, speed=100.0, max_displacement=20.0, max_rotation=15.0))]
+    // Python's keyword arguments, each with its default: a struct would not be Python.
+    #[allow(clippy::too_many_arguments)]
+    fn lift_grasp<'py>(
+        &self,
+        py: Python<'py>,
+        robot: Option<usize>,
+        object: Option<PyBodyId>,
+        height: f64,
+        speed: f64,
+        max_displacement: f64,
+        max_rotation: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let settings = hold_settings(0.5, 0.2, max_displacement, max_rotation);
+        let world = &self.world;
+        let lift = py
+            .detach(|| world.lift_grasp(robot, object, height, speed, &settings))
+            .map_err(move_error)?;
+        let answer = PyDict::new(py);
+        answer.set_item("held", lift.held)?;
+        answer.set_item("raised", lift.raised)?;
+        answer.set_item("slipped", lift.slipped)?;
+        answer.set_item("turned", lift.turned.to_degrees())?;
+        Ok(answer)
+    }
+
     /// GraspIt's dynamic Auto Grasp: the closing DOFs driven closed by their controllers, the
     /// world stepping, until the hand stops (the contact forces balance the controllers) or
     /// `max_seconds` pass; returns the seconds it took. The robot stays driven; each contact

@@ -139,3 +139,13 @@ def test_dynamic_auto_grasp_closes_the_hand_until_it_presses():
     assert 0.0 < seconds < 2.0
     on_mug = world.contacts_of(clasp.BodyId.free(0))
     assert on_mug and any(np.linalg.norm(c.world_impulse) > 0.0 for c in on_mug)
+
+
+def test_graspits_lift_raises_the_mug_in_the_closed_hand():
+    world = clasp.World.default_scene()
+    world.approach(distance=200.0)
+    world.auto_grasp()
+    lift = world.lift_grasp(height=100.0, speed=200.0)
+    assert lift["held"] is True and lift["raised"] == pytest.approx(100.0, abs=5.0)
+    with pytest.raises(clasp.MoveError):
+        world.lift_grasp(speed=0.0)

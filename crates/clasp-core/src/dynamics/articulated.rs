@@ -7,9 +7,13 @@
 //! breakaway follow from the kinematics as the DOFs drive them. The palm is the fixed base.
 //! Velocity-dependent forces (Coriolis, centrifugal) are left out: fingers move slowly.
 
-use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Point3, Vector3};
 
-use crate::{body::Body, pose::Pose, robot::Robot};
+use crate::{
+    body::{Body, velocity::Velocity},
+    pose::Pose,
+    robot::Robot,
+};
 
 /// The DOF step the Jacobians are found by (rad or mm): small against any DOF's range, large
 /// against rounding.
@@ -29,8 +33,13 @@ pub(crate) struct LinkJacobian {
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
 pub(crate) struct Articulated {
-    /// Per link, chain by chain and link by link.
+    /// Per link, chain by chain and link by link, then the palm (which no DOF moves).
     pub links: Vec<LinkJacobian>,
+    /// Each of those bodies' centre of gravity, world mm.
+    centres: Vec<Point3<f64>>,
+    /// The palm's origin, about which the base turns, and how the base moves.
+    origin: Point3<f64>,
+    base: Velocity,
     pub inverse_mass: DMatrix<f64>,
     /// The DOFs' velocities so far.
     pub velocity: DVector<f64>,
@@ -48,7 +57,13 @@ impl Articulated {
             .iter()
             .flat_map(|c| c.links.iter().map(|l| &l.body))
             .collect();
-        let links = jacobians(robot, &bodies);
+        let mut links = jacobians(robot, &bodies);
+        let mut centres: Vec<Point3<f64>> = bodies.iter().map(|b| b.world_cog()).collect();
+        links.push(LinkJacobian {
+            linear: Matrix3xX::zeros(n),
+            angular: Matrix3xX::zeros(n),
+        });
+        centres.push(robot.palm().world_cog());
         let mut mass = DMatrix::zeros(n, n);
         let mut gravity = DVector::zeros(n);
         for (link, body) in links.iter().zip(&bodies) {
@@ -74,6 +89,9 @@ impl Articulated {
         let velocity = &start + &inverse_mass * gravity;
         Some(Self {
             links,
+            centres,
+            origin: Point3::from(robot.palm().pose().translation.vector),
+            base: robot.base_velocity(),
             inverse_mass,
             velocity,
             start,
@@ -112,12 +130,18 @@ impl Articulated {
     }
 
     pub fn point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
-        self.point_jacobian(link, r) * &self.velocity
+        self.point_jacobian(link, r) * &self.velocity + self.carried(link, r)
     }
 
     /// The point's velocity at the step's start.
     pub fn start_point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
-        self.point_jacobian(link, r) * &self.start
+        self.point_jacobian(link, r) * &self.start + self.carried(link, r)
+    }
+
+    /// The velocity the moving base gives the point `r` from link `link`'s centre.
+    fn carried(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
+        let point = self.centres[link] + r;
+        self.base.at(&(point - self.origin))
     }
 
     /// Pushes the point with `impulse` (world axes): the DOFs change by M⁻¹ Jᵀ impulse.
@@ -128,7 +152,7 @@ impl Articulated {
 
     /// How fast link `link` turns, world axes.
     pub fn spin(&self, link: usize) -> Vector3<f64> {
-        &self.links[link].angular * &self.velocity
+        &self.links[link].angular * &self.velocity + self.base.angular
     }
 
     /// How fast its turning about `axis` answers a unit angular impulse about it.

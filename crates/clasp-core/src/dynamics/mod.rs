@@ -149,12 +149,13 @@ impl<E: CollisionEngine> World<E> {
             .iter()
             .filter_map(|&i| Some((i, self.free_body(i)?.pose, self.free_body(i)?.velocity)))
             .collect();
-        let robots: Vec<(RobotId, Vec<f64>, Vec<f64>)> = movers
+        let robots: Vec<(RobotId, Pose, Vec<f64>, Vec<f64>)> = movers
             .robots
             .iter()
             .filter_map(|&r| {
                 let robot = self.robot(r)?;
-                Some((r, robot.dof_values().to_vec(), robot.dof_velocities.clone()))
+                let state = (robot.dof_values().to_vec(), robot.dof_velocities.clone());
+                Some((r, robot.pose(), state.0, state.1))
             })
             .collect();
         let stepped = self.take_step(&movers);
@@ -166,7 +167,8 @@ impl<E: CollisionEngine> World<E> {
                     body.velocity = velocity;
                 }
             }
-            for (r, values, velocities) in robots {
+            for (r, pose, values, velocities) in robots {
+                let _ = self.set_pose(Element::Robot(r), pose);
                 let _ = self.set_dof_values(r, &values);
                 if let Some(robot) = self.stage.robot_mut(r) {
                     robot.dof_velocities = velocities;

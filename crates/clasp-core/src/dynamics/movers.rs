@@ -21,6 +21,8 @@ pub(crate) struct Movers {
     pub robots: Vec<RobotId>,
     /// Per robot, where each chain's links start in its list of links.
     chain_starts: Vec<Vec<usize>>,
+    /// Per robot, the palm's place in its list of links, where its base moves.
+    moving_palms: Vec<Option<usize>>,
 }
 
 impl Movers {
@@ -37,6 +39,13 @@ impl Movers {
         let driven: Vec<_> = world
             .robots()
             .filter(|(_, r)| r.dof_targets().is_some())
+            .collect();
+        let moving_palms = driven
+            .iter()
+            .map(|(_, robot)| {
+                let links = robot.chains().iter().map(|c| c.links.len()).sum();
+                (robot.base_velocity() != crate::body::velocity::Velocity::ZERO).then_some(links)
+            })
             .collect();
         let chain_starts = driven
             .iter()
@@ -58,6 +67,7 @@ impl Movers {
             dynamic,
             robots: driven.iter().map(|(id, _)| *id).collect(),
             chain_starts,
+            moving_palms,
         }
     }
 
@@ -71,8 +81,7 @@ impl Movers {
         &self.bodies[self.dynamic..]
     }
 
-    /// Whether the step moves this body (a driven robot's palm and mount stay: its base is
-    /// fixed).
+    /// Whether the step moves this body (a driven robot's palm only where its base moves).
     pub fn moves(&self, id: BodyId) -> bool {
         self.side(id).is_some()
     }
@@ -88,6 +97,11 @@ impl Movers {
                     robot: k,
                     link: start + link,
                 })
+            }
+            BodyId::Palm { robot } => {
+                let k = self.robots.iter().position(|&r| r == robot)?;
+                let link = self.moving_palms[k]?;
+                Some(Side::Link { robot: k, link })
             }
             _ => None,
         }

@@ -9,7 +9,8 @@ use clasp_collide::CollisionEngine;
 use nalgebra::Vector3;
 
 use crate::{
-    ids::RobotId,
+    body::velocity::Velocity,
+    ids::{Element, RobotId},
     world::{World, error::MoveError},
 };
 
@@ -44,6 +45,31 @@ impl<E: CollisionEngine> World<E> {
         Ok(())
     }
 
+    /// Moves a robot's base (its palm, and all it carries) with `velocity` while the dynamics
+    /// drives it: linear at the palm's origin (mm/s), angular about it (rad/s); the palm goes
+    /// where that takes it, stopping at contact, and pushes what it meets. Zero holds the base.
+    pub fn set_base_velocity(
+        &mut self,
+        robot: RobotId,
+        velocity: Velocity,
+    ) -> Result<(), MoveError> {
+        if !velocity.is_finite() {
+            return Err(MoveError::BadVelocity);
+        }
+        if let Some(c) = self.connections().iter().find(|c| c.child_robot == robot) {
+            return Err(MoveError::Carried {
+                robot,
+                by: c.parent_robot,
+            });
+        }
+        let r = self
+            .stage
+            .robot_mut(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
+        r.base_velocity = velocity;
+        Ok(())
+    }
+
     /// Takes a robot out of the dynamics: it stays where it is and stops.
     pub fn release_robot(&mut self, robot: RobotId) -> Result<(), MoveError> {
         let r = self
@@ -52,6 +78,7 @@ impl<E: CollisionEngine> World<E> {
             .ok_or(MoveError::NoSuchRobot(robot))?;
         r.dof_targets = None;
         r.dof_velocities.iter_mut().for_each(|v| *v = 0.0);
+        r.base_velocity = Velocity::ZERO;
         Ok(())
     }
 
@@ -163,6 +190,24 @@ impl<E: CollisionEngine> World<E> {
         for ((v, q), q0) in r.dof_velocities.iter_mut().zip(&reached).zip(&start) {
             *v = (q - q0) / dt;
         }
+        self.advance_base(id, dt)
+    }
+
+    /// Moves a driven robot's palm by its base velocity for `dt` seconds, stopping at contact.
+    fn advance_base(&mut self, id: RobotId, dt: f64) -> Result<(), MoveError> {
+        let robot = self.find_robot(id)?;
+        let velocity = robot.base_velocity();
+        if velocity == Velocity::ZERO {
+            return Ok(());
+        }
+        let pose = robot.pose();
+        let turn = nalgebra::UnitQuaternion::from_scaled_axis(velocity.angular * dt);
+        let target = crate::pose::Pose::from_parts(
+            nalgebra::Translation3::from(pose.translation.vector + velocity.linear * dt),
+            turn * pose.rotation,
+        );
+        let (backdrop, stage) = self.split();
+        stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target)?;
         Ok(())
     }
 }

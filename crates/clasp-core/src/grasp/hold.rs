@@ -93,20 +93,8 @@ impl<E: CollisionEngine> World<E> {
         settings: &HoldSettings,
     ) -> Result<HoldTest, MoveError> {
         check(settings)?;
-        let hand = self.find_robot(robot)?.clone();
-        let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
-        if object.free_index().is_none() {
-            return Err(MoveError::NotFree(object));
-        }
-        // The hand and the object alone, the object dynamic, with this world's settings.
-        let mut alone = World::with_engine(
-            FastEngine,
-            vec![body.clone().of_type(crate::body::BodyType::Dynamic)],
-            vec![hand],
-        );
-        alone.settings = self.settings;
-        let (hand, object) = (RobotId::from_index(0), BodyId::Free(0));
-        alone.drive_robot(hand, &squeeze_targets(&alone, hand, settings.squeeze)?)?;
+        let alone = alone_with(self, robot, object, settings)?;
+        let object = BodyId::Free(0);
         let directions: Vec<DirectionHold> = DIRECTIONS
             .par_iter()
             .map(|&d| {
@@ -243,4 +231,84 @@ fn check(settings: &HoldSettings) -> Result<(), MoveError> {
     } else {
         Err(MoveError::BadHoldSettings)
     }
+}
+
+/// GraspIt's lift test: how a grasped object followed the palm up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiftTest {
+    /// How far the object's centre rose, mm.
+    pub raised: f64,
+    /// How far it moved relative to the palm (mm) and turned relative to it (rad).
+    pub slipped: f64,
+    pub turned: f64,
+    /// Whether it followed: slipped and turned within the settings' limits.
+    pub held: bool,
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// GraspIt's lift: the hand squeezes, then its palm rises `height` mm at `speed` mm/s
+    /// against gravity (the world's, pointing down −z here by the settings' magnitude), the
+    /// hand and the object alone; held when the object followed the palm within the settings'
+    /// distance and angle.
+    pub fn lift_grasp(
+        &self,
+        robot: RobotId,
+        object: BodyId,
+        height: f64,
+        speed: f64,
+        settings: &HoldSettings,
+    ) -> Result<LiftTest, MoveError> {
+        check(settings)?;
+        if !(height.is_finite() && speed.is_finite() && height >= 0.0 && speed > 0.0) {
+            return Err(MoveError::BadHoldSettings);
+        }
+        let mut world = alone_with(self, robot, object, settings)?;
+        let (hand, object) = (RobotId::from_index(0), BodyId::Free(0));
+        world.set_gravity(Vector3::zeros())?;
+        world.simulate(settings.squeeze_seconds)?;
+        let relative = |w: &World| -> Result<(Point3<f64>, UnitQuaternion<f64>), MoveError> {
+            let palm = w.find_robot(hand)?.pose();
+            let (centre, turn) = placement(w, object)?;
+            Ok((palm.inverse() * centre, palm.rotation.inverse() * turn))
+        };
+        let (start, start_turn) = relative(&world)?;
+        let low = placement(&world, object)?.0.z;
+        world.set_gravity(Vector3::new(0.0, 0.0, -settings.gravity))?;
+        let rise =
+            crate::body::velocity::Velocity::new(Vector3::new(0.0, 0.0, speed), Vector3::zeros());
+        world.set_base_velocity(hand, rise)?;
+        world.simulate(height / speed)?;
+        let (end, end_turn) = relative(&world)?;
+        let (slipped, turned) = ((end - start).norm(), end_turn.angle_to(&start_turn));
+        Ok(LiftTest {
+            raised: placement(&world, object)?.0.z - low,
+            slipped,
+            turned,
+            held: slipped <= settings.max_displacement && turned <= settings.max_rotation,
+        })
+    }
+}
+
+/// A world of the hand and the object alone (the object dynamic), with `world`'s settings,
+/// the hand squeezing.
+fn alone_with<E: CollisionEngine>(
+    world: &World<E>,
+    robot: RobotId,
+    object: BodyId,
+    settings: &HoldSettings,
+) -> Result<World, MoveError> {
+    let hand = world.find_robot(robot)?.clone();
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    if object.free_index().is_none() {
+        return Err(MoveError::NotFree(object));
+    }
+    let mut alone = World::with_engine(
+        FastEngine,
+        vec![body.clone().of_type(crate::body::BodyType::Dynamic)],
+        vec![hand],
+    );
+    alone.settings = world.settings;
+    let hand = RobotId::from_index(0);
+    alone.drive_robot(hand, &squeeze_targets(&alone, hand, settings.squeeze)?)?;
+    Ok(alone)
 }

@@ -336,6 +336,9 @@ pub struct Robot {
     pub(crate) dof_targets: Option<Vec<f64>>,
     /// Its DOFs' velocities (rad/s or mm/s) while the dynamics drives it.
     pub(crate) dof_velocities: Vec<f64>,
+    /// How its palm moves while the dynamics drives it (a kinematic base: the palm goes where
+    /// this takes it, pushing what it meets); zero for a base that stays.
+    pub(crate) base_velocity: crate::body::velocity::Velocity,
 }
 
 impl Robot {
@@ -353,6 +356,7 @@ impl Robot {
             palm,
             dof_values: dofs.iter().map(|d| d.default_value).collect(),
             dof_velocities: vec![0.0; dofs.len()],
+            base_velocity: crate::body::velocity::Velocity::ZERO,
             dofs,
             chains,
             approach,
@@ -876,6 +880,11 @@ impl Robot {
     /// drives the robot.
     pub fn dof_velocities(&self) -> &[f64] {
         &self.dof_velocities
+    }
+
+    /// How the palm moves in the dynamics (linear at the palm's origin, mm/s; angular, rad/s).
+    pub fn base_velocity(&self) -> crate::body::velocity::Velocity {
+        self.base_velocity
     }
 
     /// Every link's pose (chain by chain, link by link) were the DOFs at `values`, the links

@@ -297,6 +297,17 @@ class World:
         """Takes a robot out of the dynamics: it stays where it is and stops."""
     def dof_velocities(self, robot: int) -> np.ndarray:
         """A robot's DOF velocities (rad/s or mm/s): zero unless driven."""
+    def lift_grasp(
+        self,
+        robot: int | None = None,
+        object: BodyId | None = None,
+        height: float = 100.0,
+        speed: float = 100.0,
+        max_displacement: float = 20.0,
+        max_rotation: float = 15.0,
+    ) -> dict[str, Any]:
+        """GraspIt's lift: the palm rises ``height`` mm under gravity; ``held`` when the object
+        followed it, with ``raised``, ``slipped`` (mm) and ``turned`` (degrees)."""
     def dynamic_auto_grasp(self, robot: int | None = None, max_seconds: float = 2.0) -> float:
         """GraspIt's dynamic Auto Grasp: the fingers close under their controllers until the
         contact forces balance them; returns the seconds it took."""
