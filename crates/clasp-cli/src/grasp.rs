@@ -4,7 +4,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{HoldSettings, HoldTest, MoveOutcome, RobotId, World};
+use clasp_core::{HoldSettings, HoldTest, LiftTest, MoveOutcome, RobotId, World};
 use serde_json::json;
 
 use crate::{
@@ -21,7 +21,12 @@ pub struct GraspRequest<'a> {
     pub approach: bool,
     /// The physics test to run on the grasp, if any.
     pub hold: Option<HoldSettings>,
+    /// GraspIt's lift to run on the grasp: the height the palm rises, mm.
+    pub lift: Option<f64>,
 }
+
+/// How fast the palm rises in `--lift`, mm/s.
+const LIFT_SPEED: f64 = 100.0;
 
 /// Approaches (when asked) and auto-grasps with the robot chosen, then reports its DOF values,
 /// the world's contacts and (when asked) the physics test of the grasp of the world's object.
@@ -42,6 +47,10 @@ pub fn grasp(
         .hold
         .map(|settings| hold_test(&world, file, robot, &settings))
         .transpose()?;
+    let lift = request
+        .lift
+        .map(|height| lift_test(&world, file, robot, height))
+        .transpose()?;
     let hand = world.find_robot(robot).map_err(|e| world_error(file, e))?;
     let dofs = hand.dof_values().to_vec();
     let contacts = physical_contacts(&world);
@@ -57,6 +66,12 @@ pub fn grasp(
             "count": contacts.len(),
             "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
             "test": test.as_ref().map(test_json),
+            "lift": lift.as_ref().map(|l| json!({
+                "held": l.held,
+                "raised": l.raised,
+                "slipped": l.slipped,
+                "turned_degrees": l.turned.to_degrees(),
+            })),
         })
         .to_string(),
         Format::Text => {
@@ -70,6 +85,16 @@ pub fn grasp(
             if let Some(test) = &test {
                 text.push('\n');
                 text.push_str(&test_text(test));
+            }
+            if let Some(l) = &lift {
+                let _ = write!(
+                    text,
+                    "\nlift: the object rose {:.2} mm, slipping {:.2} mm and turning {:.2}° in the hand: {}",
+                    l.raised,
+                    l.slipped,
+                    l.turned.to_degrees(),
+                    if l.held { "held" } else { "let go" }
+                );
             }
             text
         }
@@ -88,6 +113,16 @@ fn hold_test(
         .ok_or_else(|| world_error(file, "the world has no graspable body to test the grasp on"))?;
     world
         .test_grasp(robot, object, settings)
+        .map_err(|e| world_error(file, e))
+}
+
+/// GraspIt's lift of the world's object: the palm rises `height` mm.
+fn lift_test(world: &World, file: &Path, robot: RobotId, height: f64) -> Result<LiftTest, Failure> {
+    let object = world
+        .grasped_object()
+        .ok_or_else(|| world_error(file, "the world has no graspable body to lift"))?;
+    world
+        .lift_grasp(robot, object, height, LIFT_SPEED, &HoldSettings::default())
         .map_err(|e| world_error(file, e))
 }
 

@@ -122,6 +122,10 @@ enum Command {
         /// Seconds gravity pulls along each direction in the test (default: 0.5).
         #[arg(long, value_name = "S", requires = "test")]
         test_seconds: Option<f64>,
+        /// Then GraspIt's lift: the palm rises MM millimetres (at 100 mm/s) under gravity;
+        /// held when the object follows it (within 20 mm and 15° of the palm).
+        #[arg(long, value_name = "MM")]
+        lift: Option<f64>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -314,6 +318,7 @@ fn main() -> ExitCode {
             auto,
             test,
             test_seconds,
+            lift,
             json,
             graspit_root,
         } => {
@@ -332,6 +337,7 @@ fn main() -> ExitCode {
                 robot: robot.as_deref(),
                 approach,
                 hold,
+                lift,
             };
             report(grasp::grasp(
                 &world,

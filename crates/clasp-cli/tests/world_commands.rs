@@ -1207,3 +1207,23 @@ fn grasp_test_pulls_the_mug_six_ways_and_says_whether_the_hand_holds_it() {
     let refused = run(&["grasp", path_str(&world), "--auto", "--test-seconds", "1"]);
     assert!(!refused.status.success(), "--test-seconds needs --test");
 }
+
+#[test]
+fn grasp_lift_raises_the_mug_with_the_palm() {
+    let world = default_world();
+    let document = ok_json(&run(&[
+        "grasp",
+        path_str(&world),
+        "--approach",
+        "--auto",
+        "--lift",
+        "100",
+        "--json",
+    ]));
+    let lift = &document["lift"];
+    assert_eq!(lift["held"], true, "{lift}");
+    let raised = lift["raised"].as_f64().unwrap();
+    assert!((raised - 100.0).abs() < 5.0, "{lift}");
+    let refused = run(&["grasp", path_str(&world), "--auto", "--lift", "-5"]);
+    assert!(!refused.status.success());
+}
