@@ -472,6 +472,15 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
         .unwrap();
     let again = one.install(|| hold_test(&world));
     assert_eq!(again, closed);
+    // A hand in the object cannot be tested: its moves would refuse to go deeper and hold it.
+    let mut inside = world.clone();
+    let palm = inside.robot(robot).unwrap().pose();
+    inside.set_pose(clasp_core::Element::Body(0), palm).unwrap();
+    let refused = inside.test_grasp(robot, BodyId::Free(0), &clasp_core::HoldSettings::default());
+    assert!(
+        matches!(refused, Err(clasp_core::MoveError::Interpenetrating(..))),
+        "{refused:?}"
+    );
     // Opened, the hand lets the mug fall wherever gravity does not press it into the palm.
     world.auto_open(robot).unwrap();
     let open = hold_test(&world);

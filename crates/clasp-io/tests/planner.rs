@@ -315,4 +315,27 @@ fn the_barretts_best_force_closure_grasp_of_the_mug_holds_in_all_six_directions(
         );
     }
     assert!(test.held, "{test:?}");
+    // The same palm with the hand open (each closing DOF at its opening limit, the spread
+    // kept) drops the mug.
+    let hand = grasped.robot(RobotId::from_index(0)).unwrap();
+    let open_dofs: Vec<f64> = (0..hand.dofs.len())
+        .map(|d| match hand.dofs[d].default_velocity {
+            v if v > 0.0 => hand.dof_limits(d).0,
+            v if v < 0.0 => hand.dof_limits(d).1,
+            _ => hand.dof_values()[d],
+        })
+        .collect();
+    grasped
+        .set_posture(RobotId::from_index(0), &open_dofs, &[])
+        .unwrap();
+    let open = grasped
+        .test_grasp(
+            RobotId::from_index(0),
+            BodyId::Free(0),
+            &clasp_core::HoldSettings::default(),
+        )
+        .unwrap();
+    let dropped = open.directions.iter().filter(|d| !d.held).count();
+    println!("opened: lets go in {dropped} of six directions");
+    assert!(!open.held && dropped >= 4, "{open:?}");
 }

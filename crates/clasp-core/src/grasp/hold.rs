@@ -308,6 +308,10 @@ fn alone_with<E: CollisionEngine>(
         vec![hand],
     );
     alone.settings = world.settings;
+    // A hand in the object would hold it by its moves refusing to go deeper: no test.
+    if let Some(&(a, b)) = alone.overlapping_pairs().first() {
+        return Err(MoveError::Interpenetrating(a, b));
+    }
     let hand = RobotId::from_index(0);
     alone.drive_robot(hand, &squeeze_targets(&alone, hand, settings.squeeze)?)?;
     Ok(alone)

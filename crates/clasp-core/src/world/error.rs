@@ -64,6 +64,8 @@ pub enum MoveError {
         "a grasp test's seconds, distance, angle and gravity must be finite numbers, none negative"
     )]
     BadHoldSettings,
+    #[error("{0:?} and {1:?} interpenetrate: a grasp with the hand in the object cannot be tested")]
+    Interpenetrating(BodyId, BodyId),
 }
 
 /// A move's length: a positive, finite number of millimetres.
