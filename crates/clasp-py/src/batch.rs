@@ -126,8 +126,8 @@ pub fn run(
     }
 }
 
-/// The physics test of each grasp (`World::test_grasps`) on `pool`; the first refusal is the
-/// answer's.
+/// The physics test of each grasp (`World::test_grasps`) on `pool`; `None` for a grasp that
+/// cannot be tested (the hand in the object).
 pub fn tests(
     world: &World,
     robot: RobotId,
@@ -135,13 +135,14 @@ pub fn tests(
     grasps: &[GraspTrial],
     settings: &clasp_core::HoldSettings,
     pool: Option<&rayon::ThreadPool>,
-) -> Result<Vec<clasp_core::HoldTest>, MoveError> {
+) -> Vec<Option<clasp_core::HoldTest>> {
     let test = || world.test_grasps(robot, object, grasps, settings);
     match pool {
         None => test(),
         Some(pool) => pool.install(test),
     }
     .into_iter()
+    .map(Result::ok)
     .collect()
 }
 

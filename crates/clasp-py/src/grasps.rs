@@ -167,9 +167,8 @@ impl PyWorld {
         if test {
             let settings = hold::hold_settings(test_seconds, 0.2, 20.0, 15.0);
             let trials: Vec<_> = grasps.iter().map(|g| g.trial.clone()).collect();
-            let tests = py
-                .detach(|| batch::tests(world, robot, object, &trials, &settings, pool.as_ref()))
-                .map_err(move_error)?;
+            let tests =
+                py.detach(|| batch::tests(world, robot, object, &trials, &settings, pool.as_ref()));
             hold::hold_arrays(py, &tests, &arrays)?;
         }
         Ok(arrays)
@@ -223,6 +222,7 @@ impl PyWorld {
             true => {
                 let settings = clasp_core::HoldSettings::default();
                 let mut rank = || plan.rank_by_test(world, robot, object, &settings);
+                // A planned grasp is never in the object: each one can be tested.
                 Some(
                     py.detach(|| match &pool {
                         Some(pool) => pool.install(rank),
@@ -241,8 +241,9 @@ impl PyWorld {
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;
         arrays.set_item("search_seconds", plan.search_seconds)?;
-        if let Some(tests) = &tests {
-            hold::hold_arrays(py, tests, &arrays)?;
+        if let Some(tests) = tests {
+            let tests: Vec<_> = tests.into_iter().map(Some).collect();
+            hold::hold_arrays(py, &tests, &arrays)?;
         }
         Ok(arrays)
     }

@@ -24,20 +24,27 @@ pub fn hold_settings(
 }
 
 /// Several tests as arrays, one row each: `held` (N,) bool, `hold_displacement` and
-/// `hold_rotation` (N, 6; mm and degrees, pulled along +x, −x, +y, −y, +z, −z).
+/// `hold_rotation` (N, 6; mm and degrees, pulled along +x, −x, +y, −y, +z, −z). A grasp that
+/// could not be tested (`None`: the hand in the object) did not hold; its figures are NaN.
 pub fn hold_arrays<'py>(
     py: Python<'py>,
-    tests: &[HoldTest],
+    tests: &[Option<HoldTest>],
     into: &Bound<'py, PyDict>,
 ) -> PyResult<()> {
     let column = |f: &dyn Fn(&clasp_core::DirectionHold) -> f64| {
         let values: Vec<f64> = tests
             .iter()
-            .flat_map(|t| t.directions.iter().map(f))
+            .flat_map(|t| match t {
+                Some(t) => t.directions.iter().map(f).collect::<Vec<_>>(),
+                None => vec![f64::NAN; 6],
+            })
             .collect();
         Array2::from_shape_vec((tests.len(), 6), values).expect("six directions a test")
     };
-    let held: Vec<bool> = tests.iter().map(|t| t.held).collect();
+    let held: Vec<bool> = tests
+        .iter()
+        .map(|t| t.as_ref().is_some_and(|t| t.held))
+        .collect();
     into.set_item("held", held.into_pyarray(py))?;
     into.set_item(
         "hold_displacement",
