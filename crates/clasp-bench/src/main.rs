@@ -10,7 +10,8 @@
 //! beside the workspace when it is there); `--library-only` runs just that. Grasp evaluation
 //! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
 //!
-//! `--dynamics` times the dynamics against MuJoCo (see `dynamics`); it runs on its own.
+//! `--dynamics` times the dynamics against MuJoCo (see `dynamics`), `--grasp-test` the physics
+//! test of grasps (see `grasp_test`); each runs on its own.
 //!
 //! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
 //! `--features app`, which builds Bevy, and runs on its own.
@@ -21,6 +22,7 @@ mod check;
 mod domains;
 mod dynamics;
 mod export;
+mod grasp_test;
 mod grasps;
 mod library;
 #[cfg(feature = "vs-parry")]
@@ -59,6 +61,7 @@ struct Options {
     app_frame: bool,
     export: Option<std::path::PathBuf>,
     dynamics: bool,
+    grasp_test: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -76,6 +79,7 @@ fn options() -> Result<Options, String> {
         app_frame: false,
         export: None,
         dynamics: false,
+        grasp_test: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -96,6 +100,7 @@ fn options() -> Result<Options, String> {
             "--quality-only" => options.quality_only = true,
             "--app-frame" => options.app_frame = true,
             "--dynamics" => options.dynamics = true,
+            "--grasp-test" => options.grasp_test = true,
             "--export" => {
                 options.export = Some(args.next().ok_or("--export needs a folder")?.into())
             }
@@ -105,7 +110,7 @@ fn options() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--grasp-test] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -205,6 +210,16 @@ fn main() {
             &mut checks,
         );
         println!("{} passed, {} failed", checks.passed, checks.failed);
+        exit_on_failed_checks(&checks);
+        return;
+    }
+    if options.grasp_test {
+        let mut checks = Checks::default();
+        let figures = grasp_test::run(options.quick, options.library.as_deref(), &mut checks);
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        if let Some(path) = &options.json {
+            write_report(path, json!({ "grasp_test": figures }), &checks);
+        }
         exit_on_failed_checks(&checks);
         return;
     }
