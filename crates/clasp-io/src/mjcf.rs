@@ -9,6 +9,8 @@
 //! - Joints that one DOF drives are held to the first of them by `<equality><joint>` with their
 //!   ratio; each DOF has a position actuator on that first joint, its gain the DOF's Kp and its
 //!   force its effort.
+//! - A keyframe `clasp` holds the world as it stands: each free body's pose and each joint's
+//!   value (`mj_resetDataKeyframe` puts MuJoCo there; `qpos0` is every DOF at zero).
 //! - Each geom's friction is its material's against the generic material (MuJoCo takes the
 //!   larger of two geoms'; Clasp's table holds a value per pair). Breakaway DOFs, collision
 //!   rules and robots carried by robots (each is written with its own palm fixed) are left out.
@@ -56,12 +58,22 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
         meshes: 0,
     };
     let mut bodies = String::new();
+    // The keyframe's qpos, in MuJoCo's order: joints as they come in the body tree.
+    let mut qpos: Vec<f64> = Vec::new();
     for (i, body) in world.free_bodies() {
         let name = format!("body{i}_{}", clean(&body.name));
         bodies.push_str(&writer.free_body(&name, body)?);
+        if body.kind != BodyKind::Obstacle {
+            let (t, q) = (
+                body.pose().translation.vector * METRES,
+                body.pose().rotation,
+            );
+            qpos.extend([t.x, t.y, t.z, q.w, q.i, q.j, q.k]);
+        }
     }
     for (id, robot) in world.robots() {
         bodies.push_str(&writer.robot(&format!("robot{}", id.index()), robot)?);
+        qpos.extend(joint_values(robot));
     }
     let g = world.gravity() * METRES;
     let mut xml = format!(
@@ -82,6 +94,14 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
     }
     if !writer.actuators.is_empty() {
         let _ = write!(xml, "  <actuator>\n{}  </actuator>\n", writer.actuators);
+    }
+    if !qpos.is_empty() {
+        let values: Vec<String> = qpos.iter().map(f64::to_string).collect();
+        let _ = write!(
+            xml,
+            "  <keyframe>\n    <key name=\"clasp\" qpos=\"{}\"/>\n  </keyframe>\n",
+            values.join(" ")
+        );
     }
     xml.push_str("</mujoco>\n");
     std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))
@@ -243,6 +263,25 @@ impl Writer {
             placement(at)
         ))
     }
+}
+
+/// Each joint's value where the robot stands (chain by chain, as the joints are written; a
+/// broken-away joint at the value it broke away at), SI.
+fn joint_values(robot: &Robot) -> Vec<f64> {
+    let dofs = robot.dof_values();
+    let mut values = Vec::new();
+    for (c, chain) in robot.chains().iter().enumerate() {
+        for (j, joint) in chain.joints.iter().enumerate() {
+            let dof = dofs[joint.coupling.dof];
+            let held = robot.breakaway(c, j).map_or(dof, |b| dof.min(b));
+            let scale = match joint.kind {
+                JointKind::Revolute => 1.0,
+                JointKind::Prismatic => METRES,
+            };
+            values.push(joint.coupling.ratio * held * scale);
+        }
+    }
+    values
 }
 
 /// A body's mass, centre and inertia (SI), in the frame `at` puts it.

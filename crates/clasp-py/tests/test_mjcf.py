@@ -23,10 +23,14 @@ def export(clasp_cli, world_file, out, root=None):
     return mujoco.MjModel.from_xml_path(str(out))
 
 
-def assert_links_where_clasp_puts_them(world, model):
-    """At zero joint values (every DOF at 0), each link body's frame is Clasp's link pose."""
+def assert_links_where_clasp_puts_them(world, model, keyframe=False):
+    """At zero joint values (every DOF at 0), or at the keyframe the export wrote (the world as
+    it stood), each link body's frame is Clasp's link pose."""
     data = mujoco.MjData(model)
-    data.qpos[:] = model.qpos0
+    if keyframe:
+        mujoco.mj_resetDataKeyframe(model, data, 0)
+    else:
+        data.qpos[:] = model.qpos0
     mujoco.mj_forward(model, data)
     robot = 0
     checked = 0
@@ -66,3 +70,18 @@ def test_graspits_barrett_exports_with_its_couplings(clasp_cli, graspit, tmp_pat
     model = export(clasp_cli, saved, tmp_path / "barrett_mj.xml", root=graspit)
     assert model.nu == 4
     assert_links_where_clasp_puts_them(world, model)
+
+
+def test_the_exports_keyframe_puts_mujoco_where_clasp_stands(clasp_cli, graspit, tmp_path):
+    world = clasp.World()
+    world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml")
+    rng = np.random.default_rng(7)
+    for trial in range(5):
+        # Random DOFs within the limits the first joint of each DOF allows (the Barrett's are
+        # all within 0 and its closing limits).
+        values = rng.uniform(0.0, 1.0, len(world.dof_values(0))) * np.array([3.0, 2.4, 2.4, 2.4])
+        world.set_dofs(0, values)
+        saved = tmp_path / f"barrett{trial}.xml"
+        world.save(saved)
+        model = export(clasp_cli, saved, tmp_path / f"barrett{trial}_mj.xml", root=graspit)
+        assert_links_where_clasp_puts_them(world, model, keyframe=True)
