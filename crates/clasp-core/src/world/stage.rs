@@ -278,9 +278,7 @@ impl Stage {
         element: Element,
         pose: Pose,
     ) -> Result<MoveOutcome, MoveError> {
-        check_pose(&pose)?;
-        self.check_not_carried(element)?;
-        self.with_motion(backdrop, element, |motion| motion.move_to(pose))
+        self.move_element(backdrop, element, pose, true)
     }
 
     /// [`Stage::move_to`] leaving the contacts as they were: for a caller that moves several
@@ -291,9 +289,19 @@ impl Stage {
         element: Element,
         pose: Pose,
     ) -> Result<MoveOutcome, MoveError> {
+        self.move_element(backdrop, element, pose, false)
+    }
+
+    fn move_element(
+        &mut self,
+        backdrop: &Backdrop,
+        element: Element,
+        pose: Pose,
+        find_contacts: bool,
+    ) -> Result<MoveOutcome, MoveError> {
         check_pose(&pose)?;
         self.check_not_carried(element)?;
-        self.run(backdrop, element, false, |motion| motion.move_to(pose))
+        self.run(backdrop, element, find_contacts, |motion| motion.move_to(pose))
     }
 
     /// Moves a robot's DOFs toward `target` together; each chain stops at its first contact.
@@ -303,10 +311,7 @@ impl Stage {
         robot: RobotId,
         target: &[f64],
     ) -> Result<MoveOutcome, MoveError> {
-        let speeds = dof_request(self.own_robot(robot)?, target)?;
-        self.with_motion(backdrop, Element::Robot(robot), |motion| {
-            motion.move_dofs(target, &speeds)
-        })
+        self.move_dofs(backdrop, robot, target, true)
     }
 
     /// [`Stage::move_dofs_to`] leaving the contacts as they were, for a dynamics step.
@@ -316,8 +321,18 @@ impl Stage {
         robot: RobotId,
         target: &[f64],
     ) -> Result<MoveOutcome, MoveError> {
+        self.move_dofs(backdrop, robot, target, false)
+    }
+
+    fn move_dofs(
+        &mut self,
+        backdrop: &Backdrop,
+        robot: RobotId,
+        target: &[f64],
+        find_contacts: bool,
+    ) -> Result<MoveOutcome, MoveError> {
         let speeds = dof_request(self.own_robot(robot)?, target)?;
-        self.run(backdrop, Element::Robot(robot), false, |motion| {
+        self.run(backdrop, Element::Robot(robot), find_contacts, |motion| {
             motion.move_dofs(target, &speeds)
         })
     }
