@@ -169,17 +169,12 @@ impl Editor<'_> {
         let Some(body) = self.doc.world.body(id) else {
             return;
         };
-        let v = body.velocity();
-        let rotation = body.pose().rotation.to_rotation_matrix().into_inner();
-        let inertia = rotation * body.mass.inertia * body.mass.mass * rotation.transpose();
-        // g·mm²/s² are nanojoules.
-        let energy = 0.5 * body.mass.mass * v.linear.norm_squared()
-            + 0.5 * v.angular.dot(&(inertia * v.angular));
         let sample = Sample {
             time: self.simulation.time,
             height: body.world_cog().z,
-            speed: v.linear.norm(),
-            kinetic_energy: energy * 1e-3,
+            speed: body.velocity().linear.norm(),
+            // Nanojoules to microjoules.
+            kinetic_energy: body.kinetic_energy() * 1e-3,
         };
         self.simulation.trace.record(id, sample);
     }

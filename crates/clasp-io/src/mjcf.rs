@@ -121,9 +121,9 @@ impl Writer {
     fn free_body(&mut self, name: &str, body: &Body) -> Result<String, SaveError> {
         let joint = match body.kind {
             BodyKind::Obstacle => String::new(),
-            _ => format!("<freejoint/>{}", inertial(body, &Pose::identity())),
+            _ => format!("<freejoint/>{}", inertial(body)),
         };
-        let geom = self.geom(body, &Pose::identity())?;
+        let geom = self.geom(body)?;
         Ok(format!(
             "    <body name=\"{name}\" {}>{joint}{geom}</body>\n",
             placement(&body.pose())
@@ -136,8 +136,8 @@ impl Writer {
         let mut xml = format!(
             "    <body name=\"{name}_palm\" {}>{}{}\n",
             placement(&palm.pose()),
-            inertial(palm, &Pose::identity()),
-            self.geom(palm, &Pose::identity())?
+            inertial(palm),
+            self.geom(palm)?
         );
         let mut first_joint: Vec<Option<(String, f64)>> = vec![None; robot.dofs.len()];
         for (c, chain) in robot.chains().iter().enumerate() {
@@ -149,10 +149,11 @@ impl Writer {
             for (j, joint) in chain.joints.iter().enumerate() {
                 let (before, axis, after) = joint.split();
                 let joint_name = format!("{name}_c{c}_j{j}");
-                let (kind, scale) = match joint.kind {
-                    JointKind::Revolute => ("hinge", 1.0),
-                    JointKind::Prismatic => ("slide", METRES),
+                let kind = match joint.kind {
+                    JointKind::Revolute => "hinge",
+                    JointKind::Prismatic => "slide",
                 };
+                let scale = joint_scale(joint.kind);
                 let range = match joint.min.is_finite() && joint.max.is_finite() {
                     true => format!(
                         " limited=\"true\" range=\"{} {}\"",
@@ -190,8 +191,8 @@ impl Writer {
             "<body name=\"{robot}_{}\" {}>{}{}</body>",
             clean(&body.name),
             placement(at),
-            inertial(body, &Pose::identity()),
-            self.geom(body, &Pose::identity())?
+            inertial(body),
+            self.geom(body)?
         ))
     }
 
@@ -240,8 +241,8 @@ impl Writer {
         }
     }
 
-    /// The body's mesh as an asset and a geom at `at` in its body.
-    fn geom(&mut self, body: &Body, at: &Pose) -> Result<String, SaveError> {
+    /// The body's mesh as an asset and a geom in its body's frame.
+    fn geom(&mut self, body: &Body) -> Result<String, SaveError> {
         if body.mesh().triangles().is_empty() {
             return Ok(String::new());
         }
@@ -259,9 +260,16 @@ impl Writer {
         );
         let mu = body.material.static_friction(Material::Generic);
         Ok(format!(
-            "<geom type=\"mesh\" mesh=\"m{mesh}\" {} friction=\"{mu} 0.005 0.0001\" mass=\"0\"/>",
-            placement(at)
+            "<geom type=\"mesh\" mesh=\"m{mesh}\" friction=\"{mu} 0.005 0.0001\" mass=\"0\"/>"
         ))
+    }
+}
+
+/// MuJoCo's unit of a joint value per Clasp's: radians stay, millimetres become metres.
+fn joint_scale(kind: JointKind) -> f64 {
+    match kind {
+        JointKind::Revolute => 1.0,
+        JointKind::Prismatic => METRES,
     }
 }
 
@@ -274,25 +282,20 @@ fn joint_values(robot: &Robot) -> Vec<f64> {
         for (j, joint) in chain.joints.iter().enumerate() {
             let dof = dofs[joint.coupling.dof];
             let held = robot.breakaway(c, j).map_or(dof, |b| dof.min(b));
-            let scale = match joint.kind {
-                JointKind::Revolute => 1.0,
-                JointKind::Prismatic => METRES,
-            };
-            values.push(joint.coupling.ratio * held * scale);
+            values.push(joint.coupling.ratio * held * joint_scale(joint.kind));
         }
     }
     values
 }
 
-/// A body's mass, centre and inertia (SI), in the frame `at` puts it.
-fn inertial(body: &Body, at: &Pose) -> String {
+/// A body's mass, centre and inertia (SI), in its own frame.
+fn inertial(body: &Body) -> String {
     let m = body.mass.mass;
     if !(m.is_finite() && m > 0.0) {
         return String::new();
     }
-    let rotation = at.rotation.to_rotation_matrix().into_inner();
-    let inertia = rotation * body.mass.inertia * rotation.transpose() * m * KILOGRAM_METRES_SQUARED;
-    let cog = (at * body.mass.cog).coords * METRES;
+    let inertia = body.mass.inertia * m * KILOGRAM_METRES_SQUARED;
+    let cog = body.mass.cog.coords * METRES;
     format!(
         "<inertial pos=\"{} {} {}\" mass=\"{}\" fullinertia=\"{} {} {} {} {} {}\"/>",
         cog.x,

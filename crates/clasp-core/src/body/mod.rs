@@ -282,6 +282,19 @@ impl Body {
         self.body_type
     }
 
+    /// Its inertia about its centre of gravity, world axes, g·mm².
+    pub fn world_inertia(&self) -> nalgebra::Matrix3<f64> {
+        let rotation = self.pose.rotation.to_rotation_matrix().into_inner();
+        rotation * (self.mass.inertia * self.mass.mass) * rotation.transpose()
+    }
+
+    /// Its kinetic energy, g·mm²/s² (nanojoules).
+    pub fn kinetic_energy(&self) -> f64 {
+        let v = self.velocity;
+        0.5 * self.mass.mass * v.linear.norm_squared()
+            + 0.5 * v.angular.dot(&(self.world_inertia() * v.angular))
+    }
+
     /// The centre of gravity in world coordinates.
     pub fn world_cog(&self) -> nalgebra::Point3<f64> {
         self.pose * self.mass.cog

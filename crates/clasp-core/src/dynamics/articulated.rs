@@ -71,10 +71,8 @@ impl Articulated {
             if !(m.is_finite() && m > 0.0) {
                 continue;
             }
-            let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
-            let inertia = rotation * body.mass.inertia * m * rotation.transpose();
             mass += link.linear.transpose() * &link.linear * m
-                + link.angular.transpose() * inertia * &link.angular;
+                + link.angular.transpose() * body.world_inertia() * &link.angular;
             gravity += link.linear.transpose() * (added * m);
         }
         let largest = mass.diagonal().max();

@@ -437,7 +437,7 @@ impl<E: CollisionEngine> World<E> {
         let id = BodyId::Free(i);
         let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
         let start = if mean { body.velocity.linear } else { m.linear };
-        let momentum = world_inertia(body) * m.angular;
+        let momentum = body.world_inertia() * m.angular;
         let before = (body.world_cog(), body.pose.rotation);
         let travel = (start + m.linear) * (dt / 2.0);
         let turn = UnitQuaternion::from_scaled_axis(m.angular * dt);
@@ -448,7 +448,8 @@ impl<E: CollisionEngine> World<E> {
             true => 1.0,
             false => share_done(before, (body.world_cog(), body.pose.rotation), travel, turn),
         };
-        let angular = world_inertia(body)
+        let angular = body
+            .world_inertia()
             .try_inverse()
             .map_or(m.angular, |inverse| inverse * momentum);
         if let Some(body) = self.body_mut(id) {
@@ -549,12 +550,6 @@ fn moved(body: &Body, travel: Vector3<f64>, turn: UnitQuaternion<f64>) -> Pose {
         * Translation3::from(-body.mass.cog.coords)
 }
 
-/// The body's inertia about its centre, world axes, g·mm².
-fn world_inertia(body: &Body) -> Matrix3<f64> {
-    let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
-    rotation * (body.mass.inertia * body.mass.mass) * rotation.transpose()
-}
-
 /// The body as the solver moves it, with `added` (gravity's velocity for this step) already
 /// added; `None` for a mass or inertia that cannot move (not positive, not finite).
 fn mobile(body: &Body, added: Vector3<f64>) -> Option<Mobile> {
@@ -562,7 +557,7 @@ fn mobile(body: &Body, added: Vector3<f64>) -> Option<Mobile> {
     if !(mass.is_finite() && mass > 0.0) {
         return None;
     }
-    let inverse_inertia = world_inertia(body).try_inverse()?;
+    let inverse_inertia = body.world_inertia().try_inverse()?;
     if !inverse_inertia.iter().all(|x| x.is_finite()) {
         return None;
     }

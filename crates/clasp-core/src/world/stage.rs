@@ -301,7 +301,9 @@ impl Stage {
     ) -> Result<MoveOutcome, MoveError> {
         check_pose(&pose)?;
         self.check_not_carried(element)?;
-        self.run(backdrop, element, find_contacts, |motion| motion.move_to(pose))
+        self.run(backdrop, element, find_contacts, |motion| {
+            motion.move_to(pose)
+        })
     }
 
     /// Moves a robot's DOFs toward `target` together; each chain stops at its first contact.
