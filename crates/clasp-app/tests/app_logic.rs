@@ -714,6 +714,17 @@ fn box_over_a_table() -> std::path::PathBuf {
     file
 }
 
+/// The headless app on `box_over_a_table`, each frame 20 ms of the clock.
+fn box_over_a_table_app() -> App {
+    let mut app = headless_app();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(20),
+    ));
+    let file = box_over_a_table();
+    assert!(edit(&mut app, |editor| editor.open_world(&file)));
+    app
+}
+
 fn simulation(app: &App) -> &clasp_app::editor::Simulation {
     app.world().resource::<clasp_app::editor::Simulation>()
 }
@@ -731,12 +742,7 @@ fn play_until(app: &mut App, seconds: f64) {
 
 #[test]
 fn play_drops_a_box_onto_the_table_with_its_forces_shown_and_undo_puts_it_back() {
-    let mut app = headless_app();
-    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-        std::time::Duration::from_millis(20),
-    ));
-    let file = box_over_a_table();
-    assert!(edit(&mut app, |editor| editor.open_world(&file)));
+    let mut app = box_over_a_table_app();
     let falling = BodyId::Free(1);
     let start = world(&app).body(falling).unwrap().pose();
     press_key(&mut app, &[], KeyCode::Space);
@@ -782,12 +788,7 @@ fn play_drops_a_box_onto_the_table_with_its_forces_shown_and_undo_puts_it_back()
 
 #[test]
 fn a_body_dragged_while_playing_is_held_and_pushes() {
-    let mut app = headless_app();
-    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-        std::time::Duration::from_millis(20),
-    ));
-    let file = box_over_a_table();
-    assert!(edit(&mut app, |editor| editor.open_world(&file)));
+    let mut app = box_over_a_table_app();
     let held = BodyId::Free(1);
     edit(&mut app, |editor| editor.play());
     play_until(&mut app, 0.5);

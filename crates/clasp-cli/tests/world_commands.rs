@@ -1107,14 +1107,13 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
 #[test]
 fn simulate_lets_the_default_scenes_mug_fall_and_says_so_in_json() {
     let world = default_world();
-    let out = ok_stdout(&run(&[
+    let doc = ok_json(&run(&[
         "simulate",
         world.to_str().unwrap(),
         "--seconds",
         "0.1",
         "--json",
     ]));
-    let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["steps"], 100);
     let bodies = doc["bodies"].as_array().unwrap();
     assert_eq!(bodies.len(), 1, "the mug is the one free graspable body");
@@ -1149,14 +1148,13 @@ fn simulate_refuses_a_time_step_that_is_not_positive() {
 #[test]
 fn a_contact_query_alone_gives_zero_impulses_and_no_place_in_a_problem() {
     let world = default_world();
-    let out = ok_stdout(&run(&[
+    let doc = ok_json(&run(&[
         "contacts",
         world.to_str().unwrap(),
         "--threshold",
         "5",
         "--json",
     ]));
-    let doc: Value = serde_json::from_str(&out).unwrap();
     let contacts = doc["contacts"].as_array().unwrap();
     assert!(
         !contacts.is_empty(),

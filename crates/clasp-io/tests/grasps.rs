@@ -435,6 +435,16 @@ fn virtual_contact_quality_of_the_barrett_and_the_human_hand() {
     }
 }
 
+/// Clasp's hand approached to its mug until it touches, fingers open.
+fn clasp_hand_at_its_mug() -> (World, RobotId) {
+    let models = workspace().join("models");
+    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
+    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
+    let robot = RobotId::from_index(0);
+    world.approach_to_contact(robot, 400.0).unwrap();
+    (world, robot)
+}
+
 /// The physics test of a grasp: the hand squeezes and gravity pulls the object along each axis
 /// direction in turn (DexGraspNet's test).
 fn hold_test(world: &World) -> clasp_core::HoldTest {
@@ -456,11 +466,7 @@ fn hold_test(world: &World) -> clasp_core::HoldTest {
 
 #[test]
 fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not() {
-    let models = workspace().join("models");
-    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
-    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
-    let robot = RobotId::from_index(0);
-    world.approach_to_contact(robot, 400.0).unwrap();
+    let (mut world, robot) = clasp_hand_at_its_mug();
     world.auto_grasp(robot).unwrap();
     let closed = hold_test(&world);
     assert!(closed.held, "the closed hand holds: {closed:?}");
@@ -494,11 +500,7 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
 
 #[test]
 fn dynamic_auto_grasp_closes_until_the_forces_on_the_mug_balance() {
-    let models = workspace().join("models");
-    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
-    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
-    let robot = RobotId::from_index(0);
-    world.approach_to_contact(robot, 400.0).unwrap();
+    let (mut world, robot) = clasp_hand_at_its_mug();
     // Without gravity: the mug floats, and only the fingers push it.
     world.set_gravity(Vector3::zeros()).unwrap();
     let seconds = world.dynamic_auto_grasp(robot, 2.0).unwrap();
@@ -536,11 +538,7 @@ fn dynamic_auto_grasp_closes_until_the_forces_on_the_mug_balance() {
 
 #[test]
 fn graspits_lift_raises_the_mug_in_a_closed_hand_and_leaves_it_in_an_open_one() {
-    let models = workspace().join("models");
-    let hand = models.join("robots/ClaspHand/ClaspHand.xml");
-    let mut world = scene(&models.join("objects/clasp_mug.xml"), &hand, 120.0);
-    let robot = RobotId::from_index(0);
-    world.approach_to_contact(robot, 400.0).unwrap();
+    let (mut world, robot) = clasp_hand_at_its_mug();
     world.auto_grasp(robot).unwrap();
     let settings = clasp_core::HoldSettings::default();
     let lift = world
