@@ -28,10 +28,10 @@ fn graspit_root() -> Option<std::path::PathBuf> {
     clasp_io::graspit_root_or_env(None)
 }
 
-/// A GraspIt world file, with what was read with a change (a DOF a rounding outside its limits).
+/// A GraspIt world file or a MuJoCo model, with what was read with a change (a DOF a rounding outside its limits).
 pub fn load_world_file(path: &Path) -> Result<(World, Vec<LoadWarning>), LoadError> {
     match FileKind::of(&Disk, path)? {
-        FileKind::World => {
+        FileKind::World | FileKind::Mjcf => {
             clasp_io::load_world_with_warnings(&Disk, path, graspit_root().as_deref())
         }
         other => Err(LoadError::new(

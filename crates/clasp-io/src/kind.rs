@@ -14,6 +14,8 @@ pub enum FileKind {
     Urdf,
     /// GraspIt's virtual contacts of a hand (`<virtual_contacts>`).
     VirtualContacts,
+    /// A MuJoCo model (`<mujoco>`): hands and objects, read as a world.
+    Mjcf,
 }
 
 impl FileKind {
@@ -25,12 +27,14 @@ impl FileKind {
             FileKind::World => "world",
             FileKind::Urdf => "urdf",
             FileKind::VirtualContacts => "virtual contacts",
+            FileKind::Mjcf => "MJCF",
         }
     }
 
     /// Decides the kind from the extension, and for XML from the root element: `<root>` is a
     /// body, `<world>` a world, `<robot>` a GraspIt robot when it has a `<palm>`, else URDF
-    /// when it has a `<link>`, `<virtual_contacts>` a hand's virtual contacts. Other XML
+    /// when it has a `<link>`, `<virtual_contacts>` a hand's virtual contacts, `<mujoco>` a
+    /// MuJoCo model. Other XML
     /// (eigengrasps) is an error.
     pub fn of(source: &dyn FileSource, path: &Path) -> Result<FileKind, LoadError> {
         if GeometryFormat::is_geometry_file(path) {
@@ -68,6 +72,7 @@ fn xml_kind(text: &str, path: &Path) -> Result<FileKind, LoadError> {
         "root" => FileKind::Body,
         "world" => FileKind::World,
         "virtual_contacts" => FileKind::VirtualContacts,
+        "mujoco" => FileKind::Mjcf,
         "robot" if has_tag(&text, "palm") => FileKind::Robot,
         "robot" if has_tag(&text, "link") => FileKind::Urdf,
         "robot" => {
@@ -82,7 +87,7 @@ fn xml_kind(text: &str, path: &Path) -> Result<FileKind, LoadError> {
                 path,
                 Some(line),
                 format!(
-                    "root element <{other}> is not a body (<root>), robot (<robot>) or world (<world>)"
+                    "root element <{other}> is not a body (<root>), robot (<robot>), world (<world>) or MuJoCo model (<mujoco>)"
                 ),
             ));
         }
@@ -148,6 +153,7 @@ mod tests {
     fn xml_kinds_come_from_the_root_element() {
         assert_eq!(kind("<?xml version=\"1.0\"?><root/>"), Ok(FileKind::Body));
         assert_eq!(kind("<!-- <world> --><world></world>"), Ok(FileKind::World));
+        assert_eq!(kind("<mujoco model=\"m\"/>"), Ok(FileKind::Mjcf));
         assert_eq!(
             kind("<robot type=\"Hand\"><palm>p.xml</palm></robot>"),
             Ok(FileKind::Robot)

@@ -5,7 +5,10 @@
 
 use std::f64::consts::PI;
 
-use nalgebra::Point3;
+use clasp_collide::TriMesh;
+use nalgebra::{Point3, Vector3};
+
+use crate::mesh_builder::MeshBuilder;
 
 /// Sides of cylinders and cones at Coin's default complexity: int(40 · 0.5).
 pub(crate) const ROUND_SIDES: usize = 20;
@@ -165,12 +168,70 @@ pub(crate) fn sphere(radius: f64) -> Vec<Triangle> {
     triangles
 }
 
+/// A capsule: a cylinder of `half_length` each side of the origin along y, capped by
+/// hemispheres, laid out as [`sphere`] is (15 slices; 7 bands per hemisphere), so it is closed.
+pub(crate) fn capsule(radius: f64, half_length: f64) -> Vec<Triangle> {
+    let bands = (SPHERE_DIVISIONS - 1) / 2;
+    let step = PI / 2.0 / bands as f64;
+    // From the north pole's first ring down to the equator, then from the equator down.
+    let upper = (1..=bands).map(|k| (k as f64 * step, half_length));
+    let lower = (0..bands).map(|k| (PI / 2.0 + k as f64 * step, -half_length));
+    let rings: Vec<Vec<Point3<f64>>> = upper
+        .chain(lower)
+        .map(|(rho, shift)| {
+            let (sin_rho, cos_rho) = rho.sin_cos();
+            (0..SPHERE_DIVISIONS)
+                .map(|j| {
+                    let theta = 2.0 * PI * j as f64 / SPHERE_DIVISIONS as f64;
+                    Point3::new(
+                        -theta.sin() * sin_rho * radius,
+                        cos_rho * radius + shift,
+                        -theta.cos() * sin_rho * radius,
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let north = Point3::new(0.0, half_length + radius, 0.0);
+    let south = Point3::new(0.0, -half_length - radius, 0.0);
+    let last = rings.len() - 1;
+    let mut triangles = Vec::new();
+    for j in 0..SPHERE_DIVISIONS {
+        let k = (j + 1) % SPHERE_DIVISIONS;
+        triangles.push([north, rings[0][j], rings[0][k]]);
+        for band in 0..last {
+            let (upper, lower) = (&rings[band], &rings[band + 1]);
+            triangles.push([upper[j], lower[j], lower[k]]);
+            triangles.push([upper[j], lower[k], upper[k]]);
+        }
+        triangles.push([rings[last][j], south, rings[last][k]]);
+    }
+    triangles
+}
+
+/// A primitive tessellated as GraspIt's Inventor primitives are (Coin's layout, 20 sides,
+/// 15 × 15 spheres); round ones are turned so that their axis, Coin's +y, is URDF's and MuJoCo's +z.
+pub(crate) fn primitive_mesh(
+    triangles: &[Triangle],
+    y_to_z: bool,
+) -> Result<TriMesh, clasp_collide::MeshError> {
+    let angle = if y_to_z {
+        std::f64::consts::FRAC_PI_2
+    } else {
+        0.0
+    };
+    let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), angle);
+    let mut builder = MeshBuilder::new();
+    for triangle in triangles {
+        let corners = triangle.map(|p| builder.vertex(turn * p));
+        builder.triangle(corners);
+    }
+    builder.into_mesh()
+}
+
 #[cfg(test)]
 mod tests {
-    use clasp_collide::TriMesh;
-
     use super::*;
-    use crate::mesh_builder::MeshBuilder;
 
     fn mesh(triangles: &[Triangle]) -> TriMesh {
         let mut builder = MeshBuilder::new();
@@ -196,6 +257,7 @@ mod tests {
             ("cylinder", cylinder(1.0, 2.0, Parts::ALL), 40 + 2 * 18, 0.0),
             ("cone", cone(1.0, 2.0, Parts::ALL), 20 + 18, 0.0),
             ("sphere", sphere(1.0), 2 * 15 + 2 * 15 * 12, 0.0),
+            ("capsule", capsule(1.0, 2.0), 2 * 15 + 2 * 15 * 13, 0.0),
         ];
         for (name, triangles, count, exact_volume) in cases {
             assert_eq!(triangles.len(), count, "{name}");

@@ -22,8 +22,7 @@ use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 use crate::{
     FileSource, LoadError,
     geometry::{GeometryFormat, load_mesh_file},
-    mesh_builder::MeshBuilder,
-    primitives,
+    primitives::{self, primitive_mesh},
     robot::{attribute, number_attribute},
     xml::{Element, read_rooted},
 };
@@ -738,26 +737,6 @@ fn resolve_mesh(
                 format!("missing mesh file {filename}: tried {}", places.join(", ")),
             )
         })
-}
-
-/// A primitive tessellated as GraspIt's Inventor primitives are (Coin's layout, 20 sides,
-/// 15 × 15 spheres); round ones are turned so that their axis, Coin's +y, is URDF's +z.
-fn primitive_mesh(
-    triangles: &[primitives::Triangle],
-    y_to_z: bool,
-) -> Result<TriMesh, clasp_collide::MeshError> {
-    let angle = if y_to_z {
-        std::f64::consts::FRAC_PI_2
-    } else {
-        0.0
-    };
-    let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), angle);
-    let mut builder = MeshBuilder::new();
-    for triangle in triangles {
-        let corners = triangle.map(|p| builder.vertex(turn * p));
-        builder.triangle(corners);
-    }
-    builder.into_mesh()
 }
 
 #[cfg(test)]

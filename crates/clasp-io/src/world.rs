@@ -56,12 +56,15 @@ pub fn load_world_with_warnings(
     graspit_root: Option<&Path>,
 ) -> Result<(World, Vec<LoadWarning>), LoadError> {
     let root = parse_document(&read(source, path)?, path)?;
+    if root.name == "mujoco" {
+        return Ok((crate::mjcf::read_mjcf(source, path, &root)?, Vec::new()));
+    }
     if root.name != "world" {
         return Err(LoadError::new(
             path,
             Some(root.line),
             format!(
-                "this is not a GraspIt world file: its root element is <{}>, not <world>",
+                "this is not a world file: its root element is <{}>, not <world> (GraspIt) or <mujoco> (MuJoCo)",
                 root.name
             ),
         ));

@@ -130,8 +130,16 @@ const READERS: &[Reader] = &[
         is_text: always,
     },
     Reader {
+        name: "MJCF",
+        takes: |p, b| is_xml(p, b, "<mujoco"),
+        inline: &[MJCF],
+        prepare: same,
+        parse: mjcf,
+        is_text: always,
+    },
+    Reader {
         name: "world XML",
-        takes: |p, b| is_xml(p, b, "<world"),
+        takes: |p, b| is_xml(p, b, "<world") && !contains(b, b"<mujoco"),
         inline: &[WORLD],
         prepare: point_world_at_files,
         parse: world,
@@ -195,6 +203,12 @@ fn robot(b: &[u8]) -> Result<(), LoadError> {
 fn virtual_contacts(b: &[u8]) -> Result<(), LoadError> {
     let files = Memory::new(b, "r/virtual/v.xml");
     clasp_io::load_virtual_contacts(&files, Path::new("r/virtual/v.xml")).map(drop)
+}
+
+/// MJCF, read as a world: its include and mesh (`defaults.xml`, `meshes/tip.obj`) are beside.
+fn mjcf(b: &[u8]) -> Result<(), LoadError> {
+    let files = Memory::new(b, "m/model.xml");
+    clasp_io::load_world(&files, Path::new("m/model.xml"), None).map(drop)
 }
 
 fn world(b: &[u8]) -> Result<(), LoadError> {
@@ -288,6 +302,21 @@ const VRML: &str = "#VRML V2.0 utf8\nTransform { scale 2 2 2 children [\n\
     geometry IndexedFaceSet { coord DEF c Coordinate { point [ 0 0 0, 1 0 0, 0 1 0 ] }\n\
     coordIndex [ 0 1 2 -1 ] } }\n Switch { whichChoice 0 choice [ Shape { geometry Box { } } ] }\n\
     ] }\nROUTE a.b TO c.d\n";
+const MJCF: &str = "<mujoco model=\"m\">\n<compiler angle=\"degree\" meshdir=\"meshes\"/>\n\
+    <include file=\"defaults.xml\"/>\n<asset><mesh name=\"tip\" file=\"tip.obj\" scale=\"0.001 0.001 0.001\"/></asset>\n\
+    <worldbody>\n<geom type=\"plane\" size=\"1 1 0.1\"/>\n\
+    <body name=\"palm\" euler=\"10 20 30\" childclass=\"hand\"><geom type=\"box\" size=\"0.01 0.01 0.01\"/>\n\
+    <body name=\"a\" pos=\"0 0 0.02\"><joint name=\"a\" range=\"0 90\"/><geom type=\"capsule\" fromto=\"0 0 0 0 0 0.03\" size=\"0.005\"/>\n\
+    <body name=\"b\" pos=\"0 0 0.03\"><joint name=\"b\"/><geom type=\"mesh\" mesh=\"tip\"/></body></body>\n\
+    <body name=\"c\" xyaxes=\"0 1 0 -1 0 0\"><joint name=\"c\" type=\"slide\" range=\"0 0.01\"/><geom type=\"ellipsoid\" size=\"0.01 0.02 0.01\"/></body>\n\
+    </body>\n<body name=\"o\" pos=\"0 0 0.1\"><freejoint/><inertial mass=\"0.1\" diaginertia=\"1e-5 1e-5 1e-5\"/><geom type=\"cylinder\" size=\"0.01 0.02\"/></body>\n\
+    </worldbody>\n<equality><joint joint1=\"b\" joint2=\"a\" polycoef=\"0 1 0 0 0\"/></equality>\n\
+    <actuator><position joint=\"a\" kp=\"2\" forcerange=\"-1 1\"/></actuator>\n\
+    <keyframe><key name=\"clasp\" qpos=\"0.1 0.1 0.001 0 0 0.1 1 0 0 0\"/></keyframe>\n</mujoco>\n";
+
+/// The defaults the real MJCF seed includes (the inline seed uses them too).
+const MJCF_DEFAULTS: &str = include_str!("../../../models/robots/ClaspMJCF/defaults.xml");
+
 const URDF: &str = "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n\
     <link name=\"palm\"><collision><origin xyz=\"0 0 0.01\" rpy=\"0 0 0\"/>\
     <geometry><box size=\"0.02 0.02 0.02\"/></geometry></collision></link>\n\
@@ -377,6 +406,11 @@ impl Memory {
             files.push((Path::new(folder).join("palm.xml"), PLAIN_BODY.into()));
             files.push((Path::new(folder).join("link.xml"), PLAIN_BODY.into()));
         }
+        files.push((
+            "m/meshes/tip.obj".into(),
+            "v 0 0 0\nv 10 0 0\nv 0 10 0\nf 1 2 3\n".into(),
+        ));
+        files.push(("m/defaults.xml".into(), MJCF_DEFAULTS.into()));
         files.push(("g/tri.iv".into(), "#Inventor V2.1 ascii\nCube { }\n".into()));
         files.push(("r/eigen.xml".into(), EIGEN.into()));
         files.push(("r/virtual.xml".into(), VIRTUAL.into()));

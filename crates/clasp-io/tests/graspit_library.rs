@@ -103,7 +103,7 @@ fn load(path: &Path, library: &Path) -> Option<(&'static str, Result<usize, Load
             "world",
             load_world(&Disk, path, Some(library)).map(|w| world_triangles(&w)),
         )),
-        FileKind::Urdf => None,
+        FileKind::Urdf | FileKind::Mjcf => None,
         FileKind::VirtualContacts => Some((
             "virtual contacts",
             load_virtual_contacts(&Disk, path).map(|v| v.contacts.len()),

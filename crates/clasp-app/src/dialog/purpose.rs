@@ -53,11 +53,11 @@ impl DialogPurpose {
     }
 }
 
-/// What a dropped file (or a recent file) does: a world opens, anything else is imported,
+/// What a dropped file (or a recent file) does: a world (GraspIt's or MuJoCo's) opens, anything else is imported,
 /// robots as robots.
 pub fn purpose_for_file(path: &Path) -> DialogPurpose {
     match FileKind::of(&Disk, path) {
-        Ok(FileKind::World) => DialogPurpose::OpenWorld,
+        Ok(FileKind::World | FileKind::Mjcf) => DialogPurpose::OpenWorld,
         _ => DialogPurpose::Import(import_kind_of(path)),
     }
 }

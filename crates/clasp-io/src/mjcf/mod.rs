@@ -1,0 +1,19 @@
+//! MuJoCo's MJCF both ways: [`save_mjcf`] writes a world as MuJoCo 4 loads it, and
+//! [`read_mjcf`] reads MJCF hands and objects into a world (the world loader calls it for a
+//! file whose root is `<mujoco>`).
+
+mod document;
+mod frames;
+mod read;
+mod shapes;
+mod write;
+
+pub(crate) use read::read_mjcf;
+pub use write::save_mjcf;
+
+/// MuJoCo's lengths are metres; Clasp's millimetres.
+const MM_PER_M: f64 = 1000.0;
+/// Clasp's torque unit (g·mm²/s², GraspIt's N·1e6·mm) per newton-metre.
+const CLASP_PER_NEWTON_METRE: f64 = 1e9;
+/// Clasp's force unit (g·mm/s²) per newton.
+const CLASP_PER_NEWTON: f64 = 1e6;

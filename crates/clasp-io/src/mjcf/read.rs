@@ -1,0 +1,814 @@
+//! MuJoCo's MJCF, read into a Clasp world.
+//!
+//! - Each top-level body whose subtree has hinge or slide joints is a robot: the body and the
+//!   bodies fixed to it are the palm (a free joint on it is a floating base, placed where the
+//!   body stands), each path of joints from it a chain. A chain may not branch, as in URDF.
+//! - Any other top-level body with a free joint is a graspable body; one without joints, and
+//!   each geom of `<worldbody>` itself, an obstacle. A body's fixed children join its mesh.
+//! - Geoms that collide (`contype` or `conaffinity` not 0) make a body's mesh; a body with
+//!   none uses the geoms it draws. Primitives are tessellated; a plane is a slab.
+//! - Each hinge or slide joint is a DOF unless `<equality><joint>` holds it to another
+//!   (`polycoef` of degree one): then it follows that joint's DOF. A position actuator on a
+//!   DOF's joint gives its gain and its effort limit (`forcerange`).
+//! - `<inertial>` gives a body's mass; a body with none has the mass its mesh implies.
+//! - A keyframe named `clasp` (what `clasp-cli export --mjcf` writes) places free bodies and
+//!   DOFs; `<option>` gives gravity and the time step.
+//!
+//! What would change a body's shape or motion and Clasp cannot honour (ball joints, free joints
+//! below the top, connect and weld equalities, height fields) is an error naming its line.
+//! Tendons, sensors, lights, cameras and contact settings are skipped.
+
+use std::path::Path;
+
+use clasp_collide::TriMesh;
+use clasp_core::{
+    Body, BodyKind, Chain, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
+    Link, Pose, Robot, World,
+};
+use nalgebra::{Matrix3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
+
+use super::{
+    CLASP_PER_NEWTON, CLASP_PER_NEWTON_METRE, MM_PER_M,
+    document::{Document, Node, read_document},
+    frames::{angle, placement},
+    shapes::{Assets, collides},
+};
+use crate::{FileSource, LoadError, xml::Element};
+
+/// The name of the keyframe Clasp writes and reads back.
+const CLASP_KEY: &str = "clasp";
+
+/// Reads an MJCF model whose root element is `root` (already parsed from `path`).
+pub(crate) fn read_mjcf(
+    source: &dyn FileSource,
+    path: &Path,
+    root: &Element,
+) -> Result<World, LoadError> {
+    let document = read_document(source, path, root)?;
+    let assets = Assets::read(&document)?;
+    let key = document
+        .keys
+        .iter()
+        .find(|k| k.attribute("name") == Some(CLASP_KEY));
+    let key_values = match key {
+        Some(k) => k.numbers("qpos")?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut reader = Reader {
+        source,
+        document: &document,
+        assets,
+        key: key.map(|k| (k, key_values)),
+        slot: 0,
+        robot_count: 0,
+    };
+    let (bodies, robots) = reader.top_level()?;
+    if let Some((key, values)) = &reader.key
+        && values.len() != reader.slot
+    {
+        return Err(key.error(format!(
+            "keyframe \"{CLASP_KEY}\" has {} qpos values; the model has {}",
+            values.len(),
+            reader.slot
+        )));
+    }
+    let mut world = World::new(bodies, robots);
+    if let Some(option) = &document.option {
+        read_option(&mut world, option)?;
+    }
+    Ok(world)
+}
+
+fn read_option(world: &mut World, option: &Node) -> Result<(), LoadError> {
+    if let Some([x, y, z]) = option.array::<3>("gravity")? {
+        world
+            .set_gravity(Vector3::new(x, y, z) * MM_PER_M)
+            .map_err(|e| option.error(e.to_string()))?;
+    }
+    if let Some(step) = option.number("timestep")? {
+        world
+            .set_time_step(step)
+            .map_err(|e| option.error(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// What one element of a body holds, `<frame>`s unfolded: its joints, and its geoms and child
+/// bodies with the poses the frames put them at.
+#[derive(Default)]
+struct Contents<'a> {
+    joints: Vec<&'a Node>,
+    geoms: Vec<(Pose, &'a Node)>,
+    bodies: Vec<(Pose, &'a Node)>,
+    inertial: Option<&'a Node>,
+}
+
+/// A body and the bodies fixed to it: its members (each with its pose in the group's frame)
+/// and the bodies with joints that hang from it.
+struct Group<'a> {
+    members: Vec<(Pose, &'a Node)>,
+    movable: Vec<(Pose, &'a Node)>,
+}
+
+/// How a joint follows its DOF, and its limits on ratio · DOF.
+#[derive(Clone, Copy)]
+struct Following {
+    coupling: Coupling,
+    min: f64,
+    max: f64,
+    /// The DOF is this joint's own (no equality holds it to another joint).
+    own_dof: bool,
+}
+
+/// A joint of a robot as read, before the couplings are known.
+struct JointRecord<'a> {
+    node: &'a Node,
+    kind: JointKind,
+    chain: usize,
+    index: usize,
+}
+
+struct Reader<'a> {
+    source: &'a dyn FileSource,
+    document: &'a Document,
+    assets: Assets<'a>,
+    /// The `clasp` keyframe and its qpos.
+    key: Option<(&'a Node, Vec<f64>)>,
+    /// The next qpos index, as MuJoCo numbers them: joints in the order of the body tree.
+    slot: usize,
+    robot_count: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn top_level(&mut self) -> Result<(Vec<Body>, Vec<Robot>), LoadError> {
+        let world = self.contents(&self.document.world, Pose::identity())?;
+        let mut bodies = Vec::new();
+        for (i, &(pose, geom)) in world.geoms.iter().enumerate() {
+            let name = geom
+                .attribute("name")
+                .map_or_else(|| format!("world_geom{i}"), str::to_owned);
+            let members = [(Pose::identity(), geom)];
+            let (mesh, color) = self.surface_of_geoms(&members, true)?;
+            let mut body = Body::from_mesh(name, BodyKind::Obstacle, mesh).at(pose);
+            body.color = color;
+            bodies.push(self.with_source(body));
+        }
+        self.robot_count = world
+            .bodies
+            .iter()
+            .filter(|(_, b)| has_moving_joints(b))
+            .count();
+        let mut robots = Vec::new();
+        for &(pose, node) in &world.bodies {
+            if has_moving_joints(node) {
+                robots.push(self.robot(node, pose)?);
+            } else if let Some(body) = self.free_body(node, pose)? {
+                bodies.push(body);
+            }
+        }
+        Ok((bodies, robots))
+    }
+
+    fn with_source(&self, mut body: Body) -> Body {
+        body.source = Some(self.document_path().to_path_buf());
+        body
+    }
+
+    fn document_path(&self) -> &Path {
+        self.document
+            .world
+            .first()
+            .map_or(Path::new(""), |n| n.file.as_ref())
+    }
+
+    /// A body's contents, unfolding frames; `nodes` are its children.
+    fn contents(&self, nodes: &'a [Node], at: Pose) -> Result<Contents<'a>, LoadError> {
+        let mut contents = Contents::default();
+        self.unfold(nodes, at, &mut contents)?;
+        Ok(contents)
+    }
+
+    fn unfold(
+        &self,
+        nodes: &'a [Node],
+        at: Pose,
+        contents: &mut Contents<'a>,
+    ) -> Result<(), LoadError> {
+        let compiler = &self.document.compiler;
+        for node in nodes {
+            match node.tag.as_str() {
+                "joint" | "freejoint" => contents.joints.push(node),
+                "geom" => contents.geoms.push((at, node)),
+                "body" => contents
+                    .bodies
+                    .push((at * placement(node, compiler)?, node)),
+                "inertial" => contents.inertial = Some(node),
+                "frame" => {
+                    self.unfold(&node.children, at * placement(node, compiler)?, contents)?
+                }
+                "composite" | "flexcomp" | "replicate" | "attach" | "skin" => {
+                    return Err(node.error(format!(
+                        "<{}> is not something Clasp reads; expand it into bodies first",
+                        node.tag
+                    )));
+                }
+                // Sites, cameras, lights, plugins: nothing to touch.
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A top-level body with no moving joints: a graspable body when it has a free joint, an
+    /// obstacle when it has none; `None` when it has no geometry.
+    fn free_body(&mut self, node: &'a Node, pose: Pose) -> Result<Option<Body>, LoadError> {
+        let own = self.contents(&node.children, Pose::identity())?;
+        let free = own.joints.iter().any(|j| is_free(j));
+        let pose = if free { self.free_slots(pose) } else { pose };
+        let group = self.group(node)?;
+        let kind = if free {
+            BodyKind::Graspable
+        } else {
+            BodyKind::Obstacle
+        };
+        let body = self.group_body(&group, kind, body_name(node, "body"))?;
+        Ok(body.map(|b| b.at(pose)))
+    }
+
+    /// The pose a free joint's seven qpos values give (from the `clasp` key), or `pose`.
+    fn free_slots(&mut self, pose: Pose) -> Pose {
+        let first = self.slot;
+        self.slot += 7;
+        let Some((_, values)) = &self.key else {
+            return pose;
+        };
+        let Some(&[x, y, z, w, i, j, k]) = values.get(first..first + 7) else {
+            return pose; // The count is checked once the whole tree is read.
+        };
+        let rotation = UnitQuaternion::try_new(nalgebra::Quaternion::new(w, i, j, k), 1e-12)
+            .unwrap_or(pose.rotation);
+        Pose::from_parts(
+            Translation3::from(Vector3::new(x, y, z) * MM_PER_M),
+            rotation,
+        )
+    }
+
+    /// The body and its descendants reached without crossing a joint.
+    fn group(&self, node: &'a Node) -> Result<Group<'a>, LoadError> {
+        let mut group = Group {
+            members: Vec::new(),
+            movable: Vec::new(),
+        };
+        self.gather(node, Pose::identity(), &mut group)?;
+        Ok(group)
+    }
+
+    fn gather(&self, node: &'a Node, at: Pose, group: &mut Group<'a>) -> Result<(), LoadError> {
+        group.members.push((at, node));
+        for (pose, child) in self.contents(&node.children, Pose::identity())?.bodies {
+            let joints = self.contents(&child.children, Pose::identity())?.joints;
+            if let Some(free) = joints.iter().find(|j| is_free(j)) {
+                return Err(free.error(
+                    "a free joint in a body inside another body; MuJoCo allows them only in \
+                     bodies of <worldbody>",
+                ));
+            }
+            if joints.is_empty() {
+                self.gather(child, at * pose, group)?;
+            } else {
+                group.movable.push((at * pose, child));
+            }
+        }
+        Ok(())
+    }
+
+    /// The group's geometry as one body in the group's frame; `None` when it has none.
+    fn group_body(
+        &self,
+        group: &Group<'a>,
+        kind: BodyKind,
+        name: String,
+    ) -> Result<Option<Body>, LoadError> {
+        let mut geoms = Vec::new();
+        for &(pose, member) in &group.members {
+            let own = self.contents(&member.children, pose)?;
+            let colliding: Vec<(Pose, &Node)> = own
+                .geoms
+                .iter()
+                .copied()
+                .filter(|(_, g)| collides(g))
+                .collect();
+            geoms.extend(if colliding.is_empty() {
+                own.geoms
+            } else {
+                colliding
+            });
+        }
+        if geoms.is_empty() {
+            return Ok(None);
+        }
+        let (mesh, color) = self.surface_of_geoms(&geoms, false)?;
+        let mut body = Body::from_mesh(name, kind, mesh);
+        body.color = color;
+        if let Some(mass) = self.group_mass(group)? {
+            body.mass = mass;
+        }
+        Ok(Some(self.with_source(body)))
+    }
+
+    /// The geoms' surfaces, each where its pose puts it, as one mesh; `at_origin` places each
+    /// geom at its own frame (a world geom becomes a body at its pose).
+    fn surface_of_geoms(
+        &self,
+        geoms: &[(Pose, &Node)],
+        at_origin: bool,
+    ) -> Result<(TriMesh, Option<[f32; 3]>), LoadError> {
+        let mut vertices: Vec<Point3<f64>> = Vec::new();
+        let mut triangles: Vec<[u32; 3]> = Vec::new();
+        let mut color = None;
+        for &(pose, geom) in geoms {
+            let part = self.assets.geom_mesh(self.source, geom, self.document)?;
+            let pose = if at_origin {
+                placement(geom, &self.document.compiler)?.inverse()
+            } else {
+                pose
+            };
+            let first = vertices.len() as u32;
+            vertices.extend(part.vertices().iter().map(|v| pose * v));
+            triangles.extend(part.triangles().iter().map(|t| t.map(|i| i + first)));
+            color = color.or(self.assets.color(geom)?);
+        }
+        let line_of = geoms.first().map(|(_, g)| *g);
+        let mesh = TriMesh::new(vertices, triangles).map_err(|e| match line_of {
+            Some(g) => g.error(e.to_string()),
+            None => LoadError::new(self.document_path(), None, e.to_string()),
+        })?;
+        Ok((mesh, color))
+    }
+
+    /// The members' `<inertial>`s summed (in the group's frame); `None` when none has one.
+    fn group_mass(
+        &self,
+        group: &Group<'a>,
+    ) -> Result<Option<clasp_core::MassProperties>, LoadError> {
+        let mut parts = Vec::new();
+        for &(pose, member) in &group.members {
+            if let Some(inertial) = self.contents(&member.children, pose)?.inertial {
+                parts.push(self.inertial(inertial, pose)?);
+            }
+        }
+        let mass: f64 = parts.iter().map(|p| p.0).sum();
+        if parts.is_empty() || mass <= 0.0 {
+            return Ok(None);
+        }
+        let cog = parts.iter().map(|p| p.1.coords * p.0).sum::<Vector3<f64>>() / mass;
+        let mut inertia = Matrix3::zeros();
+        for (m, c, about_own) in &parts {
+            let d = c.coords - cog;
+            inertia +=
+                about_own + (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * *m;
+        }
+        Ok(Some(clasp_core::MassProperties {
+            mass,
+            cog: Point3::from(cog),
+            inertia: inertia / mass,
+            open_mesh_estimate: false,
+        }))
+    }
+
+    /// One `<inertial>` in the group's frame: grams, its centre (mm), its inertia about that
+    /// centre (g·mm²).
+    fn inertial(
+        &self,
+        node: &Node,
+        at: Pose,
+    ) -> Result<(f64, Point3<f64>, Matrix3<f64>), LoadError> {
+        let frame = at * placement(node, &self.document.compiler)?;
+        let mass = node
+            .number("mass")?
+            .ok_or_else(|| node.error("<inertial> has no mass, which is required"))?;
+        if mass < 0.0 {
+            return Err(node.error(format!("<inertial> mass {mass} is negative")));
+        }
+        let own = match (
+            node.array::<3>("diaginertia")?,
+            node.array::<6>("fullinertia")?,
+        ) {
+            (Some([a, b, c]), None) => Matrix3::from_diagonal(&Vector3::new(a, b, c)),
+            (None, Some([xx, yy, zz, xy, xz, yz])) => {
+                Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+            }
+            _ => {
+                return Err(node.error("<inertial> needs one of diaginertia and fullinertia"));
+            }
+        };
+        // kg·m² to g·mm².
+        let rotation = frame.rotation.to_rotation_matrix();
+        let inertia = rotation.matrix() * own * rotation.matrix().transpose() * 1e9;
+        Ok((mass * 1e3, Point3::from(frame.translation.vector), inertia))
+    }
+
+    /// A robot from a top-level body whose subtree has hinge or slide joints.
+    fn robot(&mut self, node: &'a Node, pose: Pose) -> Result<Robot, LoadError> {
+        let own = self.contents(&node.children, Pose::identity())?;
+        let mut pose = pose;
+        for joint in &own.joints {
+            if is_free(joint) {
+                pose = self.free_slots(pose);
+            } else {
+                return Err(joint.error(
+                    "a joint on a robot's root body: Clasp's palm stands where it is placed \
+                     (a free joint is allowed: the palm floats where the body stands)",
+                ));
+            }
+        }
+        let group = self.group(node)?;
+        let palm_name = body_name(node, "palm");
+        let palm = self
+            .group_body(&group, BodyKind::Palm, palm_name.clone())?
+            .unwrap_or_else(|| {
+                self.with_source(Body::from_mesh(palm_name, BodyKind::Palm, TriMesh::empty()))
+            });
+        let mut records = Vec::new();
+        let mut chains = Vec::new();
+        for &(base, first) in &group.movable {
+            chains.push(self.chain(first, base, chains.len(), &mut records)?);
+        }
+        let couplings = self.couplings(&records)?;
+        let dof_count = couplings.iter().filter(|c| c.own_dof).count();
+        let mut dofs = vec![Dof::new(DofKind::Rigid, 1.0, 0.0); dof_count];
+        for (record, following) in records.iter().zip(&couplings) {
+            let joint = &mut chains[record.chain].joints[record.index];
+            (joint.coupling, joint.min, joint.max) =
+                (following.coupling, following.min, following.max);
+            if following.own_dof {
+                // MuJoCo's qpos0 is each joint at its `ref`.
+                dofs[following.coupling.dof].default_value = -following.coupling.offset;
+            }
+        }
+        self.actuate(&records, &couplings, &mut dofs)?;
+        let name = if self.robot_count == 1 {
+            self.document.model.clone()
+        } else {
+            body_name(node, "robot")
+        };
+        let mut robot = Robot::new(name, palm, dofs, chains, None);
+        robot.source = Some(node.file.to_path_buf());
+        robot.set_pose(pose);
+        self.key_dofs(&mut robot, &records, &couplings)?;
+        Ok(robot)
+    }
+
+    /// One chain from the body `first` (whose frame is `base` in the palm's) to its leaf.
+    fn chain(
+        &self,
+        first: &'a Node,
+        base: Pose,
+        chain_index: usize,
+        records: &mut Vec<JointRecord<'a>>,
+    ) -> Result<Chain, LoadError> {
+        let mut chain = Chain {
+            base,
+            joints: Vec::new(),
+            links: Vec::new(),
+        };
+        let mut next = Some((Pose::identity(), first));
+        while let Some((at, body)) = next {
+            let joints = self.contents(&body.children, Pose::identity())?.joints;
+            let group = self.group(body)?;
+            let (tip, name) = self.link_frame(&group).unwrap_or((Pose::identity(), body));
+            for (k, joint) in joints.iter().enumerate() {
+                let kind = joint_kind(joint)?;
+                let [x, y, z] = joint.array::<3>("pos")?.unwrap_or_default();
+                let anchor = Translation3::from(Vector3::new(x, y, z) * MM_PER_M);
+                let [ax, ay, az] = joint.array::<3>("axis")?.unwrap_or([0.0, 0.0, 1.0]);
+                let axis = Unit::try_new(Vector3::new(ax, ay, az), 1e-12)
+                    .ok_or_else(|| joint.error("<joint> axis has zero length"))?;
+                // MuJoCo turns a body about each of its joints in turn, each through its anchor.
+                let before = if k == 0 { at } else { Pose::identity() };
+                let after = Pose::from_parts(anchor.inverse(), UnitQuaternion::identity());
+                let last = k + 1 == joints.len();
+                chain.joints.push(Joint {
+                    kind,
+                    coupling: Coupling {
+                        dof: 0,
+                        ratio: 1.0,
+                        offset: 0.0,
+                    },
+                    frame: JointFrame::Axis {
+                        origin: before * Pose::from_parts(anchor, UnitQuaternion::identity()),
+                        axis,
+                        tip: if last { after * tip } else { after },
+                    },
+                    min: f64::NEG_INFINITY,
+                    max: f64::INFINITY,
+                    dynamics: JointDynamics::default(),
+                });
+                records.push(JointRecord {
+                    node: joint,
+                    kind,
+                    chain: chain_index,
+                    index: chain.joints.len() - 1,
+                });
+            }
+            let mut group = group;
+            let inverse = tip.inverse();
+            for (pose, _) in group.members.iter_mut().chain(group.movable.iter_mut()) {
+                *pose = inverse * *pose;
+            }
+            if let Some(link) = self.group_body(&group, BodyKind::Link, body_name(name, "link"))? {
+                chain.links.push(Link {
+                    body: link,
+                    frame: chain.joints.len().checked_sub(1),
+                });
+            }
+            if group.movable.len() > 1 {
+                let names: Vec<String> = group
+                    .movable
+                    .iter()
+                    .map(|(_, b)| body_name(b, "body"))
+                    .collect();
+                return Err(body.error(format!(
+                    "the robot branches below its root at body \"{}\" (into {}); Clasp's chains \
+                     run from the palm without branching",
+                    body_name(body, "body"),
+                    names.join(", ")
+                )));
+            }
+            next = group.movable.first().copied();
+        }
+        Ok(chain)
+    }
+
+    /// Where a link sits and whose name it takes: its body's, unless all of its group's geometry
+    /// belongs to one fixed descendant, whose frame and name it takes (`None`: its own).
+    fn link_frame(&self, group: &Group<'a>) -> Option<(Pose, &'a Node)> {
+        let mut with_geometry = group
+            .members
+            .iter()
+            .filter(|(_, member)| member.children.iter().any(|c| c.tag == "geom"));
+        match (with_geometry.next(), with_geometry.next()) {
+            (Some(&(pose, member)), None) => Some((pose, member)),
+            _ => None,
+        }
+    }
+
+    /// Each joint's coupling (its value q, in Clasp's units, is ratio · DOF + offset + its
+    /// `ref`: MuJoCo turns a joint by q − ref) and its limits on ratio · DOF.
+    fn couplings(&self, records: &[JointRecord<'a>]) -> Result<Vec<Following>, LoadError> {
+        let held = self.held_joints(records)?;
+        let mut dof_of: Vec<Option<usize>> = vec![None; records.len()];
+        let mut next_dof = 0;
+        for (r, dof) in dof_of.iter_mut().enumerate() {
+            if held[r].is_none() {
+                *dof = Some(next_dof);
+                next_dof += 1;
+            }
+        }
+        let references: Vec<f64> = records
+            .iter()
+            .map(|r| Ok(self.in_clasp_units(r, r.node.number("ref")?.unwrap_or(0.0))))
+            .collect::<Result<_, LoadError>>()?;
+        let follow = Follow {
+            records,
+            held: &held,
+            dof_of: &dof_of,
+            references: &references,
+        };
+        (0..records.len())
+            .map(|r| {
+                let (dof, a, b) = follow.value(r, 0)?;
+                let (lower, upper) = self.limits(&records[r])?;
+                Ok(Following {
+                    coupling: Coupling {
+                        dof,
+                        ratio: a,
+                        offset: b - references[r],
+                    },
+                    min: self.in_clasp_units(&records[r], lower) - b,
+                    max: self.in_clasp_units(&records[r], upper) - b,
+                    own_dof: held[r].is_none(),
+                })
+            })
+            .collect()
+    }
+
+    /// An attribute's joint value (range, ref: the compiler's angle unit, metres) in Clasp's
+    /// units.
+    fn in_clasp_units(&self, record: &JointRecord, value: f64) -> f64 {
+        match record.kind {
+            JointKind::Revolute => angle(value, &self.document.compiler),
+            JointKind::Prismatic => value * MM_PER_M,
+        }
+    }
+
+    /// For each joint held by an `<equality><joint>` to another: (that joint, c0, c1, the
+    /// equality).
+    #[allow(clippy::type_complexity)]
+    fn held_joints(
+        &self,
+        records: &[JointRecord<'a>],
+    ) -> Result<Vec<Option<(usize, f64, f64, &'a Node)>>, LoadError> {
+        let find = |name: &str| {
+            records
+                .iter()
+                .position(|r| r.node.attribute("name") == Some(name))
+        };
+        let mut held = vec![None; records.len()];
+        for equality in &self.document.equalities {
+            match equality.tag.as_str() {
+                "joint" => {}
+                "connect" | "weld" | "flex" => {
+                    return Err(equality.error(format!(
+                        "<{}> equality closes a loop of bodies; Clasp's robots are trees",
+                        equality.tag
+                    )));
+                }
+                _ => continue, // Tendon equalities: tendons are skipped.
+            }
+            if equality.attribute("active") == Some("false") {
+                continue;
+            }
+            let name1 = equality.attribute("joint1").unwrap_or_default();
+            let Some(first) = find(name1) else {
+                continue; // A joint of another robot.
+            };
+            let Some(name2) = equality.attribute("joint2") else {
+                return Err(equality.error(format!(
+                    "<joint> equality holds \"{name1}\" at a constant; Clasp holds joints only to \
+                     other joints"
+                )));
+            };
+            let second = find(name2).ok_or_else(|| {
+                equality.error(format!(
+                    "<joint> equality names joint \"{name2}\", which is not a hinge or slide \
+                     joint of the same robot"
+                ))
+            })?;
+            let coefficients = equality.numbers("polycoef")?.unwrap_or(vec![0.0, 1.0]);
+            let (c0, c1) = (
+                coefficients.first().copied().unwrap_or(0.0),
+                coefficients.get(1).copied().unwrap_or(0.0),
+            );
+            if coefficients.iter().skip(2).any(|&c| c != 0.0) || c1 == 0.0 {
+                return Err(equality.error(
+                    "<joint> equality polycoef must be of degree one (c0 c1 0 0 0, c1 not 0)",
+                ));
+            }
+            if held[first].is_some() {
+                return Err(equality.error(format!("joint \"{name1}\" is held twice")));
+            }
+            held[first] = Some((second, c0, c1, equality));
+        }
+        Ok(held)
+    }
+
+    /// A joint's range in its MJCF unit; infinite when it is not limited.
+    fn limits(&self, record: &JointRecord<'a>) -> Result<(f64, f64), LoadError> {
+        let node = record.node;
+        let range = node.array::<2>("range")?;
+        let limited = match node.attribute("limited") {
+            Some("true") => true,
+            Some("false") => false,
+            Some("auto") | None => self.document.compiler.auto_limits && range.is_some(),
+            Some(other) => {
+                return Err(node.error(format!(
+                    "<joint> limited=\"{other}\" is not true, false or auto"
+                )));
+            }
+        };
+        if !limited {
+            return Ok((f64::NEG_INFINITY, f64::INFINITY));
+        }
+        let [lower, upper] =
+            range.ok_or_else(|| node.error("a limited <joint> has no range, which it needs"))?;
+        if lower > upper {
+            return Err(node.error(format!("<joint> range is reversed: {lower} > {upper}")));
+        }
+        Ok((lower, upper))
+    }
+
+    /// Each DOF's gain and effort limit from the position actuators on its joints.
+    fn actuate(
+        &self,
+        records: &[JointRecord<'a>],
+        couplings: &[Following],
+        dofs: &mut [Dof],
+    ) -> Result<(), LoadError> {
+        for actuator in &self.document.actuators {
+            let Some(joint) = actuator.attribute("joint") else {
+                continue; // Tendon and site actuators.
+            };
+            let Some(r) = records
+                .iter()
+                .position(|r| r.node.attribute("name") == Some(joint))
+            else {
+                continue; // Another robot's joint.
+            };
+            let (torque_or_force, gain) = match records[r].kind {
+                JointKind::Revolute => (CLASP_PER_NEWTON_METRE, CLASP_PER_NEWTON_METRE),
+                JointKind::Prismatic => (CLASP_PER_NEWTON, CLASP_PER_NEWTON / MM_PER_M),
+            };
+            let dof = &mut dofs[couplings[r].coupling.dof];
+            if actuator.tag == "position"
+                && let Some(kp) = actuator.number("kp")?
+            {
+                dof.kp = kp * gain;
+            }
+            let limited = actuator.flag("forcelimited")?.unwrap_or(true);
+            if let (true, Some([low, high])) = (limited, actuator.array::<2>("forcerange")?) {
+                dof.max_effort = low.abs().max(high.abs()) * torque_or_force;
+            }
+        }
+        Ok(())
+    }
+
+    /// The `clasp` keyframe's values of the robot's joints: each DOF's from its own joint.
+    fn key_dofs(
+        &mut self,
+        robot: &mut Robot,
+        records: &[JointRecord<'a>],
+        couplings: &[Following],
+    ) -> Result<(), LoadError> {
+        let first = self.slot;
+        self.slot += records.len();
+        let Some((key, values)) = &self.key else {
+            return Ok(());
+        };
+        let Some(values) = values.get(first..first + records.len()) else {
+            return Ok(()); // The count is checked once the whole tree is read.
+        };
+        let mut dofs = robot.dof_values().to_vec();
+        for ((record, following), value) in records.iter().zip(couplings).zip(values) {
+            if following.own_dof {
+                dofs[following.coupling.dof] = value * qpos_to_clasp(record.kind);
+            }
+        }
+        robot
+            .set_dof_values(&dofs)
+            .map_err(|e| key.error(format!("keyframe \"{CLASP_KEY}\": {e}")))
+    }
+}
+
+fn joint_kind(joint: &Node) -> Result<JointKind, LoadError> {
+    match joint.attribute("type").unwrap_or("hinge") {
+        "hinge" => Ok(JointKind::Revolute),
+        "slide" => Ok(JointKind::Prismatic),
+        other => Err(joint.error(format!(
+            "a {other} joint below a robot's root; Clasp's robots have hinge and slide joints"
+        ))),
+    }
+}
+
+fn is_free(joint: &Node) -> bool {
+    joint.tag == "freejoint" || joint.attribute("type") == Some("free")
+}
+
+/// Whether a body's subtree has a hinge, slide or ball joint (a ball joint is refused later).
+fn has_moving_joints(body: &Node) -> bool {
+    body.children.iter().any(|child| match child.tag.as_str() {
+        "joint" => !is_free(child),
+        "body" | "frame" => has_moving_joints(child),
+        _ => false,
+    })
+}
+
+fn body_name(node: &Node, fallback: &str) -> String {
+    node.attribute("name")
+        .map_or_else(|| format!("{fallback}{}", node.line), str::to_owned)
+}
+
+/// Clasp's units per qpos unit (radians whatever the compiler's angle; metres).
+fn qpos_to_clasp(kind: JointKind) -> f64 {
+    match kind {
+        JointKind::Revolute => 1.0,
+        JointKind::Prismatic => MM_PER_M,
+    }
+}
+
+/// The joints' equalities, followed: each joint's value as a · DOF + b.
+struct Follow<'r, 'a> {
+    records: &'r [JointRecord<'a>],
+    held: &'r [Option<(usize, f64, f64, &'a Node)>],
+    dof_of: &'r [Option<usize>],
+    /// Each joint's `ref`, Clasp's units.
+    references: &'r [f64],
+}
+
+impl Follow<'_, '_> {
+    /// Joint r's value (Clasp's units) as a · DOF + b.
+    fn value(&self, r: usize, depth: usize) -> Result<(usize, f64, f64), LoadError> {
+        let Some((leader, c0, c1, equality)) = self.held[r] else {
+            return Ok((self.dof_of[r].unwrap_or_default(), 1.0, 0.0));
+        };
+        if depth > self.records.len() {
+            return Err(equality.error("joint equalities form a loop"));
+        }
+        let (dof, a, b) = self.value(leader, depth + 1)?;
+        // MuJoCo's q1 − ref1 = c0 + c1 · (q2 − ref2), in qpos units.
+        let s1 = qpos_to_clasp(self.records[r].kind);
+        let factor = s1 * c1 / qpos_to_clasp(self.records[leader].kind);
+        let (ref1, ref2) = (self.references[r], self.references[leader]);
+        Ok((dof, factor * a, ref1 + s1 * c0 + factor * (b - ref2)))
+    }
+}
