@@ -72,7 +72,7 @@ fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), Loa
             let robot = clasp_io::load_urdf(&Disk, file)?;
             (summary::robot(&robot), open_meshes(robot.bodies()))
         }
-        FileKind::World => {
+        FileKind::World | FileKind::Mjcf => {
             let world = world_file::load_saying_warnings(file, root)?;
             let bodies = world.body_ids().into_iter().filter_map(|id| world.body(id));
             (summary::world(&world), open_meshes(bodies))

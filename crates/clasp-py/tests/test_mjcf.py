@@ -85,3 +85,75 @@ def test_the_exports_keyframe_puts_mujoco_where_clasp_stands(clasp_cli, graspit,
         world.save(saved)
         model = export(clasp_cli, saved, tmp_path / f"barrett{trial}_mj.xml", root=graspit)
         assert_links_where_clasp_puts_them(world, model, keyframe=True)
+
+
+# MJCF read by Clasp: its forward kinematics is MuJoCo's.
+
+
+def dof_joints(model):
+    """MuJoCo's joints that carry Clasp's DOFs, in Clasp's DOF order: every hinge and slide joint
+    that no active joint equality holds to another."""
+    held = {
+        model.eq_obj1id[e]
+        for e in range(model.neq)
+        if model.eq_type[e] == int(mujoco.mjtEq.mjEQ_JOINT) and model.eq_active0[e]
+    }
+    moving = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
+    return [j for j in range(model.njnt) if model.jnt_type[j] in moving and j not in held]
+
+
+def qpos_of(model, dofs):
+    """MuJoCo's qpos for Clasp's DOF values: DOF joints take them (mm to m for slides), held
+    joints follow their equality (q1 − ref1 = c0 + c1 (q2 − ref2)), free joints stay at qpos0."""
+    qpos = model.qpos0.copy()
+    for joint, value in zip(dof_joints(model), dofs):
+        slide = model.jnt_type[joint] == int(mujoco.mjtJoint.mjJNT_SLIDE)
+        qpos[model.jnt_qposadr[joint]] = value / 1000.0 if slide else value
+    for e in range(model.neq):
+        if model.eq_type[e] != int(mujoco.mjtEq.mjEQ_JOINT) or not model.eq_active0[e]:
+            continue
+        a, b = (model.jnt_qposadr[model.eq_obj1id[e]], model.jnt_qposadr[model.eq_obj2id[e]])
+        c0, c1 = model.eq_data[e][:2]
+        qpos[a] = model.qpos0[a] + c0 + c1 * (qpos[b] - model.qpos0[b])
+    return qpos
+
+
+def assert_clasp_kinematics_is_mujocos(path, trials=100, seed=11):
+    """At `trials` random DOF values within Clasp's limits, every link of the robot Clasp reads
+    from the MJCF at `path` stands where MuJoCo's mj_kinematics puts the body of its name."""
+    world = clasp.World.load(path)
+    model = mujoco.MjModel.from_xml_path(str(path))
+    data = mujoco.MjData(model)
+    limits = world.dof_limits(0)
+    assert len(dof_joints(model)) == len(limits)
+    rng = np.random.default_rng(seed)
+    links = [b for b in world.body_ids if b.robot == 0]
+    for _ in range(trials):
+        dofs = rng.uniform(np.maximum(limits[:, 0], -3.0), np.minimum(limits[:, 1], 3.0))
+        world.set_dofs(0, dofs)
+        data.qpos[:] = qpos_of(model, dofs)
+        mujoco.mj_kinematics(model, data)
+        for link in links:
+            name = world.body_name(link)
+            k = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
+            assert k >= 0, name
+            pose = world.body_pose(link)
+            np.testing.assert_allclose(pose[:3, 3], data.xpos[k] * 1000.0, rtol=0, atol=1e-6, err_msg=name)
+            np.testing.assert_allclose(pose[:3, :3], data.xmat[k].reshape(3, 3), rtol=0, atol=1e-9, err_msg=name)
+    return len(links)
+
+
+def test_an_mjcf_hands_links_stand_where_mujocos_kinematics_puts_them(models):
+    # Defaults, childclass, degrees, all five orientations, two joints in a body, a joint off its
+    # body's origin, a ref, a slide, a coupling with an offset, a frame.
+    assert assert_clasp_kinematics_is_mujocos(models / "robots" / "ClaspMJCF" / "three_finger.xml") == 6
+
+
+def test_graspits_barrett_exported_and_read_back_has_mujocos_kinematics(clasp_cli, graspit, tmp_path):
+    world = clasp.World()
+    world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml")
+    saved = tmp_path / "barrett.xml"
+    world.save(saved)
+    out = tmp_path / "barrett_mj.xml"
+    export(clasp_cli, saved, out, root=graspit)
+    assert assert_clasp_kinematics_is_mujocos(out) == 1 + 8
