@@ -599,6 +599,9 @@ fn main() -> io::Result<()> {
     let objects = "objects";
     write_body(root, objects, "clasp_mug", "glass", 300.0, mug())?;
     write_body(root, objects, "clasp_sphere", "rubber", 150.0, sphere(35.0))?;
+    // Closed by poles at the centres of its ends.
+    let cylinder = lathe(&[(0.0, 0.0), (30.0, 0.0), (30.0, 120.0), (0.0, 120.0)], 32);
+    write_body(root, objects, "clasp_cylinder", "plastic", 250.0, cylinder)?;
     write_body(
         root,
         objects,

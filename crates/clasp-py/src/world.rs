@@ -121,6 +121,15 @@ impl PyWorld {
             .map_err(save_error)
     }
 
+    /// Saves the world as MuJoCo's MJCF (what `clasp-cli export --mjcf` writes: SI units, the
+    /// meshes as OBJ files in `<stem>_meshes/` beside it, a keyframe `clasp` where it stands).
+    /// `World.load` reads MJCF back.
+    fn save_mjcf(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let world = &self.world;
+        py.detach(|| clasp_io::save_mjcf(world, &path))
+            .map_err(save_error)
+    }
+
     /// What loading read with a change (a DOF value a rounding outside its limits, clamped),
     /// one line each naming the file and line.
     #[getter]

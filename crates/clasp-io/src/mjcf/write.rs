@@ -11,6 +11,8 @@
 //!   force its effort.
 //! - A keyframe `clasp` holds the world as it stands: each free body's pose and each joint's
 //!   value (`mj_resetDataKeyframe` puts MuJoCo there; `qpos0` is every DOF at zero).
+//! - Each link and the link (or palm) before it in its chain do not collide (`<contact>
+//!   <exclude>`), as in Clasp; MuJoCo would collide them, for joint bodies stand between.
 //! - Each geom's friction is its material's against the generic material (MuJoCo takes the
 //!   larger of two geoms'; Clasp's table holds a value per pair). Breakaway DOFs, collision
 //!   rules and robots carried by robots (each is written with its own palm fixed) are left out.
@@ -55,6 +57,7 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
         assets: String::new(),
         equalities: String::new(),
         actuators: String::new(),
+        exclusions: String::new(),
         meshes: 0,
     };
     let mut bodies = String::new();
@@ -89,6 +92,9 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
         "  <asset>\n{}  </asset>\n  <worldbody>\n{bodies}  </worldbody>\n",
         writer.assets
     );
+    if !writer.exclusions.is_empty() {
+        let _ = write!(xml, "  <contact>\n{}  </contact>\n", writer.exclusions);
+    }
     if !writer.equalities.is_empty() {
         let _ = write!(xml, "  <equality>\n{}  </equality>\n", writer.equalities);
     }
@@ -113,6 +119,9 @@ struct Writer {
     assets: String,
     equalities: String,
     actuators: String,
+    /// `<exclude>`s: each link with the link (or palm) before it in its chain, which Clasp does
+    /// not collide and MuJoCo would (joint bodies stand between them).
+    exclusions: String,
     meshes: usize,
 }
 
@@ -146,6 +155,7 @@ impl Writer {
             }
             let mut parent = chain.base;
             let mut closing = String::new();
+            let mut previous = format!("{name}_palm");
             for (j, joint) in chain.joints.iter().enumerate() {
                 let (before, axis, after) = joint.split();
                 let joint_name = format!("{name}_c{c}_j{j}");
@@ -174,6 +184,12 @@ impl Writer {
                 closing.push_str("</body>");
                 for link in chain.links.iter().filter(|l| l.frame == Some(j)) {
                     xml.push_str(&self.link(name, &after, &link.body)?);
+                    let body = format!("{name}_{}", clean(&link.body.name));
+                    let _ = writeln!(
+                        self.exclusions,
+                        "    <exclude body1=\"{previous}\" body2=\"{body}\"/>"
+                    );
+                    previous = body;
                 }
                 self.couple(robot, joint, &joint_name, &mut first_joint, scale);
                 parent = after;

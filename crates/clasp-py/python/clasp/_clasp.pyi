@@ -182,10 +182,13 @@ class World:
     @staticmethod
     def load(path: _Path, graspit_root: _Path | None = None) -> World:
         """Loads a GraspIt world file (``<filename>``s resolve against ``graspit_root``, default
-        ``$GRASPIT``, then the world's folder and those above it). Raises ``LoadError`` with
-        the file and line."""
+        ``$GRASPIT``, then the world's folder and those above it) or a MuJoCo MJCF model (its
+        hands, objects and obstacles). Raises ``LoadError`` with the file and line."""
     def save(self, path: _Path, graspit_root: _Path | None = None) -> None:
         """Saves the world as a GraspIt world file; raises ``SaveError`` naming the file."""
+    def save_mjcf(self, path: _Path) -> None:
+        """Saves the world as MuJoCo's MJCF (SI units, meshes as OBJ in ``<stem>_meshes/``,
+        keyframe ``clasp`` where it stands); ``World.load`` reads MJCF back."""
     @property
     def warnings(self) -> list[str]:
         """What loading read with a change (a DOF a rounding outside its limits, clamped)."""
