@@ -7,18 +7,22 @@ gravity pulls along +x, −x, +y, −y, +z, −z in turn for 0.5 s each (each fr
 when the object's centre moves ≤ 20 mm and it turns ≤ 15° in all six. Prints the agreement per
 object and lists each disagreement with its figures.
 
-    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--json out.json]
+    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--json out.json]
 
 MuJoCo: elliptic friction cones with impratio 10 (its advice for grasping), the export's time
 step and friction; it collides each mesh as its convex hull. A Barrett joint that broke away
 (GraspIt's breakaway DOFs) is held in MuJoCo at its offset from its DOF's first joint. Each
 disagreement is listed with what its figures say: MuJoCo starting with a hull inside the
-object (the Barrett's palm is not convex), or the squeeze alone moving the object. Needs
+object (the Barrett's palm is not convex), or the squeeze alone moving the object. With
+`--coacd` MuJoCo collides each of the hand's meshes as CoACD's convex parts (each mesh
+decomposed once, a few minutes), the hand's real shape as a MuJoCo user would model it. Needs
 `pip install mujoco` and Clasp's Python package.
 """
 
 import argparse
+import hashlib
 import json
+import re
 import math
 import sys
 import tempfile
@@ -65,8 +69,52 @@ def grasp(world, palm, start, dofs):
 # MuJoCo's side.
 
 
-def joint_of(model, name):
-    return mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
+class Decomposer:
+    """Rewrites an exported model so that MuJoCo collides each of the hand's meshes as CoACD's
+    convex parts; each mesh (by its contents) is decomposed once."""
+
+    def __init__(self):
+        import coacd
+
+        coacd.set_log_level("error")
+        self.coacd = coacd
+        self.parts = {}
+
+    def decompose(self, obj):
+        key = hashlib.sha1(obj.read_bytes()).hexdigest()
+        if key not in self.parts:
+            vertices, faces = [], []
+            for line in obj.read_text().splitlines():
+                if line.startswith("v "):
+                    vertices.append([float(x) for x in line.split()[1:4]])
+                elif line.startswith("f "):
+                    faces.append([int(x) - 1 for x in line.split()[1:4]])
+            mesh = self.coacd.Mesh(np.array(vertices), np.array(faces))
+            self.parts[key] = [(np.asarray(v), np.asarray(f)) for v, f in self.coacd.run_coacd(mesh)]
+        return self.parts[key]
+
+    def rewrite(self, path):
+        """The hand's geoms (every mesh geom but the free object's) replaced by their parts."""
+        text = path.read_text()
+        folder = path.parent / f"{path.stem}_meshes"
+        object_mesh = re.search(r'<freejoint/>.*?mesh="(m\d+)"', text).group(1)
+        assets, geoms = [], {}
+        for name, file in re.findall(r'<mesh name="(m\d+)" file="([^"]+)"', text):
+            if name == object_mesh:
+                continue
+            pieces = []
+            for k, (v, f) in enumerate(self.decompose(folder / file)):
+                part = f"{name}_p{k}"
+                lines = [f"v {a} {b} {c}" for a, b, c in v] + [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in f]
+                (folder / f"{part}.obj").write_text("\n".join(lines) + "\n")
+                assets.append(f'<mesh name="{part}" file="{part}.obj" scale="0.001 0.001 0.001"/>')
+                pieces.append(part)
+            geoms[name] = pieces
+        for name, pieces in geoms.items():
+            pattern = re.compile(rf'<geom type="mesh" mesh="{name}"([^/]*)/>')
+            text = pattern.sub(lambda m: "".join(f'<geom type="mesh" mesh="{p}"{m.group(1)}/>' for p in pieces), text)
+        text = text.replace("  </asset>", "    " + "\n    ".join(assets) + "\n  </asset>", 1)
+        path.write_text(text)
 
 
 def prepare(path, closing):
@@ -158,7 +206,7 @@ def reason(row):
     return "; ".join(said) or "the pulls"
 
 
-def compare(library, name, count, seed, folder):
+def compare(library, name, count, seed, folder, decomposer):
     world, obj = scene(library, name)
     candidates = clasp.grasp_candidates(world, count, seed=seed)
     batch = world.grasp_batch(candidates)
@@ -178,6 +226,8 @@ def compare(library, name, count, seed, folder):
         closing = list(zip(trial.dof_values(0), BARRETT_CLOSING))
         path = folder / f"{name}_{i}.xml"
         trial.save_mjcf(path)
+        if decomposer is not None:
+            decomposer.rewrite(path)
         tick = time.perf_counter()
         held, moved, turned, overlap = mujoco_test(path, closing)
         times["mujoco"] += time.perf_counter() - tick
@@ -196,12 +246,14 @@ def main():
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--objects", nargs="+", default=OBJECTS, choices=OBJECTS)
+    parser.add_argument("--coacd", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    decomposer = Decomposer() if args.coacd else None
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.objects:
-            rows, times = compare(args.library, name, args.count, args.seed, Path(tmp))
+            rows, times = compare(args.library, name, args.count, args.seed, Path(tmp), decomposer)
             tested = [r for r in rows if "clasp" in r]
             agree = [r for r in tested if r["clasp"]["held"] == r["mujoco"]["held"]]
             held = (sum(r["clasp"]["held"] for r in tested), sum(r["mujoco"]["held"] for r in tested))
