@@ -70,6 +70,11 @@ fn the_three_finger_model_reads_as_a_hand_a_cube_and_a_floor() {
         (free[0].name.as_str(), free[0].kind),
         ("floor", BodyKind::Obstacle)
     );
+    // A world geom's body stands where the geom does: the floor's surface at its pos, z = −0.2 m,
+    // a 10 mm slab under it.
+    assert!((free[0].pose().translation.vector - Vector3::new(0.0, 0.0, -200.0)).norm() < 1e-9);
+    let (lo, hi) = free[0].mesh().bounding_box();
+    assert_eq!((lo.z, hi.z, hi.x), (-10.0, 0.0, 300.0));
     let cube = free[1];
     assert_eq!(
         (cube.name.as_str(), cube.kind),

@@ -147,9 +147,10 @@ impl<'a> Reader<'a> {
             let name = geom
                 .attribute("name")
                 .map_or_else(|| format!("world_geom{i}"), str::to_owned);
-            let members = [(Pose::identity(), geom)];
-            let (mesh, color) = self.surface_of_geoms(&members, true)?;
-            let mut body = Body::from_mesh(name, BodyKind::Obstacle, mesh).at(pose);
+            // The body stands where its geom does, its mesh in the geom's frame.
+            let (mesh, own) = self.assets.geom_mesh(self.source, geom, self.document)?;
+            let color = self.assets.color(geom)?;
+            let mut body = Body::from_mesh(name, BodyKind::Obstacle, mesh).at(pose * own);
             body.color = color;
             bodies.push(self.with_source(body));
         }
@@ -307,7 +308,7 @@ impl<'a> Reader<'a> {
         if geoms.is_empty() {
             return Ok(None);
         }
-        let (mesh, color) = self.surface_of_geoms(&geoms, false)?;
+        let (mesh, color) = self.surface_of_geoms(&geoms)?;
         let mut body = Body::from_mesh(name, kind, mesh);
         body.color = color;
         if let Some(mass) = self.group_mass(group)? {
@@ -316,23 +317,18 @@ impl<'a> Reader<'a> {
         Ok(Some(self.with_source(body)))
     }
 
-    /// The geoms' surfaces, each where its pose puts it, as one mesh; `at_origin` places each
-    /// geom at its own frame (a world geom becomes a body at its pose).
+    /// The geoms' surfaces, each where its frame (`pose` in the body's, then its own placement)
+    /// puts it, as one mesh.
     fn surface_of_geoms(
         &self,
         geoms: &[(Pose, &Node)],
-        at_origin: bool,
     ) -> Result<(TriMesh, Option<[f32; 3]>), LoadError> {
         let mut vertices: Vec<Point3<f64>> = Vec::new();
         let mut triangles: Vec<[u32; 3]> = Vec::new();
         let mut color = None;
         for &(pose, geom) in geoms {
-            let part = self.assets.geom_mesh(self.source, geom, self.document)?;
-            let pose = if at_origin {
-                placement(geom, &self.document.compiler)?.inverse()
-            } else {
-                pose
-            };
+            let (part, own) = self.assets.geom_mesh(self.source, geom, self.document)?;
+            let pose = pose * own;
             let first = vertices.len() as u32;
             vertices.extend(part.vertices().iter().map(|v| pose * v));
             triangles.extend(part.triangles().iter().map(|t| t.map(|i| i + first)));

@@ -89,13 +89,13 @@ impl<'a> Assets<'a> {
             .and_then(|m| self.colors.get(m).copied()))
     }
 
-    /// The geom's surface in its body's frame, in millimetres.
+    /// The geom's surface in its own frame (mm), and where that frame sits in its body's.
     pub fn geom_mesh(
         &self,
         source: &dyn FileSource,
         geom: &Node,
         document: &Document,
-    ) -> Result<TriMesh, LoadError> {
+    ) -> Result<(TriMesh, Pose), LoadError> {
         let kind = geom_type(geom);
         let segment = match kind {
             "capsule" | "cylinder" | "box" | "ellipsoid" => from_to(geom)?,
@@ -106,10 +106,10 @@ impl<'a> Assets<'a> {
             None => placement(geom, &document.compiler)?,
         };
         let mesh = match kind {
-            "mesh" => return self.mesh(source, geom).map(|m| placed(&m, &pose)),
+            "mesh" => self.mesh(source, geom)?,
             other => self.primitive(geom, other, segment.map(|(_, half)| half))?,
         };
-        Ok(placed(&mesh, &pose))
+        Ok((mesh, pose))
     }
 
     /// A primitive in its own frame; `half_length` is the half-length a `fromto` gives.
@@ -223,9 +223,4 @@ fn plane(size: &[f64]) -> Vec<primitives::Triangle> {
         .into_iter()
         .map(|t| t.map(|p| p - Vector3::z() * (PLANE_THICKNESS / 2.0)))
         .collect()
-}
-
-fn placed(mesh: &TriMesh, pose: &Pose) -> TriMesh {
-    let vertices = mesh.vertices().iter().map(|v| pose * v).collect();
-    TriMesh::new(vertices, mesh.triangles().to_vec()).unwrap_or_else(|_| mesh.clone())
 }
