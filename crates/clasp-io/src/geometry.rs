@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use clasp_collide::TriMesh;
+use clasp_collide::{MeshError, TriMesh};
+use nalgebra::{Point3, Vector3};
 
 use crate::{
     FileSource, LoadError,
@@ -87,4 +88,20 @@ pub fn load_mesh_file(
         GeometryFormat::Obj => crate::obj::parse_obj(&bytes, path).map(plain),
         GeometryFormat::Stl => crate::stl::parse_stl(&bytes, path).map(plain),
     }
+}
+
+/// The mesh scaled along each axis (a URDF's or MJCF's mesh `scale`, times the unit's); a
+/// mirroring scale (an odd number of negative factors) would turn the surface inside out, so
+/// its triangles are flipped back.
+pub(crate) fn scaled(mesh: &TriMesh, factor: Vector3<f64>) -> Result<TriMesh, MeshError> {
+    let vertices = mesh
+        .vertices()
+        .iter()
+        .map(|v| Point3::from(v.coords.component_mul(&factor)))
+        .collect();
+    let mut triangles = mesh.triangles().to_vec();
+    if factor.iter().filter(|&&s| s < 0.0).count() % 2 == 1 {
+        triangles.iter_mut().for_each(|t| t.swap(1, 2));
+    }
+    TriMesh::new(vertices, triangles)
 }

@@ -132,40 +132,15 @@ pub(crate) fn cone(bottom_radius: f64, height: f64, parts: Parts) -> Vec<Triangl
 
 /// Coin's sphere: poles on ±y and `stacks − 2` rings between them, `slices` points each.
 pub(crate) fn sphere(radius: f64) -> Vec<Triangle> {
-    let (stacks, slices) = (SPHERE_DIVISIONS, SPHERE_DIVISIONS);
-    let step = PI / (stacks - 1) as f64;
-    let rings: Vec<Vec<Point3<f64>>> = (1..stacks - 1)
-        .map(|k| {
-            let (sin_rho, cos_rho) = (k as f64 * step).sin_cos();
-            (0..slices)
-                .map(|j| {
-                    let theta = 2.0 * PI * j as f64 / slices as f64;
-                    Point3::new(
-                        -theta.sin() * sin_rho * radius,
-                        cos_rho * radius,
-                        -theta.cos() * sin_rho * radius,
-                    )
-                })
-                .collect()
-        })
+    let step = PI / (SPHERE_DIVISIONS - 1) as f64;
+    let rings: Vec<Vec<Point3<f64>>> = (1..SPHERE_DIVISIONS - 1)
+        .map(|k| latitude(radius, k as f64 * step, 0.0))
         .collect();
-    let (north, south) = (
+    between_poles(
         Point3::new(0.0, radius, 0.0),
+        &rings,
         Point3::new(0.0, -radius, 0.0),
-    );
-    let mut triangles = Vec::new();
-    let last = rings.len() - 1;
-    for j in 0..slices {
-        let k = (j + 1) % slices;
-        triangles.push([north, rings[0][j], rings[0][k]]);
-        for band in 0..last {
-            let (upper, lower) = (&rings[band], &rings[band + 1]);
-            triangles.push([upper[j], lower[j], lower[k]]);
-            triangles.push([upper[j], lower[k], upper[k]]);
-        }
-        triangles.push([rings[last][j], south, rings[last][k]]);
-    }
-    triangles
+    )
 }
 
 /// A capsule: a cylinder of `half_length` each side of the origin along y, capped by
@@ -178,24 +153,40 @@ pub(crate) fn capsule(radius: f64, half_length: f64) -> Vec<Triangle> {
     let lower = (0..bands).map(|k| (PI / 2.0 + k as f64 * step, -half_length));
     let rings: Vec<Vec<Point3<f64>>> = upper
         .chain(lower)
-        .map(|(rho, shift)| {
-            let (sin_rho, cos_rho) = rho.sin_cos();
-            (0..SPHERE_DIVISIONS)
-                .map(|j| {
-                    let theta = 2.0 * PI * j as f64 / SPHERE_DIVISIONS as f64;
-                    Point3::new(
-                        -theta.sin() * sin_rho * radius,
-                        cos_rho * radius + shift,
-                        -theta.cos() * sin_rho * radius,
-                    )
-                })
-                .collect()
-        })
+        .map(|(rho, shift)| latitude(radius, rho, shift))
         .collect();
-    let north = Point3::new(0.0, half_length + radius, 0.0);
-    let south = Point3::new(0.0, -half_length - radius, 0.0);
-    let last = rings.len() - 1;
+    between_poles(
+        Point3::new(0.0, half_length + radius, 0.0),
+        &rings,
+        Point3::new(0.0, -half_length - radius, 0.0),
+    )
+}
+
+/// A sphere's ring at polar angle `rho` from +y, moved `shift` along y: Coin's slices, the
+/// first at (0, y, −r sin ρ), turning towards −x.
+fn latitude(radius: f64, rho: f64, shift: f64) -> Vec<Point3<f64>> {
+    let (sin_rho, cos_rho) = rho.sin_cos();
+    (0..SPHERE_DIVISIONS)
+        .map(|j| {
+            let theta = 2.0 * PI * j as f64 / SPHERE_DIVISIONS as f64;
+            Point3::new(
+                -theta.sin() * sin_rho * radius,
+                cos_rho * radius + shift,
+                -theta.cos() * sin_rho * radius,
+            )
+        })
+        .collect()
+}
+
+/// Fans from the north pole to the first ring, bands between rings, a fan from the last ring to
+/// the south pole: a closed surface, wound outward.
+fn between_poles(
+    north: Point3<f64>,
+    rings: &[Vec<Point3<f64>>],
+    south: Point3<f64>,
+) -> Vec<Triangle> {
     let mut triangles = Vec::new();
+    let last = rings.len() - 1;
     for j in 0..SPHERE_DIVISIONS {
         let k = (j + 1) % SPHERE_DIVISIONS;
         triangles.push([north, rings[0][j], rings[0][k]]);

@@ -17,11 +17,11 @@ use clasp_core::{
     Body, BodyKind, Chain, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
     Link, Pose, Robot,
 };
-use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
+use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::{
     FileSource, LoadError,
-    geometry::{GeometryFormat, load_mesh_file},
+    geometry::{GeometryFormat, load_mesh_file, scaled},
     primitives::{self, primitive_mesh},
     robot::{attribute, number_attribute},
     xml::{Element, read_rooted},
@@ -660,18 +660,7 @@ impl<'a> Builder<'a> {
         }
         let file = load_mesh_file(self.source, &path, GeometryFormat::of(&path, None))?;
         let factor = Vector3::from(scale) * MM_PER_M;
-        let vertices = file
-            .mesh
-            .vertices()
-            .iter()
-            .map(|v| Point3::from(v.coords.component_mul(&factor)))
-            .collect();
-        let mut triangles = file.mesh.triangles().to_vec();
-        // A mirroring scale turns the surface inside out; flip it back.
-        if scale.iter().filter(|&&s| s < 0.0).count() % 2 == 1 {
-            triangles.iter_mut().for_each(|t| t.swap(1, 2));
-        }
-        let mesh = TriMesh::new(vertices, triangles)
+        let mesh = scaled(&file.mesh, factor)
             .map_err(|e| self.error(shape.line, &format!("{}: {e}", path.display())))?;
         Ok((mesh, file.color))
     }
@@ -743,6 +732,7 @@ fn resolve_mesh(
 mod tests {
     use super::*;
     use crate::Embedded;
+    use nalgebra::Point3;
 
     const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n10 0 0\n0 10 0\n3 0 1 2\n";
 

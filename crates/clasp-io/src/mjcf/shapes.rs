@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     FileSource, LoadError,
-    geometry::{GeometryFormat, load_mesh_file},
+    geometry::{GeometryFormat, load_mesh_file, scaled},
     primitives::{self, primitive_mesh},
 };
 
@@ -183,19 +183,7 @@ impl<'a> Assets<'a> {
         }
         let file = load_mesh_file(source, path, GeometryFormat::of(path, None))?;
         let factor = Vector3::from(*scale) * MM_PER_M;
-        let vertices = file
-            .mesh
-            .vertices()
-            .iter()
-            .map(|v| Point3::from(v.coords.component_mul(&factor)))
-            .collect();
-        let mut triangles = file.mesh.triangles().to_vec();
-        // A mirroring scale turns the surface inside out; flip it back.
-        if scale.iter().filter(|&&s| s < 0.0).count() % 2 == 1 {
-            triangles.iter_mut().for_each(|t| t.swap(1, 2));
-        }
-        TriMesh::new(vertices, triangles)
-            .map_err(|e| asset.error(format!("{}: {e}", path.display())))
+        scaled(&file.mesh, factor).map_err(|e| asset.error(format!("{}: {e}", path.display())))
     }
 }
 
