@@ -56,6 +56,7 @@ pub(crate) fn read_mjcf(
     };
     let mut reader = Reader {
         source,
+        path,
         document: &document,
         assets,
         key: key.map(|k| (k, key_values)),
@@ -130,6 +131,8 @@ struct JointRecord<'a> {
 
 struct Reader<'a> {
     source: &'a dyn FileSource,
+    /// The model file (bodies name it as their source).
+    path: &'a Path,
     document: &'a Document,
     assets: Assets<'a>,
     /// The `clasp` keyframe and its qpos.
@@ -171,15 +174,8 @@ impl<'a> Reader<'a> {
     }
 
     fn with_source(&self, mut body: Body) -> Body {
-        body.source = Some(self.document_path().to_path_buf());
+        body.source = Some(self.path.to_path_buf());
         body
-    }
-
-    fn document_path(&self) -> &Path {
-        self.document
-            .world
-            .first()
-            .map_or(Path::new(""), |n| n.file.as_ref())
     }
 
     /// A body's contents, unfolding frames; `nodes` are its children.
@@ -337,7 +333,7 @@ impl<'a> Reader<'a> {
         let line_of = geoms.first().map(|(_, g)| *g);
         let mesh = TriMesh::new(vertices, triangles).map_err(|e| match line_of {
             Some(g) => g.error(e.to_string()),
-            None => LoadError::new(self.document_path(), None, e.to_string()),
+            None => LoadError::new(self.path, None, e.to_string()),
         })?;
         Ok((mesh, color))
     }
