@@ -21,6 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+# The comparison scripts' shared OBJ reader, one folder up.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from obj_file import read_obj  # noqa: E402
+
 try:
     import coal
 except ImportError:
@@ -28,19 +32,6 @@ except ImportError:
 
 NOW = time.perf_counter_ns
 ABS_TOL, REL_TOL = 1e-6, 1e-6  # mm, and relative to our distance
-
-
-def read_obj(path):
-    """Vertices (n×3 float64) and triangles (m×3 int64, 0-based) of an OBJ with `v` and `f`
-    lines: the two arrays Coal's `addVertices`/`addTriangles` take as they are."""
-    vertices, faces = [], []
-    for line in Path(path).read_text().splitlines():
-        words = line.split()
-        if words and words[0] == "v":
-            vertices.append([float(w) for w in words[1:4]])
-        elif words and words[0] == "f":
-            faces.append([int(w.split("/")[0]) - 1 for w in words[1:4]])
-    return np.array(vertices, dtype=np.float64), np.array(faces, dtype=np.int64)
 
 
 def build_model(vertices, faces):

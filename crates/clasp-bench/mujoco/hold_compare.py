@@ -31,6 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
+# The comparison scripts' shared OBJ reader, one folder up.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from obj_file import read_obj  # noqa: E402
+
 try:
     import mujoco
 except ImportError:
@@ -83,13 +87,7 @@ class Decomposer:
     def decompose(self, obj):
         key = hashlib.sha1(obj.read_bytes()).hexdigest()
         if key not in self.parts:
-            vertices, faces = [], []
-            for line in obj.read_text().splitlines():
-                if line.startswith("v "):
-                    vertices.append([float(x) for x in line.split()[1:4]])
-                elif line.startswith("f "):
-                    faces.append([int(x) - 1 for x in line.split()[1:4]])
-            mesh = self.coacd.Mesh(np.array(vertices), np.array(faces))
+            mesh = self.coacd.Mesh(*read_obj(obj))
             self.parts[key] = [(np.asarray(v), np.asarray(f)) for v, f in self.coacd.run_coacd(mesh)]
         return self.parts[key]
 

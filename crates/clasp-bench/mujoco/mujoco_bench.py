@@ -20,21 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
+# The comparison scripts' shared OBJ reader, one folder up.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from obj_file import read_obj  # noqa: E402
+
 try:
     import mujoco
 except ImportError:
     sys.exit("mujoco is not installed: pip install mujoco")
-
-def read_obj(path):
-    vertices, faces = [], []
-    for line in Path(path).read_text().splitlines():
-        words = line.split()
-        if words and words[0] == "v":
-            vertices.append([float(w) for w in words[1:4]])
-        elif words and words[0] == "f":
-            faces.append([int(w.split("/")[0]) - 1 for w in words[1:4]])
-    return np.array(vertices), np.array(faces, dtype=np.int64)
-
 
 def write_obj(path, vertices, faces):
     lines = [f"v {x} {y} {z}" for x, y, z in vertices]
