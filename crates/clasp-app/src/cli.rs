@@ -6,7 +6,8 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Default, clap::Parser)]
 #[command(name = "clasp", version)]
 pub struct Args {
-    /// A GraspIt world file (.xml) to open instead of the default scene, then body and robot
+    /// A world to open instead of the default scene (a GraspIt world file or a MuJoCo MJCF model,
+    /// .xml), then body and robot
     /// files (GraspIt XML, URDF) and meshes (OFF, PLY, OBJ, STL, Inventor) to import beside it.
     /// A first file that is not a world is imported into an empty world.
     #[arg(value_name = "FILE")]

@@ -31,7 +31,7 @@ fn graspit_root() -> Option<std::path::PathBuf> {
 /// A GraspIt world file or a MuJoCo model, with what was read with a change (a DOF a rounding outside its limits).
 pub fn load_world_file(path: &Path) -> Result<(World, Vec<LoadWarning>), LoadError> {
     match FileKind::of(&Disk, path)? {
-        FileKind::World | FileKind::Mjcf => {
+        kind if kind.is_world() => {
             clasp_io::load_world_with_warnings(&Disk, path, graspit_root().as_deref())
         }
         other => Err(LoadError::new(

@@ -126,10 +126,7 @@ fn default_document() -> Document {
 }
 
 fn is_world_file(path: &std::path::Path) -> bool {
-    matches!(
-        clasp_io::FileKind::of(&Disk, path),
-        Ok(clasp_io::FileKind::World) | Err(_)
-    )
+    clasp_io::FileKind::of(&Disk, path).map_or(true, clasp_io::FileKind::is_world)
 }
 
 /// Puts the editor's resources from `scene` (see [`open_scene`]), the flags and Clasp's

@@ -857,3 +857,24 @@ fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
         clasp_core::Velocity::ZERO
     );
 }
+
+/// A MuJoCo model given as the first FILE (or dropped, or opened) opens as the world: the hand,
+/// the cube and the floor, with nothing in the log.
+#[test]
+fn a_mujoco_model_given_first_opens_as_the_world() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/robots/ClaspMJCF/three_finger.xml");
+    let scene = clasp_app::open_scene(&[file.clone()]);
+    let log = scene.resource::<Log>();
+    assert!(log.iter().all(|e| !e.error), "{:?}", log.0);
+    let world = &scene.resource::<Document>().world;
+    assert_eq!(
+        world.robot(RobotId::from_index(0)).unwrap().name,
+        "clasp_three_finger"
+    );
+    assert_eq!(world.free_bodies().count(), 2);
+    assert_eq!(
+        clasp_app::dialog::purpose_for_file(&file),
+        clasp_app::dialog::DialogPurpose::OpenWorld
+    );
+}

@@ -31,6 +31,12 @@ impl FileKind {
         }
     }
 
+    /// Whether the file opens as a whole world (a GraspIt world or a MuJoCo model) rather than
+    /// being imported into one.
+    pub fn is_world(self) -> bool {
+        matches!(self, FileKind::World | FileKind::Mjcf)
+    }
+
     /// Decides the kind from the extension, and for XML from the root element: `<root>` is a
     /// body, `<world>` a world, `<robot>` a GraspIt robot when it has a `<palm>`, else URDF
     /// when it has a `<link>`, `<virtual_contacts>` a hand's virtual contacts, `<mujoco>` a

@@ -57,7 +57,7 @@ impl DialogPurpose {
 /// robots as robots.
 pub fn purpose_for_file(path: &Path) -> DialogPurpose {
     match FileKind::of(&Disk, path) {
-        Ok(FileKind::World | FileKind::Mjcf) => DialogPurpose::OpenWorld,
+        Ok(kind) if kind.is_world() => DialogPurpose::OpenWorld,
         _ => DialogPurpose::Import(import_kind_of(path)),
     }
 }
