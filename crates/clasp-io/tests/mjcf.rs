@@ -58,6 +58,8 @@ fn the_three_finger_model_reads_as_a_hand_a_cube_and_a_floor() {
     assert!((coupled.coupling.offset - 0.1).abs() < 1e-12);
     // f1_tip's ref of 10°: MuJoCo's qpos0 puts the DOF there and turns by q − ref.
     assert!((hand.dof_values()[2] - 10f64.to_radians()).abs() < 1e-12);
+    // A DOF without a ref starts at 0, not −0 (the app would show "-0°").
+    assert!(hand.dof_values()[0] == 0.0 && hand.dof_values()[0].is_sign_positive());
     // Actuators: kp and forcerange in Clasp's units (g·mm²/s² per N·m; g·mm/s² per N).
     assert_eq!(hand.dofs[0].kp, 5.0e9);
     assert_eq!(hand.dofs[0].max_effort, 1.0e9);

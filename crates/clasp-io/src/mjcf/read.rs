@@ -119,6 +119,8 @@ struct Following {
     max: f64,
     /// The DOF is this joint's own (no equality holds it to another joint).
     own_dof: bool,
+    /// The joint's `ref` (Clasp's units): where MuJoCo's `qpos0` puts it.
+    reference: f64,
 }
 
 /// A joint of a robot as read, before the couplings are known.
@@ -435,7 +437,7 @@ impl<'a> Reader<'a> {
                 (following.coupling, following.min, following.max);
             if following.own_dof {
                 // MuJoCo's qpos0 is each joint at its `ref`.
-                dofs[following.coupling.dof].default_value = -following.coupling.offset;
+                dofs[following.coupling.dof].default_value = following.reference;
             }
         }
         self.actuate(&records, &couplings, &mut dofs)?;
@@ -580,6 +582,7 @@ impl<'a> Reader<'a> {
                     min: self.in_clasp_units(&records[r], lower) - b,
                     max: self.in_clasp_units(&records[r], upper) - b,
                     own_dof: held[r].is_none(),
+                    reference: references[r],
                 })
             })
             .collect()
