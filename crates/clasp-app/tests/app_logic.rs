@@ -864,7 +864,7 @@ fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
 fn a_mujoco_model_given_first_opens_as_the_world() {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../models/robots/ClaspMJCF/three_finger.xml");
-    let scene = clasp_app::open_scene(&[file.clone()]);
+    let scene = clasp_app::open_scene(std::slice::from_ref(&file));
     let log = scene.resource::<Log>();
     assert!(log.iter().all(|e| !e.error), "{:?}", log.0);
     let world = &scene.resource::<Document>().world;
