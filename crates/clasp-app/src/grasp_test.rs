@@ -2,18 +2,23 @@
 //! (`World::test_grasp`: the hand squeezes, gravity pulls the object along +x, −x, +y, −y, +z,
 //! −z in turn). It runs on a worker thread on a copy of the world, so the window keeps
 //! drawing; the answer is listed per direction (held or not, how far the object moved and
-//! turned), logged, and each direction's path of the object's centre drawn, green where it
-//! held and red where it let go.
+//! turned) and logged, then played back: the directions one after another, at the speed they
+//! ran, the object and the fingers moving as the test moved them and the object's path drawn
+//! behind it, green where it held and red where it let go. Any edit ends the playback and puts
+//! the grasp back first.
 
 use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
-use clasp_core::{HoldSettings, HoldTest};
+use clasp_core::{HoldSettings, HoldTest, MoveError, PATH_INTERVAL, World};
 
 use crate::{
     commands::grasping_robot,
     convert,
-    editor::{Document, Editor, GraspTest},
+    editor::{Editor, GraspTest, Playback},
     systems::ClaspSystems,
 };
+
+/// Seconds the playback rests on a direction's last moment before the next one starts.
+const DIRECTION_PAUSE: f64 = 0.4;
 
 /// The axis names of the six pulls, in the test's order.
 pub const DIRECTION_NAMES: [&str; 6] = ["+x", "−x", "+y", "−y", "+z", "−z"];
@@ -32,13 +37,107 @@ impl Editor<'_> {
         if self.grasp_test.running() {
             return;
         }
-        let world = world.clone();
+        self.end_grasp_playback();
+        let world = self.doc.world.clone();
         let task = AsyncComputeTaskPool::get()
             .spawn(async move { world.test_grasp(robot, object, &HoldSettings::default()) });
-        self.grasp_test.begin(task);
+        self.grasp_test.begin(task, (robot, object));
         self.grasp_test.result = None;
         self.info("testing the grasp: gravity along each axis in turn…");
     }
+
+    /// Plays the last test back from its first direction (Grasp test window → Play again).
+    pub fn play_grasp_test(&mut self) {
+        let Some((robot, object)) = self.grasp_test.subject else {
+            return;
+        };
+        if self.grasp_test.result.is_none() {
+            return;
+        }
+        self.end_grasp_playback();
+        self.grasp_test.playback = Some(Playback {
+            grasp: self.doc.world.clone(),
+            robot,
+            object,
+            direction: 0,
+            elapsed: 0.0,
+        });
+    }
+
+    /// Ends a playback, the grasp back in the world as the test found it.
+    pub fn end_grasp_playback(&mut self) {
+        if let Some(playback) = self.grasp_test.playback.take() {
+            self.doc.world = playback.grasp;
+        }
+    }
+
+    /// Moves a playback on by `seconds`: the world shows the moment the test had reached
+    /// then; after the last direction, the grasp again.
+    pub fn advance_grasp_playback(&mut self, seconds: f64) {
+        let GraspTest {
+            playback: Some(playback),
+            result: Some(test),
+            ..
+        } = &mut *self.grasp_test
+        else {
+            return;
+        };
+        if !next_moment(playback, test, seconds) {
+            self.end_grasp_playback();
+            return;
+        }
+        match playback_frame(playback, test).and_then(|frame| shown_moment(playback, frame)) {
+            Ok(world) => self.doc.world = world,
+            Err(e) => {
+                self.end_grasp_playback();
+                self.error(format!("the grasp test cannot be played back: {e}"));
+            }
+        }
+    }
+}
+
+/// Moves the playback's clock on by `seconds`, into the next direction (after a pause on the
+/// last moment of this one) where this one has ended; false after the last direction.
+fn next_moment(playback: &mut Playback, test: &HoldTest, seconds: f64) -> bool {
+    playback.elapsed += seconds;
+    while let Some(direction) = test.directions.get(playback.direction) {
+        let length = direction.path.len().saturating_sub(1) as f64 * PATH_INTERVAL;
+        if playback.elapsed < length + DIRECTION_PAUSE {
+            return true;
+        }
+        playback.elapsed -= length + DIRECTION_PAUSE;
+        playback.direction += 1;
+    }
+    false
+}
+
+/// The moment of the test the playback has reached.
+fn playback_frame<'a>(
+    playback: &Playback,
+    test: &'a HoldTest,
+) -> Result<&'a clasp_core::HoldFrame, MoveError> {
+    let path = &test.directions[playback.direction].path;
+    let index = ((playback.elapsed / PATH_INTERVAL) as usize).min(path.len().saturating_sub(1));
+    path.get(index).ok_or(MoveError::BadHoldSettings)
+}
+
+/// The grasp's world with the object and the hand's DOFs where the test had them.
+fn shown_moment(playback: &Playback, frame: &clasp_core::HoldFrame) -> Result<World, MoveError> {
+    let mut world = playback.grasp.clone();
+    world.set_pose(playback.object.element(), frame.object)?;
+    let hand = world.find_robot(playback.robot)?;
+    // The dynamics may press a DOF a hair past its limit; the kinematics refuses that.
+    let dofs: Vec<f64> = frame
+        .dofs
+        .iter()
+        .enumerate()
+        .map(|(dof, &q)| {
+            let (min, max) = hand.dof_limits(dof);
+            q.clamp(min, max.max(min))
+        })
+        .collect();
+    world.set_dof_values(playback.robot, &dofs)?;
+    Ok(world)
 }
 
 /// One line per direction: "+x: moved 3.20 mm, turned 4.10°: held".
@@ -76,26 +175,38 @@ fn finish_grasp_test(mut editor: Editor) {
                 n => format!("the grasp lets go in {n} of six directions"),
             });
             editor.grasp_test.result = Some(test);
+            editor.play_grasp_test();
         }
         Err(e) => editor.error(format!("the grasp test failed: {e}")),
     }
 }
 
-/// Each direction's path of the object's centre: green where it held, red where it let go.
-fn draw_paths(test: Res<GraspTest>, document: Res<Document>, mut gizmos: Gizmos) {
+/// Moves a playback on by the frame's time.
+fn play_back(mut editor: Editor, time: Res<Time>) {
+    if editor.grasp_test.playback.is_some() {
+        editor.advance_grasp_playback(time.delta_secs_f64());
+    }
+}
+
+/// Each direction's path of the object's centre, green where it held and red where it let go:
+/// while a playback runs, the directions played so far and the current one up to its moment.
+fn draw_paths(test: Res<GraspTest>, mut gizmos: Gizmos) {
     let Some(result) = &test.result else {
         return;
     };
-    // A test of another world (one opened since) is not drawn on this one.
-    if document.world.grasped_object().is_none() {
-        return;
-    }
-    for direction in &result.directions {
+    for (index, direction) in result.directions.iter().enumerate() {
+        let shown = match &test.playback {
+            None => direction.path.len(),
+            Some(p) if index < p.direction => direction.path.len(),
+            Some(p) if index == p.direction => (p.elapsed / PATH_INTERVAL) as usize + 1,
+            Some(_) => 0,
+        };
         let color = match direction.held {
             true => Color::srgb(0.1, 0.8, 0.2),
             false => Color::srgb(0.9, 0.15, 0.1),
         };
-        gizmos.linestrip(direction.path.iter().map(convert::point), color);
+        let path = direction.path.iter().take(shown);
+        gizmos.linestrip(path.map(|frame| convert::point(&frame.centre)), color);
     }
 }
 
@@ -103,7 +214,12 @@ pub struct GraspTestPlugin;
 
 impl Plugin for GraspTestPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, finish_grasp_test.in_set(ClaspSystems::Requests))
-            .add_systems(Update, draw_paths.in_set(ClaspSystems::View));
+        app.add_systems(
+            Update,
+            (finish_grasp_test, play_back)
+                .chain()
+                .in_set(ClaspSystems::Requests),
+        )
+        .add_systems(Update, draw_paths.in_set(ClaspSystems::View));
     }
 }

@@ -858,6 +858,55 @@ fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
     );
 }
 
+#[test]
+fn test_grasp_plays_the_directions_back_and_puts_the_grasp_back() {
+    let mut app = headless_app();
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyG);
+    let mug = BodyId::Free(0);
+    let (grasp_pose, grasp_dofs) = {
+        let w = world(&app);
+        let hand = w.find_robot(clasp_core::RobotId::from_index(0)).unwrap();
+        (w.body(mug).unwrap().pose(), hand.dof_values().to_vec())
+    };
+    let shown = |app: &App| {
+        let w = world(app);
+        let hand = w.find_robot(clasp_core::RobotId::from_index(0)).unwrap();
+        (w.body(mug).unwrap().pose(), hand.dof_values().to_vec())
+    };
+    let playing = |app: &App| {
+        app.world()
+            .resource::<clasp_app::editor::GraspTest>()
+            .playback
+            .as_ref()
+            .map(|p| p.direction)
+    };
+    app.world_mut()
+        .resource_mut::<clasp_app::editor::GraspTest>()
+        .wait = true;
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyT);
+    app.update();
+    assert_eq!(playing(&app), Some(0), "the answer plays back at once");
+    // The squeeze closes the fingers further: the world shows them where the test had them.
+    edit(&mut app, |editor| editor.advance_grasp_playback(0.08));
+    let (_, dofs) = shown(&app);
+    assert_ne!(dofs, grasp_dofs, "the fingers move as the test moved them");
+    // One direction after another, then the grasp again, exactly.
+    edit(&mut app, |editor| editor.advance_grasp_playback(1.0));
+    assert_eq!(playing(&app), Some(1));
+    edit(&mut app, |editor| editor.advance_grasp_playback(60.0));
+    assert_eq!(playing(&app), None);
+    assert_eq!(shown(&app), (grasp_pose, grasp_dofs.clone()));
+    // An edit while it plays puts the grasp back before it is made (and undone to).
+    edit(&mut app, |editor| {
+        editor.play_grasp_test();
+        editor.advance_grasp_playback(0.3);
+        editor.play();
+        editor.pause();
+    });
+    assert_eq!(playing(&app), None);
+    assert_eq!(shown(&app), (grasp_pose, grasp_dofs));
+}
+
 /// A MuJoCo model given as the first FILE (or dropped, or opened) opens as the world: the hand,
 /// the cube and the floor, with nothing in the log.
 #[test]

@@ -51,7 +51,7 @@ pub use grasp::{
         Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
     },
-    hold::{DirectionHold, HoldSettings, HoldTest, LiftTest},
+    hold::{DirectionHold, HoldFrame, HoldSettings, HoldTest, LiftTest, PATH_INTERVAL},
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},
     trial::{GraspTrial, TrialPlan},

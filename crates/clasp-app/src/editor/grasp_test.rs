@@ -6,7 +6,7 @@ use bevy::{
     prelude::*,
     tasks::{Task, block_on, poll_once},
 };
-use clasp_core::{HoldTest, MoveError};
+use clasp_core::{BodyId, HoldTest, MoveError, RobotId, World};
 
 /// Grasp → Test Grasp: the run and what it found.
 #[derive(Resource, Default)]
@@ -16,6 +16,22 @@ pub struct GraspTest {
     pub result: Option<HoldTest>,
     /// Wait for a run in the frame after it started (tests).
     pub wait: bool,
+    /// The hand and the object of the run in progress.
+    pub subject: Option<(RobotId, BodyId)>,
+    /// The answer being played back in the window, one direction after another.
+    pub playback: Option<Playback>,
+}
+
+/// A test played back: the world shows the hand and the object as the test moved them, while
+/// the grasp itself waits here to be put back.
+pub struct Playback {
+    /// The world as the grasp left it: shown again when the playback ends.
+    pub grasp: World,
+    pub robot: RobotId,
+    pub object: BodyId,
+    /// The direction playing (0..6, the test's order) and seconds into it.
+    pub direction: usize,
+    pub elapsed: f64,
 }
 
 impl GraspTest {
@@ -23,8 +39,9 @@ impl GraspTest {
         self.job.is_some()
     }
 
-    pub fn begin(&mut self, task: Task<Result<HoldTest, MoveError>>) {
+    pub fn begin(&mut self, task: Task<Result<HoldTest, MoveError>>, subject: (RobotId, BodyId)) {
         self.job = Some(task);
+        self.subject = Some(subject);
     }
 
     /// The run's answer once it has ended, else None.

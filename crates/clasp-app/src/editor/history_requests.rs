@@ -52,7 +52,10 @@ impl Editor<'_> {
         self.structure_changed();
     }
 
-    pub(super) fn snapshot(&self, what: &str) -> Snapshot {
+    /// The world as it stands, to go back to. A grasp test playing back ends first: the
+    /// moment it shows is not the document's.
+    pub(super) fn snapshot(&mut self, what: &str) -> Snapshot {
+        self.end_grasp_playback();
         Snapshot {
             world: self.doc.world.clone(),
             selection: self.selection.0.clone(),

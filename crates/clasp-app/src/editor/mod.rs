@@ -9,7 +9,7 @@
 //! requests in `requests`, `move_requests`, `history_requests` and `file_requests`.
 
 pub use crate::files::ImportKind;
-pub use grasp_test::GraspTest;
+pub use grasp_test::{GraspTest, Playback};
 pub use history::History;
 pub use move_requests::axis;
 pub use plans::Planning;

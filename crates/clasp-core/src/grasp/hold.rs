@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::{
     grasp::trial::GraspTrial,
     ids::{BodyId, RobotId},
+    pose::Pose,
     world::{World, error::MoveError, settings::EARTH_GRAVITY},
 };
 
@@ -58,9 +59,20 @@ pub struct DirectionHold {
     /// How far it turned from the grasp, rad.
     pub rotation: f64,
     pub held: bool,
-    /// Where its centre of gravity went, every [`PATH_INTERVAL`] s from the grasp (squeeze,
-    /// then pull), world mm: for drawing.
-    pub path: Vec<Point3<f64>>,
+    /// Where the object and the hand went, every [`PATH_INTERVAL`] s from the grasp (squeeze,
+    /// then pull): for drawing and playing the test back.
+    pub path: Vec<HoldFrame>,
+}
+
+/// One moment of a direction's run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HoldFrame {
+    /// The object's centre of gravity, world mm.
+    pub centre: Point3<f64>,
+    /// The object's pose.
+    pub object: Pose,
+    /// The hand's DOF values.
+    pub dofs: Vec<f64>,
 }
 
 /// Seconds between the points of a direction's path.
@@ -161,7 +173,7 @@ fn pull(
     settings: &HoldSettings,
 ) -> Result<DirectionHold, MoveError> {
     let start = placement(&world, object)?;
-    let mut path = vec![start.0];
+    let mut path = vec![frame(&world, object)?];
     for (pull, seconds) in [
         (Vector3::zeros(), settings.squeeze_seconds),
         (gravity, settings.seconds),
@@ -174,7 +186,7 @@ fn pull(
             let span = left.min(PATH_INTERVAL);
             world.simulate(span)?;
             left -= span;
-            path.push(placement(&world, object)?.0);
+            path.push(frame(&world, object)?);
             resting = if at_rest(&world, object) {
                 resting + 1
             } else {
@@ -208,6 +220,17 @@ fn at_rest(world: &World, object: BodyId) -> bool {
         && world
             .robots()
             .all(|(_, r)| r.dof_velocities().iter().all(|v| v.abs() < 1e-3))
+}
+
+/// The object and the hand (the world's only robot) as they stand.
+fn frame(world: &World, object: BodyId) -> Result<HoldFrame, MoveError> {
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let hand = world.find_robot(RobotId::from_index(0))?;
+    Ok(HoldFrame {
+        centre: body.world_cog(),
+        object: body.pose(),
+        dofs: hand.dof_values().to_vec(),
+    })
 }
 
 fn placement(
