@@ -7,7 +7,7 @@ gravity pulls along +x, −x, +y, −y, +z, −z in turn for 0.5 s each (each fr
 when the object's centre moves ≤ 20 mm and it turns ≤ 15° in all six. Prints the agreement per
 object and lists each disagreement with its figures.
 
-    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--json out.json]
+    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--stiff] [--json out.json]
 
 MuJoCo: elliptic friction cones with impratio 10 (its advice for grasping), the export's time
 step and friction; it collides each mesh as its convex hull. A Barrett joint that broke away
@@ -15,8 +15,11 @@ step and friction; it collides each mesh as its convex hull. A Barrett joint tha
 disagreement is listed with what its figures say: MuJoCo starting with a hull inside the
 object (the Barrett's palm is not convex), or the squeeze alone moving the object. With
 `--coacd` MuJoCo collides each of the hand's meshes as CoACD's convex parts (each mesh
-decomposed once, a few minutes), the hand's real shape as a MuJoCo user would model it. Needs
-`pip install mujoco` and Clasp's Python package.
+decomposed once, a few minutes), the hand's real shape as a MuJoCo user would model it. With
+`--stiff` MuJoCo's contacts are as stiff as its 1 ms step allows (solref 0.002 s, solimp
+0.99–0.999; its default lets the squeezing fingers pass millimetres into each other and into
+the object, where Clasp's exact contacts stop them). Needs `pip install mujoco` and Clasp's
+Python package.
 """
 
 import argparse
@@ -115,11 +118,14 @@ class Decomposer:
         path.write_text(text)
 
 
-def prepare(path, closing):
+def prepare(path, closing, stiff=False):
     """The exported model, its state at the grasp, and each actuator's squeezed target."""
     model = mujoco.MjModel.from_xml_path(str(path))
     model.opt.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
     model.opt.impratio = 10.0
+    if stiff:
+        model.geom_solref[:, 0] = 2.0 * model.opt.timestep
+        model.geom_solimp[:, 0], model.geom_solimp[:, 1] = 0.99, 0.999
     data = mujoco.MjData(model)
     mujoco.mj_resetDataKeyframe(model, data, 0)
     # A joint that broke away keeps its offset from its DOF's first joint.
@@ -160,8 +166,16 @@ def deepest_start_contact(model, data):
     return -1000.0 * contact.dist, bodies
 
 
-def mujoco_test(path, closing):
-    model, start, targets = prepare(path, closing)
+def deepest_hand_overlap(model, data, body):
+    """How far (mm) two of the hand's bodies pass into each other, at most."""
+    contacts = (data.contact[k] for k in range(data.ncon))
+    depths = [-1000.0 * c.dist for c in contacts
+              if body not in (model.geom_bodyid[c.geom1], model.geom_bodyid[c.geom2])]
+    return max(depths, default=0.0)
+
+
+def mujoco_test(path, closing, stiff):
+    model, start, targets = prepare(path, closing, stiff)
     body = object_body(model)
     mujoco.mj_forward(model, start)
     overlap = deepest_start_contact(model, start)
@@ -174,6 +188,7 @@ def mujoco_test(path, closing):
         data.ctrl[:] = targets
         model.opt.gravity[:] = 0.0
         mujoco.mj_step(model, data, nstep=round(SQUEEZE_SECONDS / model.opt.timestep))
+        squeezed_overlap = deepest_hand_overlap(model, data, body)
         pull = np.zeros(3)
         pull[axis // 2] = gravity * (1 if axis % 2 == 0 else -1)
         model.opt.gravity[:] = pull
@@ -182,7 +197,7 @@ def mujoco_test(path, closing):
         dot = abs(float(np.dot(data.xquat[body], turn0)))
         turned.append(math.degrees(2.0 * math.acos(min(1.0, dot))))
     held = all(m <= MAX_MM and t <= MAX_DEGREES for m, t in zip(moved, turned))
-    return held, moved, turned, overlap
+    return held, moved, turned, overlap, squeezed_overlap
 
 
 def describe(test):
@@ -197,6 +212,8 @@ def reason(row):
     said = []
     if overlap is not None and overlap[0] > 1.0:
         said.append(f"MuJoCo starts with {overlap[1][0]} {overlap[0]:.1f} mm inside {overlap[1][1]} (hulls)")
+    if row["mujoco"]["hand_overlap"] > 1.0:
+        said.append(f"MuJoCo's squeeze presses the fingers {row['mujoco']['hand_overlap']:.1f} mm into each other")
     for side in ("clasp", "mujoco"):
         moved = row[side]["moved"]
         if max(moved) - min(moved) < 0.5 and max(moved) > 1.0:
@@ -204,7 +221,7 @@ def reason(row):
     return "; ".join(said) or "the pulls"
 
 
-def compare(library, name, count, seed, folder, decomposer):
+def compare(library, name, count, seed, folder, decomposer, stiff):
     world, obj = scene(library, name)
     candidates = clasp.grasp_candidates(world, count, seed=seed)
     batch = world.grasp_batch(candidates)
@@ -227,13 +244,14 @@ def compare(library, name, count, seed, folder, decomposer):
         if decomposer is not None:
             decomposer.rewrite(path)
         tick = time.perf_counter()
-        held, moved, turned, overlap = mujoco_test(path, closing)
+        held, moved, turned, overlap, hand_overlap = mujoco_test(path, closing, stiff)
         times["mujoco"] += time.perf_counter() - tick
         rows.append({
             "grasp": i,
             "clasp": {"held": bool(ours["held"]), "moved": list(map(float, ours["displacement"])),
                       "turned": list(map(float, ours["rotation"]))},
-            "mujoco": {"held": held, "moved": moved, "turned": turned, "start_overlap": overlap},
+            "mujoco": {"held": held, "moved": moved, "turned": turned, "start_overlap": overlap,
+                       "hand_overlap": hand_overlap},
         })
     return rows, times
 
@@ -245,13 +263,14 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--objects", nargs="+", default=OBJECTS, choices=OBJECTS)
     parser.add_argument("--coacd", action="store_true")
+    parser.add_argument("--stiff", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     decomposer = Decomposer() if args.coacd else None
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.objects:
-            rows, times = compare(args.library, name, args.count, args.seed, Path(tmp), decomposer)
+            rows, times = compare(args.library, name, args.count, args.seed, Path(tmp), decomposer, args.stiff)
             tested = [r for r in rows if "clasp" in r]
             agree = [r for r in tested if r["clasp"]["held"] == r["mujoco"]["held"]]
             held = (sum(r["clasp"]["held"] for r in tested), sum(r["mujoco"]["held"] for r in tested))

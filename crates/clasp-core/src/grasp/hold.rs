@@ -107,15 +107,14 @@ impl<E: CollisionEngine> World<E> {
         check(settings)?;
         let alone = alone_with(self, robot, object, settings)?;
         let object = BodyId::Free(0);
+        let start = frame(&alone, object)?;
+        let (squeezed, squeeze_path) = squeeze(alone, object, settings)?;
         let directions: Vec<DirectionHold> = DIRECTIONS
             .par_iter()
             .map(|&d| {
-                pull(
-                    alone.clone(),
-                    object,
-                    Vector3::from(d) * settings.gravity,
-                    settings,
-                )
+                let gravity = Vector3::from(d) * settings.gravity;
+                let path = squeeze_path.clone();
+                pull(squeezed.clone(), object, &start, path, gravity, settings)
             })
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
@@ -165,38 +164,37 @@ fn squeeze_targets(world: &World, robot: RobotId, squeeze: f64) -> Result<Vec<f6
         .collect())
 }
 
-/// One direction: the squeeze without gravity, then the pull; how far the object went.
+/// The squeeze without gravity (the same for every direction, so run once): the world after
+/// it, and the path so far.
+fn squeeze(
+    mut world: World,
+    object: BodyId,
+    settings: &HoldSettings,
+) -> Result<(World, Vec<HoldFrame>), MoveError> {
+    let mut path = vec![frame(&world, object)?];
+    run(
+        &mut world,
+        object,
+        Vector3::zeros(),
+        settings.squeeze_seconds,
+        &mut path,
+    )?;
+    Ok((world, path))
+}
+
+/// One direction's pull after the squeeze; how far the object went from `start`.
 fn pull(
     mut world: World,
     object: BodyId,
+    start: &HoldFrame,
+    mut path: Vec<HoldFrame>,
     gravity: Vector3<f64>,
     settings: &HoldSettings,
 ) -> Result<DirectionHold, MoveError> {
-    let start = placement(&world, object)?;
-    let mut path = vec![frame(&world, object)?];
-    for (pull, seconds) in [
-        (Vector3::zeros(), settings.squeeze_seconds),
-        (gravity, settings.seconds),
-    ] {
-        world.set_gravity(pull)?;
-        let (mut left, mut resting) = (seconds, 0);
-        // Once hand and object have rested a while, nothing will move them any more: the rest
-        // of the pull is skipped (the answer is the same; the test is many times faster).
-        while left > 0.0 && resting < REST_SPANS {
-            let span = left.min(PATH_INTERVAL);
-            world.simulate(span)?;
-            left -= span;
-            path.push(frame(&world, object)?);
-            resting = if at_rest(&world, object) {
-                resting + 1
-            } else {
-                0
-            };
-        }
-    }
-    let (centre, turn) = placement(&world, object)?;
-    let displacement = (centre - start.0).norm();
-    let rotation = turn.angle_to(&start.1);
+    run(&mut world, object, gravity, settings.seconds, &mut path)?;
+    let end = path.last().unwrap_or(start);
+    let displacement = (end.centre - start.centre).norm();
+    let rotation = end.object.rotation.angle_to(&start.object.rotation);
     Ok(DirectionHold {
         gravity,
         displacement,
@@ -204,6 +202,32 @@ fn pull(
         held: displacement <= settings.max_displacement && rotation <= settings.max_rotation,
         path,
     })
+}
+
+/// Simulates `seconds` under `gravity`, adding a frame to the path every [`PATH_INTERVAL`].
+fn run(
+    world: &mut World,
+    object: BodyId,
+    gravity: Vector3<f64>,
+    seconds: f64,
+    path: &mut Vec<HoldFrame>,
+) -> Result<(), MoveError> {
+    world.set_gravity(gravity)?;
+    let (mut left, mut resting) = (seconds, 0);
+    // Once hand and object have rested a while, nothing will move them any more: the rest
+    // of the run is skipped (the answer is the same; the test is many times faster).
+    while left > 0.0 && resting < REST_SPANS {
+        let span = left.min(PATH_INTERVAL);
+        world.simulate(span)?;
+        left -= span;
+        path.push(frame(world, object)?);
+        resting = if at_rest(world, object) {
+            resting + 1
+        } else {
+            0
+        };
+    }
+    Ok(())
 }
 
 /// Path intervals hand and object must rest for the rest of a pull to be skipped.
