@@ -3,7 +3,7 @@
 use bevy::{picking::mesh_picking::MeshPickingCamera, prelude::*};
 use std::{collections::HashSet, sync::Arc};
 
-use clasp_core::{Body, BodyId, BodyKind, Geometry, Material};
+use clasp_core::{Body, BodyId, Geometry};
 
 use crate::{
     camera::OrbitCamera,
@@ -150,22 +150,10 @@ fn draw_wireframes(document: Res<Document>, view: Res<ViewSettings>, mut gizmos:
     }
 }
 
-/// The file's colour where it gives one; otherwise one that suggests the material.
+/// The body's colour, the same the headless renderer draws it in.
 fn body_color(body: &Body) -> Color {
-    if let Some([r, g, b]) = body.color {
-        return Color::linear_rgb(r, g, b);
-    }
-    match (body.kind, body.material) {
-        (_, Material::Glass) => Color::srgb(0.62, 0.78, 0.86),
-        (_, Material::Metal) => Color::srgb(0.70, 0.71, 0.74),
-        (_, Material::Wood) => Color::srgb(0.72, 0.55, 0.36),
-        (_, Material::Rubber) => Color::srgb(0.26, 0.27, 0.30),
-        (_, Material::Stone) => Color::srgb(0.55, 0.54, 0.50),
-        (_, Material::Frictionless) => Color::srgb(0.85, 0.85, 0.90),
-        (_, Material::Generic) => Color::srgb(0.66, 0.68, 0.62),
-        (BodyKind::Palm | BodyKind::Link, Material::Plastic) => Color::srgb(0.80, 0.81, 0.84),
-        (_, Material::Plastic) => Color::srgb(0.90, 0.45, 0.20),
-    }
+    let [r, g, b] = body.display_color();
+    Color::linear_rgb(r, g, b)
 }
 
 fn spawn_camera_and_lights(mut commands: Commands, document: Res<Document>) {

@@ -13,6 +13,7 @@ mod export;
 mod grasp;
 mod inspect;
 mod output;
+mod picture;
 mod plan;
 mod pool;
 mod quality;
@@ -73,6 +74,43 @@ enum Command {
         /// The MJCF file to write.
         #[arg(long, value_name = "OUT.xml")]
         mjcf: PathBuf,
+        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        #[arg(long, value_name = "DIR")]
+        graspit_root: Option<PathBuf>,
+    },
+    /// Render a world headless (no window, no X server: Vulkan on a GPU, or Mesa's software
+    /// Vulkan): the colour image as PNG, and on request its depth (mm along the view axis) and
+    /// body mask; prints the camera's intrinsics and each body's index in the mask.
+    Render {
+        /// A world file (GraspIt XML, MJCF, URDF).
+        world: PathBuf,
+        /// The colour image to write (PNG).
+        #[arg(long, value_name = "RGB.png")]
+        out: PathBuf,
+        /// The depth image to write: 16-bit PNG of whole millimetres (0 where nothing is
+        /// seen), or float32 .npy in mm (inf there).
+        #[arg(long, value_name = "FILE")]
+        depth: Option<PathBuf>,
+        /// The body mask to write: 16-bit PNG of each pixel's body index + 1 (0 where none
+        /// is), or int32 .npy of the index (−1 there).
+        #[arg(long, value_name = "FILE")]
+        mask: Option<PathBuf>,
+        /// Image size (default 640x480).
+        #[arg(long, value_name = "WxH", value_parser = picture_size, default_value = "640x480")]
+        size: (u32, u32),
+        /// The camera at EX,EY,EZ looking at TX,TY,TZ (mm, z up). Default: the world's saved
+        /// camera, else a view of the whole world.
+        #[arg(long, value_name = "EX,EY,EZ,TX,TY,TZ", value_parser = numbers::<6>, allow_hyphen_values = true)]
+        camera: Option<[f64; 6]>,
+        /// Look at the world's object from direction DX,DY,DZ, framing it.
+        #[arg(long, value_name = "DX,DY,DZ", value_parser = numbers::<3>, allow_hyphen_values = true, conflicts_with = "camera")]
+        look_from: Option<[f64; 3]>,
+        /// Vertical field of view in degrees (default 45).
+        #[arg(long, value_name = "DEG")]
+        fov: Option<f64>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
         /// Where world files' <filename>s resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
@@ -281,6 +319,39 @@ fn main() -> ExitCode {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             report(export::export_mjcf(&world, root.as_deref(), &mjcf))
         }
+        Command::Render {
+            world,
+            out,
+            depth,
+            mask,
+            size,
+            camera,
+            look_from,
+            fov,
+            json,
+            graspit_root,
+        } => {
+            let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let view = picture::View {
+                look_at: camera,
+                look_from,
+                fov_degrees: fov,
+                size,
+            };
+            let outputs = picture::Outputs {
+                rgb: out,
+                depth,
+                mask,
+            };
+            let format = if json { Format::Json } else { Format::Text };
+            report(picture::render(
+                &world,
+                root.as_deref(),
+                &view,
+                &outputs,
+                format,
+            ))
+        }
         Command::Simulate {
             world,
             seconds,
@@ -459,6 +530,37 @@ fn format(json: bool) -> Format {
 }
 
 /// Prints a command's output on stdout, or its failure as one line on stderr.
+/// `640x480` as (640, 480).
+fn picture_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| format!("expected WxH, e.g. 640x480, not {text:?}"))?;
+    let side = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{s:?} is not a whole number of pixels"))
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+/// N numbers separated by commas.
+fn numbers<const N: usize>(text: &str) -> Result<[f64; N], String> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("{s:?} is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(format!("{text:?}: every number must be finite"));
+    }
+    values
+        .try_into()
+        .map_err(|v: Vec<f64>| format!("expected {N} numbers separated by commas, got {}", v.len()))
+}
+
 fn report(result: Result<String, Failure>) -> ExitCode {
     match result {
         Ok(output) => {

@@ -88,6 +88,12 @@ impl Geometry {
     /// How many times the surface winds round `p` (mesh frame): ±1 inside a closed mesh, 0
     /// outside. Counted as signed crossings of a ray; a ray that grazes an edge, a corner or a
     /// face's plane is ambiguous, and another direction is tried. `None` if every one is.
+    /// Whether a point (mesh frame) lies inside the mesh: a closed mesh whose surface winds
+    /// round it. An open mesh holds nothing.
+    pub fn contains(&self, p: &Point) -> bool {
+        self.mesh.is_closed() && self.winding_number(p).is_some_and(|w| w != 0)
+    }
+
     pub(crate) fn winding_number(&self, p: &Point) -> Option<i32> {
         RAY_DIRECTIONS
             .iter()

@@ -225,6 +225,26 @@ pub struct Body {
 }
 
 impl Body {
+    /// The colour the body is drawn in (linear RGB, 0..1), by the app and the renderer alike:
+    /// the file's where it gives one, else one that suggests the material.
+    pub fn display_color(&self) -> [f32; 3] {
+        if let Some(color) = self.color {
+            return color;
+        }
+        let srgb = match (self.kind, self.material) {
+            (_, Material::Glass) => [0.62, 0.78, 0.86],
+            (_, Material::Metal) => [0.70, 0.71, 0.74],
+            (_, Material::Wood) => [0.72, 0.55, 0.36],
+            (_, Material::Rubber) => [0.26, 0.27, 0.30],
+            (_, Material::Stone) => [0.55, 0.54, 0.50],
+            (_, Material::Frictionless) => [0.85, 0.85, 0.90],
+            (_, Material::Generic) => [0.66, 0.68, 0.62],
+            (BodyKind::Palm | BodyKind::Link, Material::Plastic) => [0.80, 0.81, 0.84],
+            (_, Material::Plastic) => [0.90, 0.45, 0.20],
+        };
+        srgb.map(srgb_to_linear)
+    }
+
     /// A body of a mesh with its mass properties computed from it, at the origin; builds the
     /// mesh's tree.
     pub fn from_mesh(name: impl Into<String>, kind: BodyKind, mesh: TriMesh) -> Self {
@@ -392,5 +412,14 @@ mod tests {
                 assert!(a.kinetic_friction(b) <= a.static_friction(b));
             }
         }
+    }
+}
+
+/// An sRGB-encoded channel as the linear value it stands for.
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
     }
 }

@@ -1,0 +1,597 @@
+//! The device, the pipeline and the draw: three colour targets (the look, the depth along the
+//! view axis, the body index) and a depth buffer, read back row by row.
+
+use std::{collections::HashMap, sync::Mutex};
+
+use bytemuck::{Pod, Zeroable};
+use clasp_core::{BodyId, World};
+use nalgebra::{Matrix4, Vector3};
+use wgpu::util::DeviceExt;
+
+use crate::{RenderError, camera::Camera, camera::world_box, images::Images};
+
+/// The app's background (its clear colour, sRGB 0.13 0.14 0.17, as linear values).
+const BACKGROUND: [f32; 3] = [0.0152, 0.0176, 0.0242];
+
+/// The app's lights: a key from the front left and above, a fill from behind (where each
+/// stands, seen from the origin, as the app places them), their strengths, and the ambient
+/// share every surface gets.
+const KEY: ([f64; 3], f32) = ([-0.5, -1.0, 1.4], 0.75);
+const FILL: ([f64; 3], f32) = ([0.8, 1.0, 0.5], 0.25);
+const AMBIENT: f32 = 0.3;
+
+const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+const INDEX_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+const Z_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// The index written where no body is.
+const NO_BODY: u32 = u32::MAX;
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct ViewUniform {
+    world_to_camera: [f32; 16],
+    intrinsics: [f32; 4],
+    frame: [f32; 4],
+    key: [f32; 4],
+    fill: [f32; 4],
+    background: [f32; 4],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct PartUniform {
+    body_to_world: [f32; 16],
+    color: [f32; 4],
+    index: [u32; 4],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Vertex {
+    position: [f32; 3],
+    normal: [f32; 3],
+}
+
+/// The GPU and what every render shares.
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::RenderPipeline,
+    view_layout: wgpu::BindGroupLayout,
+    part_layout: wgpu::BindGroupLayout,
+    /// Bytes between two bodies' uniforms (the device's offset alignment).
+    part_stride: u64,
+    adapter: String,
+    /// The last size's targets, kept for the next render of that size.
+    targets: Mutex<Option<Targets>>,
+}
+
+/// A world's meshes on the GPU, in the order of the world's `body_ids()` when it was made.
+pub struct Scene {
+    bodies: Vec<BodyId>,
+    /// Per body, its mesh's vertex buffer and vertex count (bodies sharing a mesh share it).
+    meshes: Vec<(std::sync::Arc<wgpu::Buffer>, u32)>,
+    parts: wgpu::Buffer,
+    parts_group: wgpu::BindGroup,
+}
+
+impl Scene {
+    pub fn bodies(&self) -> &[BodyId] {
+        &self.bodies
+    }
+}
+
+impl Renderer {
+    /// Opens the best adapter there is (a GPU before a software one) without a window.
+    pub fn new() -> Result<Self, RenderError> {
+        pollster::block_on(Self::open())
+    }
+
+    async fn open() -> Result<Self, RenderError> {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if std::env::var_os("WGPU_BACKEND").is_none() {
+            descriptor.backends = wgpu::Backends::VULKAN | wgpu::Backends::GL;
+        }
+        let instance = wgpu::Instance::new(descriptor);
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: None,
+            })
+            .await
+            .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("clasp-render"),
+                required_limits: wgpu::Limits {
+                    max_texture_dimension_2d: crate::MAX_SIZE
+                        .min(adapter.limits().max_texture_dimension_2d),
+                    ..wgpu::Limits::downlevel_defaults()
+                },
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| RenderError::Device(e.to_string()))?;
+        let part_stride = (std::mem::size_of::<PartUniform>() as u64)
+            .next_multiple_of(device.limits().min_uniform_buffer_offset_alignment as u64);
+        let (view_layout, part_layout, pipeline) = pipeline(&device);
+        Ok(Self {
+            device,
+            queue,
+            pipeline,
+            view_layout,
+            part_layout,
+            part_stride,
+            adapter: format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend),
+            targets: Mutex::new(None),
+        })
+    }
+
+    /// The adapter's name, kind and backend, for reports.
+    pub fn adapter(&self) -> &str {
+        &self.adapter
+    }
+
+    /// Uploads the world's meshes.
+    pub fn scene(&self, world: &World) -> Result<Scene, RenderError> {
+        let bodies = world.body_ids();
+        let mut uploaded: HashMap<
+            *const clasp_core::Geometry,
+            (std::sync::Arc<wgpu::Buffer>, u32),
+        > = HashMap::new();
+        let mut meshes = Vec::with_capacity(bodies.len());
+        for &id in &bodies {
+            let body = world.body(id).ok_or(RenderError::NoSuchBody(id))?;
+            let key = std::sync::Arc::as_ptr(body.geometry());
+            let mesh = uploaded
+                .entry(key)
+                .or_insert_with(|| self.upload(body.mesh()))
+                .clone();
+            meshes.push(mesh);
+        }
+        let parts = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("parts"),
+            size: (self.part_stride * bodies.len().max(1) as u64),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let parts_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("parts"),
+            layout: &self.part_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &parts,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<PartUniform>() as u64),
+                }),
+            }],
+        });
+        Ok(Scene {
+            bodies,
+            meshes,
+            parts,
+            parts_group,
+        })
+    }
+
+    /// A mesh's triangles, each with its face's normal, in the body's frame.
+    fn upload(&self, mesh: &clasp_core::TriMesh) -> (std::sync::Arc<wgpu::Buffer>, u32) {
+        let mut vertices = Vec::with_capacity(mesh.triangles().len() * 3);
+        for t in 0..mesh.triangles().len() {
+            let normal = mesh.triangle_normal(t).map(|x| x as f32);
+            for p in mesh.triangle_points(t) {
+                vertices.push(Vertex {
+                    position: [p.x as f32, p.y as f32, p.z as f32],
+                    normal: normal.into(),
+                });
+            }
+        }
+        // A buffer may not be empty: an empty mesh draws one degenerate triangle.
+        if vertices.is_empty() {
+            vertices.resize(3, Vertex::zeroed());
+        }
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("mesh"),
+                contents: bytemuck::cast_slice(&vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+        (std::sync::Arc::new(buffer), vertices.len() as u32)
+    }
+
+    /// Uploads the world's meshes and renders it once.
+    pub fn render_world(&self, world: &World, camera: &Camera) -> Result<Images, RenderError> {
+        self.render(&self.scene(world)?, world, camera)
+    }
+
+    /// Renders `world` (the world `scene` was made from, its bodies wherever they stand now).
+    /// Refused for a bad camera, a camera inside a body, or a world whose bodies changed.
+    pub fn render(
+        &self,
+        scene: &Scene,
+        world: &World,
+        camera: &Camera,
+    ) -> Result<Images, RenderError> {
+        camera.check()?;
+        if world.body_ids() != scene.bodies {
+            return Err(RenderError::StaleScene);
+        }
+        check_outside(world, camera)?;
+        let mut parts = vec![0u8; scene.parts.size() as usize];
+        for (index, &id) in scene.bodies.iter().enumerate() {
+            let body = world.body(id).ok_or(RenderError::NoSuchBody(id))?;
+            let [r, g, b] = body.display_color();
+            let part = PartUniform {
+                body_to_world: matrix(&body.pose().to_homogeneous()),
+                color: [r, g, b, AMBIENT],
+                index: [index as u32, 0, 0, 0],
+            };
+            let at = index * self.part_stride as usize;
+            parts[at..at + std::mem::size_of::<PartUniform>()]
+                .copy_from_slice(bytemuck::bytes_of(&part));
+        }
+        self.queue.write_buffer(&scene.parts, 0, &parts);
+        let mut held = self
+            .targets
+            .lock()
+            .map_err(|_| RenderError::Readback("a render panicked".into()))?;
+        let size = (camera.width, camera.height);
+        if held.as_ref().is_none_or(|t| t.size != size) {
+            *held = Some(Targets::new(&self.device, size));
+        }
+        let targets = held
+            .as_ref()
+            .ok_or(RenderError::Readback("no targets".into()))?;
+        let view = self.view_group(world, camera);
+        self.draw(scene, targets, &view);
+        let (rgb, depth, segmentation) = targets.read(&self.device)?;
+        Ok(Images {
+            camera: *camera,
+            rgb,
+            depth,
+            segmentation,
+            bodies: scene.bodies.clone(),
+        })
+    }
+
+    fn view_group(&self, world: &World, camera: &Camera) -> wgpu::BindGroup {
+        let k = camera.intrinsics();
+        let (near, far) = depth_range(world, camera);
+        let view = ViewUniform {
+            world_to_camera: matrix(&camera.pose.inverse().to_homogeneous()),
+            intrinsics: [k.fx as f32, k.fy as f32, k.cx as f32, k.cy as f32],
+            frame: [camera.width as f32, camera.height as f32, near, far],
+            key: towards(KEY),
+            fill: towards(FILL),
+            background: [BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1.0],
+        };
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("view"),
+                contents: bytemuck::bytes_of(&view),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("view"),
+            layout: &self.view_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        })
+    }
+
+    fn draw(&self, scene: &Scene, targets: &Targets, view: &wgpu::BindGroup) {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("render"),
+            });
+        {
+            let clear = |color: wgpu::Color, view| {
+                Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(color),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            };
+            let background = wgpu::Color {
+                r: BACKGROUND[0] as f64,
+                g: BACKGROUND[1] as f64,
+                b: BACKGROUND[2] as f64,
+                a: 1.0,
+            };
+            let far = wgpu::Color {
+                r: f64::INFINITY,
+                g: 0.0,
+                b: 0.0,
+                a: 0.0,
+            };
+            let none = wgpu::Color {
+                r: NO_BODY as f64,
+                g: 0.0,
+                b: 0.0,
+                a: 0.0,
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("bodies"),
+                color_attachments: &[
+                    clear(background, &targets.color.1),
+                    clear(far, &targets.depth.1),
+                    clear(none, &targets.index.1),
+                ],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &targets.z,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, view, &[]);
+            for (index, (mesh, count)) in scene.meshes.iter().enumerate() {
+                let offset = (index as u64 * self.part_stride) as u32;
+                pass.set_bind_group(1, &scene.parts_group, &[offset]);
+                pass.set_vertex_buffer(0, mesh.slice(..));
+                pass.draw(0..*count, 0..1);
+            }
+        }
+        targets.copy_out(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+    }
+}
+
+/// A body that holds the eye would fill the view with its inside: refused, naming it.
+fn check_outside(world: &World, camera: &Camera) -> Result<(), RenderError> {
+    let eye = camera.eye();
+    for id in world.body_ids() {
+        let Some(body) = world.body(id) else { continue };
+        if body.geometry().contains(&(body.pose().inverse() * eye)) {
+            return Err(RenderError::CameraInside(body.name.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The near and far planes: round the world's box as the camera sees it, so the depth
+/// buffer's precision goes where the bodies are.
+fn depth_range(world: &World, camera: &Camera) -> (f32, f32) {
+    let Some((low, high)) = world_box(world) else {
+        return (1.0, 10.0);
+    };
+    let centre = nalgebra::Point3::from((low.coords + high.coords) / 2.0);
+    let radius = (high - low).norm() / 2.0;
+    let ahead = (camera.pose.inverse() * centre).z;
+    let far = (ahead + radius).max(2.0) * 1.01;
+    let near = (ahead - radius).max(far * 1e-5).max(0.01);
+    (near as f32, far as f32)
+}
+
+/// A light's unit direction towards it, with its strength.
+fn towards((at, strength): ([f64; 3], f32)) -> [f32; 4] {
+    let d = Vector3::from(at).normalize();
+    [d.x as f32, d.y as f32, d.z as f32, strength]
+}
+
+fn matrix(m: &Matrix4<f64>) -> [f32; 16] {
+    let mut out = [0.0; 16];
+    for (o, x) in out.iter_mut().zip(m.iter()) {
+        *o = *x as f32;
+    }
+    out
+}
+
+/// The render's textures and the buffers they are read back through.
+struct Targets {
+    size: (u32, u32),
+    color: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
+    depth: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
+    index: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
+    z: wgpu::TextureView,
+    /// Bytes per row in the read-back buffers (a multiple of 256, as copies need).
+    row: u32,
+}
+
+impl Targets {
+    fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+        let extent = wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        };
+        let row = (size.0 * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let target = |format, usage| {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("target"),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&Default::default());
+            (texture, view)
+        };
+        let read_back = |format| {
+            let (texture, view) = target(
+                format,
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            );
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("read back"),
+                size: row as u64 * size.1 as u64,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            });
+            (texture, view, buffer)
+        };
+        Self {
+            size,
+            color: read_back(COLOR_FORMAT),
+            depth: read_back(DEPTH_FORMAT),
+            index: read_back(INDEX_FORMAT),
+            z: target(Z_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT).1,
+            row,
+        }
+    }
+
+    fn copy_out(&self, encoder: &mut wgpu::CommandEncoder) {
+        let extent = wgpu::Extent3d {
+            width: self.size.0,
+            height: self.size.1,
+            depth_or_array_layers: 1,
+        };
+        for (texture, _, buffer) in [&self.color, &self.depth, &self.index] {
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(self.row),
+                        rows_per_image: Some(self.size.1),
+                    },
+                },
+                extent,
+            );
+        }
+    }
+
+    /// Waits for the render and reads the three images, dropping each row's padding.
+    #[allow(clippy::type_complexity)]
+    fn read(&self, device: &wgpu::Device) -> Result<(Vec<u8>, Vec<f32>, Vec<i32>), RenderError> {
+        let buffers = [&self.color.2, &self.depth.2, &self.index.2];
+        for buffer in buffers {
+            buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        }
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let (width, height) = (self.size.0 as usize, self.size.1 as usize);
+        let rows = |buffer: &wgpu::Buffer| -> Vec<u8> {
+            let mapped = buffer.slice(..).get_mapped_range();
+            let mut out = Vec::with_capacity(width * height * 4);
+            for row in mapped.chunks(self.row as usize).take(height) {
+                out.extend_from_slice(&row[..width * 4]);
+            }
+            out
+        };
+        let color = rows(&self.color.2);
+        let depth = rows(&self.depth.2);
+        let index = rows(&self.index.2);
+        for buffer in buffers {
+            buffer.unmap();
+        }
+        let rgb = color
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        let depth = bytemuck::pod_collect_to_vec::<u8, f32>(&depth);
+        let segmentation = bytemuck::pod_collect_to_vec::<u8, u32>(&index)
+            .into_iter()
+            .map(|i| if i == NO_BODY { -1 } else { i as i32 })
+            .collect();
+        Ok((rgb, depth, segmentation))
+    }
+}
+
+/// The bind group layouts and the pipeline.
+fn pipeline(
+    device: &wgpu::Device,
+) -> (
+    wgpu::BindGroupLayout,
+    wgpu::BindGroupLayout,
+    wgpu::RenderPipeline,
+) {
+    let uniform = |dynamic| wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let view_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("view"),
+        entries: &[uniform(false)],
+    });
+    let part_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("part"),
+        entries: &[uniform(true)],
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("clasp-render"),
+        bind_group_layouts: &[Some(&view_layout), Some(&part_layout)],
+        immediate_size: 0,
+    });
+    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("clasp-render"),
+        source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
+    });
+    let target = |format| {
+        Some(wgpu::ColorTargetState {
+            format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })
+    };
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("clasp-render"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &shader,
+            entry_point: Some("vertex"),
+            compilation_options: Default::default(),
+            buffers: &[wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<Vertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+            }],
+        },
+        primitive: wgpu::PrimitiveState {
+            cull_mode: None,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: Z_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &shader,
+            entry_point: Some("fragment"),
+            compilation_options: Default::default(),
+            targets: &[
+                target(COLOR_FORMAT),
+                target(DEPTH_FORMAT),
+                target(INDEX_FORMAT),
+            ],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (view_layout, part_layout, pipeline)
+}
