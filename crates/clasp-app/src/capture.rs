@@ -147,6 +147,8 @@ pub struct StateDump {
     pub contacts: Vec<ContactState>,
     pub quality: QualityState,
     pub simulation: SimulationState,
+    /// How fast the app drew its last frames (none before the first after the warm-up).
+    pub frame_rate: Option<crate::frame_rate::FrameRate>,
     /// The 3D view, so that a script can find where a world point appears in the window.
     pub view: Option<ViewState>,
     /// Where the panels put some controls, for the same scripts.
@@ -284,6 +286,7 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
         contacts: contact_states(world),
         quality: quality_state(&document.quality),
         simulation: SimulationState::default(),
+        frame_rate: None,
         view: None,
         ui: ControlPositions::default(),
     }
@@ -391,6 +394,7 @@ struct Shown<'w, 's> {
     >,
     controls: Res<'w, ControlPositions>,
     simulation: Res<'w, crate::editor::Simulation>,
+    frames: Res<'w, crate::frame_rate::FrameTimes>,
 }
 
 fn write_state(
@@ -407,6 +411,7 @@ fn write_state(
         cameras,
         controls,
         simulation,
+        frames,
     } = shown;
     let Some(path) = &options.state_out else {
         return;
@@ -422,6 +427,7 @@ fn write_state(
     let mut state = state_dump(&document, &selection);
     state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
     state.ui = controls.clone();
+    state.frame_rate = frames.rate();
     state.simulation = SimulationState {
         playing: simulation.playing,
         time: simulation.time,

@@ -31,6 +31,23 @@ pub struct Args {
     /// Start with the dynamics playing, as if Play were pressed (Space pauses).
     #[arg(long)]
     pub play: bool,
+
+    /// The window's size in logical pixels (default 1280x800).
+    #[arg(long, value_name = "WxH", value_parser = window_size)]
+    pub size: Option<(u32, u32)>,
+
+    /// Draw as fast as the GPU can instead of at the display's refresh: for measuring the
+    /// frame rate (View → Frame rate; the state file's `frame_rate`).
+    #[arg(long)]
+    pub no_vsync: bool,
+}
+
+fn window_size(text: &str) -> Result<(u32, u32), String> {
+    let parsed = text.split_once(['x', 'X']).and_then(|(w, h)| {
+        let side = |s: &str| s.trim().parse::<u32>().ok().filter(|&n| (1..=16384).contains(&n));
+        Some((side(w)?, side(h)?))
+    });
+    parsed.ok_or_else(|| format!("\"{text}\" is not a window size like 1920x1080"))
 }
 
 fn positive_seconds(text: &str) -> Result<f64, String> {

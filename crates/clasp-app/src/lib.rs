@@ -11,6 +11,7 @@ pub mod dialog;
 pub mod dragger;
 pub mod editor;
 pub mod files;
+pub mod frame_rate;
 pub mod grasp_test;
 pub mod icon;
 pub mod markers;
@@ -63,6 +64,7 @@ impl Plugin for ClaspPlugin {
                 planning::PlanningPlugin,
                 simulation::SimulationPlugin,
                 grasp_test::GraspTestPlugin,
+                frame_rate::FrameRatePlugin,
             ));
     }
 }
@@ -154,7 +156,11 @@ pub fn run(args: Args) -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Clasp".into(),
-            resolution: (1280, 800).into(),
+            resolution: args.size.unwrap_or((1280, 800)).into(),
+            present_mode: match args.no_vsync {
+                true => bevy::window::PresentMode::AutoNoVsync,
+                false => bevy::window::PresentMode::AutoVsync,
+            },
             ..default()
         }),
         ..default()

@@ -11,7 +11,8 @@
 //! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
 //!
 //! `--dynamics` times the dynamics against MuJoCo (see `dynamics`), `--grasp-test` the physics
-//! test of grasps (see `grasp_test`); each runs on its own.
+//! test of grasps (see `grasp_test`), `--render` the headless renderer (see `render`); each runs
+//! on its own.
 //!
 //! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
 //! `--features app`, which builds Bevy, and runs on its own.
@@ -29,6 +30,7 @@ mod library;
 mod parry;
 mod planner;
 mod quality;
+mod render;
 mod scenes;
 mod timing;
 
@@ -62,6 +64,7 @@ struct Options {
     export: Option<std::path::PathBuf>,
     dynamics: bool,
     grasp_test: bool,
+    render: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -80,6 +83,7 @@ fn options() -> Result<Options, String> {
         export: None,
         dynamics: false,
         grasp_test: false,
+        render: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -101,6 +105,7 @@ fn options() -> Result<Options, String> {
             "--app-frame" => options.app_frame = true,
             "--dynamics" => options.dynamics = true,
             "--grasp-test" => options.grasp_test = true,
+            "--render" => options.render = true,
             "--export" => {
                 options.export = Some(args.next().ok_or("--export needs a folder")?.into())
             }
@@ -110,7 +115,7 @@ fn options() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--grasp-test] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--grasp-test] [--render] [--export DIR]"
                 );
                 std::process::exit(0);
             }
@@ -219,6 +224,16 @@ fn main() {
         println!("{} passed, {} failed", checks.passed, checks.failed);
         if let Some(path) = &options.json {
             write_report(path, json!({ "grasp_test": figures }), &checks);
+        }
+        exit_on_failed_checks(&checks);
+        return;
+    }
+    if options.render {
+        let mut checks = Checks::default();
+        let figures = render::run(options.quick, options.library.as_deref(), &mut checks);
+        println!("{} passed, {} failed", checks.passed, checks.failed);
+        if let Some(path) = &options.json {
+            write_report(path, json!({ "render": figures }), &checks);
         }
         exit_on_failed_checks(&checks);
         return;

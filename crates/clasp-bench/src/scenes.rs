@@ -206,3 +206,16 @@ pub fn grasp(object: &Geometry, rng: &mut Random) -> Vec<(Arc<Geometry>, Isometr
     }
     hand
 }
+
+/// A sphere of radius 40 mm about the origin: a finely subdivided cube (`cells` a side) with
+/// every vertex pushed out onto the sphere, so the triangles are of much the same size
+/// everywhere; 12·cells² triangles.
+pub fn sphere_mesh(cells: usize) -> TriMesh {
+    let cube = subdivided_box([-1.0; 3], [1.0; 3], cells);
+    let vertices = cube
+        .vertices()
+        .iter()
+        .map(|v| Point3::from(v.coords.normalize() * 40.0))
+        .collect();
+    TriMesh::new(vertices, cube.triangles().to_vec()).expect("a cube's triangles on a sphere")
+}

@@ -146,6 +146,8 @@ pub struct ViewSettings {
     pub help_shown: bool,
     /// The planner window (Grasp → Plan).
     pub planner_shown: bool,
+    /// Frames a second and frame times in the status bar.
+    pub frame_rate_shown: bool,
 }
 
 impl Default for ViewSettings {
@@ -160,6 +162,7 @@ impl Default for ViewSettings {
             plot_shown: false,
             help_shown: false,
             planner_shown: false,
+            frame_rate_shown: false,
         }
     }
 }

@@ -86,6 +86,7 @@ struct PanelState<'w> {
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
     loads: ResMut<'w, crate::dialog::Loads>,
+    frames: Res<'w, crate::frame_rate::FrameTimes>,
 }
 
 fn panels(
@@ -104,6 +105,7 @@ fn panels(
         mut state,
         mut controls,
         mut loads,
+        frames,
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
     let state = &mut *state;
@@ -126,7 +128,8 @@ fn panels(
     let toolbar_rects = egui::Panel::top("toolbar")
         .show(&mut root, |ui| toolbar(ui, editor, dialogs))
         .inner;
-    egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state));
+    let frame_rate = frames.rate().filter(|_| editor.view.frame_rate_shown);
+    egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state, frame_rate));
     if state.log_open {
         egui::Panel::bottom("log")
             .resizable(true)

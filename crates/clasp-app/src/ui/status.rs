@@ -8,8 +8,17 @@ use crate::editor::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-pub(super) fn status_bar(ui: &mut egui::Ui, editor: &Editor, state: &mut UiState) {
+pub(super) fn status_bar(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    state: &mut UiState,
+    frame_rate: Option<crate::frame_rate::FrameRate>,
+) {
     ui.horizontal(|ui| {
+        if let Some(rate) = frame_rate {
+            ui.label(egui::RichText::new(rate.summary()).monospace());
+            ui.separator();
+        }
         let errors = editor.log.iter().filter(|e| e.error).count();
         let log_label = format!("Log ({})", editor.log.len());
         ui.toggle_value(&mut state.log_open, log_label)

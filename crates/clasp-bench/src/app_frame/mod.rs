@@ -101,7 +101,7 @@ fn rows(library: Option<&Path>) -> Vec<Row> {
     }
     // 12·91² = 99,372 and 12·289² = 1,002,252 triangles.
     for (cells, hand, dof) in [(91, Some(4.0), Some(2.0)), (289, Some(8.0), None)] {
-        let mesh = scenes::sphere_mesh(cells);
+        let mesh = crate::scenes::sphere_mesh(cells);
         rows.push(Row {
             build: Box::new(move || scenes::sphere_scene(&mesh)),
             hand_target: hand,

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use clasp_app::{Document, EditorWorld, edit};
-use clasp_collide::{TriMesh, shapes::subdivided_box};
+use clasp_collide::TriMesh;
 use clasp_core::{Body, BodyId, BodyKind, Element, Pose, RobotId};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -21,19 +21,6 @@ pub struct Scene {
     pub centre: Point3<f64>,
     /// The hand's approach direction, world.
     pub approach: Vector3<f64>,
-}
-
-/// A sphere of radius 40 mm about the origin: a finely subdivided cube (`cells` a side) with
-/// every vertex pushed out onto the sphere, so the triangles are of much the same size
-/// everywhere; 12·cells² triangles.
-pub fn sphere_mesh(cells: usize) -> TriMesh {
-    let cube = subdivided_box([-1.0; 3], [1.0; 3], cells);
-    let vertices = cube
-        .vertices()
-        .iter()
-        .map(|v| Point3::from(v.coords.normalize() * 40.0))
-        .collect();
-    TriMesh::new(vertices, cube.triangles().to_vec()).expect("a cube's triangles on a sphere")
 }
 
 /// The default scene: ClaspHand and its mug.
