@@ -44,7 +44,12 @@ pub struct Args {
 
 fn window_size(text: &str) -> Result<(u32, u32), String> {
     let parsed = text.split_once(['x', 'X']).and_then(|(w, h)| {
-        let side = |s: &str| s.trim().parse::<u32>().ok().filter(|&n| (1..=16384).contains(&n));
+        let side = |s: &str| {
+            s.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=16384).contains(&n))
+        };
         Some((side(w)?, side(h)?))
     });
     parsed.ok_or_else(|| format!("\"{text}\" is not a window size like 1920x1080"))

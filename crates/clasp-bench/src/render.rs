@@ -36,7 +36,12 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         cases.push(("Barrett and GraspIt's mug", world, (640, 480), renders));
     }
     if let Some(world) = big_sphere(quick) {
-        cases.push(("ClaspHand and a 1M-triangle sphere", world, (1920, 1080), renders / 4));
+        cases.push((
+            "ClaspHand and a 1M-triangle sphere",
+            world,
+            (1920, 1080),
+            renders / 4,
+        ));
     }
     let figures: Vec<Value> = cases
         .into_iter()
@@ -89,7 +94,9 @@ fn time_case(
         times.push(tick.elapsed().as_secs_f64());
     }
     let rate = cameras.len() as f64 / all.elapsed().as_secs_f64();
-    checks.expect(seen == cameras.len(), || format!("{name}: the object is missing from a view"));
+    checks.expect(seen == cameras.len(), || {
+        format!("{name}: the object is missing from a view")
+    });
     let twice = [0, 1].map(|_| renderer.render(&scene, world, &cameras[0]).ok());
     checks.expect(twice[0].is_some() && twice[0] == twice[1], || {
         format!("{name}: the same camera gave different images")
@@ -129,7 +136,11 @@ fn barrett_and_mug(library: &Path) -> Option<World> {
 fn big_sphere(quick: bool) -> Option<World> {
     let mut world = clasp_io::default_world().ok()?;
     let cells = if quick { 144 } else { 289 };
-    let sphere = Body::from_mesh("sphere", BodyKind::Graspable, crate::scenes::sphere_mesh(cells));
+    let sphere = Body::from_mesh(
+        "sphere",
+        BodyKind::Graspable,
+        crate::scenes::sphere_mesh(cells),
+    );
     world.remove_element(clasp_core::Element::Body(0)).ok()?;
     world.add_body(sphere);
     Some(world)

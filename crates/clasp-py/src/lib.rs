@@ -17,6 +17,7 @@ mod grasps;
 mod hold;
 mod ids;
 mod moves;
+mod render;
 mod world;
 
 use pyo3::prelude::*;

@@ -146,7 +146,9 @@ pub(super) fn view_menu(
     ui.checkbox(&mut view.virtual_contacts_shown, "Virtual contacts")
         .on_hover_text("The hands' predefined contact points (their virtual contact files)");
     ui.checkbox(&mut view.frame_rate_shown, "Frame rate")
-        .on_hover_text("Frames a second and frame times over the last 1,000 frames, in the status bar");
+        .on_hover_text(
+            "Frames a second and frame times over the last 1,000 frames, in the status bar",
+        );
     ui.separator();
     ui.add(
         egui::Slider::new(&mut view.cone_height, 2.0..=100.0)
