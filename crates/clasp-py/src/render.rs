@@ -15,7 +15,7 @@ fn renderer() -> PyResult<&'static Renderer> {
     RENDERER
         .get_or_init(|| Renderer::new().map_err(|e| e.to_string()))
         .as_ref()
-        .map_err(|e| move_error(e))
+        .map_err(move_error)
 }
 
 impl PyWorld {
