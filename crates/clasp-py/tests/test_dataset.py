@@ -130,3 +130,43 @@ def test_a_job_with_the_physics_test_adds_held_and_each_directions_figures(model
         assert h == (all(x <= 20.0 for x in m) and all(y <= 15.0 for y in t))
     # A rerun resumes: nothing left to test again.
     assert dataset.run_local(tested, progress=None) == []
+
+
+def test_a_job_with_views_pictures_objects_and_grasps_and_resumes_without_rendering(models, tmp_path):
+    viewed = Job(
+        hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
+        objects=(str(models / "objects" / "clasp_mug.xml"),),
+        grasps=3,
+        out=str(tmp_path / "viewed"),
+        seed=3,
+        task_size=2,
+        views=4,
+    )
+    written = dataset.run_local(viewed, progress=None)
+    table = dataset.read(viewed.out)
+    assert table.column_names == dataset.COLUMNS + dataset.VIEW_COLUMNS
+    assert table.num_rows == 3
+    for data in table.column("image").to_pylist():
+        picture = dataset.decode_image(data)
+        assert picture["rgb"].shape == (480, 640, 3) and picture["depth"].shape == (480, 640)
+        labels = set(np.unique(picture["segmentation"]).tolist())
+        assert 0 in labels, "the object is seen"
+        assert labels - {-1, 0}, "and so is the hand"
+    views = dataset.read_views(viewed.out)
+    assert views.column("view").to_pylist() == [0, 1, 2, 3]
+    directions = np.array(views.column("direction").to_pylist())
+    assert np.allclose(np.linalg.norm(directions, axis=1), 1.0)
+    for data in views.column("image").to_pylist():
+        picture = dataset.decode_image(data)
+        assert set(np.unique(picture["segmentation"]).tolist()) == {-1, 0}, "the object alone"
+        seen = picture["segmentation"] == 0
+        assert np.isfinite(picture["depth"][seen]).all() and np.isinf(picture["depth"][~seen]).all()
+    # A rerun renders nothing; a lost shard is written again without its object's views.
+    files = sorted(Path(viewed.out).rglob("*.parquet"))
+    stamps = [p.stat().st_mtime_ns for p in files]
+    assert dataset.run_local(viewed, progress=None) == []
+    written[0].unlink()
+    assert dataset.run_local(viewed, progress=None) == [written[0]]
+    assert [p.stat().st_mtime_ns for p in files if p != written[0]] == [
+        s for p, s in zip(files, stamps) if p != written[0]
+    ]

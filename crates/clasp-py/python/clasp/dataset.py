@@ -7,10 +7,20 @@ written, so a job that stopped resumes where it was.
 The candidates of an object are drawn from the job's seed and the object's place in the job,
 exactly as ``clasp-cli batch OBJECT --hand HAND --seed S`` draws them (S = ``object_seed``), so
 every shard can be checked against the Rust batch.
+
+A job with ``views`` adds pictures (``World.render``, 640x480): each grasp seen from one view
+(column ``image``), and each object alone from ``views`` directions spread over the sphere,
+one Parquet file per object under ``views/``. Each picture is the bytes of a compressed NumPy
+``.npz`` (``rgb``, ``depth`` in mm, ``segmentation``, ``intrinsics``, ``camera``;
+``decode_image`` reads it) stored in the Parquet file itself, not in files beside it: a shard
+then holds all its grasps' pictures or does not exist, so a rerun resumes exactly as before
+(nothing written twice, nothing half-written), Ray workers need no shared folder (the driver
+writes what they return), and a dataset moves as its Parquet files.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
@@ -20,7 +30,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ._clasp import World, grasp_candidates
+from ._clasp import BodyId, World, grasp_candidates
 
 # Columns of a shard, in order. `palm` is the 4x4 pose row-major (16 numbers), `dofs` one per
 # DOF; `epsilon` and `volume` are NaN when the grasp is not force-closure.
@@ -43,6 +53,13 @@ COLUMNS = [
 # (degrees).
 TEST_COLUMNS = ["held", "hold_displacement", "hold_rotation"]
 
+# A job with ``views`` adds each grasp's picture (a compressed .npz's bytes, see
+# ``decode_image``).
+VIEW_COLUMNS = ["image"]
+
+# The pictures' size, pixels.
+VIEW_SIZE = (640, 480)
+
 
 @dataclass(frozen=True)
 class Job:
@@ -60,6 +77,7 @@ class Job:
     metric: str = "volume"
     gws: str = "l1"
     test: bool = False
+    views: int = 0
 
     def __post_init__(self):
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731
@@ -70,14 +88,17 @@ class Job:
             raise ValueError("a job needs at least one grasp per object and per task")
         if not self.objects:
             raise ValueError("a job needs at least one object")
+        if self.views < 0:
+            raise ValueError("views is a number of views, 0 or more")
 
     def recipe(self) -> dict:
         """What decides the grasps and where they go in the shards (all but ``out``): a folder
         of shards holds one recipe's. ``test`` is named only when asked for, so folders written
         before it existed still resume."""
         recipe = {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
-        if not self.test:
-            del recipe["test"]
+        for extra in ("test", "views"):
+            if not recipe[extra]:
+                del recipe[extra]
         return recipe
 
 
@@ -152,6 +173,74 @@ def todo(job: Job, shard: tuple[int, int] | None = None) -> list[Task]:
     return [t for t in chosen if not shard_path(job, t).exists()]
 
 
+def views_path(job: Job, object_index: int) -> Path:
+    """Where an object's views are written."""
+    return Path(job.out) / "views" / f"{object_index:04d}-{object_id(job.objects[object_index])}.parquet"
+
+
+def view_directions(count: int) -> np.ndarray:
+    """``count`` directions spread evenly over the sphere (a Fibonacci lattice), (count, 3)."""
+    k = np.arange(count) + 0.5
+    z = 1.0 - 2.0 * k / count
+    angle = np.pi * (1.0 + 5**0.5) * k
+    r = np.sqrt(1.0 - z * z)
+    return np.stack([r * np.cos(angle), r * np.sin(angle), z], axis=1)
+
+
+def encode_image(images: dict) -> bytes:
+    """A render (``World.render``'s arrays) as the bytes of a compressed .npz."""
+    buffer = io.BytesIO()
+    keep = ("rgb", "depth", "segmentation", "intrinsics", "camera")
+    np.savez_compressed(buffer, **{k: images[k] for k in keep})
+    return buffer.getvalue()
+
+
+def decode_image(data: bytes) -> dict[str, np.ndarray]:
+    """A picture of the dataset as arrays: ``rgb`` (H, W, 3), ``depth`` (H, W, mm, inf where
+    nothing is seen), ``segmentation`` (H, W: the body's index in the world's ``body_ids``,
+    -1 where none is), ``intrinsics`` (3x3) and ``camera`` (4x4 camera to world, OpenCV)."""
+    with np.load(io.BytesIO(data)) as arrays:
+        return {k: arrays[k] for k in arrays.files}
+
+
+def object_views(job: Job, object_index: int) -> dict[str, list] | None:
+    """The object alone from each of the job's view directions, as columns; ``None`` when the
+    job has no views or they are written already."""
+    if not job.views or views_path(job, object_index).exists():
+        return None
+    world = World()
+    world.add_body(job.objects[object_index], kind="graspable")
+    directions = view_directions(job.views)
+    width, height = VIEW_SIZE
+    images = [encode_image(world.render(width=width, height=height, look_from=d)) for d in directions]
+    return {
+        "object_id": [object_id(job.objects[object_index])] * job.views,
+        "object_index": [object_index] * job.views,
+        "view": list(range(job.views)),
+        "direction": directions.tolist(),
+        "image": images,
+    }
+
+
+def grasp_images(world: World, results: dict) -> list[bytes]:
+    """Each grasp of a batch seen from one view: the hand put at its palm pose and DOFs, the
+    object framed from halfway between the palm's side and above it."""
+    palm, width, height = BodyId.palm(0), *VIEW_SIZE
+    centre = world.body_pose(BodyId.free(0))[:3, 3]
+    images = []
+    for pose, dofs in zip(results["palm"], results["dofs"]):
+        world.set_pose(palm, pose)
+        world.set_dofs(0, dofs.tolist())
+        towards = pose[:3, 3] - centre
+        towards /= max(np.linalg.norm(towards), 1e-9)
+        side = np.cross(towards, [0.0, 0.0, 1.0])
+        if np.linalg.norm(side) < 1e-6:
+            side = np.array([1.0, 0.0, 0.0])
+        direction = towards + side / np.linalg.norm(side) + np.array([0.0, 0.0, 0.5])
+        images.append(encode_image(world.render(width=width, height=height, look_from=direction)))
+    return images
+
+
 def scene(job: Job, object_index: int) -> World:
     """The world a task grasps in: the object (body 0), then the hand (robot 0)."""
     world = World()
@@ -186,7 +275,25 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
         columns["held"] = results["held"].tolist()
         columns["hold_displacement"] = results["hold_displacement"].tolist()
         columns["hold_rotation"] = results["hold_rotation"].tolist()
+    if job.views:
+        columns["image"] = grasp_images(world, results)
     return columns
+
+
+def evaluate_with_views(job: Job, task: Task, threads: int | None = None) -> tuple[dict, dict | None]:
+    """A task's columns, and its object's views when it is the object's first task and they
+    are not written yet."""
+    views = object_views(job, task.object_index) if task.first == 0 else None
+    return evaluate(job, task, threads), views
+
+
+def write_task(job: Job, task: Task, columns: dict, views: dict | None) -> Path:
+    """Writes a task's object views (when it carries them), then its shard."""
+    if views is not None:
+        write_shard(views_path(job, task.object_index), views)
+    path = shard_path(job, task)
+    write_shard(path, columns)
+    return path
 
 
 def write_shard(path: Path, columns: dict[str, list]) -> None:
@@ -198,6 +305,18 @@ def write_shard(path: Path, columns: dict[str, list]) -> None:
     partial = path.with_name(path.name + f".{os.getpid()}.partial")
     pq.write_table(pa.table(columns), partial)
     os.replace(partial, path)
+
+
+def read_views(out: str | Path):
+    """Every object's views under ``out`` as one pyarrow table, sorted by object and view."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = sorted((Path(out) / "views").glob("*.parquet"))
+    if not files:
+        return pa.table({"object_id": [], "object_index": [], "view": [], "direction": [], "image": []})
+    table = pa.concat_tables(pq.read_table(p) for p in files)
+    return table.sort_by([("object_index", "ascending"), ("view", "ascending")])
 
 
 def read(out: str | Path):
@@ -229,8 +348,7 @@ def run_local(
     remaining = todo(job, shard)
     written, grasps, started = [], 0, time.perf_counter()
     for task in remaining:
-        path = shard_path(job, task)
-        write_shard(path, evaluate(job, task, threads))
+        path = write_task(job, task, *evaluate_with_views(job, task, threads))
         written.append(path)
         grasps += task.count
         if progress:

@@ -7,7 +7,8 @@ this machine, and ``--shard i/n`` runs one part of it (a Slurm array's task).
 From the command line::
 
     python -m clasp.ray HAND.xml OBJECT.xml [OBJECT.xml ...] --grasps 1000 --out results/
-        [--seed S] [--task-size 50] [--test] [--address auto] [--local] [--shard i/n] [--threads T]
+        [--seed S] [--task-size 50] [--test] [--views N] [--address auto] [--local]
+        [--shard i/n] [--threads T]
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from . import dataset
 from .dataset import Job
 
 
-def _evaluate_remote(job: dict, task: dict) -> tuple[dict, dict]:
-    """The body of a Ray task: one task's grasps, on the one CPU Ray gave it."""
-    from clasp.dataset import Job, Task, evaluate
+def _evaluate_remote(job: dict, task: dict) -> tuple[dict, dict, dict | None]:
+    """The body of a Ray task: one task's grasps (and its object's views, when it carries
+    them), on the one CPU Ray gave it."""
+    from clasp.dataset import Job, Task, evaluate_with_views
 
-    return task, evaluate(Job(**job), Task(**task), threads=1)
+    return task, *evaluate_with_views(Job(**job), Task(**task), threads=1)
 
 
 def run(
@@ -63,10 +65,9 @@ def _run_tasks(ray, job: Job, remaining: list, progress) -> list[Path]:
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for reference in finished:
-                task, columns = ray.get(reference)
+                task, columns, views = ray.get(reference)
                 task = dataset.Task(**task)
-                dataset.write_shard(dataset.shard_path(job, task), columns)
-                written.append(dataset.shard_path(job, task))
+                written.append(dataset.write_task(job, task, columns, views))
                 grasps += task.count
                 if progress:
                     progress(dataset.report(len(written), len(remaining), grasps, started))
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metric", choices=["epsilon", "volume"], default="volume")
     parser.add_argument("--gws", choices=["l1", "linf"], default="l1")
     parser.add_argument("--test", action="store_true", help="add each grasp's physics test (held, and how far the object moved and turned along each axis)")
+    parser.add_argument("--views", type=int, default=0, help="render each object alone from N views (views/*.parquet) and each grasp from one view (column image): 640x480 RGB, depth and mask as .npz bytes")
     parser.add_argument("--address", help='a Ray cluster to join ("auto": the local one)')
     parser.add_argument("--num-cpus", type=int, help="CPUs of a new local Ray cluster")
     parser.add_argument("--local", action="store_true", help="run on this machine, without Ray")
@@ -109,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             metric=args.metric,
             gws=args.gws,
             test=args.test,
+            views=args.views,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
