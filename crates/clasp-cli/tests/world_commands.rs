@@ -1225,3 +1225,113 @@ fn grasp_lift_raises_the_mug_with_the_palm() {
     let refused = run(&["grasp", path_str(&world), "--auto", "--lift", "-5"]);
     assert!(!refused.status.success());
 }
+
+#[test]
+fn render_writes_colour_depth_and_mask_and_names_each_body() {
+    let dir = scratch("render", &[]);
+    let (rgb, depth, mask, depth_png) = (
+        dir.join("rgb.png"),
+        dir.join("depth.npy"),
+        dir.join("mask.png"),
+        dir.join("depth.png"),
+    );
+    let output = run(&[
+        "render",
+        path_str(&default_world()),
+        "--out",
+        path_str(&rgb),
+        "--depth",
+        path_str(&depth),
+        "--mask",
+        path_str(&mask),
+        "--size",
+        "160x120",
+        "--look-from",
+        "1,-0.3,0.4",
+        "--json",
+    ]);
+    let answer = ok_json(&output);
+    assert_eq!(answer["width"], 160);
+    assert_eq!(answer["bodies"][0]["name"], "clasp_mug");
+    assert!(answer["bodies"][0]["pixels"].as_u64().unwrap() > 1000);
+    let picture = image::open(&rgb).unwrap();
+    assert_eq!((picture.width(), picture.height()), (160, 120));
+    // The mask: the mug (index 0) as 1, nothing as 0.
+    let labels = image::open(&mask).unwrap().into_luma16();
+    let mug = labels.pixels().filter(|p| p.0[0] == 1).count() as u64;
+    assert_eq!(mug, answer["bodies"][0]["pixels"].as_u64().unwrap());
+    // The .npy: NumPy's header, then 160 × 120 little-endian floats, inf where nothing is.
+    let bytes = std::fs::read(&depth).unwrap();
+    assert!(bytes.starts_with(b"\x93NUMPY\x01\x00"));
+    let header = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    assert_eq!((10 + header) % 64, 0);
+    let text = std::str::from_utf8(&bytes[10..10 + header]).unwrap();
+    assert!(text.contains("'shape': (120, 160)"), "{text}");
+    let values: Vec<f32> = bytes[10 + header..]
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(values.len(), 160 * 120);
+    let seen = labels.pixels().zip(&values);
+    assert!(seen.clone().all(|(l, d)| (l.0[0] > 0) == d.is_finite()));
+    // A 16-bit PNG of whole millimetres, 0 where nothing is seen.
+    let output = run(&[
+        "render",
+        path_str(&default_world()),
+        "--out",
+        path_str(&rgb),
+        "--depth",
+        path_str(&depth_png),
+        "--size",
+        "160x120",
+        "--look-from",
+        "1,-0.3,0.4",
+    ]);
+    assert!(ok_stdout(&output).contains("0: clasp_mug"));
+    let millimetres = image::open(&depth_png).unwrap().into_luma16();
+    for (mm, d) in millimetres.pixels().zip(&values) {
+        match d.is_finite() {
+            true => assert!((mm.0[0] as f32 - d).abs() <= 0.5),
+            false => assert_eq!(mm.0[0], 0),
+        }
+    }
+}
+
+#[test]
+fn render_refuses_bad_sizes_and_cameras_naming_the_problem() {
+    let out = std::env::temp_dir().join("clasp-cli-render-refused.png");
+    let world = default_world();
+    let cases: [(&[&str], &str); 4] = [
+        (&["--size", "0x480"], "width is 0"),
+        (&["--size", "640x20000"], "height is 20000"),
+        (&["--camera", "0,0,0,0,0,0"], "looks at its own position"),
+        (&["--camera", "1,2,nan,0,0,0"], "finite"),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["render", path_str(&world), "--out", path_str(&out)];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert!(!output.status.success());
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // In the mug's wall: 38 mm from its axis (its wall spans about 36.5 to 40 mm), 50 mm up,
+    // the mug turned −60° about z.
+    let output = run(&[
+        "render",
+        path_str(&world),
+        "--out",
+        path_str(&out),
+        "--camera",
+        "19,-32.909,50,0,0,50",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("the camera is inside clasp_mug"),
+        "{}",
+        stderr(&output)
+    );
+}
