@@ -258,3 +258,18 @@ fn the_arm_and_hand_world_saves_and_loads_as_it_was() {
     assert_eq!(loaded.current_hand(), Some(HAND));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_hand_carried_by_an_arm_cannot_have_a_free_base() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    let refused = world.set_free_base(HAND, true);
+    assert!(
+        matches!(refused, Err(clasp_core::MoveError::Carried { robot, by }) if robot == HAND && by == ARM),
+        "{refused:?}"
+    );
+    assert!(!world.robot(HAND).unwrap().has_free_base());
+    // The arm itself may float.
+    world.set_free_base(ARM, true).unwrap();
+    assert!(world.robot(ARM).unwrap().has_free_base());
+}

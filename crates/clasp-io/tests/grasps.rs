@@ -554,3 +554,142 @@ fn graspits_lift_raises_the_mug_in_a_closed_hand_and_leaves_it_in_an_open_one() 
     println!("open: {lift:?}");
     assert!(!lift.held && lift.raised < 50.0, "{lift:?}");
 }
+
+/// ClaspHand alone, 1 m above where its mug was, holding its DOFs, its base free.
+fn free_hand() -> (World, RobotId) {
+    let (mut world, robot) = clasp_hand_at_its_mug();
+    world.remove_element(Element::Body(0)).unwrap();
+    let palm = world.robot(robot).unwrap().pose();
+    let raised = Pose::translation(0.0, 0.0, 1000.0) * palm;
+    world.set_pose(Element::Robot(robot), raised).unwrap();
+    let dofs = world.robot(robot).unwrap().dof_values().to_vec();
+    world.drive_robot(robot, &dofs).unwrap();
+    world.set_free_base(robot, true).unwrap();
+    (world, robot)
+}
+
+/// The hand's centre of gravity: its palm's and links' centres weighted by their masses.
+fn hand_centre(world: &World, robot: RobotId) -> nalgebra::Point3<f64> {
+    let hand = world.robot(robot).unwrap();
+    let bodies = std::iter::once(hand.palm()).chain(
+        hand.chains()
+            .iter()
+            .flat_map(|c| c.links.iter().map(|l| &l.body)),
+    );
+    let (mut weighted, mut mass) = (Vector3::zeros(), 0.0);
+    for body in bodies {
+        weighted += body.world_cog().coords * body.mass.mass;
+        mass += body.mass.mass;
+    }
+    nalgebra::Point3::from(weighted / mass)
+}
+
+#[test]
+fn a_free_hand_falls_as_one_body() {
+    let (mut world, robot) = free_hand();
+    let start = world.robot(robot).unwrap().pose();
+    let dofs = world.robot(robot).unwrap().dof_values().to_vec();
+    let seconds = 0.2;
+    world.simulate(seconds).unwrap();
+    let hand = world.robot(robot).unwrap();
+    let fell = start.translation.z - hand.pose().translation.z;
+    let expected = 0.5 * clasp_core::EARTH_GRAVITY * seconds * seconds;
+    println!("fell {fell:.2} mm in {seconds} s (free fall {expected:.2} mm)");
+    assert!((fell - expected).abs() < 0.02 * expected, "fell {fell} mm");
+    let sideways = (hand.pose().translation.vector.xy() - start.translation.vector.xy()).norm();
+    assert!(sideways < 1e-6, "{sideways} mm sideways");
+    // As one body: no finger moves against the palm, the palm does not turn.
+    for (q, q0) in hand.dof_values().iter().zip(&dofs) {
+        assert!((q - q0).abs() < 1e-4, "a DOF moved from {q0} to {q}");
+    }
+    assert!(hand.pose().rotation.angle_to(&start.rotation) < 1e-6);
+}
+
+#[test]
+fn a_free_hand_closing_in_space_recoils_about_its_centre_of_gravity() {
+    let (mut world, robot) = free_hand();
+    world.set_gravity(Vector3::zeros()).unwrap();
+    let hand = world.robot(robot).unwrap();
+    let closed: Vec<f64> = (0..hand.dofs.len())
+        .map(|dof| {
+            let (min, max) = hand.dof_limits(dof);
+            let closing = hand.dofs[dof].default_velocity.signum();
+            (hand.dof_values()[dof] + closing * 0.6).clamp(min, max)
+        })
+        .collect();
+    world.drive_robot(robot, &closed).unwrap();
+    let (palm, centre) = (
+        world.robot(robot).unwrap().pose(),
+        hand_centre(&world, robot),
+    );
+    world.simulate(0.4).unwrap();
+    let hand = world.robot(robot).unwrap();
+    let recoil = (hand.pose().translation.vector - palm.translation.vector).norm();
+    let drift = (hand_centre(&world, robot) - centre).norm();
+    println!("palm moved {recoil:.3} mm, the centre of gravity {drift:.4} mm");
+    assert!(recoil > 0.5, "the palm answers the fingers: {recoil} mm");
+    assert!(
+        drift < 0.05 * recoil,
+        "the centre of gravity stays: {drift} mm"
+    );
+    // Released, it stops where it is, its base fixed again.
+    world.release_robot(robot).unwrap();
+    assert!(!world.robot(robot).unwrap().has_free_base());
+}
+
+#[test]
+fn a_free_base_is_refused_for_a_robot_that_is_not_there() {
+    let (mut world, _) = clasp_hand_at_its_mug();
+    let missing = world.set_free_base(RobotId::from_index(7), true);
+    assert!(
+        matches!(missing, Err(clasp_core::MoveError::NoSuchRobot(_))),
+        "{missing:?}"
+    );
+}
+
+#[test]
+fn a_free_hand_dropped_on_a_table_comes_to_rest_on_it() {
+    let (mut world, robot) = free_hand();
+    let lowest = {
+        let hand = world.robot(robot).unwrap();
+        let bodies = std::iter::once(hand.palm()).chain(
+            hand.chains()
+                .iter()
+                .flat_map(|c| c.links.iter().map(|l| &l.body)),
+        );
+        bodies
+            .flat_map(|b| b.mesh().vertices().iter().map(move |v| (b.pose() * v).z))
+            .fold(f64::MAX, f64::min)
+    };
+    let top = lowest - 30.0;
+    let table = clasp_core::Body::from_mesh(
+        "table",
+        clasp_core::BodyKind::Obstacle,
+        clasp_collide::shapes::cuboid([-400.0, -400.0, top - 20.0], [400.0, 400.0, top]),
+    );
+    let table = world.add_body(table);
+    let start = world.robot(robot).unwrap().pose();
+    world.simulate(1.0).unwrap();
+    let hand = world.robot(robot).unwrap();
+    assert!(
+        world.overlapping_pairs().is_empty(),
+        "nothing passes into anything"
+    );
+    let speed = hand.base_velocity().linear.norm();
+    let fell = lowest - top;
+    println!("resting at {speed:.3} mm/s after a fall of {fell:.1} mm");
+    assert!(speed < 5.0, "the hand rests on the table: {speed} mm/s");
+    let on_table = |c: &&clasp_core::Contact| {
+        let pair = [c.body, c.other];
+        pair.contains(&table) && pair.iter().any(|b| b.robot() == Some(robot))
+    };
+    assert!(
+        world.contacts().iter().any(|c| on_table(&c)),
+        "it lies on the table"
+    );
+    let dropped = start.translation.z - hand.pose().translation.z;
+    assert!(
+        (dropped - fell).abs() < 1.0,
+        "the palm came down {dropped} mm of {fell}"
+    );
+}

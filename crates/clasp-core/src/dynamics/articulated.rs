@@ -4,8 +4,15 @@
 //! the mass matrix is M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and a contact on a link moves
 //! the DOFs by M⁻¹ Jᵀ λ, where J maps the DOFs' velocities to the contact point's (RaiSim's
 //! contact Jacobian; its apparent inverse inertia there is J M⁻¹ Jᵀ). Coupled joints and
-//! breakaway follow from the kinematics as the DOFs drive them. The palm is the fixed base.
-//! Velocity-dependent forces (Coriolis, centrifugal) are left out: fingers move slowly.
+//! breakaway follow from the kinematics as the DOFs drive them. The palm is the base: fixed,
+//! kinematic (carrying every link with its velocity), or free — then the base's velocity
+//! (linear at the palm's origin, angular about it) is six more generalized coordinates after
+//! the DOFs, with their columns in every body's Jacobian, the palm's too. Leaving out the
+//! velocity-dependent forces would let a free hand's centre of gravity wander as its fingers
+//! swing (the Jacobians change under the velocities); so a free base starts each step with the
+//! velocity that gives the whole hand the momentum, linear and angular, it ended the last step
+//! with — what no internal force can change.
+//! Velocity-dependent forces (Coriolis, centrifugal, gyroscopic) are left out: hands move slowly.
 
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Point3, Vector3};
 
@@ -33,7 +40,8 @@ pub(crate) struct LinkJacobian {
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
 pub(crate) struct Articulated {
-    /// Per link, chain by chain and link by link, then the palm (which no DOF moves).
+    /// Per link, chain by chain and link by link, then the palm (which no DOF moves; a free
+    /// base moves it).
     pub links: Vec<LinkJacobian>,
     /// Each of those bodies' centre of gravity, world mm.
     centres: Vec<Point3<f64>>,
@@ -45,25 +53,41 @@ pub(crate) struct Articulated {
     pub velocity: DVector<f64>,
     /// Their velocities at the step's start, before gravity's share.
     start: DVector<f64>,
+    /// The DOFs' count, where a free base's six coordinates start; `None` for a base that does
+    /// not answer forces.
+    free_base: Option<usize>,
+    /// The mass matrix, kept for a free base's momentum.
+    mass: DMatrix<f64>,
 }
 
 impl Articulated {
     /// The robot where it stands with gravity's share of a step (`added`, mm/s) added to its
     /// links; `None` when its links have no mass to move.
     pub fn of(robot: &Robot, added: Vector3<f64>) -> Option<Self> {
-        let n = robot.dofs.len();
-        let bodies: Vec<&Body> = robot
+        let dofs = robot.dofs.len();
+        let free = robot.has_free_base();
+        let mut bodies: Vec<&Body> = robot
             .chains()
             .iter()
             .flat_map(|c| c.links.iter().map(|l| &l.body))
             .collect();
         let mut links = jacobians(robot, &bodies);
-        let mut centres: Vec<Point3<f64>> = bodies.iter().map(|b| b.world_cog()).collect();
         links.push(LinkJacobian {
-            linear: Matrix3xX::zeros(n),
-            angular: Matrix3xX::zeros(n),
+            linear: Matrix3xX::zeros(dofs),
+            angular: Matrix3xX::zeros(dofs),
         });
-        centres.push(robot.palm().world_cog());
+        bodies.push(robot.palm());
+        let centres: Vec<Point3<f64>> = bodies.iter().map(|b| b.world_cog()).collect();
+        let origin = Point3::from(robot.palm().pose().translation.vector);
+        if free {
+            for (link, centre) in links.iter_mut().zip(&centres) {
+                add_base_columns(link, &(centre - origin));
+            }
+        } else {
+            // A base that does not answer forces: its palm weighs nothing in the DOFs' problem.
+            bodies.pop();
+        }
+        let n = links[0].linear.ncols();
         let mut mass = DMatrix::zeros(n, n);
         let mut gravity = DVector::zeros(n);
         for (link, body) in links.iter().zip(&bodies) {
@@ -79,21 +103,55 @@ impl Articulated {
         if !(largest.is_finite() && largest > 0.0) {
             return None;
         }
-        for i in 0..n {
+        for i in 0..dofs {
             mass[(i, i)] += ARMATURE * largest;
         }
-        let inverse_mass = mass.try_inverse()?;
-        let start = DVector::from_column_slice(robot.dof_velocities());
+        let inverse_mass = mass.clone().try_inverse()?;
+        let base = robot.base_velocity();
+        let mut start = DVector::zeros(n);
+        start
+            .rows_mut(0, dofs)
+            .copy_from_slice(robot.dof_velocities());
+        if free {
+            let (linear, angular) = match robot.base_momentum {
+                Some(momentum) => keeping(&mass, &start, dofs, &origin, momentum)?,
+                None => (base.linear, base.angular),
+            };
+            start.fixed_rows_mut::<3>(dofs).copy_from(&linear);
+            start.fixed_rows_mut::<3>(dofs + 3).copy_from(&angular);
+        }
         let velocity = &start + &inverse_mass * gravity;
         Some(Self {
             links,
             centres,
-            origin: Point3::from(robot.palm().pose().translation.vector),
-            base: robot.base_velocity(),
+            origin,
+            // A free base's motion is in the coordinates; nothing carries the links besides.
+            base: if free { Velocity::ZERO } else { base },
             inverse_mass,
             velocity,
             start,
+            free_base: free.then_some(dofs),
+            mass,
         })
+    }
+
+    /// A free base's hand's momentum now: linear, and angular about the world's origin.
+    pub fn free_base_momentum(&self) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let at = self.free_base?;
+        let h = &self.mass * &self.velocity;
+        let linear: Vector3<f64> = h.fixed_rows::<3>(at).into_owned();
+        let about_palm: Vector3<f64> = h.fixed_rows::<3>(at + 3).into_owned();
+        Some((linear, about_palm + self.origin.coords.cross(&linear)))
+    }
+
+    /// A free base's velocity after the solve (linear at the palm's origin, angular); `None`
+    /// for a base that does not answer forces.
+    pub fn free_base_velocity(&self) -> Option<Velocity> {
+        let at = self.free_base?;
+        Some(Velocity::new(
+            self.velocity.fixed_rows::<3>(at).into_owned(),
+            self.velocity.fixed_rows::<3>(at + 3).into_owned(),
+        ))
     }
 
     /// How the velocity of the point `r` from link `link`'s centre follows the DOFs' (3 × n).
@@ -169,6 +227,50 @@ impl Articulated {
     pub fn push_dof(&mut self, dof: usize, impulse: f64) {
         self.velocity += self.inverse_mass.column(dof) * impulse;
     }
+}
+
+/// The base velocity that gives the hand `momentum` (linear, angular about the world's origin)
+/// with its DOFs at the velocities `start` holds: M_bb (v, ω) = h_b − M_bd q̇_d, where h_b is
+/// the momentum about the palm's origin.
+fn keeping(
+    mass: &DMatrix<f64>,
+    start: &DVector<f64>,
+    dofs: usize,
+    origin: &Point3<f64>,
+    (linear, angular): (Vector3<f64>, Vector3<f64>),
+) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    let mut wanted = nalgebra::Vector6::zeros();
+    wanted.fixed_rows_mut::<3>(0).copy_from(&linear);
+    wanted
+        .fixed_rows_mut::<3>(3)
+        .copy_from(&(angular - origin.coords.cross(&linear)));
+    let coupling = mass.view((dofs, 0), (6, dofs)) * start.rows(0, dofs);
+    let base: nalgebra::Matrix6<f64> = mass.fixed_view::<6, 6>(dofs, dofs).into_owned();
+    let v = base.lu().solve(&(wanted - coupling))?;
+    Some((
+        v.fixed_rows::<3>(0).into_owned(),
+        v.fixed_rows::<3>(3).into_owned(),
+    ))
+}
+
+/// Six more columns for a free base: its linear velocity moves every centre alike, and its
+/// turning about the palm's origin moves the centre `offset` from there by ω × offset.
+fn add_base_columns(link: &mut LinkJacobian, offset: &Vector3<f64>) {
+    let dofs = link.linear.ncols();
+    let mut linear = Matrix3xX::zeros(dofs + 6);
+    let mut angular = Matrix3xX::zeros(dofs + 6);
+    linear.columns_mut(0, dofs).copy_from(&link.linear);
+    angular.columns_mut(0, dofs).copy_from(&link.angular);
+    linear
+        .fixed_columns_mut::<3>(dofs)
+        .copy_from(&Matrix3::identity());
+    linear
+        .fixed_columns_mut::<3>(dofs + 3)
+        .copy_from(&(-offset.cross_matrix()));
+    angular
+        .fixed_columns_mut::<3>(dofs + 3)
+        .copy_from(&Matrix3::identity());
+    *link = LinkJacobian { linear, angular };
 }
 
 /// Each link's Jacobians at its centre, by stepping each DOF in turn (away from the nearer

@@ -44,7 +44,9 @@ impl Movers {
             .iter()
             .map(|(_, robot)| {
                 let links = robot.chains().iter().map(|c| c.links.len()).sum();
-                (robot.base_velocity() != crate::body::velocity::Velocity::ZERO).then_some(links)
+                let moving = robot.has_free_base()
+                    || robot.base_velocity() != crate::body::velocity::Velocity::ZERO;
+                moving.then_some(links)
             })
             .collect();
         let chain_starts = driven

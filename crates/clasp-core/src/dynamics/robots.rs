@@ -2,8 +2,9 @@
 //! ([`World::drive_robot`]) joins the step. Each DOF's controller pushes it towards its target
 //! (GraspIt's PD position controller: a velocity that closes the gap in [`SERVO_TIME`], at most
 //! [`DOF_SPEED`]) with no more than 0.8 of the DOF's effort (GraspIt's cap); a finger that meets
-//! the object presses it with that effort. The palm is the fixed base. Positions advance by the
-//! DOF moves, stopping at contact.
+//! the object presses it with that effort. The palm is a fixed base, a kinematic one (driven
+//! along a velocity) or a free one (moved by the forces on the hand, gravity's among them).
+//! Positions advance by the DOF moves, then the base's, each stopping at contact.
 
 use clasp_collide::CollisionEngine;
 use nalgebra::Vector3;
@@ -67,6 +68,28 @@ impl<E: CollisionEngine> World<E> {
             .robot_mut(robot)
             .ok_or(MoveError::NoSuchRobot(robot))?;
         r.base_velocity = velocity;
+        r.base_momentum = None;
+        Ok(())
+    }
+
+    /// Frees a robot's base (`free`: its palm moves by the forces on the hand — gravity, the
+    /// contacts, the fingers' own reactions — as six more generalized coordinates of its
+    /// articulated body), or fixes it again where it stands (stopped). Refused for a robot
+    /// carried by another: its carrier holds it.
+    pub fn set_free_base(&mut self, robot: RobotId, free: bool) -> Result<(), MoveError> {
+        if let Some(c) = self.connections().iter().find(|c| c.child_robot == robot) {
+            return Err(MoveError::Carried {
+                robot,
+                by: c.parent_robot,
+            });
+        }
+        let r = self
+            .stage
+            .robot_mut(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
+        r.free_base = free;
+        r.base_velocity = Velocity::ZERO;
+        r.base_momentum = None;
         Ok(())
     }
 
@@ -79,6 +102,8 @@ impl<E: CollisionEngine> World<E> {
         r.dof_targets = None;
         r.dof_velocities.iter_mut().for_each(|v| *v = 0.0);
         r.base_velocity = Velocity::ZERO;
+        r.free_base = false;
+        r.base_momentum = None;
         Ok(())
     }
 
@@ -190,24 +215,40 @@ impl<E: CollisionEngine> World<E> {
         for ((v, q), q0) in r.dof_velocities.iter_mut().zip(&reached).zip(&start) {
             *v = (q - q0) / dt;
         }
+        if let Some(base) = moved.free_base_velocity() {
+            r.base_velocity = base;
+            r.base_momentum = moved.free_base_momentum();
+        }
         self.advance_base(id, dt)
     }
 
-    /// Moves a driven robot's palm by its base velocity for `dt` seconds, stopping at contact.
+    /// Moves a driven robot's palm by its base velocity for `dt` seconds, stopping at contact;
+    /// a free base keeps the velocity it moved at (none where a contact stopped it).
     fn advance_base(&mut self, id: RobotId, dt: f64) -> Result<(), MoveError> {
         let robot = self.find_robot(id)?;
         let velocity = robot.base_velocity();
         if velocity == Velocity::ZERO {
             return Ok(());
         }
-        let pose = robot.pose();
+        let (free, pose) = (robot.has_free_base(), robot.pose());
         let turn = nalgebra::UnitQuaternion::from_scaled_axis(velocity.angular * dt);
         let target = crate::pose::Pose::from_parts(
             nalgebra::Translation3::from(pose.translation.vector + velocity.linear * dt),
             turn * pose.rotation,
         );
         let (backdrop, stage) = self.split();
-        stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target)?;
+        let outcome = stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target)?;
+        if free && !outcome.completed {
+            let reached = self.find_robot(id)?.pose();
+            let moved = Velocity::new(
+                (reached.translation.vector - pose.translation.vector) / dt,
+                (reached.rotation * pose.rotation.inverse()).scaled_axis() / dt,
+            );
+            let r = self.stage.robot_mut(id).ok_or(MoveError::NoSuchRobot(id))?;
+            r.base_velocity = moved;
+            // A contact stopped it: the momentum is what is left, from that velocity.
+            r.base_momentum = None;
+        }
         Ok(())
     }
 }

@@ -339,6 +339,12 @@ pub struct Robot {
     /// How its palm moves while the dynamics drives it (a kinematic base: the palm goes where
     /// this takes it, pushing what it meets); zero for a base that stays.
     pub(crate) base_velocity: crate::body::velocity::Velocity,
+    /// Whether the dynamics moves its palm by the forces on the hand (a floating base: six
+    /// more generalized coordinates); `base_velocity` is then the base's own.
+    pub(crate) free_base: bool,
+    /// A free base's hand's momentum at the end of the last step: linear (g·mm/s) and angular
+    /// about the world's origin; the next step starts from it (see `dynamics::articulated`).
+    pub(crate) base_momentum: Option<(nalgebra::Vector3<f64>, nalgebra::Vector3<f64>)>,
 }
 
 impl Robot {
@@ -357,6 +363,8 @@ impl Robot {
             dof_values: dofs.iter().map(|d| d.default_value).collect(),
             dof_velocities: vec![0.0; dofs.len()],
             base_velocity: crate::body::velocity::Velocity::ZERO,
+            free_base: false,
+            base_momentum: None,
             dofs,
             chains,
             approach,
@@ -885,6 +893,11 @@ impl Robot {
     /// How the palm moves in the dynamics (linear at the palm's origin, mm/s; angular, rad/s).
     pub fn base_velocity(&self) -> crate::body::velocity::Velocity {
         self.base_velocity
+    }
+
+    /// Whether the dynamics moves the palm by the forces on the hand (a free base).
+    pub fn has_free_base(&self) -> bool {
+        self.free_base
     }
 
     /// Every link's pose (chain by chain, link by link) were the DOFs at `values`, the links
