@@ -67,6 +67,22 @@ impl PyWorld {
             .map_err(move_error)
     }
 
+    /// Frees a driven robot's base (its palm moves by the forces on the hand: gravity, contacts,
+    /// the fingers' reactions), or fixes it again where it stands; a hand carried by an arm
+    /// raises `MoveError`.
+    #[pyo3(signature = (robot, free=true))]
+    fn set_free_base(&mut self, robot: usize, free: bool) -> PyResult<()> {
+        self.world
+            .set_free_base(RobotId::from_index(robot), free)
+            .map_err(move_error)
+    }
+
+    /// Whether a robot's base is free.
+    fn has_free_base(&self, robot: usize) -> PyResult<bool> {
+        let robot = self.world.find_robot(RobotId::from_index(robot)).map_err(move_error)?;
+        Ok(robot.has_free_base())
+    }
+
     /// Takes a robot out of the dynamics: it stays where it is and stops.
     fn release_robot(&mut self, robot: usize) -> PyResult<()> {
         self.world

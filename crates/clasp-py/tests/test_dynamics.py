@@ -149,3 +149,27 @@ def test_graspits_lift_raises_the_mug_in_the_closed_hand():
     assert lift["held"] is True and lift["raised"] == pytest.approx(100.0, abs=5.0)
     with pytest.raises(clasp.MoveError):
         world.lift_grasp(speed=0.0)
+
+
+def test_a_hand_with_a_free_base_falls_onto_the_mug_and_stops_there():
+    world = clasp.World.default_scene()
+    mug = clasp.BodyId.free(0)
+    world.set_body_type(mug, "static")
+    palm = clasp.BodyId.palm(0)
+    # Over the mug, the fingers held open where they are.
+    mug_top = world.body_pose(mug)[:3, 3] + [0.0, 0.0, 250.0]
+    world.set_pose(palm, clasp.pose(mug_top))
+    world.drive_robot(0, world.dof_values(0))
+    assert not world.has_free_base(0)
+    world.set_free_base(0)
+    assert world.has_free_base(0)
+    start = world.robot_pose(0)[2, 3]
+    world.simulate(0.6)
+    fell = start - world.robot_pose(0)[2, 3]
+    assert 10.0 < fell < 0.5 * 9810.0 * 0.6**2, f"it fell {fell} mm, and the mug stopped it"
+    assert world.overlapping_pairs() == []
+    assert any(c.other == mug or c.body == mug for c in world.robot_contacts(0)), "it rests on the mug"
+    world.set_free_base(0, False)
+    assert not world.has_free_base(0)
+    with pytest.raises(clasp.MoveError):
+        world.set_free_base(5)

@@ -296,6 +296,11 @@ class World:
     def drive_robot(self, robot: int, targets: Sequence[float]) -> None:
         """Puts a robot in the dynamics: its DOF controllers drive it towards ``targets`` with at
         most 0.8 of each DOF's effort; its palm stays where it is."""
+    def set_free_base(self, robot: int, free: bool = True) -> None:
+        """Frees a driven robot's base (its palm moves by the forces on the hand), or fixes it
+        again where it stands; a hand carried by an arm raises ``MoveError``."""
+    def has_free_base(self, robot: int) -> bool:
+        """Whether a robot's base is free."""
     def release_robot(self, robot: int) -> None:
         """Takes a robot out of the dynamics: it stays where it is and stops."""
     def dof_velocities(self, robot: int) -> np.ndarray:
