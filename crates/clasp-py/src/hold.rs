@@ -79,7 +79,10 @@ impl PyWorld {
 
     /// Whether a robot's base is free.
     fn has_free_base(&self, robot: usize) -> PyResult<bool> {
-        let robot = self.world.find_robot(RobotId::from_index(robot)).map_err(move_error)?;
+        let robot = self
+            .world
+            .find_robot(RobotId::from_index(robot))
+            .map_err(move_error)?;
         Ok(robot.has_free_base())
     }
 
