@@ -380,6 +380,15 @@ pub fn bounding_box<'a>(
         })
 }
 
+/// An sRGB-encoded channel as the linear value it stands for.
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,14 +421,5 @@ mod tests {
                 assert!(a.kinetic_friction(b) <= a.static_friction(b));
             }
         }
-    }
-}
-
-/// An sRGB-encoded channel as the linear value it stands for.
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
     }
 }
