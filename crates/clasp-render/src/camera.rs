@@ -191,3 +191,52 @@ pub(crate) fn world_box(world: &World) -> Option<(Point3<f64>, Point3<f64>)> {
     let first = corners.next()?;
     Some(corners.fold(first, |(low, high), (l, h)| (low.inf(&l), high.sup(&h))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_graspit_camera_looks_along_its_minus_z_with_y_up_the_image() {
+        let mut world = World::default();
+        // Inventor's camera turned so that its −z looks along world +y and its +y is world +z.
+        let orientation =
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+        world.camera = Some(clasp_core::Camera {
+            position: Point3::new(0.0, -500.0, 50.0),
+            orientation,
+            focal_distance: 500.0,
+        });
+        let camera = Camera::saved(&world, DEFAULT_FOV_Y, (64, 48)).unwrap();
+        let axis = |v: Vector3<f64>| camera.pose.rotation * v;
+        assert!(
+            (axis(Vector3::z()) - Vector3::y()).norm() < 1e-12,
+            "forward is world +y"
+        );
+        assert!(
+            (axis(Vector3::y()) + Vector3::z()).norm() < 1e-12,
+            "down the image is world −z"
+        );
+        assert!(
+            (axis(Vector3::x()) - Vector3::x()).norm() < 1e-12,
+            "right is world +x"
+        );
+        assert_eq!(camera.eye(), Point3::new(0.0, -500.0, 50.0));
+        assert!(Camera::saved(&World::default(), DEFAULT_FOV_Y, (64, 48)).is_none());
+    }
+
+    #[test]
+    fn looking_at_puts_the_target_on_the_optical_axis() {
+        let eye = Point3::new(100.0, -200.0, 300.0);
+        let target = Point3::new(-10.0, 20.0, 5.0);
+        let camera = Camera::looking_at(eye, target, Vector3::z(), 0.9, (640, 480)).unwrap();
+        let seen = camera.pose.inverse() * target;
+        assert!(seen.x.abs() < 1e-9 && seen.y.abs() < 1e-9 && seen.z > 0.0);
+        // World up is up the image: a point above the target is seen above the centre.
+        let above = camera.pose.inverse() * (target + Vector3::z() * 10.0);
+        assert!(above.y < 0.0);
+        let k = camera.intrinsics();
+        assert_eq!((k.cx, k.cy), (320.0, 240.0));
+        assert!((k.fy - 240.0 / (0.45f64).tan()).abs() < 1e-9);
+    }
+}
