@@ -218,6 +218,44 @@ impl Renderer {
         world: &World,
         camera: &Camera,
     ) -> Result<Images, RenderError> {
+        let held = self.draw_world(scene, world, camera, true)?;
+        let targets = held
+            .as_ref()
+            .ok_or(RenderError::Readback("no targets".into()))?;
+        let (rgb, depth, segmentation) = targets.read(&self.device)?;
+        Ok(Images {
+            camera: *camera,
+            rgb,
+            depth,
+            segmentation,
+            bodies: scene.bodies.clone(),
+        })
+    }
+
+    /// Draws `world` as [`Renderer::render`] does and waits for the GPU, reading nothing
+    /// back: what a frame of a window costs the GPU, for timing it.
+    pub fn draw_only(
+        &self,
+        scene: &Scene,
+        world: &World,
+        camera: &Camera,
+    ) -> Result<(), RenderError> {
+        drop(self.draw_world(scene, world, camera, false)?);
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Checks the camera, places the bodies and submits the draw (with the copies out when
+    /// `read_back`); gives the targets, held.
+    fn draw_world(
+        &self,
+        scene: &Scene,
+        world: &World,
+        camera: &Camera,
+        read_back: bool,
+    ) -> Result<std::sync::MutexGuard<'_, Option<Targets>>, RenderError> {
         camera.check()?;
         if world.body_ids() != scene.bodies {
             return Err(RenderError::StaleScene);
@@ -249,15 +287,8 @@ impl Renderer {
             .as_ref()
             .ok_or(RenderError::Readback("no targets".into()))?;
         let view = self.view_group(world, camera);
-        self.draw(scene, targets, &view);
-        let (rgb, depth, segmentation) = targets.read(&self.device)?;
-        Ok(Images {
-            camera: *camera,
-            rgb,
-            depth,
-            segmentation,
-            bodies: scene.bodies.clone(),
-        })
+        self.draw(scene, targets, &view, read_back);
+        Ok(held)
     }
 
     fn view_group(&self, world: &World, camera: &Camera) -> wgpu::BindGroup {
@@ -288,7 +319,7 @@ impl Renderer {
         })
     }
 
-    fn draw(&self, scene: &Scene, targets: &Targets, view: &wgpu::BindGroup) {
+    fn draw(&self, scene: &Scene, targets: &Targets, view: &wgpu::BindGroup, read_back: bool) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -352,7 +383,9 @@ impl Renderer {
                 pass.draw(0..*count, 0..1);
             }
         }
-        targets.copy_out(&mut encoder);
+        if read_back {
+            targets.copy_out(&mut encoder);
+        }
         self.queue.submit([encoder.finish()]);
     }
 }
