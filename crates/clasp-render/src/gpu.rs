@@ -51,7 +51,15 @@ struct PartUniform {
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct Vertex {
     position: [f32; 3],
-    normal: [f32; 3],
+}
+
+/// A mesh on the GPU: its vertices and its triangles' corners, shared by the bodies that
+/// share the mesh.
+#[derive(Clone)]
+struct GpuMesh {
+    vertices: std::sync::Arc<wgpu::Buffer>,
+    indices: std::sync::Arc<wgpu::Buffer>,
+    corners: u32,
 }
 
 /// The GPU and what every render shares.
@@ -72,7 +80,7 @@ pub struct Renderer {
 pub struct Scene {
     bodies: Vec<BodyId>,
     /// Per body, its mesh's vertex buffer and vertex count (bodies sharing a mesh share it).
-    meshes: Vec<(std::sync::Arc<wgpu::Buffer>, u32)>,
+    meshes: Vec<GpuMesh>,
     parts: wgpu::Buffer,
     parts_group: wgpu::BindGroup,
 }
@@ -139,10 +147,7 @@ impl Renderer {
     /// Uploads the world's meshes.
     pub fn scene(&self, world: &World) -> Result<Scene, RenderError> {
         let bodies = world.body_ids();
-        let mut uploaded: HashMap<
-            *const clasp_core::Geometry,
-            (std::sync::Arc<wgpu::Buffer>, u32),
-        > = HashMap::new();
+        let mut uploaded: HashMap<*const clasp_core::Geometry, GpuMesh> = HashMap::new();
         let mut meshes = Vec::with_capacity(bodies.len());
         for &id in &bodies {
             let body = world.body(id).ok_or(RenderError::NoSuchBody(id))?;
@@ -179,30 +184,38 @@ impl Renderer {
         })
     }
 
-    /// A mesh's triangles, each with its face's normal, in the body's frame.
-    fn upload(&self, mesh: &clasp_core::TriMesh) -> (std::sync::Arc<wgpu::Buffer>, u32) {
-        let mut vertices = Vec::with_capacity(mesh.triangles().len() * 3);
-        for t in 0..mesh.triangles().len() {
-            let normal = mesh.triangle_normal(t).map(|x| x as f32);
-            for p in mesh.triangle_points(t) {
-                vertices.push(Vertex {
-                    position: [p.x as f32, p.y as f32, p.z as f32],
-                    normal: normal.into(),
-                });
-            }
-        }
+    /// A mesh's vertices (body frame) and triangles. No normals: the fragment shader takes
+    /// each face's own from the surface's slope, so a flat-shaded mesh needs no copy of a
+    /// vertex per face.
+    fn upload(&self, mesh: &clasp_core::TriMesh) -> GpuMesh {
+        let mut vertices: Vec<Vertex> = mesh
+            .vertices()
+            .iter()
+            .map(|p| Vertex {
+                position: [p.x as f32, p.y as f32, p.z as f32],
+            })
+            .collect();
+        let mut indices: Vec<u32> = mesh.triangles().iter().flatten().copied().collect();
         // A buffer may not be empty: an empty mesh draws one degenerate triangle.
-        if vertices.is_empty() {
-            vertices.resize(3, Vertex::zeroed());
+        if indices.is_empty() {
+            vertices.push(Vertex::zeroed());
+            indices = vec![0; 3];
         }
-        let buffer = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("mesh"),
-                contents: bytemuck::cast_slice(&vertices),
-                usage: wgpu::BufferUsages::VERTEX,
-            });
-        (std::sync::Arc::new(buffer), vertices.len() as u32)
+        let buffer = |contents: &[u8], usage| {
+            std::sync::Arc::new(
+                self.device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("mesh"),
+                        contents,
+                        usage,
+                    }),
+            )
+        };
+        GpuMesh {
+            vertices: buffer(bytemuck::cast_slice(&vertices), wgpu::BufferUsages::VERTEX),
+            indices: buffer(bytemuck::cast_slice(&indices), wgpu::BufferUsages::INDEX),
+            corners: indices.len() as u32,
+        }
     }
 
     /// Uploads the world's meshes and renders it once.
@@ -376,11 +389,12 @@ impl Renderer {
             });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, view, &[]);
-            for (index, (mesh, count)) in scene.meshes.iter().enumerate() {
+            for (index, mesh) in scene.meshes.iter().enumerate() {
                 let offset = (index as u64 * self.part_stride) as u32;
                 pass.set_bind_group(1, &scene.parts_group, &[offset]);
-                pass.set_vertex_buffer(0, mesh.slice(..));
-                pass.draw(0..*count, 0..1);
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..mesh.corners, 0, 0..1);
             }
         }
         if read_back {
@@ -598,7 +612,7 @@ fn pipeline(
             buffers: &[wgpu::VertexBufferLayout {
                 array_stride: std::mem::size_of::<Vertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+                attributes: &wgpu::vertex_attr_array![0 => Float32x3],
             }],
         },
         primitive: wgpu::PrimitiveState {

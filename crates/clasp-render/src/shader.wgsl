@@ -26,13 +26,13 @@ struct Part {
 
 struct Corner {
     @builtin(position) clip: vec4<f32>,
-    @location(0) normal: vec3<f32>,
+    @location(0) world: vec3<f32>,
     @location(1) depth: f32,
     @location(2) to_eye: vec3<f32>,
 };
 
 @vertex
-fn vertex(@location(0) position: vec3<f32>, @location(1) normal: vec3<f32>) -> Corner {
+fn vertex(@location(0) position: vec3<f32>) -> Corner {
     let world = part.body_to_world * vec4<f32>(position, 1.0);
     let seen = view.world_to_camera * world;
     let z = seen.z;
@@ -48,7 +48,7 @@ fn vertex(@location(0) position: vec3<f32>, @location(1) normal: vec3<f32>) -> C
         far * (z - near) / (far - near),
         z,
     );
-    out.normal = (part.body_to_world * vec4<f32>(normal, 0.0)).xyz;
+    out.world = world.xyz;
     out.depth = z;
     // The eye is where world_to_camera sends to the origin.
     let r = mat3x3<f32>(view.world_to_camera[0].xyz, view.world_to_camera[1].xyz, view.world_to_camera[2].xyz);
@@ -65,8 +65,10 @@ struct Pixel {
 
 @fragment
 fn fragment(in: Corner) -> Pixel {
-    // Both faces lit: meshes from files do not all wind their triangles the same way.
-    var n = normalize(in.normal);
+    // The face's own normal, from how the surface runs across the pixels (flat shading with
+    // no normal per vertex); both faces lit: meshes from files do not all wind their
+    // triangles the same way.
+    var n = normalize(cross(dpdx(in.world), dpdy(in.world)));
     if dot(n, in.to_eye) < 0.0 {
         n = -n;
     }
