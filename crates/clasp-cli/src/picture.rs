@@ -75,9 +75,7 @@ fn camera(world: &World, view: &View) -> Result<Camera, clasp_render::RenderErro
             .ok_or(clasp_render::RenderError::Empty)?;
         return Camera::framing(world, body, Vector3::from(direction), fov, view.size);
     }
-    let mut camera = Camera::default_for(world, view.size)?;
-    camera.fov_y = fov;
-    Ok(camera)
+    Camera::default_for(world, fov, view.size)
 }
 
 fn describe(world: &World, images: &Images, adapter: &str, format: Format) -> String {

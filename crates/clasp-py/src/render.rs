@@ -46,9 +46,7 @@ impl PyWorld {
                 let object = self.object(None)?;
                 Camera::framing(&self.world, object, direction.into(), fov, size)
             }
-            (None, None) => {
-                Camera::default_for(&self.world, size).map(|c| Camera { fov_y: fov, ..c })
-            }
+            (None, None) => Camera::default_for(&self.world, fov, size),
         };
         made.map_err(|e| PyValueError::new_err(e.to_string()))
     }
@@ -99,14 +97,14 @@ impl PyWorld {
         let images = self.images(py, camera, look_from, fov, (width, height))?;
         let (w, h) = (width as usize, height as usize);
         let out = PyDict::new(py);
-        let rgb = Array3::from_shape_vec((h, w, 3), images.rgb.clone()).map_err(shape_error)?;
-        out.set_item("rgb", rgb.into_pyarray(py))?;
-        let depth = Array2::from_shape_vec((h, w), images.depth.clone()).map_err(shape_error)?;
-        out.set_item("depth", depth.into_pyarray(py))?;
-        let mask =
-            Array2::from_shape_vec((h, w), images.segmentation.clone()).map_err(shape_error)?;
-        out.set_item("segmentation", mask.into_pyarray(py))?;
         put_camera(py, &images, &out)?;
+        // The images move into numpy's arrays: no copy of them is made.
+        let rgb = Array3::from_shape_vec((h, w, 3), images.rgb).map_err(shape_error)?;
+        out.set_item("rgb", rgb.into_pyarray(py))?;
+        let depth = Array2::from_shape_vec((h, w), images.depth).map_err(shape_error)?;
+        out.set_item("depth", depth.into_pyarray(py))?;
+        let mask = Array2::from_shape_vec((h, w), images.segmentation).map_err(shape_error)?;
+        out.set_item("segmentation", mask.into_pyarray(py))?;
         Ok(out)
     }
 

@@ -96,7 +96,7 @@ impl Camera {
             .ok_or(RenderError::BadCamera(
                 "the view direction is not a direction".into(),
             ))?;
-        let distance = radius / (fov_y / 2.0).sin() * 1.05;
+        let distance = standoff(radius, fov_y);
         let up = match direction.z.abs() > 0.99 {
             true => Vector3::y(),
             false => Vector3::z(),
@@ -119,23 +119,17 @@ impl Camera {
     }
 
     /// The camera the renderer falls back on: the world's saved one, else looking at the whole
-    /// world from the front left and above, as the app opens it.
-    pub fn default_for(world: &World, size: (u32, u32)) -> Result<Self, RenderError> {
-        if let Some(saved) = Self::saved(world, DEFAULT_FOV_Y, size) {
+    /// world from the front left and above, as the app opens it; `fov_y` vertical.
+    pub fn default_for(world: &World, fov_y: f64, size: (u32, u32)) -> Result<Self, RenderError> {
+        if let Some(saved) = Self::saved(world, fov_y, size) {
             return Ok(saved);
         }
         let (low, high) = world_box(world).ok_or(RenderError::Empty)?;
         let centre = Point3::from((low.coords + high.coords) / 2.0);
         let radius = ((high - low).norm() / 2.0).max(1.0);
         let direction = Vector3::new(-0.6, -1.0, 0.7).normalize();
-        let distance = radius / (DEFAULT_FOV_Y / 2.0).sin() * 1.05;
-        Self::looking_at(
-            centre + direction * distance,
-            centre,
-            Vector3::z(),
-            DEFAULT_FOV_Y,
-            size,
-        )
+        let eye = centre + direction * standoff(radius, fov_y);
+        Self::looking_at(eye, centre, Vector3::z(), fov_y, size)
     }
 
     pub fn intrinsics(&self) -> Intrinsics {
@@ -177,6 +171,12 @@ impl Camera {
         }
         Ok(())
     }
+}
+
+/// How far from a ball's centre a camera stands for the ball to fill its view's height, with
+/// a margin.
+fn standoff(radius: f64, fov_y: f64) -> f64 {
+    radius / (fov_y / 2.0).sin() * 1.05
 }
 
 /// The box round every body of the world, or `None` for an empty world.

@@ -36,7 +36,8 @@ struct ViewUniform {
     frame: [f32; 4],
     key: [f32; 4],
     fill: [f32; 4],
-    background: [f32; 4],
+    /// The eye, world mm (w unused).
+    eye: [f32; 4],
 }
 
 #[repr(C)]
@@ -79,7 +80,7 @@ pub struct Renderer {
 /// A world's meshes on the GPU, in the order of the world's `body_ids()` when it was made.
 pub struct Scene {
     bodies: Vec<BodyId>,
-    /// Per body, its mesh's vertex buffer and vertex count (bodies sharing a mesh share it).
+    /// Per body, its mesh (bodies sharing a mesh share its buffers).
     meshes: Vec<GpuMesh>,
     parts: wgpu::Buffer,
     parts_group: wgpu::BindGroup,
@@ -273,7 +274,7 @@ impl Renderer {
         if world.body_ids() != scene.bodies {
             return Err(RenderError::StaleScene);
         }
-        check_outside(world, camera)?;
+        check_outside(world, &scene.bodies, camera)?;
         let mut parts = vec![0u8; scene.parts.size() as usize];
         for (index, &id) in scene.bodies.iter().enumerate() {
             let body = world.body(id).ok_or(RenderError::NoSuchBody(id))?;
@@ -313,7 +314,10 @@ impl Renderer {
             frame: [camera.width as f32, camera.height as f32, near, far],
             key: towards(KEY),
             fill: towards(FILL),
-            background: [BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1.0],
+            eye: {
+                let eye = camera.eye().map(|x| x as f32);
+                [eye.x, eye.y, eye.z, 1.0]
+            },
         };
         let buffer = self
             .device
@@ -405,9 +409,9 @@ impl Renderer {
 }
 
 /// A body that holds the eye would fill the view with its inside: refused, naming it.
-fn check_outside(world: &World, camera: &Camera) -> Result<(), RenderError> {
+fn check_outside(world: &World, bodies: &[BodyId], camera: &Camera) -> Result<(), RenderError> {
     let eye = camera.eye();
-    for id in world.body_ids() {
+    for &id in bodies {
         let Some(body) = world.body(id) else { continue };
         if body.geometry().contains(&(body.pose().inverse() * eye)) {
             return Err(RenderError::CameraInside(body.name.clone()));

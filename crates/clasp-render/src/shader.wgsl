@@ -11,7 +11,8 @@ struct View {
     // The lights' directions (towards the light, world axes), and their strengths in w.
     key: vec4<f32>,
     fill: vec4<f32>,
-    background: vec4<f32>,
+    // The eye, world millimetres.
+    eye: vec4<f32>,
 };
 
 struct Part {
@@ -28,7 +29,6 @@ struct Corner {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
     @location(1) depth: f32,
-    @location(2) to_eye: vec3<f32>,
 };
 
 @vertex
@@ -50,10 +50,6 @@ fn vertex(@location(0) position: vec3<f32>) -> Corner {
     );
     out.world = world.xyz;
     out.depth = z;
-    // The eye is where world_to_camera sends to the origin.
-    let r = mat3x3<f32>(view.world_to_camera[0].xyz, view.world_to_camera[1].xyz, view.world_to_camera[2].xyz);
-    let eye = -(transpose(r) * view.world_to_camera[3].xyz);
-    out.to_eye = eye - world.xyz;
     return out;
 }
 
@@ -69,7 +65,7 @@ fn fragment(in: Corner) -> Pixel {
     // no normal per vertex); both faces lit: meshes from files do not all wind their
     // triangles the same way.
     var n = normalize(cross(dpdx(in.world), dpdy(in.world)));
-    if dot(n, in.to_eye) < 0.0 {
+    if dot(n, view.eye.xyz - in.world) < 0.0 {
         n = -n;
     }
     let light = part.color.w

@@ -149,7 +149,7 @@ fn the_same_render_twice_gives_the_same_bytes() {
     let world = scene();
     let renderer = renderer();
     let scene = renderer.scene(&world).unwrap();
-    let camera = Camera::default_for(&world, SIZE).unwrap();
+    let camera = Camera::default_for(&world, clasp_render::DEFAULT_FOV_Y, SIZE).unwrap();
     let first = renderer.render(&scene, &world, &camera).unwrap();
     let second = renderer.render(&scene, &world, &camera).unwrap();
     assert_eq!(first.rgb, second.rgb);
