@@ -57,16 +57,7 @@ impl<E: CollisionEngine> World<E> {
         if !velocity.is_finite() {
             return Err(MoveError::BadVelocity);
         }
-        if let Some(c) = self.connections().iter().find(|c| c.child_robot == robot) {
-            return Err(MoveError::Carried {
-                robot,
-                by: c.parent_robot,
-            });
-        }
-        let r = self
-            .stage
-            .robot_mut(robot)
-            .ok_or(MoveError::NoSuchRobot(robot))?;
+        let r = self.uncarried_robot_mut(robot)?;
         r.base_velocity = velocity;
         r.base_momentum = None;
         Ok(())
@@ -77,20 +68,28 @@ impl<E: CollisionEngine> World<E> {
     /// articulated body), or fixes it again where it stands (stopped). Refused for a robot
     /// carried by another: its carrier holds it.
     pub fn set_free_base(&mut self, robot: RobotId, free: bool) -> Result<(), MoveError> {
+        let r = self.uncarried_robot_mut(robot)?;
+        r.free_base = free;
+        r.base_velocity = Velocity::ZERO;
+        r.base_momentum = None;
+        Ok(())
+    }
+
+    /// A robot whose base may be set: refused for one carried by another (its carrier holds
+    /// it) or one that is not there.
+    fn uncarried_robot_mut(
+        &mut self,
+        robot: RobotId,
+    ) -> Result<&mut crate::robot::Robot, MoveError> {
         if let Some(c) = self.connections().iter().find(|c| c.child_robot == robot) {
             return Err(MoveError::Carried {
                 robot,
                 by: c.parent_robot,
             });
         }
-        let r = self
-            .stage
+        self.stage
             .robot_mut(robot)
-            .ok_or(MoveError::NoSuchRobot(robot))?;
-        r.free_base = free;
-        r.base_velocity = Velocity::ZERO;
-        r.base_momentum = None;
-        Ok(())
+            .ok_or(MoveError::NoSuchRobot(robot))
     }
 
     /// Takes a robot out of the dynamics: it stays where it is and stops.
