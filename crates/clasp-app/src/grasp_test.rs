@@ -86,7 +86,12 @@ impl Editor<'_> {
             self.end_grasp_playback();
             return;
         }
-        match playback_frame(playback, test).and_then(|frame| shown_moment(playback, frame)) {
+        let path = &test.directions[playback.direction].path;
+        let Some(frame) = path.get(playback.moment()).or(path.last()) else {
+            self.end_grasp_playback();
+            return;
+        };
+        match shown_moment(playback, frame) {
             Ok(world) => self.doc.world = world,
             Err(e) => {
                 self.end_grasp_playback();
@@ -109,16 +114,6 @@ fn next_moment(playback: &mut Playback, test: &HoldTest, seconds: f64) -> bool {
         playback.direction += 1;
     }
     false
-}
-
-/// The moment of the test the playback has reached.
-fn playback_frame<'a>(
-    playback: &Playback,
-    test: &'a HoldTest,
-) -> Result<&'a clasp_core::HoldFrame, MoveError> {
-    let path = &test.directions[playback.direction].path;
-    let index = ((playback.elapsed / PATH_INTERVAL) as usize).min(path.len().saturating_sub(1));
-    path.get(index).ok_or(MoveError::BadHoldSettings)
 }
 
 /// The grasp's world with the object and the hand's DOFs where the test had them.
@@ -198,7 +193,7 @@ fn draw_paths(test: Res<GraspTest>, mut gizmos: Gizmos) {
         let shown = match &test.playback {
             None => direction.path.len(),
             Some(p) if index < p.direction => direction.path.len(),
-            Some(p) if index == p.direction => (p.elapsed / PATH_INTERVAL) as usize + 1,
+            Some(p) if index == p.direction => p.moment() + 1,
             Some(_) => 0,
         };
         let color = match direction.held {

@@ -34,6 +34,13 @@ pub struct Playback {
     pub elapsed: f64,
 }
 
+impl Playback {
+    /// The moment of the playing direction's path reached (past its end during the pause).
+    pub fn moment(&self) -> usize {
+        (self.elapsed / clasp_core::PATH_INTERVAL) as usize
+    }
+}
+
 impl GraspTest {
     pub fn running(&self) -> bool {
         self.job.is_some()
