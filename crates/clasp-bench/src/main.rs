@@ -219,33 +219,15 @@ fn main() {
         return;
     }
     if options.grasp_test {
-        let mut checks = Checks::default();
-        let figures = grasp_test::run(options.quick, options.library.as_deref(), &mut checks);
-        println!("{} passed, {} failed", checks.passed, checks.failed);
-        if let Some(path) = &options.json {
-            write_report(path, json!({ "grasp_test": figures }), &checks);
-        }
-        exit_on_failed_checks(&checks);
+        run_alone(&options, "grasp_test", grasp_test::run);
         return;
     }
     if options.render {
-        let mut checks = Checks::default();
-        let figures = render::run(options.quick, options.library.as_deref(), &mut checks);
-        println!("{} passed, {} failed", checks.passed, checks.failed);
-        if let Some(path) = &options.json {
-            write_report(path, json!({ "render": figures }), &checks);
-        }
-        exit_on_failed_checks(&checks);
+        run_alone(&options, "render", render::run);
         return;
     }
     if options.dynamics {
-        let mut checks = Checks::default();
-        let figures = dynamics::run(options.quick, options.library.as_deref(), &mut checks);
-        println!("{} passed, {} failed", checks.passed, checks.failed);
-        if let Some(path) = &options.json {
-            write_report(path, json!({ "dynamics": figures }), &checks);
-        }
-        exit_on_failed_checks(&checks);
+        run_alone(&options, "dynamics", dynamics::run);
         return;
     }
     if options.quality_only {
@@ -320,6 +302,23 @@ fn main() {
 
 /// Writes the figures with the checks' outcome as JSON; a file that cannot be written ends the
 /// run with 2.
+/// A benchmark that runs on its own (`--grasp-test`, `--render`, `--dynamics`): its checks'
+/// count, its figures under `name` in the JSON report when one is asked for, and the exit
+/// code its checks give.
+fn run_alone(
+    options: &Options,
+    name: &str,
+    run: fn(bool, Option<&std::path::Path>, &mut Checks) -> Value,
+) {
+    let mut checks = Checks::default();
+    let figures = run(options.quick, options.library.as_deref(), &mut checks);
+    println!("{} passed, {} failed", checks.passed, checks.failed);
+    if let Some(path) = &options.json {
+        write_report(path, json!({ name: figures }), &checks);
+    }
+    exit_on_failed_checks(&checks);
+}
+
 fn write_report(path: &str, mut report: Value, checks: &Checks) {
     report["checks"] =
         json!({"passed": checks.passed, "failed": checks.failed, "failures": checks.failures});
