@@ -12,14 +12,15 @@ from clasp import dataset
 from clasp.dataset import Job
 
 
-def job(models, out, grasps=100, objects=("clasp_mug.xml", "clasp_sphere.xml")):
+def job(models, out, grasps=100, objects=("clasp_mug.xml", "clasp_sphere.xml"), task_size=25, **options):
     return Job(
         hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
         objects=tuple(str(models / "objects" / o) for o in objects),
         grasps=grasps,
         out=str(out),
         seed=3,
-        task_size=25,
+        task_size=task_size,
+        **options,
     )
 
 
@@ -108,15 +109,7 @@ def test_the_command_line_runs_the_job_locally(models, tmp_path):
 
 
 def test_a_job_with_the_physics_test_adds_held_and_each_directions_figures(models, tmp_path):
-    tested = Job(
-        hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
-        objects=(str(models / "objects" / "clasp_mug.xml"),),
-        grasps=2,
-        out=str(tmp_path / "tested"),
-        seed=3,
-        task_size=2,
-        test=True,
-    )
+    tested = job(models, tmp_path / "tested", grasps=2, objects=("clasp_mug.xml",), task_size=2, test=True)
     dataset.run_local(tested, progress=None)
     table = dataset.read(tested.out)
     assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS
@@ -133,15 +126,7 @@ def test_a_job_with_the_physics_test_adds_held_and_each_directions_figures(model
 
 
 def test_a_job_with_views_pictures_objects_and_grasps_and_resumes_without_rendering(models, tmp_path):
-    viewed = Job(
-        hand=str(models / "robots" / "ClaspHand" / "ClaspHand.xml"),
-        objects=(str(models / "objects" / "clasp_mug.xml"),),
-        grasps=3,
-        out=str(tmp_path / "viewed"),
-        seed=3,
-        task_size=2,
-        views=4,
-    )
+    viewed = job(models, tmp_path / "viewed", grasps=3, objects=("clasp_mug.xml",), task_size=2, views=4)
     written = dataset.run_local(viewed, progress=None)
     table = dataset.read(viewed.out)
     assert table.column_names == dataset.COLUMNS + dataset.VIEW_COLUMNS

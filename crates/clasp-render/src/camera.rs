@@ -147,8 +147,8 @@ impl Camera {
         self.pose.translation.vector.into()
     }
 
-    /// Refuses a size of 0 or over [`MAX_SIZE`], a pose or field of view that is not finite,
-    /// and a field of view outside (0°, 180°).
+    /// Refuses a size of 0 or over [`MAX_SIZE`], a field of view outside (0°, 180°) and a pose
+    /// that is not finite.
     pub fn check(&self) -> Result<(), RenderError> {
         for (name, side) in [("width", self.width), ("height", self.height)] {
             if side == 0 || side > MAX_SIZE {
@@ -157,17 +157,18 @@ impl Camera {
                 )));
             }
         }
-        let m = self.pose.to_homogeneous();
-        if !m.iter().all(|x| x.is_finite()) {
-            return Err(RenderError::BadCamera(
-                "the camera's pose is not finite (NaN or infinite)".into(),
-            ));
-        }
+        // The field of view first: a pose framed with a bad one is not finite either.
         if !(self.fov_y.is_finite() && self.fov_y > 0.0 && self.fov_y < std::f64::consts::PI) {
             return Err(RenderError::BadCamera(format!(
                 "the field of view is {}°: it must lie between 0° and 180°",
                 self.fov_y.to_degrees()
             )));
+        }
+        let m = self.pose.to_homogeneous();
+        if !m.iter().all(|x| x.is_finite()) {
+            return Err(RenderError::BadCamera(
+                "the camera's pose is not finite (NaN or infinite)".into(),
+            ));
         }
         Ok(())
     }
