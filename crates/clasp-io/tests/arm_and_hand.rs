@@ -273,3 +273,112 @@ fn a_hand_carried_by_an_arm_cannot_have_a_free_base() {
     world.set_free_base(ARM, true).unwrap();
     assert!(world.robot(ARM).unwrap().has_free_base());
 }
+
+/// The arm and its hand in the dynamics, each driven towards `arm` and `hand` (DOF values).
+fn driven(world: &mut World, arm: &[f64], hand: &[f64]) {
+    world.drive_robot(ARM, arm).unwrap();
+    world.drive_robot(HAND, hand).unwrap();
+}
+
+/// The centre of gravity of the arm, the hand and its mount piece together.
+fn assembly_centre(world: &World) -> nalgebra::Point3<f64> {
+    let (mut weighted, mut mass) = (Vector3::zeros(), 0.0);
+    for robot in [ARM, HAND] {
+        for body in world.robot(robot).unwrap().bodies() {
+            weighted += body.world_cog().coords * body.mass.mass;
+            mass += body.mass.mass;
+        }
+    }
+    nalgebra::Point3::from(weighted / mass)
+}
+
+#[test]
+fn the_arm_holds_its_hand_up_under_gravity() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    let hand = world.robot(HAND).unwrap().dof_values().to_vec();
+    driven(&mut world, &ARM_DOWN, &hand);
+    let palm = world.robot(HAND).unwrap().pose();
+    world.simulate(0.3).unwrap();
+    let sag =
+        (world.robot(HAND).unwrap().pose().translation.vector - palm.translation.vector).norm();
+    println!("the palm moved {sag:.4} mm in 0.3 s");
+    assert!(sag < 0.5, "the arm let its hand sag {sag} mm");
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+}
+
+#[test]
+fn an_arm_floating_in_space_answers_its_hands_fingers_about_their_centre_of_gravity() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    for obstacle in [0, 1] {
+        world.remove_element(Element::Body(obstacle)).unwrap();
+    }
+    world.set_gravity(Vector3::zeros()).unwrap();
+    let hand = world.robot(HAND).unwrap();
+    let closed: Vec<f64> = (0..hand.dofs.len())
+        .map(|dof| {
+            let (min, max) = hand.dof_limits(dof);
+            let closing = hand.dofs[dof].default_velocity.signum();
+            (hand.dof_values()[dof] + closing * 0.6).clamp(min, max)
+        })
+        .collect();
+    driven(&mut world, &ARM_DOWN, &closed);
+    world.set_free_base(ARM, true).unwrap();
+    let (base, centre) = (world.robot(ARM).unwrap().pose(), assembly_centre(&world));
+    world.simulate(0.4).unwrap();
+    let fingers = world.robot(HAND).unwrap().dof_values()[1];
+    assert!(fingers > 0.3, "the fingers closed to {fingers} rad");
+    let recoil =
+        (world.robot(ARM).unwrap().pose().translation.vector - base.translation.vector).norm();
+    let drift = (assembly_centre(&world) - centre).norm();
+    println!("the arm's base moved {recoil:.4} mm, the centre of gravity {drift:.6} mm");
+    // The hand's fingers push on the palm, the palm on the arm: the arm's base moves.
+    assert!(
+        recoil > 0.01,
+        "the arm did not answer the fingers: {recoil} mm"
+    );
+    assert!(
+        drift < 0.05 * recoil,
+        "the centre of gravity moved {drift} mm"
+    );
+    assert_hand_on_arm(&world);
+}
+
+#[test]
+fn an_arm_pressing_its_hand_on_the_table_feels_the_table_push_back() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    let hand = world.robot(HAND).unwrap().dof_values().to_vec();
+    // Lowering the shoulder swings the hand down through the table top.
+    driven(&mut world, &with(&ARM_DOWN, 1, -0.6), &hand);
+    world.simulate(0.3).unwrap();
+    let table = BodyId::Free(1);
+    let pushed: f64 = world
+        .contacts()
+        .iter()
+        .filter(|c| c.body.robot() == Some(HAND) && c.other == table)
+        .map(|c| c.impulse.z)
+        .sum();
+    let shoulder = world.robot(ARM).unwrap().dof_velocities()[1];
+    let hand_mass: f64 = world
+        .robot(HAND)
+        .unwrap()
+        .bodies()
+        .map(|b| b.mass.mass)
+        .sum();
+    let weight = hand_mass * clasp_core::EARTH_GRAVITY * world.time_step();
+    println!(
+        "the table pushes back with {pushed:.1} g·mm/s a step (the hand weighs {weight:.1}); \
+         the shoulder turns at {shoulder:.5} rad/s"
+    );
+    // More than the hand's weight: the arm's push comes through the hand.
+    assert!(pushed > 2.0 * weight, "the table holds only {pushed}");
+    assert!(
+        shoulder.abs() < 1e-3,
+        "the arm goes on down at {shoulder} rad/s"
+    );
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+}

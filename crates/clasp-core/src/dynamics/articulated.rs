@@ -12,10 +12,15 @@
 //! swing (the Jacobians change under the velocities); so a free base starts each step with the
 //! velocity that gives the whole hand the momentum, linear and angular, it ended the last step
 //! with — what no internal force can change.
+//! An arm and the hand it carries are one articulated body (an [`Assembly`]): the arm's DOFs
+//! and the hand's together are its coordinates, and the hand's bodies follow the arm's DOFs as
+//! one rigid piece with the arm's chain end, so the hand's weight and its contacts load the
+//! arm's joints and the fingers' reactions turn the arm.
 //! Velocity-dependent forces (Coriolis, centrifugal, gyroscopic) are left out: hands move slowly.
 
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Point3, Vector3};
 
+use super::movers::{Assembly, Member};
 use crate::{
     body::{Body, velocity::Velocity},
     pose::Pose,
@@ -40,8 +45,8 @@ pub(crate) struct LinkJacobian {
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
 pub(crate) struct Articulated {
-    /// Per link, chain by chain and link by link, then the palm (which no DOF moves; a free
-    /// base moves it).
+    /// Per body, in the assembly's order (member by member: links chain by chain, palm, mount
+    /// piece). The bottom robot's palm no DOF moves; a free base moves it.
     pub links: Vec<LinkJacobian>,
     /// Each of those bodies' centre of gravity, world mm.
     centres: Vec<Point3<f64>>,
@@ -61,33 +66,36 @@ pub(crate) struct Articulated {
 }
 
 impl Articulated {
-    /// The robot where it stands with gravity's share of a step (`added`, mm/s) added to its
-    /// links; `None` when its links have no mass to move.
-    pub fn of(robot: &Robot, added: Vector3<f64>) -> Option<Self> {
-        let dofs = robot.dofs.len();
-        let free = robot.has_free_base();
-        let mut bodies: Vec<&Body> = robot
-            .chains()
-            .iter()
-            .flat_map(|c| c.links.iter().map(|l| &l.body))
-            .collect();
-        let mut links = jacobians(robot, &bodies);
-        links.push(LinkJacobian {
-            linear: Matrix3xX::zeros(dofs),
-            angular: Matrix3xX::zeros(dofs),
-        });
-        bodies.push(robot.palm());
+    /// An assembly where it stands (`robots`: its members' robots, in its order) with
+    /// gravity's share of a step (`added`, mm/s) added to its bodies; `None` when they have no
+    /// mass to move.
+    pub fn of(robots: &[&Robot], assembly: &Assembly, added: Vector3<f64>) -> Option<Self> {
+        let root = robots.first()?;
+        let dofs = assembly.dofs();
+        let free = root.has_free_base();
+        let (mut bodies, mut links) = (Vec::new(), Vec::new());
+        for (robot, member) in robots.iter().zip(&assembly.members) {
+            let own = member_jacobians(robot, member, dofs);
+            let first = bodies.len();
+            bodies.extend(member_bodies(robot));
+            links.extend(own);
+            if let Some(on) = member.carried_on {
+                // The carrier's DOFs (and all below it) move the member as one rigid piece with
+                // the carrier's chain end.
+                let (carrier, at) = (links[on].clone(), bodies[on].world_cog());
+                for k in first..bodies.len() {
+                    carry(&mut links[k], &carrier, &(bodies[k].world_cog() - at));
+                }
+            }
+        }
         let centres: Vec<Point3<f64>> = bodies.iter().map(|b| b.world_cog()).collect();
-        let origin = Point3::from(robot.palm().pose().translation.vector);
+        let origin = Point3::from(root.palm().pose().translation.vector);
         if free {
             for (link, centre) in links.iter_mut().zip(&centres) {
                 add_base_columns(link, &(centre - origin));
             }
-        } else {
-            // A base that does not answer forces: its palm weighs nothing in the DOFs' problem.
-            bodies.pop();
         }
-        let n = links[0].linear.ncols();
+        let n = dofs + if free { 6 } else { 0 };
         let mut mass = DMatrix::zeros(n, n);
         let mut gravity = DVector::zeros(n);
         for (link, body) in links.iter().zip(&bodies) {
@@ -95,6 +103,7 @@ impl Articulated {
             if !(m.is_finite() && m > 0.0) {
                 continue;
             }
+            // A body no coordinate moves (a fixed base's palm) adds nothing.
             mass += link.linear.transpose() * &link.linear * m
                 + link.angular.transpose() * body.world_inertia() * &link.angular;
             gravity += link.linear.transpose() * (added * m);
@@ -107,13 +116,15 @@ impl Articulated {
             mass[(i, i)] += ARMATURE * largest;
         }
         let inverse_mass = mass.clone().try_inverse()?;
-        let base = robot.base_velocity();
+        let base = root.base_velocity();
         let mut start = DVector::zeros(n);
-        start
-            .rows_mut(0, dofs)
-            .copy_from_slice(robot.dof_velocities());
+        for (robot, member) in robots.iter().zip(&assembly.members) {
+            start
+                .rows_mut(member.first_dof, member.dofs)
+                .copy_from_slice(&robot.dof_velocities()[..member.dofs]);
+        }
         if free {
-            let (linear, angular) = match robot.base_momentum {
+            let (linear, angular) = match root.base_momentum {
                 Some(momentum) => keeping(&mass, &start, dofs, &origin, momentum)?,
                 None => (base.linear, base.angular),
             };
@@ -271,6 +282,49 @@ fn add_base_columns(link: &mut LinkJacobian, offset: &Vector3<f64>) {
         .fixed_columns_mut::<3>(dofs + 3)
         .copy_from(&Matrix3::identity());
     *link = LinkJacobian { linear, angular };
+}
+
+/// A member's bodies in the assembly's order: its links chain by chain, its palm, its mount
+/// piece if it has one.
+fn member_bodies(robot: &Robot) -> impl Iterator<Item = &Body> {
+    robot
+        .chains()
+        .iter()
+        .flat_map(|c| c.links.iter().map(|l| &l.body))
+        .chain(std::iter::once(robot.palm()))
+        .chain(robot.mount())
+}
+
+/// The Jacobians of a member's bodies by its own DOFs (its columns among the assembly's `dofs`;
+/// none for a member not driven): its palm and mount piece stay as its DOFs move.
+fn member_jacobians(robot: &Robot, member: &Member, dofs: usize) -> Vec<LinkJacobian> {
+    let zero = LinkJacobian {
+        linear: Matrix3xX::zeros(dofs),
+        angular: Matrix3xX::zeros(dofs),
+    };
+    let mut all = vec![zero; member_bodies(robot).count()];
+    if member.dofs > 0 {
+        let links: Vec<&Body> = member_bodies(robot)
+            .take(member.palm() - member.first_body)
+            .collect();
+        for (into, own) in all.iter_mut().zip(jacobians(robot, &links)) {
+            into.linear
+                .columns_mut(member.first_dof, member.dofs)
+                .copy_from(&own.linear);
+            into.angular
+                .columns_mut(member.first_dof, member.dofs)
+                .copy_from(&own.angular);
+        }
+    }
+    all
+}
+
+/// Adds to a body's Jacobian the motion it has riding rigidly on another body (`carrier`'s
+/// Jacobian), `offset` from that one's centre: the carrier's turning, and its centre's
+/// velocity plus the turning across the offset.
+fn carry(link: &mut LinkJacobian, carrier: &LinkJacobian, offset: &Vector3<f64>) {
+    link.linear += &carrier.linear - offset.cross_matrix() * &carrier.angular;
+    link.angular += &carrier.angular;
 }
 
 /// Each link's Jacobians at its centre, by stepping each DOF in turn (away from the nearer

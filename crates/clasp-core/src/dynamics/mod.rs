@@ -150,9 +150,8 @@ impl<E: CollisionEngine> World<E> {
             .filter_map(|&i| Some((i, self.free_body(i)?.pose, self.free_body(i)?.velocity)))
             .collect();
         let robots: Vec<(RobotId, Pose, Vec<f64>, Vec<f64>)> = movers
-            .robots
-            .iter()
-            .filter_map(|&r| {
+            .robots()
+            .filter_map(|r| {
                 let robot = self.robot(r)?;
                 let state = (robot.dof_values().to_vec(), robot.dof_velocities.clone());
                 Some((r, robot.pose(), state.0, state.1))
@@ -187,8 +186,8 @@ impl<E: CollisionEngine> World<E> {
         for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
             left.push(dt * (1.0 - self.advance(i, m, dt, true)?));
         }
-        for (&robot, moved) in movers.robots.iter().zip(&mobiles.robots) {
-            self.advance_robot(robot, moved, dt)?;
+        for (assembly, moved) in movers.assemblies.iter().zip(&mobiles.robots) {
+            self.advance_assembly(assembly, moved, dt)?;
         }
         // A body that stopped short met another within the step: the meeting is inelastic,
         // solved on the contacts it ends with (no gravity added again, so no step gains
@@ -406,7 +405,9 @@ impl<E: CollisionEngine> World<E> {
         let rotation = c.frame.rotation.to_rotation_matrix().into_inner();
         // Friction by the slip at the step's start: kinetic above KINETIC_SPEED, else static.
         let velocity = |side: Option<Side>, id: BodyId, r: &Vector3<f64>| match side {
-            Some(Side::Link { robot, link }) => mobiles.robots[robot].start_point_velocity(link, r),
+            Some(Side::Link { assembly, link }) => {
+                mobiles.robots[assembly].start_point_velocity(link, r)
+            }
             _ => self
                 .body(id)
                 .map_or(Vector3::zeros(), |body| body.velocity.at(r)),
@@ -591,11 +592,13 @@ fn check_speeds(movers: &Movers, mobiles: &Mobiles) -> Result<(), MoveError> {
             });
         }
     }
-    for (&robot, moved) in movers.robots.iter().zip(&mobiles.robots) {
+    for (assembly, moved) in movers.assemblies.iter().zip(&mobiles.robots) {
         let speed = moved.velocity.amax();
         if !(speed.is_finite() && speed < SPEED_LIMIT) {
             return Err(MoveError::BlewUp {
-                body: BodyId::Palm { robot },
+                body: BodyId::Palm {
+                    robot: assembly.root(),
+                },
                 limit: SPEED_LIMIT,
             });
         }

@@ -3,8 +3,9 @@
 use clasp_collide::CollisionEngine;
 
 use crate::{
-    body::{Body, BodyType},
+    body::{Body, BodyType, velocity::Velocity},
     ids::{BodyId, RobotId},
+    robot::Robot,
     world::World,
 };
 
@@ -17,12 +18,142 @@ pub(crate) struct Movers {
     pub bodies: Vec<usize>,
     /// How many of `bodies` are dynamic.
     pub dynamic: usize,
-    /// Robots their DOF controllers drive.
-    pub robots: Vec<RobotId>,
-    /// Per robot, where each chain's links start in its list of links.
-    chain_starts: Vec<Vec<usize>>,
-    /// Per robot, the palm's place in its list of links, where its base moves.
-    moving_palms: Vec<Option<usize>>,
+    /// The driven robots, each with the robots it carries: one articulated body apiece.
+    pub assemblies: Vec<Assembly>,
+}
+
+/// A driven robot and every robot it carries (an arm and its hand), moved as one articulated
+/// body: its generalized coordinates are its driven members' DOFs, member by member.
+#[derive(Debug, Clone)]
+pub(crate) struct Assembly {
+    /// The robot at the bottom first, then each carried one after its carrier.
+    pub members: Vec<Member>,
+    /// Whether the bottom robot's palm moves (a free or kinematic base).
+    pub moving_base: bool,
+}
+
+/// One robot of an assembly, and where its DOFs and bodies stand among the assembly's.
+#[derive(Debug, Clone)]
+pub(crate) struct Member {
+    pub robot: RobotId,
+    /// Its DOFs as generalized coordinates: none for a robot its controllers do not drive
+    /// (it rides on its carrier as it stands).
+    pub dofs: usize,
+    /// Its first DOF among the assembly's coordinates.
+    pub first_dof: usize,
+    /// Its first body among the assembly's: its links chain by chain, then its palm, then its
+    /// mount piece if it has one.
+    pub first_body: usize,
+    /// Where each chain's links start, from `first_body`.
+    chain_starts: Vec<usize>,
+    links: usize,
+    has_mount: bool,
+    /// The assembly's body that carries it (its carrier's chain end); `None` at the bottom.
+    pub carried_on: Option<usize>,
+}
+
+impl Member {
+    fn new(robot: RobotId, of: &Robot, first_dof: usize, first_body: usize) -> Self {
+        let mut chain_starts = Vec::with_capacity(of.chains().len());
+        let mut links = 0;
+        for chain in of.chains() {
+            chain_starts.push(links);
+            links += chain.links.len();
+        }
+        Member {
+            robot,
+            dofs: if of.dof_targets().is_some() {
+                of.dofs.len()
+            } else {
+                0
+            },
+            first_dof,
+            first_body,
+            chain_starts,
+            links,
+            has_mount: of.mount().is_some(),
+            carried_on: None,
+        }
+    }
+
+    /// Its palm among the assembly's bodies.
+    pub fn palm(&self) -> usize {
+        self.first_body + self.links
+    }
+
+    /// How many bodies it adds to the assembly.
+    fn bodies(&self) -> usize {
+        self.links + 1 + usize::from(self.has_mount)
+    }
+
+    /// The last link of `chain` among the assembly's bodies (the palm for a chain without one).
+    fn chain_end(&self, chain: usize) -> usize {
+        let start = self.chain_starts.get(chain).copied();
+        let end = self
+            .chain_starts
+            .get(chain + 1)
+            .copied()
+            .unwrap_or(self.links);
+        match start {
+            Some(s) if end > s => self.first_body + end - 1,
+            _ => self.palm(),
+        }
+    }
+}
+
+impl Assembly {
+    /// The robot at the bottom, `root`, and all it carries, as they stand in `world`.
+    fn of<E: CollisionEngine>(world: &World<E>, root: RobotId) -> Option<Self> {
+        let mut members: Vec<Member> = Vec::new();
+        let (mut dofs, mut bodies) = (0, 0);
+        for id in std::iter::once(root).chain(world.carried(root)) {
+            let robot = world.robot(id)?;
+            let mut member = Member::new(id, robot, dofs, bodies);
+            if let Some(c) = world.carrier(id).filter(|_| id != root) {
+                let carrier = members.iter().find(|m| m.robot == c.parent_robot)?;
+                member.carried_on = Some(carrier.chain_end(c.parent_chain));
+            }
+            dofs += member.dofs;
+            bodies += member.bodies();
+            members.push(member);
+        }
+        let bottom = world.robot(root)?;
+        Some(Assembly {
+            members,
+            moving_base: bottom.has_free_base() || bottom.base_velocity() != Velocity::ZERO,
+        })
+    }
+
+    /// The robot at the bottom.
+    pub fn root(&self) -> RobotId {
+        self.members[0].robot
+    }
+
+    /// Its generalized coordinates besides a free base's.
+    pub fn dofs(&self) -> usize {
+        self.members.iter().map(|m| m.dofs).sum()
+    }
+
+    /// Where a robot's body stands among the assembly's; `None` for one not in it, or the
+    /// bottom robot's palm or mount piece where its base stays.
+    fn body(&self, id: BodyId) -> Option<usize> {
+        let robot = id.robot()?;
+        let (k, member) = self
+            .members
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.robot == robot)?;
+        let moves = k > 0 || self.moving_base;
+        match id {
+            BodyId::Link { chain, link, .. } => {
+                let start = member.chain_starts.get(chain)?;
+                Some(member.first_body + start + link)
+            }
+            BodyId::Palm { .. } => moves.then(|| member.palm()),
+            BodyId::Mount { .. } => (moves && member.has_mount).then(|| member.palm() + 1),
+            _ => None,
+        }
+    }
 }
 
 impl Movers {
@@ -36,40 +167,29 @@ impl Movers {
         let mut bodies: Vec<usize> = of_type(Body::is_dynamic).collect();
         let dynamic = bodies.len();
         bodies.extend(of_type(|b| b.body_type() == BodyType::Kinematic));
-        let driven: Vec<_> = world
+        let driven = |id: RobotId| world.robot(id).is_some_and(|r| r.dof_targets().is_some());
+        // A driven robot is the bottom of an assembly unless a driven robot carries it,
+        // directly or through others.
+        let carried_by_driven = |id: RobotId| {
+            let mut at = id;
+            while let Some(c) = world.carrier(at) {
+                if driven(c.parent_robot) {
+                    return true;
+                }
+                at = c.parent_robot;
+            }
+            false
+        };
+        let assemblies = world
             .robots()
-            .filter(|(_, r)| r.dof_targets().is_some())
-            .collect();
-        let moving_palms = driven
-            .iter()
-            .map(|(_, robot)| {
-                let links = robot.chains().iter().map(|c| c.links.len()).sum();
-                let moving = robot.has_free_base()
-                    || robot.base_velocity() != crate::body::velocity::Velocity::ZERO;
-                moving.then_some(links)
-            })
-            .collect();
-        let chain_starts = driven
-            .iter()
-            .map(|(_, robot)| {
-                let mut start = 0;
-                robot
-                    .chains()
-                    .iter()
-                    .map(|c| {
-                        let here = start;
-                        start += c.links.len();
-                        here
-                    })
-                    .collect()
-            })
+            .map(|(id, _)| id)
+            .filter(|&id| driven(id) && !carried_by_driven(id))
+            .filter_map(|id| Assembly::of(world, id))
             .collect();
         Movers {
             bodies,
             dynamic,
-            robots: driven.iter().map(|(id, _)| *id).collect(),
-            chain_starts,
-            moving_palms,
+            assemblies,
         }
     }
 
@@ -83,7 +203,14 @@ impl Movers {
         &self.bodies[self.dynamic..]
     }
 
-    /// Whether the step moves this body (a driven robot's palm only where its base moves).
+    /// Every robot the step moves, each assembly's bottom robot before those it carries.
+    pub fn robots(&self) -> impl Iterator<Item = RobotId> + '_ {
+        self.assemblies
+            .iter()
+            .flat_map(|a| a.members.iter().map(|m| m.robot))
+    }
+
+    /// Whether the step moves this body (an assembly's bottom palm only where its base moves).
     pub fn moves(&self, id: BodyId) -> bool {
         self.side(id).is_some()
     }
@@ -92,20 +219,11 @@ impl Movers {
     pub fn side(&self, id: BodyId) -> Option<Side> {
         match id {
             BodyId::Free(i) => self.bodies.iter().position(|&b| b == i).map(Side::Body),
-            BodyId::Link { robot, chain, link } => {
-                let k = self.robots.iter().position(|&r| r == robot)?;
-                let start = self.chain_starts[k].get(chain)?;
-                Some(Side::Link {
-                    robot: k,
-                    link: start + link,
-                })
-            }
-            BodyId::Palm { robot } => {
-                let k = self.robots.iter().position(|&r| r == robot)?;
-                let link = self.moving_palms[k]?;
-                Some(Side::Link { robot: k, link })
-            }
-            _ => None,
+            _ => self
+                .assemblies
+                .iter()
+                .enumerate()
+                .find_map(|(k, a)| a.body(id).map(|link| Side::Link { assembly: k, link })),
         }
     }
 

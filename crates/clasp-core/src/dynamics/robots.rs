@@ -4,7 +4,11 @@
 //! [`DOF_SPEED`]) with no more than 0.8 of the DOF's effort (GraspIt's cap); a finger that meets
 //! the object presses it with that effort. The palm is a fixed base, a kinematic one (driven
 //! along a velocity) or a free one (moved by the forces on the hand, gravity's among them).
-//! Positions advance by the DOF moves, then the base's, each stopping at contact.
+//! A driven robot carried by a driven robot (a hand on an arm) joins its carrier's articulated
+//! body: the arm's motors carry the hand's weight and its contacts, and the fingers' reactions
+//! reach the arm; a carried robot not driven rides on its carrier as it stands.
+//! Positions advance by the DOF moves (carriers first), then the base's, each stopping at
+//! contact.
 
 use clasp_collide::CollisionEngine;
 use nalgebra::Vector3;
@@ -15,7 +19,11 @@ use crate::{
     world::{World, error::MoveError},
 };
 
-use super::{articulated::Articulated, movers::Movers, solver::Motor};
+use super::{
+    articulated::Articulated,
+    movers::{Assembly, Movers},
+    solver::Motor,
+};
 
 /// Seconds a DOF controller means to take to reach its target.
 pub const SERVO_TIME: f64 = 0.05;
@@ -146,18 +154,23 @@ impl<E: CollisionEngine> World<E> {
         Ok(steps as f64 * dt)
     }
 
-    /// The driven robots as the solver moves them, with gravity's share of a step (`added`).
+    /// The driven assemblies as the solver moves them, with gravity's share of a step (`added`).
     pub(super) fn articulated(
         &self,
         movers: &Movers,
         added: Vector3<f64>,
     ) -> Result<Vec<Articulated>, MoveError> {
         movers
-            .robots
+            .assemblies
             .iter()
-            .map(|&id| {
-                let robot = self.find_robot(id)?;
-                Articulated::of(robot, added).ok_or(MoveError::RobotWithoutMass(id))
+            .map(|assembly| {
+                let robots = assembly
+                    .members
+                    .iter()
+                    .map(|m| self.find_robot(m.robot))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Articulated::of(&robots, assembly, added)
+                    .ok_or(MoveError::RobotWithoutMass(assembly.root()))
             })
             .collect()
     }
@@ -166,43 +179,66 @@ impl<E: CollisionEngine> World<E> {
     pub(super) fn motors(&self, movers: &Movers) -> Vec<Motor> {
         let dt = self.settings.time_step;
         let mut motors = Vec::new();
-        for (k, &id) in movers.robots.iter().enumerate() {
-            let Some(robot) = self.robot(id) else {
-                continue;
-            };
-            let Some(targets) = robot.dof_targets() else {
-                continue;
-            };
-            for (dof, (&target, &value)) in targets.iter().zip(robot.dof_values()).enumerate() {
-                let fastest = DOF_SPEED[usize::from(!robot.dof_is_revolute(dof))];
-                motors.push(Motor {
-                    robot: k,
-                    dof,
-                    velocity: ((target - value) / SERVO_TIME).clamp(-fastest, fastest),
-                    limit: EFFORT_SHARE * robot.dofs[dof].max_effort * dt,
-                });
+        for (k, assembly) in movers.assemblies.iter().enumerate() {
+            for member in &assembly.members {
+                let Some(robot) = self.robot(member.robot) else {
+                    continue;
+                };
+                let Some(targets) = robot.dof_targets() else {
+                    continue;
+                };
+                let values = robot.dof_values();
+                for (dof, (&target, &value)) in targets.iter().zip(values).enumerate() {
+                    let fastest = DOF_SPEED[usize::from(!robot.dof_is_revolute(dof))];
+                    motors.push(Motor {
+                        assembly: k,
+                        dof: member.first_dof + dof,
+                        velocity: ((target - value) / SERVO_TIME).clamp(-fastest, fastest),
+                        limit: EFFORT_SHARE * robot.dofs[dof].max_effort * dt,
+                    });
+                }
             }
         }
         motors
     }
 
-    /// Moves a driven robot's DOFs by the velocities the solver left them for `dt` seconds
-    /// (within their limits), each chain stopping at contact; the DOFs keep the velocities they
-    /// moved at.
-    pub(super) fn advance_robot(
+    /// Moves a driven assembly by the velocities the solver left it for `dt` seconds: each
+    /// member's DOFs (within their limits, carriers first), then the bottom robot's base,
+    /// each stopping at contact; the DOFs keep the velocities they moved at.
+    pub(super) fn advance_assembly(
         &mut self,
-        id: RobotId,
+        assembly: &Assembly,
         moved: &Articulated,
         dt: f64,
     ) -> Result<(), MoveError> {
+        for member in assembly.members.iter().filter(|m| m.dofs > 0) {
+            let velocities = moved.velocity.rows(member.first_dof, member.dofs);
+            self.advance_dofs(member.robot, velocities.as_slice(), dt)?;
+        }
+        let root = assembly.root();
+        if let Some(base) = moved.free_base_velocity() {
+            let r = self
+                .stage
+                .robot_mut(root)
+                .ok_or(MoveError::NoSuchRobot(root))?;
+            r.base_velocity = base;
+            r.base_momentum = moved.free_base_momentum();
+        }
+        self.advance_base(root, dt)
+    }
+
+    /// Moves a robot's DOFs by `velocities` for `dt` seconds (within their limits), each chain
+    /// stopping at contact; the DOFs keep the velocities they moved at.
+    fn advance_dofs(&mut self, id: RobotId, velocities: &[f64], dt: f64) -> Result<(), MoveError> {
         let robot = self.find_robot(id)?;
         let start = robot.dof_values().to_vec();
         let target: Vec<f64> = start
             .iter()
+            .zip(velocities)
             .enumerate()
-            .map(|(dof, &q)| {
+            .map(|(dof, (&q, &v))| {
                 let (min, max) = robot.dof_limits(dof);
-                (q + moved.velocity[dof] * dt).clamp(min, max.max(min))
+                (q + v * dt).clamp(min, max.max(min))
             })
             .collect();
         if target != start {
@@ -214,11 +250,7 @@ impl<E: CollisionEngine> World<E> {
         for ((v, q), q0) in r.dof_velocities.iter_mut().zip(&reached).zip(&start) {
             *v = (q - q0) / dt;
         }
-        if let Some(base) = moved.free_base_velocity() {
-            r.base_velocity = base;
-            r.base_momentum = moved.free_base_momentum();
-        }
-        self.advance_base(id, dt)
+        Ok(())
     }
 
     /// Moves a driven robot's palm by its base velocity for `dt` seconds, stopping at contact;

@@ -46,12 +46,12 @@ impl Mobile {
     }
 }
 
-/// A contact's side that moves: a free body, or a link of a driven robot (chain by chain,
-/// link by link).
+/// A contact's side that moves: a free body, or one body of a driven robot's assembly (see
+/// [`super::movers::Assembly`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Side {
     Body(usize),
-    Link { robot: usize, link: usize },
+    Link { assembly: usize, link: usize },
 }
 
 /// Everything that moves in a step's problem.
@@ -65,21 +65,21 @@ impl Mobiles {
     fn point_velocity(&self, side: Side, r: &Vector3<f64>) -> Vector3<f64> {
         match side {
             Side::Body(i) => self.bodies[i].point_velocity(r),
-            Side::Link { robot, link } => self.robots[robot].point_velocity(link, r),
+            Side::Link { assembly, link } => self.robots[assembly].point_velocity(link, r),
         }
     }
 
     fn response(&self, side: Side, r: &Vector3<f64>) -> Matrix3<f64> {
         match side {
             Side::Body(i) => self.bodies[i].response(r),
-            Side::Link { robot, link } => self.robots[robot].response(link, r),
+            Side::Link { assembly, link } => self.robots[assembly].response(link, r),
         }
     }
 
     fn apply(&mut self, side: Side, impulse: &Vector3<f64>, r: &Vector3<f64>) {
         match side {
             Side::Body(i) => self.bodies[i].apply(impulse, r),
-            Side::Link { robot, link } => self.robots[robot].apply(link, impulse, r),
+            Side::Link { assembly, link } => self.robots[assembly].apply(link, impulse, r),
         }
     }
 
@@ -87,7 +87,7 @@ impl Mobiles {
     fn spin(&self, side: Side) -> Vector3<f64> {
         match side {
             Side::Body(i) => self.bodies[i].angular,
-            Side::Link { robot, link } => self.robots[robot].spin(link),
+            Side::Link { assembly, link } => self.robots[assembly].spin(link),
         }
     }
 
@@ -95,7 +95,7 @@ impl Mobiles {
     fn turn_ease(&self, side: Side, axis: &Vector3<f64>) -> f64 {
         match side {
             Side::Body(i) => axis.dot(&(self.bodies[i].inverse_inertia * axis)),
-            Side::Link { robot, link } => self.robots[robot].turn_ease(link, axis),
+            Side::Link { assembly, link } => self.robots[assembly].turn_ease(link, axis),
         }
     }
 
@@ -106,7 +106,7 @@ impl Mobiles {
                 let body = &mut self.bodies[i];
                 body.angular += body.inverse_inertia * angular;
             }
-            Side::Link { robot, link } => self.robots[robot].twist(link, angular),
+            Side::Link { assembly, link } => self.robots[assembly].twist(link, angular),
         }
     }
 }
@@ -134,7 +134,8 @@ pub(crate) struct Row {
 /// most `limit` (its effort times the step) either way.
 #[derive(Debug, Clone)]
 pub(crate) struct Motor {
-    pub robot: usize,
+    /// The assembly, and the DOF among its generalized coordinates.
+    pub assembly: usize,
     pub dof: usize,
     pub velocity: f64,
     pub limit: f64,
@@ -179,7 +180,7 @@ pub(crate) fn solve(
         // The controllers' impulses settle by their own measure (torques, not forces).
         let mut motors_settled = true;
         for (motor, effort) in motors.iter().zip(&mut efforts) {
-            let pushed = drive(&mut mobiles.robots[motor.robot], motor, effort);
+            let pushed = drive(&mut mobiles.robots[motor.assembly], motor, effort);
             motors_settled &= pushed <= SETTLED * motor.limit.max(1e-12);
         }
         for (k, row) in rows.iter().enumerate() {
@@ -254,15 +255,15 @@ fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
         world += mobiles.response(b, &row.lever_b);
     }
     if let (
-        Some(Side::Link { robot, link }),
+        Some(Side::Link { assembly, link }),
         Some(Side::Link {
-            robot: other,
+            assembly: other,
             link: other_link,
         }),
     ) = (row.a, row.b)
-        && robot == other
+        && assembly == other
     {
-        let r = &mobiles.robots[robot];
+        let r = &mobiles.robots[assembly];
         let cross = r.cross_response((link, &row.lever_a), (other_link, &row.lever_b));
         world -= cross + cross.transpose();
     }
