@@ -66,6 +66,7 @@ pub use robot::{
     JointFrame, JointKind, Link, Robot,
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     mount::Connection,
+    reach::{Carrier, REACH_TOLERANCE, Unreached},
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},
 };
 pub use world::{

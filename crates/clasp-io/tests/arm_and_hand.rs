@@ -382,3 +382,158 @@ fn an_arm_pressing_its_hand_on_the_table_feels_the_table_push_back() {
     assert_hand_on_arm(&world);
     assert_nothing_overlaps(&world);
 }
+
+/// Arm postures spread over the Puma's range, for inverse kinematics to find again.
+fn postures() -> Vec<[f64; 6]> {
+    (0..12)
+        .map(|i| {
+            let t = i as f64 / 12.0;
+            [
+                -1.5 + 3.0 * t,
+                -0.6 + 0.9 * (t * 7.0).sin().abs(),
+                -FRAC_PI_2 - 0.8 * (t * 5.0).cos(),
+                1.2 * (t * 3.0).sin(),
+                -FRAC_PI_2 + 0.9 * (t * 11.0).cos(),
+                2.0 * (t * 13.0).sin(),
+            ]
+        })
+        .collect()
+}
+
+/// The arm world with the elbow bent: the palm 150 mm nearer the arm's base than `ARM_DOWN`
+/// puts it, still pointing down (`ARM_DOWN` stretches the arm out level, at the edge of its
+/// reach, where a palm moving down leaves the arm's reach at once).
+fn bent_arm_world(models: &Path) -> World {
+    let mut world = arm_world(models);
+    let palm = world.robot(HAND).unwrap().pose();
+    let inward = -palm.translation.vector.xy().normalize() * 150.0;
+    let nearer = Pose::translation(inward.x, inward.y, 0.0) * palm;
+    world.place_hand(HAND, nearer).unwrap();
+    assert_nothing_overlaps(&world);
+    world
+}
+
+#[test]
+fn the_arm_puts_its_hands_palm_where_it_is_asked() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    for mut posture in postures() {
+        let arm = world.robot(ARM).unwrap();
+        for (dof, q) in posture.iter_mut().enumerate() {
+            let (min, max) = arm.dof_limits(dof);
+            *q = q.clamp(min, max);
+        }
+        world.set_dof_values(ARM, &posture).unwrap();
+        let wanted = world.robot(HAND).unwrap().pose();
+        world.set_dof_values(ARM, &ARM_DOWN).unwrap();
+        world.place_hand(HAND, wanted).unwrap();
+        let palm = world.robot(HAND).unwrap().pose();
+        let (off, turned) = (
+            (palm.translation.vector - wanted.translation.vector).norm(),
+            palm.rotation.angle_to(&wanted.rotation),
+        );
+        assert!(
+            off <= clasp_core::REACH_TOLERANCE.0 && turned <= clasp_core::REACH_TOLERANCE.1,
+            "{posture:?}: the palm is {off} mm and {turned} rad off"
+        );
+        assert_hand_on_arm(&world);
+        let arm = world.robot(ARM).unwrap();
+        for (dof, &q) in arm.dof_values().iter().enumerate() {
+            let (min, max) = arm.dof_limits(dof);
+            assert!(
+                min <= q && q <= max,
+                "DOF {dof} at {q} outside [{min}, {max}]"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_palm_beyond_the_arms_reach_is_refused_and_nothing_moves() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    let far = Pose::translation(5000.0, 0.0, 0.0) * world.robot(HAND).unwrap().pose();
+    let refused = world.place_hand(HAND, far);
+    println!("{}", refused.clone().unwrap_err());
+    assert!(
+        matches!(refused, Err(clasp_core::MoveError::OutOfReach { robot: HAND, distance, .. }) if distance > 3000.0),
+        "{refused:?}"
+    );
+    assert_eq!(arm_dofs(&world), ARM_DOWN);
+    let refused = world.move_hand_to(HAND, far);
+    assert!(
+        matches!(refused, Err(clasp_core::MoveError::OutOfReach { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(arm_dofs(&world), ARM_DOWN);
+}
+
+#[test]
+fn the_arm_moves_its_hand_along_a_straight_path() {
+    let Some(models) = models() else { return };
+    let mut world = bent_arm_world(&models);
+    let start = world.robot(HAND).unwrap().pose();
+    let target = Pose::translation(80.0, 60.0, 40.0) * start;
+    let outcome = world.move_hand_to(HAND, target).unwrap();
+    assert!(outcome.completed, "{outcome:?}");
+    let palm = world.robot(HAND).unwrap().pose();
+    let off = (palm.translation.vector - target.translation.vector).norm();
+    assert!(
+        off < 1e-3 && palm.rotation.angle_to(&target.rotation) < 1e-5,
+        "{off} mm off"
+    );
+    assert_hand_on_arm(&world);
+    assert_nothing_overlaps(&world);
+}
+
+/// The arm world with the mug on the table under the hand, 100 mm below the fingertips.
+fn mug_under_the_hand(world: &mut World, models: &Path) -> BodyId {
+    let palm = world.robot(HAND).unwrap().pose().translation.vector;
+    let mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
+    let (lo, hi) = mug.mesh().bounding_box();
+    let centre = nalgebra::center(&lo, &hi);
+    let at = Pose::translation(palm.x - centre.x, palm.y - centre.y, TABLE_TOP - lo.z + 0.5);
+    world.add_body(mug.at(at))
+}
+
+#[test]
+fn a_mounted_hand_approaches_the_mug_by_its_arm_and_grasps_it() {
+    let Some(models) = models() else { return };
+    let mut world = bent_arm_world(&models);
+    let mug = mug_under_the_hand(&mut world, &models);
+    let before = arm_dofs(&world);
+    let outcome = world.approach_to_contact(HAND, 400.0).unwrap();
+    assert!(!outcome.completed, "the hand met nothing");
+    assert!(
+        outcome
+            .stopped_by
+            .iter()
+            .all(|&(mover, other)| mover.robot() == Some(HAND) && other == mug),
+        "{:?}",
+        outcome.stopped_by
+    );
+    assert!(arm_dofs(&world) != before, "the arm moved the hand");
+    assert_hand_on_arm(&world);
+    world.auto_grasp(HAND).unwrap();
+    let fingers: std::collections::BTreeSet<usize> = world
+        .contacts_of(mug)
+        .filter_map(|c| match c.other {
+            BodyId::Link {
+                robot: HAND, chain, ..
+            } => Some(chain),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fingers.len(), 3, "fingers on the mug: {fingers:?}");
+    assert_nothing_overlaps(&world);
+}
+
+#[test]
+fn a_mounted_hand_that_meets_nothing_on_its_approach_stays_where_it_was() {
+    let Some(models) = models() else { return };
+    let mut world = bent_arm_world(&models);
+    let before = arm_dofs(&world);
+    let outcome = world.approach_to_contact(HAND, 50.0).unwrap();
+    assert!(outcome.completed);
+    assert_eq!(arm_dofs(&world), before);
+}

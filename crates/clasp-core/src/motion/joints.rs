@@ -1,12 +1,9 @@
 //! Moves of a robot's joints: DOFs toward targets until their chains touch something
 //! (GraspIt's `moveDOFToContacts`), Auto Grasp and Auto Open, and the approach along the palm.
 
-use nalgebra::Vector3;
-
 use super::{Motion, MoveOutcome, Mover, path::Path, path::segment_end};
 use crate::{
     ids::{BodyId, RobotBody},
-    pose::Pose,
     robot::{DofKind, Robot},
 };
 
@@ -207,13 +204,7 @@ impl Motion<'_, '_> {
         let Some(robot) = self.robot() else {
             return MoveOutcome::default();
         };
-        let start = robot.pose();
-        let direction = robot
-            .approach
-            .as_ref()
-            .map_or(Vector3::z(), |a| a.direction.into_inner());
-        let shift = start.rotation * direction * distance;
-        let target = Pose::from_parts((start.translation.vector + shift).into(), start.rotation);
+        let (start, target) = (robot.pose(), robot.approached(distance));
         let outcome = self.move_to(target);
         if outcome.completed
             && let Mover::Robot { robot, .. } = &mut self.mover

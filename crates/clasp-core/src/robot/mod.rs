@@ -4,6 +4,7 @@ use clasp_collide::{CollisionEngine, FastEngine, Placed};
 
 pub mod eigengrasp;
 pub mod mount;
+pub mod reach;
 pub mod virtual_contacts;
 
 use eigengrasp::{EigenError, EigenGrasps, EigenSpace};
@@ -415,6 +416,18 @@ impl Robot {
         )
     }
 
+    /// The palm moved `distance` mm along its approach direction (the palm's z where its file
+    /// gives none), not turned.
+    pub fn approached(&self, distance: f64) -> Pose {
+        let start = self.pose();
+        let direction = self
+            .approach
+            .as_ref()
+            .map_or(Vector3::z(), |a| a.direction.into_inner());
+        let shift = start.rotation * direction * distance;
+        Pose::from_parts((start.translation.vector + shift).into(), start.rotation)
+    }
+
     /// The palm pose that puts the approach reference point `distance` mm from `target`,
     /// approaching it along `towards` (from the hand to the target), turned `roll` radians
     /// about that line: how a planner or a batch places a hand round an object. A robot
@@ -584,12 +597,18 @@ impl Robot {
     /// Where a chain ends, in world coordinates: its last link's frame (where GraspIt mounts
     /// a carried robot), or its last joint's if it has no links.
     pub fn chain_end(&self, chain: usize) -> Option<Pose> {
+        self.chain_end_at(chain, &self.dof_values)
+    }
+
+    /// Where a chain would end were the DOFs at `values` (its links broken away staying so).
+    pub fn chain_end_at(&self, chain: usize, values: &[f64]) -> Option<Pose> {
         let c = self.chains.get(chain)?;
-        if let Some(last) = c.links.last() {
-            return Some(last.body.pose);
-        }
-        let frames = c.joint_frames(&self.dof_values, &self.breakaway[chain]);
-        Some(self.palm.pose * frames.last().copied().unwrap_or(c.base))
+        let frames = c.joint_frames(values, &self.breakaway[chain]);
+        let local = match c.links.last() {
+            Some(last) => last.frame.map_or(c.base, |j| frames[j]),
+            None => frames.last().copied().unwrap_or(c.base),
+        };
+        Some(self.palm.pose * local)
     }
 
     /// The body's position in [`Robot::parts`] order.

@@ -38,6 +38,18 @@ pub enum MoveError {
     NoVirtualContacts(RobotId),
     #[error("robot {robot} is carried by robot {by}: move robot {by}, and it follows")]
     Carried { robot: RobotId, by: RobotId },
+    #[error(
+        "the arm carrying robot {robot} cannot put its palm there: the closest it comes is {distance:.3} mm and {angle:.4} rad away"
+    )]
+    OutOfReach {
+        robot: RobotId,
+        distance: f64,
+        angle: f64,
+    },
+    #[error(
+        "the arm carrying robot {robot} cannot keep its palm on that straight path: it would have to change its posture on the way"
+    )]
+    ArmCannotFollow { robot: RobotId },
     #[error("a time step must be a positive number of seconds, not {0}")]
     BadTimeStep(f64),
     #[error("gravity must be three finite numbers (mm/s²), not {0:?}")]

@@ -8,6 +8,7 @@ pub mod edit;
 pub mod error;
 pub mod layers;
 pub mod moves;
+pub mod reach;
 pub mod settings;
 pub mod stage;
 pub mod switches;

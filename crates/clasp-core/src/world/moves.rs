@@ -81,7 +81,8 @@ impl<E: CollisionEngine> World<E> {
     }
 
     /// Moves a robot along its approach direction until it touches something, at most
-    /// `distance` mm; if nothing is met it stays where it was.
+    /// `distance` mm; if nothing is met it stays where it was. A robot an arm carries is moved
+    /// by its arm ([`World::move_hand_to`]).
     pub fn approach_to_contact(
         &mut self,
         robot: RobotId,

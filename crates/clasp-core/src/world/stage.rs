@@ -376,7 +376,8 @@ impl Stage {
     }
 
     /// Moves a robot along its approach direction until it touches something, at most
-    /// `distance` mm; if nothing is met it stays where it was.
+    /// `distance` mm; if nothing is met it stays where it was. A robot an arm carries is moved
+    /// by its arm.
     pub fn approach_to_contact(
         &mut self,
         backdrop: &Backdrop,
@@ -385,7 +386,9 @@ impl Stage {
     ) -> Result<MoveOutcome, MoveError> {
         check_distance(distance)?;
         self.own_robot(robot)?;
-        self.check_not_carried(Element::Robot(robot))?;
+        if self.is_carried(robot) {
+            return self.approach_carried(backdrop, robot, distance);
+        }
         self.with_motion(backdrop, Element::Robot(robot), |motion| {
             motion.approach(distance)
         })
