@@ -1335,3 +1335,66 @@ fn render_refuses_bad_sizes_and_cameras_naming_the_problem() {
         stderr(&output)
     );
 }
+
+/// GraspIt's `barrettGlassDyn` world, its file names taken from the model library's root: the
+/// Puma on its stand carrying the Barrett, a table, and the glass on it in front of the hand.
+fn barrett_glass_dyn() -> String {
+    "<world>\n\
+     <obstacle><filename>obstacles/simpleFloor.xml</filename></obstacle>\n\
+     <obstacle><filename>obstacles/table.xml</filename></obstacle>\n\
+     <obstacle><filename>obstacles/puma_stand.xml</filename>\n\
+     <transform><fullTransform>(+1 0 0 0)[0 0 -1]</fullTransform></transform></obstacle>\n\
+     <graspableBody><filename>objects/glass.xml</filename>\n\
+     <transform><fullTransform>(+0.996 -0.0781588 +0.0111872 +0.0418439)[+1.31244 +525.048 -465.928]</fullTransform></transform>\n\
+     </graspableBody>\n\
+     <robot><filename>robots/Puma560/Puma560.xml</filename>\n\
+     <dofValues>+1.85318 +0.43586 -3.20326 +0.00906244 -0.397201 +0.218149</dofValues></robot>\n\
+     <robot><filename>robots/Barrett/Barrett.xml</filename>\n\
+     <dofValues>+4.98626e-06 +0.9 +0 +0 +0.9 +0 +0 +0.9 +0 +0</dofValues></robot>\n\
+     <connection><parentRobot>0</parentRobot><parentChain>0</parentChain><childRobot>1</childRobot>\n\
+     <mountFilename>robots/Barrett/iv/barrettmount.xml</mountFilename>\n\
+     <transform><fullTransform>(+1 0 0 0)[0 0 +175.05]</fullTransform></transform></connection>\n\
+     </world>\n"
+        .to_string()
+}
+
+#[test]
+fn an_arm_mounted_barrett_approaches_the_glass_by_its_arm_and_closes_on_it() {
+    let Some(root) = graspit_models() else {
+        return;
+    };
+    let dir = scratch("arm", &[("barrettGlassDyn.xml", &barrett_glass_dyn())]);
+    let world = dir.join("barrettGlassDyn.xml");
+    let document = ok_json(&run(&[
+        "grasp",
+        path_str(&world),
+        "--graspit-root",
+        path_str(&root),
+        "--approach",
+        "--auto",
+        "--json",
+    ]));
+    assert_eq!(document["approach"]["touched"], true, "{document}");
+    let name = |side: &Value| side["name"].as_str().unwrap_or("").to_string();
+    let mut fingers = std::collections::BTreeSet::new();
+    for contact in contacts_of(&document) {
+        // Touching, never in: every contact is a gap.
+        assert!(contact["depth"].as_f64().unwrap() < 0.0, "{contact}");
+        let pair = [name(&contact["body"]), name(&contact["other"])];
+        if pair.contains(&"glass".to_string()) {
+            fingers.extend(
+                [&contact["body"], &contact["other"]]
+                    .into_iter()
+                    .filter_map(|side| side["chain"].as_u64()),
+            );
+        }
+        assert!(
+            [&contact["body"], &contact["other"]]
+                .iter()
+                .all(|side| side["robot"] != "Puma560"),
+            "the arm touches something: {contact}"
+        );
+    }
+    println!("fingers on the glass: {fingers:?}");
+    assert!(fingers.len() >= 2, "fingers on the glass: {fingers:?}");
+}

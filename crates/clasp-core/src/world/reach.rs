@@ -78,13 +78,26 @@ impl Stage {
         let Some((arm, carrier)) = self.carrier_of(hand) else {
             return self.move_to(backdrop, Element::Robot(hand), palm);
         };
-        let postures = arm_path(&carrier, hand, &palm)?;
+        let path = arm_path(&carrier, hand, &palm);
+        if let Some(refused) = path.refused {
+            return Err(refused);
+        }
+        self.follow(backdrop, arm, &path.postures)
+    }
+
+    /// Moves an arm through `postures` in turn, stopping at contact.
+    fn follow(
+        &mut self,
+        backdrop: &Backdrop,
+        arm: RobotId,
+        postures: &[Vec<f64>],
+    ) -> Result<MoveOutcome, MoveError> {
         let mut outcome = MoveOutcome {
             completed: true,
             ..MoveOutcome::default()
         };
         for values in postures {
-            outcome = self.move_dofs_to(backdrop, arm, &values)?;
+            outcome = self.move_dofs_to(backdrop, arm, values)?;
             if !outcome.completed {
                 break;
             }
@@ -93,7 +106,8 @@ impl Stage {
     }
 
     /// [`Stage::approach_to_contact`] for a robot an arm carries: the arm moves the palm along
-    /// its approach direction, and back where it was if it meets nothing.
+    /// its approach direction as far as it can follow (refused where it cannot start), and back
+    /// where it was if it meets nothing.
     pub(super) fn approach_carried(
         &mut self,
         backdrop: &Backdrop,
@@ -106,7 +120,11 @@ impl Stage {
         };
         let start = carrier.arm.dof_values().to_vec();
         let target = self.own_robot(hand)?.approached(distance);
-        let outcome = self.move_hand_to(backdrop, hand, target)?;
+        let path = arm_path(&carrier, hand, &target);
+        if let (true, Some(refused)) = (path.postures.is_empty(), path.refused) {
+            return Err(refused);
+        }
+        let outcome = self.follow(backdrop, arm, &path.postures)?;
         if outcome.completed {
             self.set_dof_values(backdrop, arm, &start)?;
         }
@@ -119,45 +137,58 @@ impl Stage {
     }
 }
 
-/// The arm's postures along the palm's straight path from where it stands to `target`, one
-/// per step of at most [`PATH_STEP`].
-fn arm_path(carrier: &Carrier, hand: RobotId, target: &Pose) -> Result<Vec<Vec<f64>>, MoveError> {
+/// The arm's postures along a palm's straight path, as far as the arm follows it.
+struct ArmPath {
+    /// One per step of at most [`PATH_STEP`].
+    postures: Vec<Vec<f64>>,
+    /// Why the path ends short of its target, if it does.
+    refused: Option<MoveError>,
+}
+
+/// The arm's postures along the palm's straight path from where it stands to `target`.
+fn arm_path(carrier: &Carrier, hand: RobotId, target: &Pose) -> ArmPath {
     let mut values = carrier.arm.dof_values().to_vec();
-    let start = carrier
-        .palm_at(&values)
-        .ok_or(MoveError::NoSuchRobot(hand))?;
+    let mut path = ArmPath {
+        postures: Vec::new(),
+        refused: None,
+    };
+    let Some(start) = carrier.palm_at(&values) else {
+        path.refused = Some(MoveError::NoSuchRobot(hand));
+        return path;
+    };
     let travel = (target.translation.vector - start.translation.vector).norm();
     let turn = start.rotation.angle_to(&target.rotation);
-    let steps = (travel / PATH_STEP.0)
-        .max(turn / PATH_STEP.1)
-        .ceil()
-        .max(1.0) as usize;
-    let mut path = Vec::with_capacity(steps);
+    let steps = (travel / PATH_STEP.0).max(turn / PATH_STEP.1).ceil().max(1.0) as usize;
     for step in 1..=steps {
         let t = step as f64 / steps as f64;
         let along = Pose::from_parts(
             Translation3::from(start.translation.vector.lerp(&target.translation.vector, t)),
             start.rotation.slerp(&target.rotation, t),
         );
-        let next = carrier
-            .reach(&along, &values)
-            .map_err(|miss| MoveError::OutOfReach {
-                robot: hand,
-                distance: miss.distance,
-                angle: miss.angle,
-            })?;
+        let next = match carrier.reach(&along, &values) {
+            Ok(next) => next,
+            Err(miss) => {
+                path.refused = Some(MoveError::OutOfReach {
+                    robot: hand,
+                    distance: miss.distance,
+                    angle: miss.angle,
+                });
+                break;
+            }
+        };
         let jump = next
             .iter()
             .zip(&values)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         if jump > POSTURE_JUMP {
-            return Err(MoveError::ArmCannotFollow { robot: hand });
+            path.refused = Some(MoveError::ArmCannotFollow { robot: hand });
+            break;
         }
         values = next;
-        path.push(values.clone());
+        path.postures.push(values.clone());
     }
-    Ok(path)
+    path
 }
 
 impl<E: CollisionEngine> World<E> {
