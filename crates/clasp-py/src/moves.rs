@@ -75,6 +75,32 @@ impl PyWorld {
         outcome.map(Into::into).map_err(move_error)
     }
 
+    /// Puts `robot`'s palm (default: the current hand's) at `pose` without checking
+    /// collisions; a hand an arm carries is put there by its arm (inverse kinematics), and a
+    /// pose the arm cannot reach raises, changing nothing.
+    #[pyo3(signature = (pose, robot=None))]
+    fn place_hand(&mut self, pose: &Bound<'_, PyAny>, robot: Option<usize>) -> PyResult<()> {
+        let (pose, robot) = (convert::pose(pose)?, self.hand(robot)?);
+        self.world.place_hand(robot, pose).map_err(move_error)
+    }
+
+    /// Moves `robot`'s palm (default: the current hand's) along the straight path to `pose`,
+    /// stopping at the first contact; a hand an arm carries is moved by its arm, its posture
+    /// kept on the way (a path the arm cannot follow raises, changing nothing).
+    #[pyo3(signature = (pose, robot=None))]
+    fn move_hand(
+        &mut self,
+        py: Python<'_>,
+        pose: &Bound<'_, PyAny>,
+        robot: Option<usize>,
+    ) -> PyResult<PyMoveOutcome> {
+        let (pose, robot) = (convert::pose(pose)?, self.hand(robot)?);
+        let world = &mut self.world;
+        py.detach(|| world.move_hand_to(robot, pose))
+            .map(Into::into)
+            .map_err(move_error)
+    }
+
     /// Sets a robot's DOFs without checking collisions; values outside the limits raise.
     fn set_dofs(&mut self, robot: usize, values: Vec<f64>) -> PyResult<()> {
         self.world
@@ -133,7 +159,8 @@ impl PyWorld {
     /// Puts `robot` (default: the current hand) where a grasp candidate with this aim starts
     /// it: pointed at the centre of `object` (default: the grasped object) from `direction`
     /// (from the hand toward the object), turned `roll` radians about that line, clear of the
-    /// object (its reach plus the object's radius away). Collisions are not checked. Returns
+    /// object (its reach plus the object's radius away); a hand an arm carries is put there by
+    /// its arm. Collisions are not checked. Returns
     /// how far a candidate may approach from there (mm).
     #[pyo3(signature = (direction, roll=0.0, robot=None, object=None))]
     fn aim(
@@ -156,13 +183,14 @@ impl PyWorld {
         let candidates =
             clasp_core::aimed_candidates(&self.world, hand, object, &[aim]).map_err(move_error)?;
         self.world
-            .set_pose(Element::Robot(robot), candidates[0].palm)
+            .place_hand(robot, candidates[0].palm)
             .map_err(move_error)?;
         Ok(candidates[0].approach)
     }
 
     /// Moves `robot` (default: the current hand) along its approach direction until it touches
-    /// something, at most `distance` mm; if it meets nothing it stays where it was.
+    /// something, at most `distance` mm; if it meets nothing it stays where it was. A hand an
+    /// arm carries is moved by its arm, as far as the arm can follow.
     #[pyo3(signature = (distance=500.0, robot=None))]
     fn approach(
         &mut self,

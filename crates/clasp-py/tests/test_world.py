@@ -237,3 +237,57 @@ def test_settings_and_unknown_bodies_are_refused():
         world.contacts_of(BodyId.free(7))
     with pytest.raises(ValueError, match="whole numbers"):
         world.add_mesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2.5]])
+
+
+# GraspIt's barrettGlassDyn world, its file names from the model library's root: the Puma on its
+# stand carrying the Barrett, a table, and the glass on it in front of the hand.
+BARRETT_GLASS_DYN = """<world>
+<obstacle><filename>obstacles/simpleFloor.xml</filename></obstacle>
+<obstacle><filename>obstacles/table.xml</filename></obstacle>
+<obstacle><filename>obstacles/puma_stand.xml</filename>
+<transform><fullTransform>(+1 0 0 0)[0 0 -1]</fullTransform></transform></obstacle>
+<graspableBody><filename>objects/glass.xml</filename>
+<transform><fullTransform>(+0.996 -0.0781588 +0.0111872 +0.0418439)[+1.31244 +525.048 -465.928]</fullTransform></transform>
+</graspableBody>
+<robot><filename>robots/Puma560/Puma560.xml</filename>
+<dofValues>+1.85318 +0.43586 -3.20326 +0.00906244 -0.397201 +0.218149</dofValues></robot>
+<robot><filename>robots/Barrett/Barrett.xml</filename>
+<dofValues>+4.98626e-06 +0.9 +0 +0 +0.9 +0 +0 +0.9 +0 +0</dofValues></robot>
+<connection><parentRobot>0</parentRobot><parentChain>0</parentChain><childRobot>1</childRobot>
+<mountFilename>robots/Barrett/iv/barrettmount.xml</mountFilename>
+<transform><fullTransform>(+1 0 0 0)[0 0 +175.05]</fullTransform></transform></connection>
+</world>
+"""
+
+
+def test_an_arm_puts_and_moves_its_hand_and_approaches_the_glass(graspit, tmp_path):
+    path = tmp_path / "barrettGlassDyn.xml"
+    path.write_text(BARRETT_GLASS_DYN)
+    world = clasp.World.load(path, graspit_root=graspit)
+    arm, hand = 0, world.current_hand
+    assert hand == 1
+    start, arm_start = world.robot_pose(hand), world.dof_values(arm)
+    # Up 40 mm: the arm puts the palm there.
+    raised = start.copy()
+    raised[2, 3] += 40.0
+    world.place_hand(raised)
+    assert np.allclose(world.robot_pose(hand), raised, atol=1e-3)
+    assert not np.allclose(world.dof_values(arm), arm_start)
+    # Back down along the straight path.
+    assert world.move_hand(start).completed
+    assert np.allclose(world.robot_pose(hand), start, atol=1e-3)
+    # Beyond the arm's reach: refused, nothing moves.
+    far = start.copy()
+    far[0, 3] += 5000.0
+    before = world.dof_values(arm)
+    with pytest.raises(clasp.MoveError, match="cannot put its palm there"):
+        world.place_hand(far)
+    assert np.array_equal(world.dof_values(arm), before)
+    # The arm approaches the glass with the hand, and the hand closes on it.
+    outcome = world.approach(1000.0)
+    assert not outcome.completed
+    world.auto_grasp()
+    glass = world.grasped_object
+    touching = {c.other for c in world.contacts() if c.body == glass}
+    touching |= {c.body for c in world.contacts() if c.other == glass}
+    assert len({id.chain for id in touching if id.robot == hand}) >= 2, touching

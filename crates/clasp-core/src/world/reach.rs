@@ -158,7 +158,10 @@ fn arm_path(carrier: &Carrier, hand: RobotId, target: &Pose) -> ArmPath {
     };
     let travel = (target.translation.vector - start.translation.vector).norm();
     let turn = start.rotation.angle_to(&target.rotation);
-    let steps = (travel / PATH_STEP.0).max(turn / PATH_STEP.1).ceil().max(1.0) as usize;
+    let steps = (travel / PATH_STEP.0)
+        .max(turn / PATH_STEP.1)
+        .ceil()
+        .max(1.0) as usize;
     for step in 1..=steps {
         let t = step as f64 / steps as f64;
         let along = Pose::from_parts(

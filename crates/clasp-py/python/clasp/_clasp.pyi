@@ -242,6 +242,12 @@ class World:
         """Puts a body (or its robot, by the palm) at ``pose`` without checking collisions."""
     def move_to(self, id: BodyId, pose: _Pose) -> MoveOutcome:
         """Moves a body (or its robot, by the palm) toward ``pose``, stopping at contact."""
+    def place_hand(self, pose: _Pose, robot: int | None = None) -> None:
+        """Puts the hand's palm at ``pose`` without checking collisions; a hand an arm carries
+        is put there by its arm (inverse kinematics; out of reach raises MoveError)."""
+    def move_hand(self, pose: _Pose, robot: int | None = None) -> MoveOutcome:
+        """Moves the hand's palm along the straight path to ``pose``, stopping at contact; a
+        hand an arm carries is moved by its arm (a path it cannot follow raises MoveError)."""
     def set_dofs(self, robot: int, values: Sequence[float]) -> None:
         """Sets DOFs without checking collisions; values outside the limits raise MoveError."""
     def move_dofs(self, robot: int, values: Sequence[float]) -> MoveOutcome:
@@ -265,7 +271,8 @@ class World:
         object. Returns how far a candidate may approach from there (mm)."""
     def approach(self, distance: float = 500.0, robot: int | None = None) -> MoveOutcome:
         """Moves the hand along its approach direction until it touches, at most ``distance``
-        mm; if it meets nothing it stays where it was."""
+        mm; if it meets nothing it stays where it was. A hand an arm carries is moved by its
+        arm, as far as the arm can follow."""
     @property
     def current_hand(self) -> int | None:
         """The robot that grasps when none is named: the one chosen, else the first hand."""
