@@ -1,7 +1,7 @@
 //! `clasp.World`'s moves: poses, DOFs, eigengrasps, aiming, approach, Auto Grasp and Auto
 //! Open, each stopping at contact where it moves, and the current hand.
 
-use clasp_core::{Element, MoveOutcome, RobotId};
+use clasp_core::{MoveOutcome, RobotId};
 use pyo3::{exceptions::PyValueError, prelude::*};
 
 use crate::{
