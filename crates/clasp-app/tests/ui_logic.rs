@@ -951,6 +951,61 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
     );
 }
 
+/// The same arm with its elbow bent: a click on the hand's palm puts the body dragger on the
+/// hand, and moving it moves the arm's DOFs (inverse kinematics) so that the palm goes where it
+/// is asked, the hand's own DOFs untouched; one undo step puts the arm back.
+#[test]
+fn dragging_a_mounted_hand_by_its_palm_drives_its_arm() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let dir = scratch_dir("arm-ik");
+    let file = dir.join("arm_and_hand.xml");
+    let m = models.display();
+    let world_text = format!(
+        "<world>\
+         <robot><filename>{m}/robots/Puma560/Puma560.xml</filename>\
+         <dofValues>0.0357 0.5758 -2.7318 0 -0.9856 0.0357</dofValues></robot>\
+         <robot><filename>{m}/robots/Barrett/Barrett.xml</filename></robot>\
+         <connection><parentRobot>0</parentRobot><parentChain>0</parentChain>\
+         <childRobot>1</childRobot>\
+         <mountFilename>{m}/robots/Barrett/iv/barrettmount.xml</mountFilename>\
+         <transform><translation>0 0 175</translation></transform></connection>\
+         </world>"
+    );
+    std::fs::write(&file, world_text).unwrap();
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e.open_world(&file)));
+    app.update();
+    let (arm, hand) = (RobotId::from_index(0), RobotId::from_index(1));
+    let on_hand = visible_point(&mut app, BodyId::Palm { robot: hand }).expect("palm in view");
+    click(&mut app, on_hand);
+    assert_eq!(selection(&app), vec![BodyId::Palm { robot: hand }]);
+    let dragger = clasp_app::dragger::body_dragger(world(&app), &selection(&app), 1.0).unwrap();
+    assert_eq!(
+        dragger.element,
+        Element::Robot(hand),
+        "the dragger moves the hand"
+    );
+
+    let dofs = |app: &App, r| world(app).robot(r).unwrap().dof_values().to_vec();
+    let (arm_before, hand_before) = (dofs(&app, arm), dofs(&app, hand));
+    let palm = world(&app).robot(hand).unwrap().pose();
+    let target = Pose::translation(30.0, -20.0, 40.0) * palm;
+    edit(&mut app, |e| e.move_element(Element::Robot(hand), target));
+    let reached = world(&app).robot(hand).unwrap().pose();
+    let off = (reached.translation.vector - target.translation.vector).norm();
+    assert!(off < 1e-3, "the palm is {off} mm from where it was dragged");
+    assert!(reached.rotation.angle_to(&target.rotation) < 1e-5);
+    assert_ne!(dofs(&app, arm), arm_before, "the arm moved");
+    assert_eq!(dofs(&app, hand), hand_before, "the fingers did not");
+
+    assert_eq!(history(&app).can_undo(), Some("move"));
+    edit(&mut app, |e| e.undo());
+    app.update();
+    assert_eq!(dofs(&app, arm), arm_before);
+}
+
 /// Grasp → Plan on GraspIt's Barrett and mug, by keyboard and pointer: Ctrl+P opens the
 /// planner, a click on Plan runs it on a worker thread while frames go on, the grasps found are
 /// listed (force-closure first); "." and "," step through them and a click on a row puts the

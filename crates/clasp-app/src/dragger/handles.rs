@@ -109,14 +109,18 @@ pub fn perpendiculars(axis: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
 }
 
 /// The body dragger of the selection, if a free body or a whole robot (or its palm) is selected:
-/// it sits on the last selected element, or on the arm that carries it. A lone link gets joint
-/// draggers instead.
+/// it sits on the last selected element. A hand an arm carries is dragged by its palm, the arm
+/// following (inverse kinematics), unless the selection holds the arm too: then the dragger
+/// moves the whole assembly. A lone link gets joint draggers instead.
 pub fn body_dragger(world: &World, selection: &[BodyId], min_size: f64) -> Option<BodyDragger> {
     let &last = selection.last()?;
     if matches!(last, BodyId::Link { .. }) && !whole_robot_selected(world, selection, last) {
         return None;
     }
-    let element = world.assembly_of(last.element());
+    let element = match last.element() {
+        Element::Robot(hand) if !carrier_selected(world, selection, hand) => Element::Robot(hand),
+        element => world.assembly_of(element),
+    };
     let ids = world.element_bodies(element);
     let (lo, hi) = world.bounding_box_of(&ids)?;
     let half_diagonal = (hi - lo).norm() / 2.0;
@@ -125,6 +129,14 @@ pub fn body_dragger(world: &World, selection: &[BodyId], min_size: f64) -> Optio
         centre: nalgebra::center(&lo, &hi),
         size: (0.75 * half_diagonal).max(min_size),
     })
+}
+
+/// Whether the selection holds a body of the arm carrying `robot` (none for a robot nothing
+/// carries: it moves as itself).
+fn carrier_selected(world: &World, selection: &[BodyId], robot: RobotId) -> bool {
+    world
+        .carrier(robot)
+        .is_some_and(|c| selection.iter().any(|b| b.robot() == Some(c.parent_robot)))
 }
 
 pub(super) fn whole_robot_selected(world: &World, selection: &[BodyId], id: BodyId) -> bool {

@@ -38,13 +38,19 @@ impl Editor<'_> {
         self.history.dragging()
     }
 
-    /// One step of a drag: moves an element toward `pose`, stopping at contact. While the
-    /// world plays, a free body is held instead and pushes what it meets (`crate::simulation`).
+    /// One step of a drag: moves an element toward `pose`, stopping at contact; a hand an arm
+    /// carries is moved by its arm. While the world plays, a free body is held instead and
+    /// pushes what it meets (`crate::simulation`).
     pub fn drag_element_to(&mut self, element: Element, pose: Pose) -> Option<MoveOutcome> {
         if self.hold(element, pose) {
             return None;
         }
-        let outcome = self.doc.world.move_to(element, pose);
+        let outcome = match element {
+            Element::Robot(hand) if self.doc.world.carrier(hand).is_some() => {
+                self.doc.world.move_hand_to(hand, pose)
+            }
+            _ => self.doc.world.move_to(element, pose),
+        };
         self.after_move(outcome)
     }
 
