@@ -261,6 +261,10 @@ enum Command {
         /// Which robot plans: its index or name. Default: the world's first hand.
         #[arg(long, value_name = "INDEX|NAME")]
         robot: Option<String>,
+        /// For a hand an arm carries, also keep grasps its arm cannot reach (or reaches only
+        /// with the arm in something); by default only those the arm reaches are kept.
+        #[arg(long)]
+        any_reach: bool,
         /// Also write each grasp found as a GraspIt world, the hand where the grasp left it:
         /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
         #[arg(long, value_name = "DIR")]
@@ -475,6 +479,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             robot,
+            any_reach,
             save,
             json,
             graspit_root,
@@ -488,6 +493,7 @@ fn main() -> ExitCode {
                     grasps,
                     energy,
                     seed,
+                    only_reachable: !any_reach,
                     ..PlanSettings::default()
                 },
                 threads,

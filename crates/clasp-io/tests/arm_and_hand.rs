@@ -537,3 +537,36 @@ fn a_mounted_hand_that_meets_nothing_on_its_approach_stays_where_it_was() {
     assert!(outcome.completed);
     assert_eq!(arm_dofs(&world), before);
 }
+
+#[test]
+fn the_planner_keeps_only_grasps_the_arm_reaches_and_puts_them_in_place_by_the_arm() {
+    let Some(models) = models() else { return };
+    let mut world = bent_arm_world(&models);
+    let mug = mug_under_the_hand(&mut world, &models);
+    let settings = clasp_core::PlanSettings {
+        steps: 2000,
+        grasps: 5,
+        ..clasp_core::PlanSettings::default()
+    };
+    let plan = world
+        .plan(HAND, mug, &settings, &clasp_core::PlanProgress::default())
+        .unwrap();
+    assert!(!plan.grasps.is_empty(), "no grasp the arm reaches");
+    for g in &plan.grasps {
+        let mut placed = world.clone();
+        placed.put_grasp(HAND, &g.grasp).unwrap();
+        let palm = placed.robot(HAND).unwrap().pose();
+        let off = (palm.translation.vector - g.grasp.palm.translation.vector).norm();
+        assert!(
+            off <= clasp_core::REACH_TOLERANCE.0,
+            "the palm is {off} mm off"
+        );
+        assert_hand_on_arm(&placed);
+        assert_nothing_overlaps(&placed);
+    }
+    println!(
+        "{} grasps the arm reaches, {} force-closure",
+        plan.grasps.len(),
+        plan.grasps.iter().filter(|g| g.force_closure()).count()
+    );
+}

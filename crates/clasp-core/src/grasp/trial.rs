@@ -109,16 +109,59 @@ impl<E: CollisionEngine> World<E> {
         domain.grasp_trial(robot, plan)
     }
 
-    /// Puts a robot where a grasp left it (a planned grasp, a batch's): its palm, its DOF
-    /// values and where its joints broke away, without checking collisions. Refused, changing
-    /// nothing, where `set_pose` or `set_posture` refuses.
+    /// Puts a robot where a grasp left it (a planned grasp, a batch's): its palm (a hand an
+    /// arm carries by its arm, [`World::place_hand`]), its DOF values and where its joints
+    /// broke away, without checking collisions. Refused, changing nothing, where `place_hand`
+    /// or `set_posture` refuses.
     pub fn put_grasp(&mut self, robot: RobotId, grasp: &GraspTrial) -> Result<(), MoveError> {
-        let before = self.find_robot(robot)?.pose();
-        self.set_pose(Element::Robot(robot), grasp.palm)?;
+        let before = self.placement(robot)?;
+        self.place_hand(robot, grasp.palm)?;
         self.set_posture(robot, &grasp.dof_values, &grasp.breakaway)
             .inspect_err(|_| {
-                // Puts back what the line above changed: the pose was accepted there.
-                let _ = self.set_pose(Element::Robot(robot), before);
+                // Puts back what the line above changed: it was accepted there.
+                let _ = match &before {
+                    Placement::Palm(pose) => self.set_pose(Element::Robot(robot), *pose),
+                    Placement::Arm(arm, values) => self.set_dof_values(*arm, values),
+                };
             })
     }
+
+    /// What places a robot's palm: its own pose, or the DOFs of the arm that carries it.
+    fn placement(&self, robot: RobotId) -> Result<Placement, MoveError> {
+        Ok(match self.carrier(robot) {
+            Some(c) => {
+                let arm = c.parent_robot;
+                Placement::Arm(arm, self.find_robot(arm)?.dof_values().to_vec())
+            }
+            None => Placement::Palm(self.find_robot(robot)?.pose()),
+        })
+    }
+}
+
+impl<E: CollisionEngine + Clone> World<E> {
+    /// Whether the arm carrying `robot` can hold it where `grasp` left it: it reaches the palm
+    /// there, and there neither arm nor hand is in anything. True for a robot no arm carries.
+    pub fn arm_reaches(&self, robot: RobotId, grasp: &GraspTrial) -> bool {
+        let Some(arm) = self
+            .carrier(robot)
+            .map(|c| self.assembly_root(c.parent_robot))
+        else {
+            return true;
+        };
+        let mut placed = self.clone();
+        if placed.put_grasp(robot, grasp).is_err() {
+            return false;
+        }
+        let assembly = placed.assembly_bodies(arm);
+        !placed
+            .overlapping_pairs()
+            .iter()
+            .any(|(a, b)| assembly.contains(a) || assembly.contains(b))
+    }
+}
+
+/// How a robot's palm was placed, to put it back.
+enum Placement {
+    Palm(Pose),
+    Arm(RobotId, Vec<f64>),
 }

@@ -58,6 +58,9 @@ pub struct PlanSettings {
     /// How far each of a search's best states may approach before it closes (mm; GraspIt's
     /// guided planner: 30).
     pub approach: f64,
+    /// For a hand an arm carries: keep only the grasps its arm reaches, arm and hand in
+    /// nothing there ([`World::arm_reaches`]). No effect on a hand nothing carries.
+    pub only_reachable: bool,
 }
 
 impl Default for PlanSettings {
@@ -69,6 +72,7 @@ impl Default for PlanSettings {
             seed: 0,
             searches: 4,
             approach: 30.0,
+            only_reachable: true,
         }
     }
 }
@@ -176,7 +180,7 @@ struct Kept {
     palm: Pose,
 }
 
-impl<E: CollisionEngine> World<E> {
+impl<E: CollisionEngine + Clone> World<E> {
     /// Plans grasps of `object` with robot `robot` (which needs virtual contacts and is left
     /// where it is): `settings.searches` annealing searches from seeds `seed`, `seed + 1`, …,
     /// their best states auto-grasped and scored; the best `settings.grasps`, no two within
@@ -243,6 +247,7 @@ impl<E: CollisionEngine> World<E> {
         for g in grasps {
             if distinct.len() < settings.grasps
                 && !distinct.iter().any(|d| alike(d, &g, space.radius))
+                && (!settings.only_reachable || self.arm_reaches(robot, &g.grasp))
             {
                 distinct.push(g);
             }
@@ -255,7 +260,9 @@ impl<E: CollisionEngine> World<E> {
             search_seconds,
         })
     }
+}
 
+impl<E: CollisionEngine> World<E> {
     fn search_space<'w>(
         &'w self,
         hand: &Robot,
