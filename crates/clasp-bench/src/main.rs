@@ -29,6 +29,7 @@ mod library;
 #[cfg(feature = "vs-parry")]
 mod parry;
 mod planner;
+mod planner_table;
 mod quality;
 mod render;
 mod scenes;

@@ -3,7 +3,8 @@
 //! book), each planned with four searches on one thread and on two, side by side: annealing
 //! steps a second and states evaluated a second (what GraspIt's `timeTest` counts), and the
 //! time to the first force-closure grasp (the shortest run, doubling the steps from 500 a
-//! search, that returns one). Checked: both thread counts give the same grasps.
+//! search, that returns one). Checked: both thread counts give the same grasps. Then the same
+//! objects on a table, with two hands (`planner_table`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,7 +47,14 @@ pub fn run(options: &crate::Options, checks: &mut Checks) -> Value {
         .map(|(object, world)| measure(object, &world, steps, checks))
         .collect();
     let beside = graspit.map(|graspit| beside_graspit(&rows, &graspit));
-    json!({ "hand": "Barrett", "steps_per_search": steps, "objects": rows, "graspit": beside })
+    let on_table = crate::planner_table::run(library, quick, checks);
+    json!({
+        "hand": "Barrett",
+        "steps_per_search": steps,
+        "objects": rows,
+        "graspit": beside,
+        "on_table": on_table,
+    })
 }
 
 /// GraspIt's figures for one object, as `graspit/planner_timing.cpp` prints them.

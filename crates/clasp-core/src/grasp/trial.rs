@@ -18,6 +18,12 @@ use crate::{
     },
 };
 
+/// A grasp trial whose closing fingers meet something other than the object (the table under
+/// it) opens, backs off this far (mm) along its approach and closes again, at most
+/// [`BACK_OFFS`] times: fingers closed onto the support hold nothing.
+pub const BACK_OFF: f64 = 10.0;
+pub const BACK_OFFS: usize = 3;
+
 /// How one grasp trial in a domain ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraspTrial {
@@ -47,7 +53,8 @@ pub struct TrialPlan<'a> {
 
 impl Stage {
     /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an
-    /// approach toward what it aims at, then Auto Grasp, and the grasp's quality if asked.
+    /// approach toward what it aims at, then Auto Grasp (backing off where the fingers close
+    /// onto something other than the object: [`BACK_OFF`]), and the grasp's quality if asked.
     fn grasp_trial(
         &mut self,
         backdrop: &Backdrop,
@@ -56,8 +63,23 @@ impl Stage {
     ) -> Result<GraspTrial, MoveError> {
         self.set_pose(backdrop, Element::Robot(robot), plan.palm)?;
         self.set_dof_values(backdrop, robot, plan.open)?;
+        let opened = self.own_robot(robot)?.breakaway_states();
         self.approach_to_contact(backdrop, robot, plan.approach)?;
-        self.auto_grasp(backdrop, robot, true)?;
+        for attempt in 0..=BACK_OFFS {
+            let closed = self.auto_grasp(backdrop, robot, true)?;
+            // Stopped by the hand's own bodies is a closed hand; by an obstacle, a blocked one.
+            let blocked = closed
+                .stopped_by
+                .iter()
+                .any(|&(_, other)| other != plan.object && other.robot() != Some(robot));
+            if !blocked || attempt == BACK_OFFS {
+                break;
+            }
+            // Open as it came: the way the fingers closed is clear, and nothing broke away.
+            self.set_posture(backdrop, robot, plan.open, &opened)?;
+            let back = self.own_robot(robot)?.approached(-BACK_OFF);
+            self.move_to(backdrop, Element::Robot(robot), back)?;
+        }
         let quality = plan.quality.and_then(|kind| {
             let grasp = self
                 .grasp(backdrop, robot, plan.object, &ContactOptions::default())
