@@ -146,7 +146,7 @@ fn a_grasp_batch_equals_its_grasps_one_by_one() {
         alone
             .approach_to_contact(robot, candidate.approach)
             .unwrap();
-        alone.auto_grasp(robot).unwrap();
+        alone.close_on(robot, object).unwrap();
         let r = alone.robot(robot).unwrap();
         assert_eq!(grasp.trial.palm, r.pose());
         assert_eq!(grasp.trial.dof_values, r.dof_values());

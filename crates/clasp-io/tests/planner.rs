@@ -12,6 +12,7 @@ use clasp_core::{
     World,
 };
 use clasp_io::{Disk, load_body, load_robot};
+use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
 /// The object alone, or standing on a 20 mm slab (an obstacle), and the hand far above.
 fn scene(models: &Path, hand: &str, object: &str, on_table: bool) -> World {
@@ -338,4 +339,58 @@ fn the_barretts_best_force_closure_grasp_of_the_mug_holds_in_all_six_directions(
     let dropped = open.directions.iter().filter(|d| !d.held).count();
     println!("opened: lets go in {dropped} of six directions");
     assert!(!open.held && dropped >= 4, "{open:?}");
+}
+
+/// How many of robot 0's bodies touch body 0.
+fn bodies_on_object(world: &World) -> usize {
+    let mut bodies: Vec<BodyId> = world
+        .contacts_of(BodyId::Free(0))
+        .map(|c| c.other)
+        .filter(|b| b.robot().is_some())
+        .collect();
+    bodies.sort();
+    bodies.dedup();
+    bodies.len()
+}
+
+/// The Barrett lowered from above onto GraspIt's mug and glass on a table, at a few places and
+/// turns: where Auto Grasp closes a finger onto the table, closing onto the object backs off
+/// and closes again, never ending with fewer of the hand's bodies on the object, at some places
+/// with more, and never in anything.
+#[test]
+fn closing_on_an_object_backs_off_from_the_table_under_it() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let robot = RobotId::from_index(0);
+    let (mut better, mut blocked) = (0, 0);
+    for object in ["mug", "glass"] {
+        for (k, x) in [-60.0, -30.0, 0.0, 30.0, 60.0].into_iter().enumerate() {
+            let mut world = scene(&models, "Barrett/Barrett.xml", object, true);
+            let down = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
+                * UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.3 * k as f64);
+            let above = Pose::from_parts(Translation3::new(x, 10.0, 300.0), down);
+            world.set_pose(Element::Robot(robot), above).unwrap();
+            world.approach_to_contact(robot, 400.0).unwrap();
+            let mut plain = world.clone();
+            let outcome = plain.auto_grasp(robot).unwrap();
+            let on_table = outcome
+                .stopped_by
+                .iter()
+                .any(|&(_, b)| b == BodyId::Free(1));
+            world.close_on(robot, BodyId::Free(0)).unwrap();
+            let (before, after) = (bodies_on_object(&plain), bodies_on_object(&world));
+            println!(
+                "{object} at x {x}: Auto Grasp touches it with {before} bodies (stopped by the table: {on_table}), closing on it with {after}"
+            );
+            assert!(after >= before, "{object} at x {x}: {after} < {before}");
+            assert!(clasp_io::fixtures::interpenetrating(&world).is_empty());
+            better += usize::from(after > before);
+            blocked += usize::from(on_table);
+        }
+    }
+    assert!(
+        blocked > 0 && better > 0,
+        "{blocked} blocked, {better} better"
+    );
 }

@@ -52,6 +52,67 @@ pub struct TrialPlan<'a> {
 }
 
 impl Stage {
+    /// Auto Grasp onto `object`: where the closing fingers meet something else (the table
+    /// under it), the hand opens as it was, backs off [`BACK_OFF`] mm along its approach
+    /// direction (stopping at contact; a hand an arm carries by its arm) and closes again, at
+    /// most [`BACK_OFFS`] times; the hand ends at the closing that touched the object with the
+    /// most of its bodies (the first of equals).
+    pub(crate) fn close_on(
+        &mut self,
+        backdrop: &Backdrop,
+        robot: RobotId,
+        object: BodyId,
+    ) -> Result<(), MoveError> {
+        let hand = self.own_robot(robot)?;
+        let (open, opened) = (hand.dof_values().to_vec(), hand.breakaway_states());
+        let mut best: Option<(usize, Pose, Vec<f64>, Vec<Vec<Option<f64>>>)> = None;
+        for attempt in 0..=BACK_OFFS {
+            if attempt > 0 {
+                // Open as it came (the way the fingers closed is clear, nothing broke away),
+                // and back off.
+                self.set_posture(backdrop, robot, &open, &opened)?;
+                let back = self.own_robot(robot)?.approached(-BACK_OFF);
+                self.move_hand_to(backdrop, robot, back)?;
+            }
+            let closed = self.auto_grasp(backdrop, robot, true)?;
+            let touching = self.bodies_touching(robot, object);
+            if best.as_ref().is_none_or(|b| touching > b.0) {
+                let hand = self.own_robot(robot)?;
+                let posture = (hand.dof_values().to_vec(), hand.breakaway_states());
+                best = Some((touching, hand.pose(), posture.0, posture.1));
+            }
+            // Stopped by the hand's own bodies is a closed hand; by an obstacle, a blocked one.
+            let blocked = closed
+                .stopped_by
+                .iter()
+                .any(|&(_, other)| other != object && other.robot() != Some(robot));
+            if !blocked {
+                break;
+            }
+        }
+        match best {
+            Some((touching, palm, values, breakaway))
+                if touching > self.bodies_touching(robot, object) =>
+            {
+                self.place_hand(backdrop, robot, palm)?;
+                self.set_posture(backdrop, robot, &values, &breakaway)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// How many of a robot's bodies touch `object`.
+    fn bodies_touching(&self, robot: RobotId, object: BodyId) -> usize {
+        let mut bodies: Vec<BodyId> = self
+            .contacts_of(object)
+            .map(|c| c.other)
+            .filter(|b| b.robot() == Some(robot))
+            .collect();
+        bodies.sort();
+        bodies.dedup();
+        bodies.len()
+    }
+
     /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an
     /// approach toward what it aims at, then Auto Grasp (backing off where the fingers close
     /// onto something other than the object: [`BACK_OFF`]), and the grasp's quality if asked.
@@ -63,23 +124,8 @@ impl Stage {
     ) -> Result<GraspTrial, MoveError> {
         self.set_pose(backdrop, Element::Robot(robot), plan.palm)?;
         self.set_dof_values(backdrop, robot, plan.open)?;
-        let opened = self.own_robot(robot)?.breakaway_states();
         self.approach_to_contact(backdrop, robot, plan.approach)?;
-        for attempt in 0..=BACK_OFFS {
-            let closed = self.auto_grasp(backdrop, robot, true)?;
-            // Stopped by the hand's own bodies is a closed hand; by an obstacle, a blocked one.
-            let blocked = closed
-                .stopped_by
-                .iter()
-                .any(|&(_, other)| other != plan.object && other.robot() != Some(robot));
-            if !blocked || attempt == BACK_OFFS {
-                break;
-            }
-            // Open as it came: the way the fingers closed is clear, and nothing broke away.
-            self.set_posture(backdrop, robot, plan.open, &opened)?;
-            let back = self.own_robot(robot)?.approached(-BACK_OFF);
-            self.move_to(backdrop, Element::Robot(robot), back)?;
-        }
+        self.close_on(backdrop, robot, plan.object)?;
         let quality = plan.quality.and_then(|kind| {
             let grasp = self
                 .grasp(backdrop, robot, plan.object, &ContactOptions::default())
@@ -117,6 +163,13 @@ impl<E: CollisionEngine> Domain<'_, E> {
 }
 
 impl<E: CollisionEngine> World<E> {
+    /// Auto Grasp onto `object`, backing off where the fingers close onto something else, as a
+    /// grasp trial closes (see [`BACK_OFF`]).
+    pub fn close_on(&mut self, robot: RobotId, object: BodyId) -> Result<(), MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.close_on(&backdrop, robot, object)
+    }
+
     /// GraspIt's multi-threaded planner step: a grasp trial of a clone of `hand` in a domain
     /// of its own, numbered `number`. Run many on rayon's threads: each gives what it gives
     /// alone.
