@@ -51,6 +51,15 @@ pub struct TrialPlan<'a> {
     pub volume: bool,
 }
 
+/// One closing of [`Stage::close_on`]: how many of the hand's bodies touched the object, and
+/// where the hand was.
+struct Closing {
+    touching: usize,
+    palm: Pose,
+    values: Vec<f64>,
+    breakaway: Vec<Vec<Option<f64>>>,
+}
+
 impl Stage {
     /// Auto Grasp onto `object`: where the closing fingers meet something else (the table
     /// under it), the hand opens as it was, backs off [`BACK_OFF`] mm along its approach
@@ -65,7 +74,7 @@ impl Stage {
     ) -> Result<(), MoveError> {
         let hand = self.own_robot(robot)?;
         let (open, opened) = (hand.dof_values().to_vec(), hand.breakaway_states());
-        let mut best: Option<(usize, Pose, Vec<f64>, Vec<Vec<Option<f64>>>)> = None;
+        let mut best: Option<Closing> = None;
         for attempt in 0..=BACK_OFFS {
             if attempt > 0 {
                 // Open as it came (the way the fingers closed is clear, nothing broke away),
@@ -76,10 +85,14 @@ impl Stage {
             }
             let closed = self.auto_grasp(backdrop, robot, true)?;
             let touching = self.bodies_touching(robot, object);
-            if best.as_ref().is_none_or(|b| touching > b.0) {
+            if best.as_ref().is_none_or(|b| touching > b.touching) {
                 let hand = self.own_robot(robot)?;
-                let posture = (hand.dof_values().to_vec(), hand.breakaway_states());
-                best = Some((touching, hand.pose(), posture.0, posture.1));
+                best = Some(Closing {
+                    touching,
+                    palm: hand.pose(),
+                    values: hand.dof_values().to_vec(),
+                    breakaway: hand.breakaway_states(),
+                });
             }
             // Stopped by the hand's own bodies is a closed hand; by an obstacle, a blocked one.
             let blocked = closed
@@ -91,11 +104,9 @@ impl Stage {
             }
         }
         match best {
-            Some((touching, palm, values, breakaway))
-                if touching > self.bodies_touching(robot, object) =>
-            {
-                self.place_hand(backdrop, robot, palm)?;
-                self.set_posture(backdrop, robot, &values, &breakaway)
+            Some(b) if b.touching > self.bodies_touching(robot, object) => {
+                self.place_hand(backdrop, robot, b.palm)?;
+                self.set_posture(backdrop, robot, &b.values, &b.breakaway)
             }
             _ => Ok(()),
         }
