@@ -67,10 +67,16 @@ pub fn plan(
             "steps_per_second": rate,
             "evaluations_per_second": plan.evaluations as f64 / plan.search_seconds,
             "grasps": plan.grasps.iter().map(grasp_json).collect::<Vec<_>>(),
+            "illegal_steps": plan.illegal_steps,
+            "unreachable": plan.unreachable,
+            "why_empty": plan.why_empty(),
         })
         .to_string(),
         Format::Text => {
             let mut text = String::new();
+            if let Some(why) = plan.why_empty() {
+                let _ = writeln!(text, "no grasp found: {why}");
+            }
             for (k, g) in plan.grasps.iter().enumerate() {
                 let dofs: Vec<String> = g
                     .grasp

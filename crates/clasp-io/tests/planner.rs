@@ -394,3 +394,39 @@ fn closing_on_an_object_backs_off_from_the_table_under_it() {
         "{blocked} blocked, {better} better"
     );
 }
+
+/// GraspIt's planner loops for ever when no state near the object is legal (its issue #131).
+/// Here the mug is sealed inside a solid block: every state puts the hand in the block, the
+/// searches still end, and the plan says why it found nothing.
+#[test]
+fn a_plan_with_nowhere_legal_to_go_ends_and_says_why() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let mut world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let block = Body::from_mesh(
+        "block",
+        BodyKind::Obstacle,
+        shapes::cuboid([-3000.0; 3], [3000.0; 3]),
+    );
+    world.add_body(block);
+    let settings = PlanSettings {
+        steps: 20,
+        searches: 2,
+        ..PlanSettings::default()
+    };
+    let found = plan(&world, &settings);
+    assert!(found.grasps.is_empty());
+    assert_eq!(found.steps, 40, "every search took its steps");
+    assert_eq!(found.illegal_steps, 40);
+    let why = found.why_empty().unwrap();
+    println!("{why}");
+    assert!(why.starts_with("no legal state was found"), "{why}");
+    // A plan that found grasps has nothing to explain.
+    let alone = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let settings = PlanSettings {
+        steps: 500,
+        ..settings
+    };
+    assert_eq!(plan(&alone, &settings).why_empty(), None);
+}

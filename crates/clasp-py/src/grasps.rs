@@ -241,6 +241,7 @@ impl PyWorld {
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;
         arrays.set_item("search_seconds", plan.search_seconds)?;
+        arrays.set_item("why_empty", plan.why_empty())?;
         if let Some(tests) = tests {
             let tests: Vec<_> = tests.into_iter().map(Some).collect();
             hold::hold_arrays(py, &tests, &arrays)?;

@@ -82,6 +82,9 @@ impl Default for PlanSettings {
 /// object on a table (GraspIt's glass) still yields force-closure grasps once the hand's own
 /// links count as obstacles.
 const BEST_PER_SEARCH: usize = 100;
+
+/// How many times a step with no legal neighbour is tried again before it counts as taken.
+const STUCK_RETRIES: u32 = 100;
 const SAME_STATE: f64 = 0.2;
 
 /// A planned grasp: where the hand ended after closing, and how good the grasp is.
@@ -122,6 +125,15 @@ pub struct Plan {
     /// The whole run, and the annealing alone (before the best states are closed).
     pub seconds: f64,
     pub search_seconds: f64,
+    /// Steps in which every neighbour tried was illegal (the hand in the object, an obstacle or
+    /// itself): each counts as a step taken, so a search that cannot move still ends
+    /// (GraspIt's planner loops there: its issue #131).
+    pub illegal_steps: u64,
+    /// The search's best states closed and scored.
+    pub closed: usize,
+    /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
+    /// them ([`PlanSettings::only_reachable`]).
+    pub unreachable: usize,
 }
 
 /// Progress a caller may watch — steps taken, the lowest energy found so far — and a flag to
@@ -134,6 +146,26 @@ pub struct PlanProgress {
 }
 
 impl Plan {
+    /// Why a plan found no grasp; `None` where it found one.
+    pub fn why_empty(&self) -> Option<String> {
+        if !self.grasps.is_empty() {
+            return None;
+        }
+        Some(if self.closed == 0 {
+            format!(
+                "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} × {ATTEMPTS} of them) put the hand in the object, an obstacle or itself",
+                self.illegal_steps, self.steps
+            )
+        } else if self.unreachable > 0 {
+            format!(
+                "the arm carrying the hand reaches none of the {} grasps found (or only with the arm in something)",
+                self.unreachable
+            )
+        } else {
+            format!("none of the {} states closed made a grasp", self.closed)
+        })
+    }
+
     /// Ranks the grasps by the physics test (`World::test_grasp`, each on a copy of `world`
     /// with the grasp put in place, all in parallel): those that hold first, each group in
     /// the order it had. Returns each grasp's test, in the new order.
@@ -195,15 +227,16 @@ impl<E: CollisionEngine + Clone> World<E> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
         let space = self.search_space(hand, robot, object, settings.energy)?;
-        let searches: Vec<(Vec<Kept>, u64, u64)> = (0..settings.searches.max(1))
+        let searches: Vec<(Vec<Kept>, Counts)> = (0..settings.searches.max(1))
             .into_par_iter()
             .map(|i| anneal_search(&space, hand, settings, settings.seed + i as u64, progress))
             .collect();
         let search_seconds = started.elapsed().as_secs_f64();
-        let steps = searches.iter().map(|s| s.1).sum();
-        let evaluations = searches.iter().map(|s| s.2).sum();
+        let steps = searches.iter().map(|s| s.1.steps).sum();
+        let evaluations = searches.iter().map(|s| s.1.evaluations).sum();
+        let illegal_steps = searches.iter().map(|s| s.1.illegal).sum();
         let mut kept: Vec<Kept> = Vec::new();
-        for (found, _, _) in searches {
+        for (found, _) in searches {
             for k in found {
                 keep(&space, &mut kept, k, usize::MAX);
             }
@@ -243,12 +276,17 @@ impl<E: CollisionEngine + Clone> World<E> {
                 .then(b.epsilon().total_cmp(&a.epsilon()))
                 .then(a.energy.total_cmp(&b.energy))
         });
-        let mut distinct: Vec<PlannedGrasp> = Vec::new();
+        let closed = grasps.len();
+        let (mut distinct, mut unreachable) = (Vec::<PlannedGrasp>::new(), 0);
         for g in grasps {
-            if distinct.len() < settings.grasps
-                && !distinct.iter().any(|d| alike(d, &g, space.radius))
-                && (!settings.only_reachable || self.arm_reaches(robot, &g.grasp))
+            if distinct.len() >= settings.grasps
+                || distinct.iter().any(|d| alike(d, &g, space.radius))
             {
+                continue;
+            }
+            if settings.only_reachable && !self.arm_reaches(robot, &g.grasp) {
+                unreachable += 1;
+            } else {
                 distinct.push(g);
             }
         }
@@ -258,6 +296,9 @@ impl<E: CollisionEngine + Clone> World<E> {
             evaluations,
             seconds: started.elapsed().as_secs_f64(),
             search_seconds,
+            illegal_steps,
+            closed,
+            unreachable,
         })
     }
 }
@@ -327,20 +368,31 @@ impl<E: CollisionEngine> World<E> {
     }
 }
 
-/// One annealing search from `seed`: its best states, steps taken, states evaluated.
+/// What one search did.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    steps: u64,
+    /// States evaluated.
+    evaluations: u64,
+    /// Steps with no legal neighbour.
+    illegal: u64,
+}
+
+/// One annealing search from `seed`: its best states, and what it did.
 fn anneal_search(
     space: &Space,
     hand: &Robot,
     settings: &PlanSettings,
     seed: u64,
     progress: &PlanProgress,
-) -> (Vec<Kept>, u64, u64) {
+) -> (Vec<Kept>, Counts) {
     let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
     let mut hand = hand.clone();
     let mut state = space.start();
     let mut energy = 1.0e8;
     let mut best: Vec<Kept> = Vec::new();
-    let (mut steps, mut evaluations) = (0, 0);
+    let (mut steps, mut evaluations, mut retries) = (0, 0, 0);
+    let mut counts = Counts::default();
     let mut k = DEF_K0;
     let mut first_check = 0;
     while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
@@ -361,11 +413,18 @@ fn anneal_search(
             }
             break;
         }
-        // No legal neighbour in all the attempts: the step is tried again.
-        let Some(accepted) = legal else {
-            continue;
-        };
-        if let Some((next, next_energy)) = accepted {
+        // No legal neighbour in all the attempts: the step is tried again, as GraspIt does;
+        // but not for ever (GraspIt's issue #131): after STUCK_RETRIES tries it counts as
+        // taken, so a search with nowhere legal to go ends.
+        if legal.is_none() {
+            retries += 1;
+            if retries < STUCK_RETRIES {
+                continue;
+            }
+            counts.illegal += 1;
+        }
+        retries = 0;
+        if let Some(Some((next, next_energy))) = legal {
             state = next;
             energy = next_energy;
             let worst = best.last().map_or(1.0e5, |w| w.energy);
@@ -386,7 +445,9 @@ fn anneal_search(
         }
     }
     progress.steps.fetch_add(steps % 1000, Ordering::Relaxed);
-    (best, steps, evaluations)
+    counts.steps = steps;
+    counts.evaluations = evaluations;
+    (best, counts)
 }
 
 /// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if

@@ -419,7 +419,9 @@ class World:
         ("contact" or "quality" energy), the best states closed and scored. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
         volume) with each one's energy, and the run's steps, evaluations, seconds and
-        search_seconds. The same seed gives the same grasps."""
+        search_seconds; ``why_empty`` says why it found no grasp (None where it found one).
+        A hand an arm carries keeps only the grasps its arm reaches. The same seed gives the
+        same grasps."""
 
 def grasp_candidates(
     world: World,
