@@ -265,6 +265,10 @@ enum Command {
         /// with the arm in something); by default only those the arm reaches are kept.
         #[arg(long)]
         any_reach: bool,
+        /// The annealing's parameters, GraspIt's names: yc, hc, ydims, hdims, nbr_adj, err_adj,
+        /// t0, k0, attempts (default: GraspIt's ANNEAL_DEFAULT), e.g. --anneal t0=1e5,k0=0.
+        #[arg(long, value_name = "NAME=VALUE,...", value_parser = annealing)]
+        anneal: Option<clasp_core::Annealing>,
         /// Also write each grasp found as a GraspIt world, the hand where the grasp left it:
         /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
         #[arg(long, value_name = "DIR")]
@@ -480,6 +484,7 @@ fn main() -> ExitCode {
             threads,
             robot,
             any_reach,
+            anneal,
             save,
             json,
             graspit_root,
@@ -494,6 +499,7 @@ fn main() -> ExitCode {
                     energy,
                     seed,
                     only_reachable: !any_reach,
+                    annealing: anneal.unwrap_or_default(),
                     ..PlanSettings::default()
                 },
                 threads,
@@ -547,6 +553,22 @@ fn picture_size(text: &str) -> Result<(u32, u32), String> {
             .map_err(|_| format!("{s:?} is not a whole number of pixels"))
     };
     Ok((side(w)?, side(h)?))
+}
+
+/// Annealing parameters as NAME=VALUE pairs separated by commas, over GraspIt's defaults.
+fn annealing(text: &str) -> Result<clasp_core::Annealing, String> {
+    let mut annealing = clasp_core::Annealing::default();
+    for pair in text.split(',') {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("expected NAME=VALUE, not {pair:?}"))?;
+        let value: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("{value:?} is not a number"))?;
+        annealing.set(name.trim(), value)?;
+    }
+    Ok(annealing)
 }
 
 /// N numbers separated by commas.

@@ -1095,6 +1095,21 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
             );
         }
     }
+    // The annealing's parameters: GraspIt's defaults named change nothing; others change the
+    // search; a bad one is refused, naming it.
+    let defaults = "yc=7,hc=7,ydims=8,hdims=8,nbr_adj=1,err_adj=1e-6,t0=1e6,k0=30000,attempts=11";
+    let named = plan(&["--steps", "2000", "--seed", "5", "--anneal", defaults]);
+    assert_eq!(named["grasps"], a["grasps"]);
+    let hot = plan(&["--steps", "2000", "--seed", "5", "--anneal", "k0=0,t0=1e7"]);
+    assert_ne!(hot["grasps"], a["grasps"]);
+    assert_eq!(hot["why_empty"], Value::Null);
+    let output = run(&["plan", path_str(&world), "--anneal", "t0=-1"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("t0 cannot be -1"),
+        "{}",
+        stderr(&output)
+    );
     let output = run(&["plan", path_str(&default_world())]);
     assert!(!output.status.success());
     assert!(

@@ -180,8 +180,11 @@ impl PyWorld {
     /// "quality"), on `threads` threads; their best states closed and scored. Returns the
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
-    /// `seconds` and `search_seconds`. The same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false))]
+    /// `seconds` and `search_seconds`, and `why_empty`. `annealing` sets the annealing's
+    /// parameters by GraspIt's names (`yc`, `hc`, `ydims`, `hdims`, `nbr_adj`, `err_adj`,
+    /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). The same seed gives the
+    /// same grasps.
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, annealing=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -196,15 +199,21 @@ impl PyWorld {
         object: Option<PyBodyId>,
         threads: Option<usize>,
         test: bool,
+        annealing: Option<std::collections::HashMap<String, f64>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let energy: clasp_core::Energy = energy.parse().map_err(PyValueError::new_err)?;
+        let mut schedule = clasp_core::Annealing::default();
+        for (name, value) in annealing.unwrap_or_default() {
+            schedule.set(&name, value).map_err(PyValueError::new_err)?;
+        }
         let settings = clasp_core::PlanSettings {
             steps,
             grasps,
             energy,
             seed,
             searches,
+            annealing: schedule,
             ..clasp_core::PlanSettings::default()
         };
         let pool = batch::pool(threads)?;

@@ -125,6 +125,17 @@ def test_the_planner_from_python(graspit):
     assert plan["force_closure"].any()
     for name in ("palm", "dofs", "contacts", "force_closure", "energy"):
         assert np.array_equal(plan[name], again[name]), name
+    assert plan["why_empty"] is None
+    # The annealing's parameters by GraspIt's names: its defaults change nothing, others do.
+    graspits = dict(yc=7, hc=7, ydims=8, hdims=8, nbr_adj=1, err_adj=1e-6, t0=1e6, k0=30000)
+    named = world.plan(steps=1500, seed=3, annealing=graspits)
+    assert np.array_equal(named["palm"], plan["palm"])
+    hot = world.plan(steps=1500, seed=3, annealing={"k0": 0, "t0": 1e7})
+    assert not np.array_equal(hot["palm"], plan["palm"])
+    with pytest.raises(ValueError, match="no annealing parameter cooling"):
+        world.plan(steps=10, annealing={"cooling": 1.0})
+    with pytest.raises(ValueError, match="t0 cannot be"):
+        world.plan(steps=10, annealing={"t0": float("nan")})
     with pytest.raises(ValueError, match="energy"):
         world.plan(energy="pleasure")
     with pytest.raises(clasp.MoveError, match="virtual contacts"):

@@ -4,23 +4,94 @@
 
 use clasp_random::SplitMix64;
 
-/// GraspIt's `ANNEAL_DEFAULT`: the neighbour and acceptance schedules (c = 7, d = 8), the
-/// starting temperature and step, and the acceptance scale.
-pub const YC: f64 = 7.0;
-pub const HC: f64 = 7.0;
-pub const YDIMS: f64 = 8.0;
-pub const HDIMS: f64 = 8.0;
-pub const NBR_ADJ: f64 = 1.0;
-pub const ERR_ADJ: f64 = 1.0e-6;
-pub const DEF_T0: f64 = 1.0e6;
-/// The step the schedule starts at: GraspIt starts cool, not at k = 0.
-pub const DEF_K0: u64 = 30_000;
-/// How many neighbours one step may try before giving up on finding a legal one.
-pub const ATTEMPTS: usize = 11;
+/// The annealing's parameters, GraspIt's `SimAnn` ones by name; the default is GraspIt's
+/// `ANNEAL_DEFAULT`. Temperatures fall as T(k) = t0 · exp(−c · k^(1/d)): the neighbours'
+/// spread by (`yc`, `ydims`), scaled by `nbr_adj`; the acceptance by (`hc`, `hdims`), a worse
+/// state accepted with probability exp(`err_adj` · (E_old − E_new) / T).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Annealing {
+    pub yc: f64,
+    pub hc: f64,
+    pub ydims: f64,
+    pub hdims: f64,
+    pub nbr_adj: f64,
+    pub err_adj: f64,
+    pub t0: f64,
+    /// The step the schedule starts at: GraspIt starts cool, not at k = 0.
+    pub k0: u64,
+    /// How many neighbours one step may try before giving up on finding a legal one.
+    pub attempts: usize,
+}
 
-/// The temperature at step `k` of a schedule with constant `c` over `dims` dimensions.
-pub fn temperature(k: u64, c: f64, dims: f64) -> f64 {
-    DEF_T0 * (-c * (k as f64).powf(1.0 / dims)).exp()
+impl Default for Annealing {
+    fn default() -> Self {
+        Self {
+            yc: 7.0,
+            hc: 7.0,
+            ydims: 8.0,
+            hdims: 8.0,
+            nbr_adj: 1.0,
+            err_adj: 1.0e-6,
+            t0: 1.0e6,
+            k0: 30_000,
+            attempts: 11,
+        }
+    }
+}
+
+impl Annealing {
+    /// The names [`Annealing::set`] takes, in order.
+    pub const NAMES: [&'static str; 9] = [
+        "yc", "hc", "ydims", "hdims", "nbr_adj", "err_adj", "t0", "k0", "attempts",
+    ];
+
+    /// Sets the parameter `name` to `value`; refused, changing nothing, for a name not in
+    /// [`Annealing::NAMES`] or a value that is not a finite positive number (a whole one for
+    /// `k0` and `attempts`; `k0` may be zero).
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let whole = value.fract() == 0.0 && (0.0..1e15).contains(&value);
+        let fine = value.is_finite() && value > 0.0;
+        let refused = || format!("annealing parameter {name} cannot be {value}");
+        match name {
+            "k0" if whole => self.k0 = value as u64,
+            "attempts" if whole && fine => self.attempts = value as usize,
+            "k0" | "attempts" => return Err(refused()),
+            _ if !fine => return Err(refused()),
+            "yc" => self.yc = value,
+            "hc" => self.hc = value,
+            "ydims" => self.ydims = value,
+            "hdims" => self.hdims = value,
+            "nbr_adj" => self.nbr_adj = value,
+            "err_adj" => self.err_adj = value,
+            "t0" => self.t0 = value,
+            _ => {
+                return Err(format!(
+                    "no annealing parameter {name}: the parameters are {}",
+                    Self::NAMES.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The temperature at step `k` of a schedule with constant `c` over `dims` dimensions.
+    fn temperature(&self, k: u64, c: f64, dims: f64) -> f64 {
+        self.t0 * (-c * (k as f64).powf(1.0 / dims)).exp()
+    }
+
+    /// The energy below which the step `k` from energy `now` moves: a lower energy always and
+    /// a higher one with probability exp(err_adj · (now − next) / T_h(k)), that is when
+    /// next < now − T_h(k) · ln(u) / err_adj for a uniform u. Drawn before the neighbour is
+    /// scored, so that scoring may stop as soon as it knows the energy is not below.
+    pub fn acceptance_bound(&self, now: f64, k: u64, random: &mut SplitMix64) -> f64 {
+        let t = self.temperature(k, self.hc, self.hdims);
+        now - t * random.unit().ln() / self.err_adj
+    }
+
+    /// The neighbour temperature at step `k`.
+    pub fn neighbour_temperature(&self, k: u64) -> f64 {
+        self.temperature(k, self.yc, self.ydims) * self.nbr_adj
+    }
 }
 
 /// A variable of the search: its range, the largest jump a neighbour makes, and whether it
@@ -62,16 +133,57 @@ impl Variable {
     }
 }
 
-/// The energy below which the step `k` from energy `now` moves: GraspIt moves to a lower
-/// energy always and to a higher one with probability exp(ERR_ADJ · (now − next) / T_h(k)),
-/// that is when next < now − T_h(k) · ln(u) / ERR_ADJ for a uniform u. Drawn before the
-/// neighbour is scored, so that scoring may stop as soon as it knows the energy is not below.
-pub fn acceptance_bound(now: f64, k: u64, random: &mut SplitMix64) -> f64 {
-    let t = temperature(k, HC, HDIMS);
-    now - t * random.unit().ln() / ERR_ADJ
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The neighbour temperature at step `k`.
-pub fn neighbour_temperature(k: u64) -> f64 {
-    temperature(k, YC, YDIMS) * NBR_ADJ
+    #[test]
+    fn every_parameter_is_set_by_its_name_and_bad_values_change_nothing() {
+        let mut annealing = Annealing::default();
+        for (k, name) in Annealing::NAMES.iter().enumerate() {
+            annealing.set(name, 2.0 + k as f64).unwrap();
+        }
+        let set = Annealing {
+            yc: 2.0,
+            hc: 3.0,
+            ydims: 4.0,
+            hdims: 5.0,
+            nbr_adj: 6.0,
+            err_adj: 7.0,
+            t0: 8.0,
+            k0: 9,
+            attempts: 10,
+        };
+        assert_eq!(annealing, set);
+        for (name, value) in [
+            ("t0", f64::NAN),
+            ("t0", -1.0),
+            ("yc", 0.0),
+            ("k0", 1.5),
+            ("k0", -1.0),
+            ("attempts", 0.0),
+        ] {
+            let refused = annealing.set(name, value).unwrap_err();
+            assert!(refused.contains(name), "{refused}");
+        }
+        annealing.set("k0", 0.0).unwrap();
+        assert_eq!(annealing.k0, 0);
+        let unknown = annealing.set("cooling", 1.0).unwrap_err();
+        assert!(unknown.contains("yc, hc"), "{unknown}");
+        assert_eq!(Annealing { k0: 9, ..annealing }, set);
+    }
+
+    #[test]
+    fn graspits_default_schedule_cools_from_t0() {
+        let annealing = Annealing::default();
+        let hot = annealing.neighbour_temperature(0);
+        assert_eq!(hot, annealing.t0);
+        let later = annealing.neighbour_temperature(annealing.k0);
+        assert!(later < hot && later > 0.0);
+        let cooler = Annealing {
+            yc: 14.0,
+            ..annealing
+        };
+        assert!(cooler.neighbour_temperature(annealing.k0) < later);
+    }
 }

@@ -39,7 +39,7 @@ use crate::{
         layers::{self, Layer},
     },
 };
-use anneal::{ATTEMPTS, DEF_K0};
+pub use anneal::Annealing;
 use search::{Against, Check, Energy, Scored, Space};
 
 /// What a planning run does.
@@ -61,6 +61,8 @@ pub struct PlanSettings {
     /// For a hand an arm carries: keep only the grasps its arm reaches, arm and hand in
     /// nothing there ([`World::arm_reaches`]). No effect on a hand nothing carries.
     pub only_reachable: bool,
+    /// The annealing's schedule (GraspIt's by default).
+    pub annealing: Annealing,
 }
 
 impl Default for PlanSettings {
@@ -73,6 +75,7 @@ impl Default for PlanSettings {
             searches: 4,
             approach: 30.0,
             only_reachable: true,
+            annealing: Annealing::default(),
         }
     }
 }
@@ -153,7 +156,7 @@ impl Plan {
         }
         Some(if self.closed == 0 {
             format!(
-                "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} × {ATTEMPTS} of them) put the hand in the object, an obstacle or itself",
+                "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} times the annealing's attempts) put the hand in the object, an obstacle or itself",
                 self.illegal_steps, self.steps
             )
         } else if self.unreachable > 0 {
@@ -393,13 +396,14 @@ fn anneal_search(
     let mut best: Vec<Kept> = Vec::new();
     let (mut steps, mut evaluations, mut retries) = (0, 0, 0);
     let mut counts = Counts::default();
-    let mut k = DEF_K0;
+    let annealing = &settings.annealing;
+    let mut k = annealing.k0;
     let mut first_check = 0;
     while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
-        let t = anneal::neighbour_temperature(k);
-        let below = anneal::acceptance_bound(energy, k, &mut random);
+        let t = annealing.neighbour_temperature(k);
+        let below = annealing.acceptance_bound(energy, k, &mut random);
         let mut legal = None;
-        for _ in 0..ATTEMPTS {
+        for _ in 0..annealing.attempts {
             let next: Vec<f64> = state
                 .iter()
                 .zip(&space.variables)

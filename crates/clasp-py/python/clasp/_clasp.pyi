@@ -411,8 +411,11 @@ class World:
         object: BodyId | None = None,
         threads: int | None = None,
         test: bool = False,
+        annealing: dict[str, float] | None = None,
     ) -> dict[str, Any]:
-        """(With ``test``, the grasps found are ranked by the physics test, those that hold
+        """(``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
+        hdims, nbr_adj, err_adj, t0, k0, attempts; ValueError for an unknown name or a bad
+        value.) (With ``test``, the grasps found are ranked by the physics test, those that hold
         first, with ``held``, ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives
         them.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
