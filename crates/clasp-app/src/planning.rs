@@ -68,6 +68,9 @@ fn finish_plans(mut editor: Editor) {
     };
     match result {
         Ok(plan) => {
+            if let Some(why) = plan.why_empty() {
+                editor.error(format!("the planner found no grasp: {why}"));
+            }
             let closures = plan.grasps.iter().filter(|g| g.force_closure()).count();
             let planning = &mut editor.planning;
             planning.found = plan.grasps;

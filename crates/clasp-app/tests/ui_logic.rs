@@ -1093,3 +1093,63 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
             == 2
     );
 }
+
+/// A plan with nowhere legal to go (GraspIt's mug sealed inside a solid block) ends, and the
+/// log says why it found nothing.
+#[test]
+fn a_plan_that_finds_nothing_says_why() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let dir = scratch_dir("plan-sealed");
+    let corners: String = (0..8)
+        .map(|k| {
+            let side = |bit: usize| if k & bit == 0 { -3000 } else { 3000 };
+            format!("{} {} {}\n", side(1), side(2), side(4))
+        })
+        .collect();
+    let faces = "3 0 2 3\n3 0 3 1\n3 4 5 7\n3 4 7 6\n3 0 1 5\n3 0 5 4\n\
+                 3 2 6 7\n3 2 7 3\n3 0 4 6\n3 0 6 2\n3 1 3 7\n3 1 7 5\n";
+    std::fs::write(
+        dir.join("block.off"),
+        format!("OFF\n8 12 0\n{corners}{faces}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("block.xml"),
+        "<root><material>wood</material><geometryFile type=\"off\">block.off</geometryFile></root>",
+    )
+    .unwrap();
+    let file = dir.join("sealed.xml");
+    let world_text = format!(
+        "<world><graspableBody><filename>{0}/objects/mug.xml</filename></graspableBody>\
+         <obstacle><filename>{1}/block.xml</filename></obstacle>\
+         <robot><filename>{0}/robots/Barrett/Barrett.xml</filename></robot></world>",
+        models.display(),
+        dir.display()
+    );
+    std::fs::write(&file, world_text).unwrap();
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e.open_world(&file)));
+    app.update();
+    edit(&mut app, |e| {
+        e.planning.settings.steps = 10;
+        e.start_plan(0.0);
+    });
+    let mut frames = 0;
+    while edit(&mut app, |e| e.planning.running()) {
+        app.update();
+        frames += 1;
+        assert!(frames < 10_000, "the plan never ended");
+    }
+    let said = log(&app).iter().any(|l| {
+        l.error
+            && l.text
+                .starts_with("the planner found no grasp: no legal state")
+    });
+    assert!(
+        said,
+        "{:?}",
+        log(&app).iter().map(|l| &l.text).collect::<Vec<_>>()
+    );
+}

@@ -1,5 +1,5 @@
 //! The planner window (Grasp → Plan): the hand and the object, the energy, steps, number of
-//! grasps and seed; Plan and Stop; the run's progress and lowest energy so far; the grasps
+//! grasps, seed and the annealing's parameters; Plan and Stop; the run's progress and lowest energy so far; the grasps
 //! found, best first, each put in place by a click.
 
 use crate::commands::Action;
@@ -65,6 +65,37 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
                 .prefix("grasps: "),
         );
         ui.add(egui::DragValue::new(&mut settings.seed).prefix("seed: "));
+        annealing_settings(ui, &mut settings.annealing);
+    });
+}
+
+/// GraspIt's annealing parameters, by its names, each within what `Annealing::set` accepts.
+fn annealing_settings(ui: &mut egui::Ui, annealing: &mut clasp_core::Annealing) {
+    egui::CollapsingHeader::new("Annealing (GraspIt's SimAnn)").show(ui, |ui| {
+        let positive = |value: &mut f64, name: &str, ui: &mut egui::Ui| {
+            let speed = 0.01 * value.abs().max(1e-9);
+            let drag = egui::DragValue::new(value)
+                .range(1e-12..=1e12)
+                .speed(speed)
+                .prefix(format!("{name}: "));
+            ui.add(drag);
+        };
+        positive(&mut annealing.t0, "t0", ui);
+        ui.add(egui::DragValue::new(&mut annealing.k0).prefix("k0: "));
+        positive(&mut annealing.yc, "yc", ui);
+        positive(&mut annealing.ydims, "ydims", ui);
+        positive(&mut annealing.nbr_adj, "nbr_adj", ui);
+        positive(&mut annealing.hc, "hc", ui);
+        positive(&mut annealing.hdims, "hdims", ui);
+        positive(&mut annealing.err_adj, "err_adj", ui);
+        ui.add(
+            egui::DragValue::new(&mut annealing.attempts)
+                .range(1..=1000)
+                .prefix("attempts: "),
+        );
+        if ui.button("GraspIt's defaults").clicked() {
+            *annealing = clasp_core::Annealing::default();
+        }
     });
 }
 
