@@ -249,8 +249,9 @@ enum Command {
         /// How many grasps to keep.
         #[arg(long, value_name = "K", default_value_t = PlanSettings::default().grasps)]
         grasps: usize,
-        /// contact (GraspIt's contact energy) or quality (potential quality).
-        #[arg(long, value_name = "contact|quality", default_value = "contact")]
+        /// contact (GraspIt's contact energy), quality (potential quality) or autograsp
+        /// (auto-grasp quality: every state closed and scored; slow, for short searches).
+        #[arg(long, value_name = "contact|quality|autograsp", default_value = "contact")]
         energy: clasp_core::Energy,
         /// Where the searches are drawn from: the same seed gives the same grasps.
         #[arg(long, value_name = "S", default_value_t = 0)]

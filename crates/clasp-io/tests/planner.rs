@@ -430,3 +430,31 @@ fn a_plan_with_nowhere_legal_to_go_ends_and_says_why() {
     };
     assert_eq!(plan(&alone, &settings).why_empty(), None);
 }
+
+/// GraspIt's auto-grasp quality energy: every state is closed and scored, its energy
+/// −(30 × volume + 100 × epsilon). With no approach before the final closing, each grasp the
+/// plan returns is the closing its energy scored: the two agree to the bit.
+#[test]
+fn the_auto_grasp_energy_scores_each_state_by_closing_the_hand() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let settings = PlanSettings {
+        steps: 40,
+        searches: 2,
+        approach: 0.0,
+        energy: "autograsp".parse().unwrap(),
+        ..PlanSettings::default()
+    };
+    let found = plan(&world, &settings);
+    assert!(!found.grasps.is_empty());
+    assert!(found.grasps[0].force_closure(), "the best closing holds");
+    for g in &found.grasps {
+        let quality = g.grasp.quality.as_ref().unwrap();
+        let epsilon = quality.epsilon.unwrap_or(0.0).max(0.0);
+        let energy = -(30.0 * quality.volume.unwrap_or(0.0)) - 100.0 * epsilon;
+        assert_eq!(g.energy, energy);
+        assert_clear(&world, &g.grasp, "auto-grasp energy");
+    }
+}

@@ -53,7 +53,7 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         egui::ComboBox::from_label("Energy")
             .selected_text(energy_name(settings.energy))
             .show_ui(ui, |ui| {
-                for energy in [Energy::Contact, Energy::Quality] {
+                for energy in [Energy::Contact, Energy::Quality, Energy::AutoGrasp] {
                     ui.selectable_value(&mut settings.energy, energy, energy_name(energy));
                 }
             });
@@ -103,6 +103,7 @@ fn energy_name(energy: Energy) -> &'static str {
     match energy {
         Energy::Contact => "contact",
         Energy::Quality => "potential quality",
+        Energy::AutoGrasp => "auto-grasp quality (slow: closes every state)",
     }
 }
 

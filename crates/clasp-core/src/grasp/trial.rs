@@ -44,6 +44,7 @@ pub struct GraspTrial {
 pub struct TrialPlan<'a> {
     pub palm: Pose,
     pub open: &'a [f64],
+    /// How far the hand may approach before it closes (mm); 0 closes it where it stands.
     pub approach: f64,
     pub object: BodyId,
     pub quality: Option<WrenchSpaceKind>,
@@ -135,7 +136,9 @@ impl Stage {
     ) -> Result<GraspTrial, MoveError> {
         self.set_pose(backdrop, Element::Robot(robot), plan.palm)?;
         self.set_dof_values(backdrop, robot, plan.open)?;
-        self.approach_to_contact(backdrop, robot, plan.approach)?;
+        if plan.approach > 0.0 {
+            self.approach_to_contact(backdrop, robot, plan.approach)?;
+        }
         self.close_on(backdrop, robot, plan.object)?;
         let quality = plan.quality.and_then(|kind| {
             let grasp = self

@@ -28,7 +28,7 @@ use crate::{
         batch::{BatchQuality, GraspCandidate},
         hold::{HoldSettings, HoldTest},
         quality::WrenchSpaceKind,
-        trial::GraspTrial,
+        trial::{GraspTrial, TrialPlan},
     },
     ids::{BodyId, RobotId},
     pose::Pose,
@@ -229,10 +229,18 @@ impl<E: CollisionEngine + Clone> World<E> {
     ) -> Result<Plan, MoveError> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
-        let space = self.search_space(hand, robot, object, settings.energy)?;
+        let closing = |domain: u32, palm: Pose, dofs: &[f64]| {
+            self.close_in_domain(domain, robot, object, palm, dofs)
+        };
+        let mut space = self.search_space(hand, robot, object, settings.energy)?;
+        space.closing = Some(&closing);
         let searches: Vec<(Vec<Kept>, Counts)> = (0..settings.searches.max(1))
             .into_par_iter()
-            .map(|i| anneal_search(&space, hand, settings, settings.seed + i as u64, progress))
+            .map(|i| {
+                let seed = settings.seed + i as u64;
+                // Each search closes hands in a domain of its own.
+                anneal_search(&space, hand, settings, (seed, i as u32 + 1), progress)
+            })
             .collect();
         let search_seconds = started.elapsed().as_secs_f64();
         let steps = searches.iter().map(|s| s.1.steps).sum();
@@ -307,6 +315,33 @@ impl<E: CollisionEngine + Clone> World<E> {
 }
 
 impl<E: CollisionEngine> World<E> {
+    /// GraspIt's auto-grasp quality energy of robot `robot` closed from a palm pose and DOF
+    /// values, on a clone in domain `number` (no approach: the hand closes where it is); 0
+    /// where the trial cannot be made.
+    fn close_in_domain(
+        &self,
+        number: u32,
+        robot: RobotId,
+        object: BodyId,
+        palm: Pose,
+        dofs: &[f64],
+    ) -> f64 {
+        let trial = || -> Result<GraspTrial, MoveError> {
+            let mut domain = self.domain(number)?;
+            let clone = domain.clone_robot(robot)?;
+            let plan = TrialPlan {
+                palm,
+                open: dofs,
+                approach: 0.0,
+                object,
+                quality: Some(WrenchSpaceKind::L1),
+                volume: true,
+            };
+            domain.grasp_trial(clone, &plan)
+        };
+        trial().map_or(0.0, |t| search::auto_grasp_energy(t.quality.as_ref()))
+    }
+
     fn search_space<'w>(
         &'w self,
         hand: &Robot,
@@ -335,6 +370,7 @@ impl<E: CollisionEngine> World<E> {
             checks: self.hand_checks(robot, object),
             engine: &self.engine,
             energy,
+            closing: None,
         })
     }
 
@@ -381,12 +417,13 @@ struct Counts {
     illegal: u64,
 }
 
-/// One annealing search from `seed`: its best states, and what it did.
+/// One annealing search from `seed`, closing hands (for the auto-grasp energy) in domain
+/// `domain`: its best states, and what it did.
 fn anneal_search(
     space: &Space,
     hand: &Robot,
     settings: &PlanSettings,
-    seed: u64,
+    (seed, domain): (u64, u32),
     progress: &PlanProgress,
 ) -> (Vec<Kept>, Counts) {
     let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
@@ -410,7 +447,7 @@ fn anneal_search(
                 .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
                 .collect();
             evaluations += 1;
-            match space.evaluate(&mut hand, &next, below, &mut first_check) {
+            match space.evaluate(&mut hand, &next, below, &mut first_check, domain) {
                 Scored::Illegal => continue,
                 Scored::NotBelow => legal = Some(None),
                 Scored::Energy(e) => legal = Some(Some((next, e))),

@@ -30,17 +30,38 @@ pub enum Energy {
     /// GraspIt's potential quality: the epsilon of the wrenches the virtual contacts near the
     /// object (within 50 mm, facing it) would make, negated; +1 when they make none.
     Quality,
+    /// GraspIt's auto-grasp quality: the hand closed at the state (Auto Grasp, in a domain of
+    /// its own) and scored, −(30 × volume + 100 × epsilon), epsilon 0 where not force-closure.
+    /// The real quality of every state, at the cost of a grasp trial each (milliseconds, where
+    /// the others take microseconds): for short searches, or a guided planner's children.
+    AutoGrasp,
 }
+
+/// GraspIt's auto-grasp quality energy of a closed grasp's quality.
+pub fn auto_grasp_energy(quality: Option<&crate::grasp::quality::Quality>) -> f64 {
+    let Some(q) = quality else {
+        return 0.0;
+    };
+    let epsilon = q.epsilon.unwrap_or(0.0).max(0.0);
+    -(30.0 * q.volume.unwrap_or(0.0).max(0.0)) - 100.0 * epsilon
+}
+
+/// Closes the hand at a palm pose and DOF values in domain `number` and gives its auto-grasp
+/// quality energy: what [`Energy::AutoGrasp`] asks of the world.
+pub type Closing<'a> = dyn Fn(u32, Pose, &[f64]) -> f64 + Sync + 'a;
 
 impl std::str::FromStr for Energy {
     type Err = String;
 
-    /// "contact" or "quality".
+    /// "contact", "quality" or "autograsp".
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
             "contact" => Ok(Energy::Contact),
             "quality" => Ok(Energy::Quality),
-            other => Err(format!("the energy is contact or quality, not {other:?}")),
+            "autograsp" => Ok(Energy::AutoGrasp),
+            other => Err(format!(
+                "the energy is contact, quality or autograsp, not {other:?}"
+            )),
         }
     }
 }
@@ -59,6 +80,8 @@ pub struct Space<'a> {
     pub checks: Vec<Check<'a>>,
     pub engine: &'a dyn CollisionEngine,
     pub energy: Energy,
+    /// How the world closes the hand, for [`Energy::AutoGrasp`].
+    pub closing: Option<&'a Closing<'a>>,
 }
 
 /// A pair the world's one rule checks between a body of the planning hand and something else.
@@ -186,6 +209,7 @@ impl<'a> Space<'a> {
         state: &[f64],
         below: f64,
         first: &mut usize,
+        domain: u32,
     ) -> Scored {
         let (palm, dofs) = self.placement(hand, state);
         hand.set_pose(palm);
@@ -197,6 +221,10 @@ impl<'a> Space<'a> {
         let energy = match self.energy {
             Energy::Contact => self.contact_energy(&contacts, below),
             Energy::Quality => Some(self.potential_quality(&contacts)).filter(|&e| e < below),
+            Energy::AutoGrasp => self
+                .closing
+                .map(|close| close(domain, palm, &dofs))
+                .filter(|&e| e < below),
         };
         energy.map_or(Scored::NotBelow, Scored::Energy)
     }

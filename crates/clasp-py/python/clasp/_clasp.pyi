@@ -419,7 +419,8 @@ class World:
         first, with ``held``, ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives
         them.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
-        ("contact" or "quality" energy), the best states closed and scored. Returns the best
+        ("contact" or "quality" energy) or by closing the hand ("autograsp": slow), the best
+        states closed and scored. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
         volume) with each one's energy, and the run's steps, evaluations, seconds and
         search_seconds; ``why_empty`` says why it found no grasp (None where it found one).
