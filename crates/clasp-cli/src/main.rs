@@ -251,7 +251,11 @@ enum Command {
         grasps: usize,
         /// contact (GraspIt's contact energy), quality (potential quality) or autograsp
         /// (auto-grasp quality: every state closed and scored; slow, for short searches).
-        #[arg(long, value_name = "contact|quality|autograsp", default_value = "contact")]
+        #[arg(
+            long,
+            value_name = "contact|quality|autograsp",
+            default_value = "contact"
+        )]
         energy: clasp_core::Energy,
         /// Where the searches are drawn from: the same seed gives the same grasps.
         #[arg(long, value_name = "S", default_value_t = 0)]
@@ -270,6 +274,10 @@ enum Command {
         /// t0, k0, attempts (default: GraspIt's ANNEAL_DEFAULT), e.g. --anneal t0=1e5,k0=0.
         #[arg(long, value_name = "NAME=VALUE,...", value_parser = annealing)]
         anneal: Option<clasp_core::Annealing>,
+        /// GraspIt's guided planner: after the searches, their N best states (default 20) each
+        /// seed a child search of 200 steps scored by closing the hand.
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20")]
+        guided: Option<usize>,
         /// Also write each grasp found as a GraspIt world, the hand where the grasp left it:
         /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
         #[arg(long, value_name = "DIR")]
@@ -486,6 +494,7 @@ fn main() -> ExitCode {
             robot,
             any_reach,
             anneal,
+            guided,
             save,
             json,
             graspit_root,
@@ -501,6 +510,10 @@ fn main() -> ExitCode {
                     seed,
                     only_reachable: !any_reach,
                     annealing: anneal.unwrap_or_default(),
+                    guided: guided.map(|children| clasp_core::Guided {
+                        children,
+                        ..clasp_core::Guided::default()
+                    }),
                     ..PlanSettings::default()
                 },
                 threads,

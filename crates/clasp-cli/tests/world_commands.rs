@@ -1103,6 +1103,15 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
     let hot = plan(&["--steps", "2000", "--seed", "5", "--anneal", "k0=0,t0=1e7"]);
     assert_ne!(hot["grasps"], a["grasps"]);
     assert_eq!(hot["why_empty"], Value::Null);
+    // --guided: the best states seed child searches that close the hand (negative energies).
+    let guided = plan(&["--steps", "500", "--seed", "5", "--guided", "2"]);
+    let energies: Vec<f64> = guided["grasps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["energy"].as_f64())
+        .collect();
+    assert!(energies.iter().any(|&e| e < 0.0), "{energies:?}");
     let output = run(&["plan", path_str(&world), "--anneal", "t0=-1"]);
     assert!(!output.status.success());
     assert!(

@@ -59,7 +59,9 @@ pub use grasp::{
 };
 pub use ids::{BodyId, Element, RobotBody, RobotId};
 pub use motion::{MoveOutcome, MoveQueries};
-pub use planner::{Annealing, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy};
+pub use planner::{
+    Annealing, Guided, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy,
+};
 pub use pose::Pose;
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,

@@ -458,3 +458,47 @@ fn the_auto_grasp_energy_scores_each_state_by_closing_the_hand() {
         assert_clear(&world, &g.grasp, "auto-grasp energy");
     }
 }
+
+/// GraspIt's guided planner: the searches' best states seed child searches scored by closing
+/// the hand (the strict auto-grasp energy, negative for a grasp of some quality); what the
+/// children keep is closed with the rest, none of it in anything. Children's steps are their
+/// own: the plan's steps stay the searches'.
+#[test]
+fn the_guided_planner_refines_its_best_states_by_closing_the_hand() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", true);
+    let plain = PlanSettings {
+        steps: 1000,
+        searches: 2,
+        ..PlanSettings::default()
+    };
+    let guided = PlanSettings {
+        guided: Some(clasp_core::Guided {
+            children: 3,
+            child_steps: 15,
+        }),
+        ..plain
+    };
+    let (without, with) = (plan(&world, &plain), plan(&world, &guided));
+    assert_eq!(with.steps, without.steps);
+    assert!(
+        with.evaluations > without.evaluations,
+        "the children searched"
+    );
+    assert!(
+        with.grasps.iter().any(|g| g.energy < 0.0),
+        "a child's state is among the grasps: {:?}",
+        with.grasps.iter().map(|g| g.energy).collect::<Vec<_>>()
+    );
+    assert!(with.grasps.iter().any(|g| g.force_closure()));
+    for (k, g) in with.grasps.iter().enumerate() {
+        assert_clear(&world, &g.grasp, &format!("guided grasp {k}"));
+    }
+    assert_eq!(
+        plan(&world, &guided).grasps,
+        with.grasps,
+        "the same seed, the same grasps"
+    );
+}

@@ -182,9 +182,10 @@ impl PyWorld {
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
     /// `seconds` and `search_seconds`, and `why_empty`. `annealing` sets the annealing's
     /// parameters by GraspIt's names (`yc`, `hc`, `ydims`, `hdims`, `nbr_adj`, `err_adj`,
-    /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). The same seed gives the
-    /// same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, annealing=None))]
+    /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). `guided`: GraspIt's
+    /// guided planner, that many of the best states seeding child searches that close the
+    /// hand. The same seed gives the same grasps.
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, annealing=None, guided=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -200,6 +201,7 @@ impl PyWorld {
         threads: Option<usize>,
         test: bool,
         annealing: Option<std::collections::HashMap<String, f64>>,
+        guided: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let energy: clasp_core::Energy = energy.parse().map_err(PyValueError::new_err)?;
@@ -214,6 +216,10 @@ impl PyWorld {
             seed,
             searches,
             annealing: schedule,
+            guided: guided.map(|children| clasp_core::Guided {
+                children,
+                ..clasp_core::Guided::default()
+            }),
             ..clasp_core::PlanSettings::default()
         };
         let pool = batch::pool(threads)?;

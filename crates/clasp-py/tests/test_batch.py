@@ -132,6 +132,8 @@ def test_the_planner_from_python(graspit):
     assert np.array_equal(named["palm"], plan["palm"])
     hot = world.plan(steps=1500, seed=3, annealing={"k0": 0, "t0": 1e7})
     assert not np.array_equal(hot["palm"], plan["palm"])
+    guided = world.plan(steps=500, seed=3, guided=2)
+    assert (guided["energy"] < 0).any(), guided["energy"]
     with pytest.raises(ValueError, match="no annealing parameter cooling"):
         world.plan(steps=10, annealing={"cooling": 1.0})
     with pytest.raises(ValueError, match="t0 cannot be"):

@@ -65,6 +65,23 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
                 .prefix("grasps: "),
         );
         ui.add(egui::DragValue::new(&mut settings.seed).prefix("seed: "));
+        let mut guided = settings.guided.is_some();
+        let label = "guided: the best states seed searches that close the hand";
+        if ui.checkbox(&mut guided, label).changed() {
+            settings.guided = guided.then(clasp_core::Guided::default);
+        }
+        if let Some(g) = &mut settings.guided {
+            ui.add(
+                egui::DragValue::new(&mut g.children)
+                    .range(1..=100)
+                    .prefix("children: "),
+            );
+            ui.add(
+                egui::DragValue::new(&mut g.child_steps)
+                    .range(1..=10_000)
+                    .prefix("steps per child: "),
+            );
+        }
         annealing_settings(ui, &mut settings.annealing);
     });
 }

@@ -40,6 +40,22 @@ impl Default for Annealing {
 }
 
 impl Annealing {
+    /// GraspIt's `ANNEAL_STRICT`, meant for its strict auto-grasp energy (a guided planner's
+    /// children): a short, cool schedule.
+    pub fn strict() -> Self {
+        Self {
+            yc: 0.72,
+            hc: 0.22,
+            ydims: 2.0,
+            hdims: 2.0,
+            nbr_adj: 1.0,
+            err_adj: 1.0,
+            t0: 10.0,
+            k0: 0,
+            ..Self::default()
+        }
+    }
+
     /// The names [`Annealing::set`] takes, in order.
     pub const NAMES: [&'static str; 9] = [
         "yc", "hc", "ydims", "hdims", "nbr_adj", "err_adj", "t0", "k0", "attempts",

@@ -63,7 +63,37 @@ pub struct PlanSettings {
     pub only_reachable: bool,
     /// The annealing's schedule (GraspIt's by default).
     pub annealing: Annealing,
+    /// GraspIt's guided planner: child searches from the best states found (none by default).
+    pub guided: Option<Guided>,
 }
+
+/// GraspIt's guided planner, after the searches: each of the best `children` states found
+/// (distinct, best first; GraspIt queues 20) seeds a child search of `child_steps` steps
+/// (GraspIt: 200) on GraspIt's strict annealing schedule, with its neighbours drawn near the
+/// seed (confidences 0.65 for the palm, 0.5 for the posture, read as jumps that much
+/// shorter) and scored by GraspIt's strict auto-grasp energy: the hand approaches up to 30 mm
+/// and closes, −(30 × volume + 100 × epsilon), 10⁸ for a grasp of no quality. What the
+/// children keep is closed and scored with the rest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Guided {
+    pub children: usize,
+    pub child_steps: u64,
+}
+
+impl Default for Guided {
+    fn default() -> Self {
+        Self {
+            children: 20,
+            child_steps: 200,
+        }
+    }
+}
+
+/// How far a child's strict energy lets the hand approach before closing (GraspIt's 30 mm).
+const CHILD_APPROACH: f64 = 30.0;
+
+/// A child's confidence in its seed: palm, posture.
+const CHILD_CONFIDENCE: [f64; 2] = [0.65, 0.5];
 
 impl Default for PlanSettings {
     fn default() -> Self {
@@ -76,6 +106,7 @@ impl Default for PlanSettings {
             approach: 30.0,
             only_reachable: true,
             annealing: Annealing::default(),
+            guided: None,
         }
     }
 }
@@ -120,10 +151,10 @@ impl PlannedGrasp {
 pub struct Plan {
     /// Best first: force-closure grasps by epsilon, then the others by energy.
     pub grasps: Vec<PlannedGrasp>,
-    /// Annealing steps taken, over all searches.
+    /// Annealing steps taken, over all searches (not a guided planner's children).
     pub steps: u64,
-    /// States evaluated (placed, checked for collision and scored), over all searches: what
-    /// GraspIt's `timeTest` counts.
+    /// States evaluated (placed, checked for collision and scored), over all searches (a
+    /// guided planner's children too): what GraspIt's `timeTest` counts.
     pub evaluations: u64,
     /// The whole run, and the annealing alone (before the best states are closed).
     pub seconds: f64,
@@ -230,20 +261,56 @@ impl<E: CollisionEngine + Clone> World<E> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
         let closing = |domain: u32, palm: Pose, dofs: &[f64]| {
-            self.close_in_domain(domain, robot, object, palm, dofs)
+            self.close_in_domain(domain, robot, object, palm, dofs, 0.0)
         };
         let mut space = self.search_space(hand, robot, object, settings.energy)?;
         space.closing = Some(&closing);
-        let searches: Vec<(Vec<Kept>, Counts)> = (0..settings.searches.max(1))
+        let count = settings.searches.max(1);
+        let mut searches: Vec<(Vec<Kept>, Counts)> = (0..count)
             .into_par_iter()
             .map(|i| {
-                let seed = settings.seed + i as u64;
-                // Each search closes hands in a domain of its own.
-                anneal_search(&space, hand, settings, (seed, i as u32 + 1), progress)
+                let search = Search {
+                    start: space.start(),
+                    annealing: &settings.annealing,
+                    steps: settings.steps,
+                    seed: settings.seed + i as u64,
+                    // Each search closes hands in a domain of its own.
+                    domain: i as u32 + 1,
+                    counted: true,
+                };
+                anneal_search(&space, hand, &search, progress)
             })
             .collect();
+        if let Some(guided) = &settings.guided {
+            let strict = |domain: u32, palm: Pose, dofs: &[f64]| {
+                let energy =
+                    self.close_in_domain(domain, robot, object, palm, dofs, CHILD_APPROACH);
+                // GraspIt's strict auto-grasp energy: a grasp of no quality is no grasp.
+                if energy == 0.0 { 1.0e8 } else { energy }
+            };
+            let child_space = space.child(&strict, CHILD_CONFIDENCE);
+            let seeds = best_states(&searches, guided.children, &space);
+            let strict_annealing = Annealing::strict();
+            let children: Vec<(Vec<Kept>, Counts)> = seeds
+                .into_par_iter()
+                .enumerate()
+                .map(|(c, seed)| {
+                    let search = Search {
+                        start: seed.state,
+                        annealing: &strict_annealing,
+                        steps: guided.child_steps,
+                        seed: settings.seed + (count + c) as u64,
+                        domain: (count + c) as u32 + 1,
+                        counted: false,
+                    };
+                    anneal_search(&child_space, hand, &search, progress)
+                })
+                .collect();
+            searches.extend(children);
+        }
         let search_seconds = started.elapsed().as_secs_f64();
-        let steps = searches.iter().map(|s| s.1.steps).sum();
+        // The searches' steps; a guided planner's children's are their own.
+        let steps = searches[..count].iter().map(|s| s.1.steps).sum();
         let evaluations = searches.iter().map(|s| s.1.evaluations).sum();
         let illegal_steps = searches.iter().map(|s| s.1.illegal).sum();
         let mut kept: Vec<Kept> = Vec::new();
@@ -316,8 +383,8 @@ impl<E: CollisionEngine + Clone> World<E> {
 
 impl<E: CollisionEngine> World<E> {
     /// GraspIt's auto-grasp quality energy of robot `robot` closed from a palm pose and DOF
-    /// values, on a clone in domain `number` (no approach: the hand closes where it is); 0
-    /// where the trial cannot be made.
+    /// values after an approach of at most `approach` mm (0: it closes where it is), on a
+    /// clone in domain `number`; 0 where the trial cannot be made.
     fn close_in_domain(
         &self,
         number: u32,
@@ -325,6 +392,7 @@ impl<E: CollisionEngine> World<E> {
         object: BodyId,
         palm: Pose,
         dofs: &[f64],
+        approach: f64,
     ) -> f64 {
         let trial = || -> Result<GraspTrial, MoveError> {
             let mut domain = self.domain(number)?;
@@ -332,7 +400,7 @@ impl<E: CollisionEngine> World<E> {
             let plan = TrialPlan {
                 palm,
                 open: dofs,
-                approach: 0.0,
+                approach,
                 object,
                 quality: Some(WrenchSpaceKind::L1),
                 volume: true,
@@ -417,26 +485,36 @@ struct Counts {
     illegal: u64,
 }
 
-/// One annealing search from `seed`, closing hands (for the auto-grasp energy) in domain
-/// `domain`: its best states, and what it did.
+/// One annealing search: where it starts, its schedule and steps, its seed, the domain it
+/// closes hands in (for the auto-grasp energies), and whether its steps count in the progress.
+struct Search<'s> {
+    start: Vec<f64>,
+    annealing: &'s Annealing,
+    steps: u64,
+    seed: u64,
+    domain: u32,
+    counted: bool,
+}
+
+/// One annealing search: its best states, and what it did.
 fn anneal_search(
     space: &Space,
     hand: &Robot,
-    settings: &PlanSettings,
-    (seed, domain): (u64, u32),
+    search: &Search,
     progress: &PlanProgress,
 ) -> (Vec<Kept>, Counts) {
+    let (seed, domain) = (search.seed, search.domain);
     let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
     let mut hand = hand.clone();
-    let mut state = space.start();
+    let mut state = search.start.clone();
     let mut energy = 1.0e8;
     let mut best: Vec<Kept> = Vec::new();
     let (mut steps, mut evaluations, mut retries) = (0, 0, 0);
     let mut counts = Counts::default();
-    let annealing = &settings.annealing;
+    let annealing = search.annealing;
     let mut k = annealing.k0;
     let mut first_check = 0;
-    while steps < settings.steps && !progress.stop.load(Ordering::Relaxed) {
+    while steps < search.steps && !progress.stop.load(Ordering::Relaxed) {
         let t = annealing.neighbour_temperature(k);
         let below = annealing.acceptance_bound(energy, k, &mut random);
         let mut legal = None;
@@ -481,14 +559,27 @@ fn anneal_search(
         }
         k += 1;
         steps += 1;
-        if steps % 1000 == 0 {
+        if search.counted && steps % 1000 == 0 {
             progress.steps.fetch_add(1000, Ordering::Relaxed);
         }
     }
-    progress.steps.fetch_add(steps % 1000, Ordering::Relaxed);
+    if search.counted {
+        progress.steps.fetch_add(steps % 1000, Ordering::Relaxed);
+    }
     counts.steps = steps;
     counts.evaluations = evaluations;
     (best, counts)
+}
+
+/// The best `count` states the searches kept, distinct, best first: a guided planner's seeds.
+fn best_states(searches: &[(Vec<Kept>, Counts)], count: usize, space: &Space) -> Vec<Kept> {
+    let mut seeds: Vec<Kept> = Vec::new();
+    for (found, _) in searches {
+        for k in found {
+            keep(space, &mut seeds, k.clone(), count);
+        }
+    }
+    seeds
 }
 
 /// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if

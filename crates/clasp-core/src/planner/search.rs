@@ -67,6 +67,7 @@ impl std::str::FromStr for Energy {
 }
 
 /// The search round one object: the variables, and what a state needs to be placed and scored.
+#[derive(Clone)]
 pub struct Space<'a> {
     pub variables: Vec<Variable>,
     pub centre: Point3<f64>,
@@ -85,12 +86,14 @@ pub struct Space<'a> {
 }
 
 /// A pair the world's one rule checks between a body of the planning hand and something else.
+#[derive(Clone)]
 pub struct Check<'a> {
     pub part: RobotBody,
     pub other: Against<'a>,
 }
 
 /// The other side of a check: a body of the world, or another body of the hand itself.
+#[derive(Clone)]
 pub enum Against<'a> {
     World(BodyId, &'a Body),
     Hand(RobotBody),
@@ -167,6 +170,23 @@ impl<'a> Space<'a> {
             });
         }
         variables
+    }
+
+    /// The space a guided planner's child searches: states scored by closing the hand as
+    /// `closing` does, neighbours' jumps shortened by the child's confidence in its seed
+    /// (`[palm, posture]`: a jump `1 − confidence` as long).
+    pub fn child<'c>(&self, closing: &'c Closing<'c>, confidence: [f64; 2]) -> Space<'c>
+    where
+        'a: 'c,
+    {
+        let mut child: Space<'c> = self.clone();
+        child.energy = Energy::AutoGrasp;
+        child.closing = Some(closing);
+        for (i, variable) in child.variables.iter_mut().enumerate() {
+            let trust = confidence[usize::from(i >= POSE_VARIABLES)];
+            variable.jump *= 1.0 - trust;
+        }
+        child
     }
 
     /// A state where the search starts: the hand far out along +z, open at the origin posture.

@@ -412,10 +412,13 @@ class World:
         threads: int | None = None,
         test: bool = False,
         annealing: dict[str, float] | None = None,
+        guided: int | None = None,
     ) -> dict[str, Any]:
         """(``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
         hdims, nbr_adj, err_adj, t0, k0, attempts; ValueError for an unknown name or a bad
-        value.) (With ``test``, the grasps found are ranked by the physics test, those that hold
+        value.) (``guided``: GraspIt's guided planner, that many of the best states each seeding
+        a child search of 200 steps scored by closing the hand.) (With ``test``, the grasps
+        found are ranked by the physics test, those that hold
         first, with ``held``, ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives
         them.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
