@@ -133,8 +133,9 @@ impl PyWorld {
     /// `dofs` (N, D), as `clasp.grasp_candidates` draws them — or explicit starts — `palm`
     /// (N, 4, 4), `dofs`, `approach` (N,). Returns numpy arrays, a row per candidate: `palm`
     /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
-    /// (N,; NaN when not force-closure or not asked), `seconds` (N,). Each grasp is what it
-    /// would be alone.
+    /// (N,; NaN when not force-closure or not asked), `seconds` (N,); for a hand an arm
+    /// carries, `reachable` (N,): whether the arm holds the hand there with arm and hand in
+    /// nothing. Each grasp is what it would be alone.
     #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=0.5))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
@@ -164,6 +165,16 @@ impl PyWorld {
             .detach(|| batch::run(world, robot, object, &candidates, quality, pool.as_ref()))
             .map_err(move_error)?;
         let arrays = batch::result_arrays(py, &grasps, self.robot(robot)?.dofs.len())?;
+        if world.carrier(robot).is_some() {
+            // The trials closed a free clone of the hand: whether its arm can hold each one.
+            let reachable: Vec<bool> = py.detach(|| {
+                grasps
+                    .iter()
+                    .map(|g| world.arm_reaches(robot, &g.trial))
+                    .collect()
+            });
+            arrays.set_item("reachable", reachable.into_pyarray(py))?;
+        }
         if test {
             let settings = hold::hold_settings(test_seconds, 0.2, 20.0, 15.0);
             let trials: Vec<_> = grasps.iter().map(|g| g.trial.clone()).collect();

@@ -283,6 +283,14 @@ def test_an_arm_puts_and_moves_its_hand_and_approaches_the_glass(graspit, tmp_pa
     with pytest.raises(clasp.MoveError, match="cannot put its palm there"):
         world.place_hand(far)
     assert np.array_equal(world.dof_values(arm), before)
+    # A batch of the mounted hand's grasps says which its arm can hold.
+    batch = world.grasp_batch(clasp.grasp_candidates(world, 12, seed=4))
+    assert batch["reachable"].dtype == bool and batch["reachable"].shape == (12,)
+    assert batch["reachable"].any() and not batch["reachable"].all(), batch["reachable"]
+    for palm, dofs in zip(batch["palm"][batch["reachable"]], batch["dofs"][batch["reachable"]]):
+        placed = world.copy()
+        placed.place_hand(palm)
+        assert np.allclose(placed.robot_pose(hand), palm, atol=1e-3)
     # The arm approaches the glass with the hand, and the hand closes on it.
     outcome = world.approach(1000.0)
     assert not outcome.completed

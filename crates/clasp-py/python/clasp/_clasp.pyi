@@ -398,7 +398,9 @@ class World:
         (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on
         ``threads`` threads (None: every core). Returns palm (N, 4, 4), dofs (N, D), contacts,
         force_closure, epsilon, volume (NaN when not force-closure, or, for the volume, with
-        ``metric="epsilon"``), seconds (N,). Each grasp is what it would be alone."""
+        ``metric="epsilon"``), seconds (N,); for a hand an arm carries, reachable (N,): whether
+        its arm holds the hand there with arm and hand in nothing. Each grasp is what it would
+        be alone."""
 
     def plan(
         self,
