@@ -77,8 +77,12 @@ fn finish_plans(mut editor: Editor) {
             planning.robot = Some(robot);
             planning.shown = None;
             let found = planning.found.len();
+            let unreachable = match plan.unreachable {
+                0 => String::new(),
+                n => format!("; {n} left out, the arm cannot reach them"),
+            };
             editor.info(format!(
-                "planned {found} grasps ({closures} force-closure) in {:.1} s, {} steps",
+                "planned {found} grasps ({closures} force-closure) in {:.1} s, {} steps{unreachable}",
                 plan.seconds, plan.steps
             ));
         }

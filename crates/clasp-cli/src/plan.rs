@@ -76,6 +76,12 @@ pub fn plan(
             let mut text = String::new();
             if let Some(why) = plan.why_empty() {
                 let _ = writeln!(text, "no grasp found: {why}");
+            } else if plan.unreachable > 0 {
+                let _ = writeln!(
+                    text,
+                    "{} grasps left out: the arm carrying the hand cannot reach them",
+                    plan.unreachable
+                );
             }
             for (k, g) in plan.grasps.iter().enumerate() {
                 let dofs: Vec<String> = g

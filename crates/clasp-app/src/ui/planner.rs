@@ -47,6 +47,9 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         "Hand: {hand} (\"Grasp with\" in the robot section)"
     ));
     ui.label(format!("Object: {object}"));
+    let carried = world
+        .current_hand()
+        .is_some_and(|r| world.carrier(r).is_some());
     let running = editor.planning.running();
     let settings = &mut editor.planning.settings;
     ui.add_enabled_ui(!running, |ui| {
@@ -65,6 +68,10 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
                 .prefix("grasps: "),
         );
         ui.add(egui::DragValue::new(&mut settings.seed).prefix("seed: "));
+        if carried {
+            let label = "only grasps the arm reaches (arm and hand in nothing)";
+            ui.checkbox(&mut settings.only_reachable, label);
+        }
         let mut guided = settings.guided.is_some();
         let label = "guided: the best states seed searches that close the hand";
         if ui.checkbox(&mut guided, label).changed() {
