@@ -347,17 +347,13 @@ impl<E: CollisionEngine + Clone> World<E> {
                 })
                 .collect();
             let closed = self.grasp_batch(robot, object, &candidates, quality)?;
-            grasps.extend(
-                batch
-                    .iter()
-                    .zip(candidates)
-                    .zip(closed)
-                    .map(|((k, start), closed)| PlannedGrasp {
-                        energy: k.energy,
-                        pregrasp: (start.palm, start.dofs),
-                        grasp: closed.trial,
-                    }),
-            );
+            grasps.extend(batch.iter().zip(candidates).zip(closed).map(
+                |((k, start), closed)| PlannedGrasp {
+                    energy: k.energy,
+                    pregrasp: (start.palm, start.dofs),
+                    grasp: closed.trial,
+                },
+            ));
             if !carried && distinct_force_closures(&grasps, space.radius) >= settings.grasps {
                 break;
             }
