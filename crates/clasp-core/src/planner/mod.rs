@@ -117,9 +117,6 @@ impl Default for PlanSettings {
 /// links count as obstacles.
 const BEST_PER_SEARCH: usize = 100;
 
-/// How many of the kept states are closed at a time (in parallel), best energy first.
-const CLOSE_BATCH: usize = 16;
-
 /// How many times a step with no legal neighbour is tried again before it counts as taken.
 const STUCK_RETRIES: u32 = 100;
 const SAME_STATE: f64 = 0.2;
@@ -166,8 +163,7 @@ pub struct Plan {
     /// itself): each counts as a step taken, so a search that cannot move still ends
     /// (GraspIt's planner loops there: its issue #131).
     pub illegal_steps: u64,
-    /// The search's best states closed and scored (best energy first, until enough distinct
-    /// force-closure grasps were found).
+    /// The search's best states closed and scored.
     pub closed: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`]).
@@ -324,40 +320,34 @@ impl<E: CollisionEngine + Clone> World<E> {
             }
         }
         kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
-        // The kept states approached (at most `settings.approach` mm), closed and scored, each
-        // on a clone in a domain of its own, best energy first, a batch of CLOSE_BATCH at a time,
-        // until `settings.grasps` distinct force-closure grasps are in hand (for a hand an arm
-        // carries, all of them: which the arm reaches is known only after).
-        let carried = settings.only_reachable && self.carrier(robot).is_some();
+        // Each kept state approached (at most `settings.approach` mm), closed and scored on a
+        // clone in a domain of its own: a batch of grasps.
+        let candidates: Vec<GraspCandidate> = kept
+            .iter()
+            .map(|k| {
+                let (palm, dofs) = space.placement(hand, &k.state);
+                GraspCandidate {
+                    palm,
+                    dofs,
+                    approach: settings.approach,
+                }
+            })
+            .collect();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
-        let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
-        for batch in kept.chunks(CLOSE_BATCH) {
-            let candidates: Vec<GraspCandidate> = batch
-                .iter()
-                .map(|k| {
-                    let (palm, dofs) = space.placement(hand, &k.state);
-                    GraspCandidate {
-                        palm,
-                        dofs,
-                        approach: settings.approach,
-                    }
-                })
-                .collect();
-            let closed = self.grasp_batch(robot, object, &candidates, quality)?;
-            grasps.extend(batch.iter().zip(candidates).zip(closed).map(
-                |((k, start), closed)| PlannedGrasp {
-                    energy: k.energy,
-                    pregrasp: (start.palm, start.dofs),
-                    grasp: closed.trial,
-                },
-            ));
-            if !carried && distinct_force_closures(&grasps, space.radius) >= settings.grasps {
-                break;
-            }
-        }
+        let closed = self.grasp_batch(robot, object, &candidates, quality)?;
+        let mut grasps: Vec<PlannedGrasp> = kept
+            .iter()
+            .zip(candidates)
+            .zip(closed)
+            .map(|((k, start), closed)| PlannedGrasp {
+                energy: k.energy,
+                pregrasp: (start.palm, start.dofs),
+                grasp: closed.trial,
+            })
+            .collect();
         grasps.sort_by(|a, b| {
             b.force_closure()
                 .cmp(&a.force_closure())
@@ -609,17 +599,6 @@ fn keep(space: &Space, list: &mut Vec<Kept>, kept: Kept, size: usize) {
     }
     list.sort_by(|a, b| a.energy.total_cmp(&b.energy));
     list.truncate(size);
-}
-
-/// How many of the grasps are force-closure, no two alike.
-fn distinct_force_closures(grasps: &[PlannedGrasp], radius: f64) -> usize {
-    let mut distinct: Vec<&PlannedGrasp> = Vec::new();
-    for g in grasps.iter().filter(|g| g.force_closure()) {
-        if !distinct.iter().any(|d| alike(d, g, radius)) {
-            distinct.push(g);
-        }
-    }
-    distinct.len()
 }
 
 /// Two closed grasps alike: palms within a tenth of the object's radius and 0.2 rad, DOFs
