@@ -27,10 +27,6 @@ use crate::{
     robot::Robot,
 };
 
-/// The DOF step the Jacobians are found by (rad or mm): small against any DOF's range, large
-/// against rounding.
-const STEP: f64 = 1e-6;
-
 /// Inertia added to every DOF, as a share of the largest the links give (a motor's rotor;
 /// GraspIt's DOFs have none): keeps M invertible where a DOF moves no mass.
 const ARMATURE: f64 = 1e-3;
@@ -342,14 +338,7 @@ fn jacobians(robot: &Robot, bodies: &[&Body]) -> Vec<LinkJacobian> {
         bodies.len()
     ];
     for dof in 0..n {
-        let (_, max) = robot.dof_limits(dof);
-        let step = if values[dof] + STEP <= max {
-            STEP
-        } else {
-            -STEP
-        };
-        let mut moved = values.to_vec();
-        moved[dof] += step;
+        let (moved, step) = robot.nudged(values, dof);
         let there = robot.link_poses_at(&moved);
         for (l, ((a, b), body)) in here.iter().zip(&there).zip(bodies).enumerate() {
             let linear = (centre(b, body) - centre(a, body)) / step;

@@ -509,12 +509,12 @@ fn anneal_search(
     let mut state = search.start.clone();
     let mut energy = 1.0e8;
     let mut best: Vec<Kept> = Vec::new();
-    let (mut steps, mut evaluations, mut retries) = (0, 0, 0);
+    let mut retries = 0;
     let mut counts = Counts::default();
     let annealing = search.annealing;
     let mut k = annealing.k0;
     let mut first_check = 0;
-    while steps < search.steps && !progress.stop.load(Ordering::Relaxed) {
+    while counts.steps < search.steps && !progress.stop.load(Ordering::Relaxed) {
         let t = annealing.neighbour_temperature(k);
         let below = annealing.acceptance_bound(energy, k, &mut random);
         let mut legal = None;
@@ -524,7 +524,7 @@ fn anneal_search(
                 .zip(&space.variables)
                 .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
                 .collect();
-            evaluations += 1;
+            counts.evaluations += 1;
             match space.evaluate(&mut hand, &next, below, &mut first_check, domain) {
                 Scored::Illegal => continue,
                 Scored::NotBelow => legal = Some(None),
@@ -558,16 +558,16 @@ fn anneal_search(
             }
         }
         k += 1;
-        steps += 1;
-        if search.counted && steps % 1000 == 0 {
+        counts.steps += 1;
+        if search.counted && counts.steps % 1000 == 0 {
             progress.steps.fetch_add(1000, Ordering::Relaxed);
         }
     }
     if search.counted {
-        progress.steps.fetch_add(steps % 1000, Ordering::Relaxed);
+        progress
+            .steps
+            .fetch_add(counts.steps % 1000, Ordering::Relaxed);
     }
-    counts.steps = steps;
-    counts.evaluations = evaluations;
     (best, counts)
 }
 

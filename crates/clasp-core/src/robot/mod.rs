@@ -302,6 +302,10 @@ const LIMIT_TOLERANCE: f64 = 1e-6;
 /// (GraspIt's).
 const BREAKAWAY_TOLERANCE: f64 = 1e-5;
 
+/// The DOF step Jacobians are found by (rad or mm): small against any DOF's range, large
+/// against rounding.
+pub const DOF_STEP: f64 = 1e-6;
+
 /// A robot hand: a palm and kinematic chains driven by DOFs.
 #[derive(Debug, Clone)]
 pub struct Robot {
@@ -805,6 +809,21 @@ impl Robot {
 
     pub fn dof_values(&self) -> &[f64] {
         &self.dof_values
+    }
+
+    /// DOF values with one DOF moved by the finite-difference step [`DOF_STEP`], up unless that
+    /// passes its upper limit, then down; and the signed step taken. What a Jacobian found by
+    /// differences through the forward kinematics moves.
+    pub fn nudged(&self, values: &[f64], dof: usize) -> (Vec<f64>, f64) {
+        let (_, max) = self.dof_limits(dof);
+        let step = if values[dof] + DOF_STEP <= max {
+            DOF_STEP
+        } else {
+            -DOF_STEP
+        };
+        let mut moved = values.to_vec();
+        moved[dof] += step;
+        (moved, step)
     }
 
     /// The interval a DOF may take: the intersection of what each joint it drives allows.

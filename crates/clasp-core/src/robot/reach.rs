@@ -20,9 +20,6 @@ const TURN_LENGTH: f64 = 100.0;
 const ITERATIONS: usize = 200;
 const RESTARTS: usize = 16;
 
-/// The DOF step the Jacobian is found by (rad or mm).
-const STEP: f64 = 1e-6;
-
 /// The largest change one iteration makes to a DOF (rad or mm): keeps a step within the
 /// range where the linearization holds.
 const LARGEST_CHANGE: f64 = 0.2;
@@ -156,14 +153,7 @@ impl Carrier<'_> {
         let here = self.palm_at(values)?;
         let mut jacobian = DMatrix::zeros(6, values.len());
         for dof in 0..values.len() {
-            let (_, max) = self.arm.dof_limits(dof);
-            let step = if values[dof] + STEP <= max {
-                STEP
-            } else {
-                -STEP
-            };
-            let mut moved = values.to_vec();
-            moved[dof] += step;
+            let (moved, step) = self.arm.nudged(values, dof);
             let there = self.palm_at(&moved)?;
             let travel = (there.translation.vector - here.translation.vector) / step;
             let turn = (there.rotation * here.rotation.inverse()).scaled_axis() / step;

@@ -32,7 +32,7 @@ impl Stage {
     /// The arm carrying `hand` as inverse kinematics sees it, and that arm's id; `None` for a
     /// robot nothing carries.
     fn carrier_of(&self, hand: RobotId) -> Option<(RobotId, Carrier<'_>)> {
-        let c = self.connections.iter().find(|c| c.child_robot == hand)?;
+        let c = self.carrying(hand)?;
         let arm = self.robot(c.parent_robot)?;
         let carrier = Carrier {
             arm,
@@ -133,7 +133,7 @@ impl Stage {
 
     /// Whether an arm carries this robot.
     pub(super) fn is_carried(&self, robot: RobotId) -> bool {
-        self.connections.iter().any(|c| c.child_robot == robot)
+        self.carrying(robot).is_some()
     }
 }
 
