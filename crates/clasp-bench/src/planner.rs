@@ -208,8 +208,8 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
     })
 }
 
-/// The shortest one-thread run, doubling the steps per search from 500, that returns a
-/// force-closure grasp: its time and its steps.
+/// The shortest one-thread plan asking for one grasp, doubling the steps per search from 500,
+/// that returns a force-closure grasp: its time (search and closing) and its steps.
 fn first_force_closure(
     on: &dyn Fn(usize, &PlanSettings) -> Result<clasp_core::Plan, clasp_core::MoveError>,
 ) -> Option<(f64, u64)> {
@@ -217,6 +217,7 @@ fn first_force_closure(
     while steps <= 64_000 {
         let settings = PlanSettings {
             steps,
+            grasps: 1,
             ..PlanSettings::default()
         };
         let plan = on(1, &settings).ok()?;

@@ -49,7 +49,8 @@ pub struct PlanSettings {
     /// four searches of 17,500: 70,000 in all, where GraspIt's default run counts its steps
     /// from 30,000 to 70,000, 40,000 steps).
     pub steps: u64,
-    /// How many grasps to return.
+    /// How many grasps to return. The kept states are closed best energy first until this
+    /// many distinct force-closure grasps are found, so a plan asking for fewer answers sooner.
     pub grasps: usize,
     pub energy: Energy,
     pub seed: u64,
@@ -117,6 +118,12 @@ impl Default for PlanSettings {
 /// links count as obstacles.
 const BEST_PER_SEARCH: usize = 100;
 
+/// How many of the kept states are closed at a time (in parallel), best energy first: few at
+/// first, so that a plan asking for one grasp answers soon, then twice as many each batch up to
+/// the most, so that many threads have work. Never the thread count: one thread and many give
+/// the same grasps.
+const CLOSE_BATCH: (usize, usize) = (4, 64);
+
 /// How many times a step with no legal neighbour is tried again before it counts as taken.
 const STUCK_RETRIES: u32 = 100;
 const SAME_STATE: f64 = 0.2;
@@ -163,7 +170,8 @@ pub struct Plan {
     /// itself): each counts as a step taken, so a search that cannot move still ends
     /// (GraspIt's planner loops there: its issue #131).
     pub illegal_steps: u64,
-    /// The search's best states closed and scored.
+    /// The search's best states closed and scored (best energy first, until enough distinct
+    /// force-closure grasps were found).
     pub closed: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`]).
@@ -320,34 +328,44 @@ impl<E: CollisionEngine + Clone> World<E> {
             }
         }
         kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
-        // Each kept state approached (at most `settings.approach` mm), closed and scored on a
-        // clone in a domain of its own: a batch of grasps.
-        let candidates: Vec<GraspCandidate> = kept
-            .iter()
-            .map(|k| {
-                let (palm, dofs) = space.placement(hand, &k.state);
-                GraspCandidate {
-                    palm,
-                    dofs,
-                    approach: settings.approach,
-                }
-            })
-            .collect();
+        // The kept states approached (at most `settings.approach` mm), closed and scored, each
+        // on a clone in a domain of its own, best energy first, in batches of CLOSE_BATCH,
+        // until `settings.grasps` distinct force-closure grasps are in hand (for a hand an arm
+        // carries, all of them: which the arm reaches is known only after).
+        let carried = settings.only_reachable && self.carrier(robot).is_some();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
-        let closed = self.grasp_batch(robot, object, &candidates, quality)?;
-        let mut grasps: Vec<PlannedGrasp> = kept
-            .iter()
-            .zip(candidates)
-            .zip(closed)
-            .map(|((k, start), closed)| PlannedGrasp {
-                energy: k.energy,
-                pregrasp: (start.palm, start.dofs),
-                grasp: closed.trial,
-            })
-            .collect();
+        let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
+        for batch in close_batches(&kept) {
+            let candidates: Vec<GraspCandidate> = batch
+                .iter()
+                .map(|k| {
+                    let (palm, dofs) = space.placement(hand, &k.state);
+                    GraspCandidate {
+                        palm,
+                        dofs,
+                        approach: settings.approach,
+                    }
+                })
+                .collect();
+            let closed = self.grasp_batch(robot, object, &candidates, quality)?;
+            grasps.extend(
+                batch
+                    .iter()
+                    .zip(candidates)
+                    .zip(closed)
+                    .map(|((k, start), closed)| PlannedGrasp {
+                        energy: k.energy,
+                        pregrasp: (start.palm, start.dofs),
+                        grasp: closed.trial,
+                    }),
+            );
+            if !carried && distinct_force_closures(&grasps, space.radius) >= settings.grasps {
+                break;
+            }
+        }
         grasps.sort_by(|a, b| {
             b.force_closure()
                 .cmp(&a.force_closure())
@@ -599,6 +617,33 @@ fn keep(space: &Space, list: &mut Vec<Kept>, kept: Kept, size: usize) {
     }
     list.sort_by(|a, b| a.energy.total_cmp(&b.energy));
     list.truncate(size);
+}
+
+/// The kept states in the batches they are closed in ([`CLOSE_BATCH`]).
+fn close_batches(kept: &[Kept]) -> impl Iterator<Item = &[Kept]> {
+    let (first, most) = CLOSE_BATCH;
+    let mut size = first;
+    let mut rest = kept;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (batch, after) = rest.split_at(size.min(rest.len()));
+        rest = after;
+        size = (size * 2).min(most);
+        Some(batch)
+    })
+}
+
+/// How many of the grasps are force-closure, no two alike.
+fn distinct_force_closures(grasps: &[PlannedGrasp], radius: f64) -> usize {
+    let mut distinct: Vec<&PlannedGrasp> = Vec::new();
+    for g in grasps.iter().filter(|g| g.force_closure()) {
+        if !distinct.iter().any(|d| alike(d, g, radius)) {
+            distinct.push(g);
+        }
+    }
+    distinct.len()
 }
 
 /// Two closed grasps alike: palms within a tenth of the object's radius and 0.2 rad, DOFs
