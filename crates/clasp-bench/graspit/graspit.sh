@@ -58,7 +58,7 @@ build() {
     make -j"$(nproc)" graspit_simulator'
   # Our plugins, compiled as GraspIt's library was (its flags, defines and includes).
   local plugin
-  for plugin in planner_timing world_check; do
+  for plugin in planner_timing world_check parity; do
     cp "$here/$plugin.cpp" "$here/plugin_environment.h" "$root/src/"
     in_chroot bash -c "cd /src/graspit/build &&
       flags() { sed -n \"s/^\$1 = //p\" CMakeFiles/graspit.dir/flags.make; } &&

@@ -200,6 +200,15 @@ enum Command {
         /// 150 mm); the world needs no object.
         #[arg(long = "virtual")]
         on_virtual: bool,
+        /// Bodies closer than this many millimetres are in contact (default 0.1; GraspIt's
+        /// contact search uses 0.2).
+        #[arg(long, value_name = "MM", allow_negative_numbers = true,
+              value_parser = contacts::parse_threshold)]
+        threshold: Option<f64>,
+        /// GraspIt's contacts: its threshold (0.2 mm, unless --threshold says otherwise) and
+        /// its own pruning, quirks included, for numbers that must match GraspIt's.
+        #[arg(long)]
+        graspit: bool,
         /// Which robot grasps: its index (0 is the first) or its name. Default: the world's
         /// first hand (an arm carrying it is passed over).
         #[arg(long, value_name = "INDEX|NAME")]
@@ -441,6 +450,8 @@ fn main() -> ExitCode {
             approach,
             auto,
             on_virtual,
+            threshold,
+            graspit,
             robot,
             json,
             graspit_root,
@@ -452,6 +463,8 @@ fn main() -> ExitCode {
                 wrench_space: gws,
                 approach,
                 auto,
+                threshold,
+                graspit,
                 on_virtual,
             };
             report(quality::quality(

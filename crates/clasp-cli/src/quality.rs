@@ -3,7 +3,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{ContactOptions, GraspError, RobotId, World, WrenchSpaceKind};
+use clasp_core::{GraspError, RobotId, World, WrenchSpaceKind};
 use serde_json::json;
 
 use crate::{
@@ -44,6 +44,10 @@ pub struct QualityRequest {
     pub wrench_space: WrenchSpaceKind,
     pub approach: bool,
     pub auto: bool,
+    /// The contact threshold (mm) instead of the world's.
+    pub threshold: Option<f64>,
+    /// GraspIt's contacts: its threshold (unless `threshold` is given) and its pruning.
+    pub graspit: bool,
     /// Score the hand's virtual contacts instead of its contacts on the object.
     pub on_virtual: bool,
 }
@@ -57,6 +61,14 @@ pub fn quality(
     format: Format,
 ) -> Result<String, Failure> {
     let mut world = load(file, root)?;
+    if request.graspit {
+        world.set_graspit_contacts(true);
+    }
+    if let Some(mm) = request.threshold {
+        world
+            .set_contact_threshold(mm)
+            .map_err(|e| world_error(file, e))?;
+    }
     let robot = pick_robot(&world, file, request.robot.as_deref())?;
     if request.on_virtual {
         return virtual_quality(&world, file, robot, request, format);
@@ -73,7 +85,7 @@ pub fn quality(
         .then(|| close_hand(&mut world, file, robot))
         .transpose()?;
     let grasp = world
-        .grasp(robot, object, &ContactOptions::default())
+        .grasp(robot, object, &world.settings().contact_options)
         .map_err(|e| world_error(file, e))?;
     let quality = match request.metric {
         Metric::Epsilon => grasp.quality(request.wrench_space),

@@ -61,7 +61,7 @@ pub fn remove_duplicates(contacts: &[Contact], distance: f64) -> Vec<Contact> {
 
 /// Indices of contacts grouped by normal (compared with each group's first), with contacts too
 /// close to one already in their group left out.
-fn normal_groups(contacts: &[Contact]) -> Vec<Vec<usize>> {
+pub(crate) fn normal_groups(contacts: &[Contact]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, c) in contacts.iter().enumerate() {
         let same_normal =

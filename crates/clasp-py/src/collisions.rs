@@ -79,6 +79,19 @@ impl PyWorld {
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
+    /// GraspIt's contacts: its contact threshold (0.2 mm) and its own pruning, quirks
+    /// included, for contacts and qualities that must match GraspIt's. Off (the default):
+    /// Clasp's threshold (0.1 mm) and pruning. Setting it finds the contacts again.
+    #[getter]
+    fn graspit_contacts(&self) -> bool {
+        self.world.graspit_contacts()
+    }
+
+    #[setter(graspit_contacts)]
+    fn change_graspit_contacts(&mut self, on: bool) {
+        self.world.set_graspit_contacts(on);
+    }
+
     /// Both sides of every contact, sorted by body.
     fn contacts(&self) -> Vec<PyContact> {
         self.world

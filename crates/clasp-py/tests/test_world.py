@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -299,3 +300,28 @@ def test_an_arm_puts_and_moves_its_hand_and_approaches_the_glass(graspit, tmp_pa
     touching = {c.other for c in world.contacts() if c.body == glass}
     touching |= {c.body for c in world.contacts() if c.other == glass}
     assert len({id.chain for id in touching if id.robot == hand}) >= 2, touching
+
+
+def test_graspit_contacts_give_graspits_quality_of_a_recorded_grasp(graspit, tmp_path):
+    """A Barrett grasp of the book that GraspIt read (crates/clasp-bench/graspit/parity): with
+    GraspIt's contacts on, the same number of contacts and GraspIt's epsilon and volume; off
+    again, Clasp's threshold."""
+    record = Path(__file__).resolve().parents[2] / "clasp-bench" / "graspit" / "parity"
+    name = "book-Barrett-0.xml"
+    theirs = next(
+        json.loads(line)
+        for line in (record / "graspit.jsonl").read_text().splitlines()
+        if json.loads(line)["file"] == name
+    )
+    (tmp_path / "models").symlink_to(graspit)
+    world = clasp.World.load(record / "worlds" / name, graspit_root=tmp_path)
+    assert not world.graspit_contacts
+    world.graspit_contacts = True
+    assert world.graspit_contacts and world.contact_threshold == 0.2
+    quality = world.grasp_quality(metric="volume")
+    on_object = world.contacts_of(world.grasped_object)
+    assert len([c for c in on_object if c.other.robot is not None]) == len(theirs["contacts"])
+    assert abs(quality.epsilon - theirs["epsilon"]) <= 1e-3
+    assert abs(quality.volume - theirs["volume"]) <= 0.01 * theirs["volume"]
+    world.graspit_contacts = False
+    assert world.contact_threshold == clasp.DEFAULT_CONTACT_THRESHOLD

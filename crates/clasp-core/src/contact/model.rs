@@ -16,7 +16,25 @@ pub struct ContactOptions {
     pub soft_contacts: bool,
     /// The normal force (N) that sizes a soft contact's area (GraspIt's statics: 5 N).
     pub normal_force: f64,
+    /// How a pair's contacts are pruned: Clasp's way, or GraspIt's own, quirks included.
+    pub pruning: Pruning,
 }
+
+/// How a pair's contacts are pruned (duplicates merged, flat patches cut to their corners).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pruning {
+    /// GraspIt's pruning without its bugs: of duplicates the closest stays, a group keeps every
+    /// corner of its hull.
+    #[default]
+    Clasp,
+    /// GraspIt's pruning as its code does it ([`clasp_collide::prune_contacts_as_graspit`]):
+    /// for numbers that must match GraspIt's, with its contact threshold
+    /// ([`GRASPIT_CONTACT_THRESHOLD`]; `World::set_graspit_contacts` sets both).
+    GraspIt,
+}
+
+/// GraspIt's contact threshold (`Contact::THRESHOLD`, mm): twice Clasp's default.
+pub const GRASPIT_CONTACT_THRESHOLD: f64 = 0.2;
 
 impl Default for ContactOptions {
     fn default() -> Self {
@@ -24,6 +42,7 @@ impl Default for ContactOptions {
             friction_edges: soft::POINT_CONTACT_EDGES,
             soft_contacts: true,
             normal_force: soft::DEFAULT_NORMAL_FORCE,
+            pruning: Pruning::Clasp,
         }
     }
 }

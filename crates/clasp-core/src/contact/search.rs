@@ -10,7 +10,7 @@ use clasp_collide::CollisionEngine;
 use super::{
     BodyType, Contact, contact_frame,
     filter::Part,
-    model::{ContactModel, ContactOptions},
+    model::{ContactModel, ContactOptions, Pruning},
     modelling::model_pair,
 };
 use crate::{body::Body, ids::BodyId, pose::Pose};
@@ -119,7 +119,11 @@ pub(crate) fn contacts_found<'a>(
             .zip(p.id.robot_body())
             .and_then(|(r, which)| r.local_index(which)),
     };
-    let pairs: Vec<[Contact; 2]> = clasp_collide::pruning::prune_contacts_within(found, duplicate)
+    let pruned = match options.pruning {
+        Pruning::Clasp => clasp_collide::pruning::prune_contacts_within(found, duplicate),
+        Pruning::GraspIt => clasp_collide::prune_contacts_as_graspit(found),
+    };
+    let pairs: Vec<[Contact; 2]> = pruned
         .iter()
         .filter_map(|c| contact_pair(side(a), side(b), c))
         .collect();

@@ -15,11 +15,15 @@ pub mod switches;
 
 use nalgebra::{Point3, UnitQuaternion};
 
-use clasp_collide::{CollisionEngine, FastEngine};
+use clasp_collide::{CollisionEngine, DEFAULT_CONTACT_THRESHOLD, FastEngine};
 
 use crate::{
     body::{Body, BodyKind},
-    contact::{Contact, memory::StepMemory, model::ContactOptions},
+    contact::{
+        Contact,
+        memory::StepMemory,
+        model::{ContactOptions, GRASPIT_CONTACT_THRESHOLD, Pruning},
+    },
     ids::{BodyId, Element, RobotId},
     motion::MoveQueries,
     robot::{Robot, mount::Connection},
@@ -231,6 +235,26 @@ impl<E: CollisionEngine> World<E> {
     pub fn set_contact_options(&mut self, options: ContactOptions) {
         self.settings.contact_options = options;
         self.find_all_contacts();
+    }
+
+    /// GraspIt's contacts on or off, and the contacts found again. On: GraspIt's contact
+    /// threshold ([`GRASPIT_CONTACT_THRESHOLD`]) and its own pruning, quirks included
+    /// ([`Pruning::GraspIt`]), for contacts and qualities that must match GraspIt's; off:
+    /// Clasp's default threshold and pruning.
+    pub fn set_graspit_contacts(&mut self, on: bool) {
+        let (pruning, threshold) = if on {
+            (Pruning::GraspIt, GRASPIT_CONTACT_THRESHOLD)
+        } else {
+            (Pruning::Clasp, DEFAULT_CONTACT_THRESHOLD)
+        };
+        self.settings.contact_options.pruning = pruning;
+        self.settings.contact_threshold = threshold;
+        self.find_all_contacts();
+    }
+
+    /// Whether contacts are pruned GraspIt's way ([`World::set_graspit_contacts`]).
+    pub fn graspit_contacts(&self) -> bool {
+        self.settings.contact_options.pruning == Pruning::GraspIt
     }
 
     /// Changes the contact threshold (mm) and finds the contacts again.

@@ -361,6 +361,13 @@ class World:
     @contact_threshold.setter
     def contact_threshold(self, threshold: float) -> None:
         """A positive number of mm, else ValueError; contacts are found again."""
+    @property
+    def graspit_contacts(self) -> bool:
+        """GraspIt's contacts: its threshold (0.2 mm) and its own pruning, quirks included,
+        for contacts and qualities that must match GraspIt's. Off by default."""
+    @graspit_contacts.setter
+    def graspit_contacts(self, on: bool) -> None:
+        """On or off (Clasp's 0.1 mm and pruning); contacts are found again."""
     def contacts(self) -> list[Contact]:
         """Both sides of every contact, sorted by body."""
     def contacts_of(self, id: BodyId) -> list[Contact]:

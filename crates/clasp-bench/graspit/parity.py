@@ -1,0 +1,173 @@
+"""Sets GraspIt's reading of each recorded grasp beside Clasp's (issue 32).
+
+    python3 parity.py RECORD [--graspit-root DIR] [--cli PATH] [--threshold MM] [--graspit]
+                     [--json OUT]
+
+RECORD holds `worlds/*.xml` (grasps saved as GraspIt worlds) and `graspit.jsonl` (one line a
+world from parity.cpp: GraspIt's contacts of the hand on the object, and its epsilon and
+volume on the L1 wrench space). For each world, `clasp-cli quality --metric volume` reads the
+same file; the contacts are matched one to one (the same link, the points on the object within
+0.1 mm, the normals within 1 degree) and the qualities compared (epsilon within 1e-3, volume
+within 1 %). Prints a row a world and a summary; `--json` writes every row.
+"""
+
+import argparse
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+POINT_MM = 0.1
+NORMAL_DEGREES = 1.0
+EPSILON = 1e-3
+VOLUME_SHARE = 0.01
+
+
+def link_of(name):
+    """The chain and link a body's name ends with ("_chain0_link1"), or the name for a base."""
+    found = re.search(r"_chain(\d+)_link(\d+)$", name)
+    return (int(found[1]), int(found[2])) if found else "base"
+
+
+def angle(u, v):
+    dot = sum(a * b for a, b in zip(u, v))
+    norms = math.hypot(*u) * math.hypot(*v)
+    return math.degrees(math.acos(max(-1.0, min(1.0, dot / norms)))) if norms else 180.0
+
+
+def graspit_contacts(reading):
+    """GraspIt's contacts, seen from the object: link, point, normal into the object (GraspIt's
+    normals point into their own body, as Clasp's object-side normal does)."""
+    return [
+        {
+            "link": link_of(c["link"]),
+            "point": c["object_point"],
+            "normal": c["object_normal"],
+        }
+        for c in reading["contacts"]
+    ]
+
+
+def clasp_contacts(ours):
+    return [
+        {"link": link_of(c["body"]["name"]), "point": c["point"], "normal": c["normal"]}
+        for c in ours["contacts"]
+    ]
+
+
+def match(theirs, ours):
+    """Pairs each of GraspIt's contacts with the nearest unpaired one of Clasp's on the same
+    link, if within the tolerances; the pairs and what is left on each side."""
+    left = list(range(len(ours)))
+    pairs, unmatched = [], []
+    for g in theirs:
+        near = [
+            (math.dist(g["point"], ours[k]["point"]), k)
+            for k in left
+            if ours[k]["link"] == g["link"]
+        ]
+        best = min(near, default=None)
+        if best and best[0] <= POINT_MM and angle(g["normal"], ours[best[1]]["normal"]) <= NORMAL_DEGREES:
+            pairs.append((g, ours[best[1]], best[0]))
+            left.remove(best[1])
+        else:
+            unmatched.append(g)
+    return pairs, unmatched, [ours[k] for k in left]
+
+
+def clasp_reading(cli, world, root, threshold, graspit):
+    command = [cli, "quality", str(world), "--metric", "volume", "--json"]
+    if graspit:
+        command.append("--graspit")
+    if threshold:
+        command += ["--threshold", str(threshold)]
+    if root:
+        command += ["--graspit-root", root]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, done.stderr.strip()
+    return json.loads(done.stdout), None
+
+
+def compare(reading, record, cli, root, threshold, graspit):
+    """One world's row."""
+    name = Path(reading["file"]).name
+    row = {"world": name}
+    if not reading.get("loaded") or "contacts" not in reading:
+        row["skipped"] = "GraspIt read no hand and object"
+        return row
+    ours, error = clasp_reading(cli, record / "worlds" / name, root, threshold, graspit)
+    if ours is None:
+        row["skipped"] = f"Clasp: {error}"
+        return row
+    theirs = graspit_contacts(reading)
+    pairs, only_graspit, only_clasp = match(theirs, clasp_contacts(ours))
+    graspit_epsilon = reading["epsilon"]
+    clasp_epsilon = ours["epsilon"] if ours["force_closure"] else -1.0
+    row.update(
+        graspit_contacts=len(theirs),
+        clasp_contacts=len(ours["contacts"]),
+        matched=len(pairs),
+        contacts_match=not only_graspit and not only_clasp,
+        largest_offset_mm=max((d for _, _, d in pairs), default=0.0),
+        only_graspit=[{"link": c["link"], "point": c["point"]} for c in only_graspit],
+        only_clasp=[{"link": c["link"], "point": c["point"]} for c in only_clasp],
+        graspit_epsilon=graspit_epsilon,
+        clasp_epsilon=clasp_epsilon,
+        graspit_volume=reading["volume"],
+        clasp_volume=ours["volume"] or 0.0,
+    )
+    row["epsilon_match"] = abs(graspit_epsilon - clasp_epsilon) <= EPSILON
+    row["volume_match"] = abs(row["graspit_volume"] - row["clasp_volume"]) <= VOLUME_SHARE * max(
+        abs(row["graspit_volume"]), 1e-12
+    )
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("record", type=Path)
+    parser.add_argument("--graspit-root")
+    parser.add_argument("--cli", default="target/release/clasp-cli")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--threshold", type=float, help="Clasp's contact threshold (mm)")
+    parser.add_argument(
+        "--graspit", action="store_true", help="Clasp's GraspIt-compatible contacts"
+    )
+    args = parser.parse_args()
+    readings = [
+        json.loads(line)
+        for line in (args.record / "graspit.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    rows = [
+        compare(r, args.record, args.cli, args.graspit_root, args.threshold, args.graspit)
+        for r in readings
+    ]
+    print(f"{'world':34} contacts G/C/matched  epsilon G / C        volume G / C")
+    for row in rows:
+        if "skipped" in row:
+            print(f"{row['world']:34} skipped: {row['skipped']}")
+            continue
+        mark = lambda ok: "" if ok else " ×"
+        print(
+            f"{row['world']:34} {row['graspit_contacts']:3} {row['clasp_contacts']:3} "
+            f"{row['matched']:3}{mark(row['contacts_match']):2}  "
+            f"{row['graspit_epsilon']:8.5f} {row['clasp_epsilon']:8.5f}{mark(row['epsilon_match']):2} "
+            f"{row['graspit_volume']:9.6f} {row['clasp_volume']:9.6f}{mark(row['volume_match'])}"
+        )
+    compared = [r for r in rows if "skipped" not in r]
+    same = [r for r in compared if r["contacts_match"]]
+    quality = [r for r in same if r["epsilon_match"] and r["volume_match"]]
+    print(
+        f"\n{len(compared)} grasps compared: contacts match in {len(same)}; "
+        f"of those, epsilon and volume match in {len(quality)}"
+    )
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# GraspIt parity (issue 32): the same grasp, read by GraspIt and by Clasp. Plans grasps of
+# GraspIt's mug, flask, glass, phone and book with the Barrett and the Schunk hand
+# (`clasp-cli plan --save`, each grasp saved as a GraspIt world), has GraspIt close the hand
+# of each of its own example worlds that hold a hand and an object (Auto Grasp, saved by
+# GraspIt), and has GraspIt read every one (parity.cpp: its
+# contacts and its quality dialog's epsilon and volume on the L1 wrench space). The worlds and
+# GraspIt's answers are recorded in crates/clasp-bench/graspit/parity/, where
+# parity.py (and a CI test) set Clasp's reading of the same files beside them. GraspIt is
+# built in a chroot (graspit.sh says how, and its settings).
+#
+#   sudo bash crates/clasp-bench/graspit/parity.sh [GRASPS_PER_OBJECT_AND_HAND]
+set -euo pipefail
+source "$(dirname "$0")/graspit.sh"
+objects=(mug flask glass phone book)
+hands=(Barrett/Barrett.xml Schunk/Schunk.xml)
+grasps=${1:-10}
+record=$here/parity
+
+prepare_graspit
+out=$(mktemp -d)
+echo "GraspIt's log: $out/graspit.log"
+rm -rf "$record/worlds"
+mkdir -p "$out/root" "$record/worlds"
+ln -s "$models" "$out/root/models"
+cd "$repo"
+cargo build -q --release -p clasp-cli
+cli=target/release/clasp-cli
+for object in "${objects[@]}"; do
+  for hand in "${hands[@]}"; do
+    name=$object-$(dirname "$hand")
+    cat > "$out/$name.xml" <<WORLD
+<world><graspableBody><filename>models/objects/$object.xml</filename></graspableBody>
+<robot><filename>models/robots/$hand</filename>
+<transform><translation>0 0 1000</translation></transform></robot></world>
+WORLD
+    "$cli" plan "$out/$name.xml" --graspit-root "$out/root" --grasps "$grasps" \
+      --save "$out/saved/$name" > /dev/null
+    for ((k = 0; k < grasps; k++)); do
+      [[ -f $out/saved/$name/grasp-$k.xml ]] && cp "$out/saved/$name/grasp-$k.xml" "$record/worlds/$name-$k.xml"
+    done
+  done
+done
+# GraspIt's own worlds that hold a hand and an object, each closed by GraspIt's Auto Grasp and
+# saved by GraspIt (its grasps, beside Clasp's planned ones).
+mkdir -p "$root/parity" "$root/closed" "$out/closed"
+mountpoint -q "$root/closed" || mount --bind "$out/closed" "$root/closed"
+examples=$(for world in barrettGlassDyn dlr_flask plannerMug plannerP51 robonautFlask \
+  robonautPinchGlass cvap; do echo "/src/graspit/worlds/$world.xml"; done | paste -sd,)
+in_chroot env GRASPIT=/ LD_LIBRARY_PATH=/src/graspit/build CLASP_WORLDS="$examples" \
+  CLASP_CLOSE_INTO=/closed xvfb-run -a /src/graspit/build/graspit_simulator --headless \
+  --plugin /src/parity.so 2> "$out/graspit-closing.log" || true
+umount "$root/closed"
+# GraspIt saves its files' names as it found them (from its root, / in the chroot): made
+# relative to the root again, so that any GraspIt root reads them.
+for world in "$out"/closed/*.xml; do
+  sed 's|>/models/|>models/|g' "$world" > "$record/worlds/graspit-$(basename "$world")"
+done
+mountpoint -q "$root/parity" || mount --bind -o ro "$record/worlds" "$root/parity"
+worlds=$(cd "$record/worlds" && ls *.xml | sed 's|^|/parity/|' | paste -sd,)
+in_chroot env GRASPIT=/ LD_LIBRARY_PATH=/src/graspit/build CLASP_WORLDS="$worlds" \
+  xvfb-run -a /src/graspit/build/graspit_simulator --headless --plugin /src/parity.so \
+  2> "$out/graspit.log" | grep '^{' | sed 's|"/parity/|"|' > "$record/graspit.jsonl"
+umount "$root/parity"
+echo "GraspIt read $(wc -l < "$record/graspit.jsonl") worlds: $record/graspit.jsonl"
+echo "Clasp as it is:"
+python3 "$here/parity.py" "$record" --graspit-root "$out/root" | tail -1
+echo "Clasp with GraspIt's contacts (quality --graspit):"
+python3 "$here/parity.py" "$record" --graspit-root "$out/root" --graspit
