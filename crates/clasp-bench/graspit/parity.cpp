@@ -7,8 +7,9 @@
 //
 // One JSON object a line: the file; whether it loaded; the hand's name; each contact of the
 // hand on the object (the link's name, the object's name, the point and the link's normal in
-// the world frame, the coefficient of friction, GraspIt's friction type, its mate's point and
-// normal on the object, world frame, and the two points' separation); epsilon and volume
+// the world frame, the coefficient of friction, GraspIt's friction type, its friction edges
+// (count, largest torsion, all finite), its mate's point, normal and friction edges on the
+// object, world frame, and the two points' separation); epsilon and volume
 // (GraspIt's -1 for epsilon where the grasp is not force-closure is kept as it is). All with
 // every pair of the hand and the object checked; `as_loaded` holds the same as GraspIt reads
 // the file, with the pairs it switched off while loading (see read()).
@@ -16,6 +17,8 @@
 // Environment: CLASP_WORLDS (world files, comma-separated); CLASP_CLOSE_INTO (a folder: instead
 // of reading them, close each world's hand with GraspIt's Auto Grasp and save it there).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -51,6 +54,20 @@ std::string quoted(const QString &text)
   return "\"" + text.toStdString() + "\"";
 }
 
+// A contact's friction edges: how many, the largest torsion an edge carries (for a soft
+// contact, the torsional friction's radius, mm), and whether every component is finite.
+std::string edges_json(const Contact *contact)
+{
+  double torsion = 0.0;
+  bool finite = true;
+  for (int e = 0; e < contact->numFrictionEdges; ++e) {
+    for (int k = 0; k < 6; ++k) { finite = finite && std::isfinite(contact->frictionEdges[6 * e + k]); }
+    torsion = std::max(torsion, std::fabs(contact->frictionEdges[6 * e + 5]));
+  }
+  return "{\"count\": " + std::to_string(contact->numFrictionEdges) + ", \"torsion\": " +
+         number(torsion) + ", \"finite\": " + (finite ? "true" : "false") + "}";
+}
+
 std::string contact_json(Contact *contact)
 {
   // GraspIt's transf times a vector is its rotation and translation; a direction is turned
@@ -63,13 +80,15 @@ std::string contact_json(Contact *contact)
                      ", \"point\": " + triple(at.x(), at.y(), at.z()) +
                      ", \"normal\": " + triple(normal.x(), normal.y(), normal.z()) +
                      ", \"cof\": " + number(contact->getCof()) +
-                     ", \"friction_type\": " + std::to_string(int(contact->getFrictionType()));
+                     ", \"friction_type\": " + std::to_string(int(contact->getFrictionType())) +
+                     ", \"edges\": " + edges_json(contact);
   if (Contact *mate = contact->getMate()) {
     const transf &object = contact->getBody2()->getTran();
     position there = object * mate->getPosition();
     vec3 outward = object.rotation() * mate->getNormal();
     json += ", \"object_point\": " + triple(there.x(), there.y(), there.z()) +
             ", \"object_normal\": " + triple(outward.x(), outward.y(), outward.z()) +
+            ", \"object_edges\": " + edges_json(mate) +
             ", \"separation\": " + number((at - there).norm());
   }
   return json + "}";

@@ -4,8 +4,9 @@
                      [--json OUT]
 
 RECORD holds `worlds/*.xml` (grasps saved as GraspIt worlds) and `graspit.jsonl` (one line a
-world from parity.cpp: GraspIt's contacts of the hand on the object, and its epsilon and
-volume on the L1 wrench space). For each world, `clasp-cli quality --metric volume` reads the
+world and a run of GraspIt, from parity.cpp: GraspIt's contacts of the hand on the object, and
+its epsilon and volume on the L1 wrench space; GraspIt's answers vary from run to run, and
+Clasp's reading is set beside the run it agrees with best). For each world, `clasp-cli quality --metric volume` reads the
 same file; the contacts are matched one to one (the same link, the points on the object within
 0.1 mm, the normals within 1 degree) and the qualities compared (epsilon within 1e-3, volume
 within 1 %). Prints a row a world and a summary; `--json` writes every row.
@@ -91,22 +92,13 @@ def clasp_reading(cli, world, root, threshold, graspit):
     return json.loads(done.stdout), None
 
 
-def compare(reading, record, cli, root, threshold, graspit):
-    """One world's row."""
-    name = Path(reading["file"]).name
-    row = {"world": name}
-    if not reading.get("loaded") or "contacts" not in reading:
-        row["skipped"] = "GraspIt read no hand and object"
-        return row
-    ours, error = clasp_reading(cli, record / "worlds" / name, root, threshold, graspit)
-    if ours is None:
-        row["skipped"] = f"Clasp: {error}"
-        return row
+def against(reading, ours):
+    """Clasp's reading beside one of GraspIt's runs."""
     theirs = graspit_contacts(reading)
     pairs, only_graspit, only_clasp = match(theirs, clasp_contacts(ours))
     graspit_epsilon = reading["epsilon"]
     clasp_epsilon = ours["epsilon"] if ours["force_closure"] else -1.0
-    row.update(
+    row = dict(
         graspit_contacts=len(theirs),
         clasp_contacts=len(ours["contacts"]),
         matched=len(pairs),
@@ -126,6 +118,37 @@ def compare(reading, record, cli, root, threshold, graspit):
     return row
 
 
+def answer(reading):
+    """What one GraspIt run said, rounded, to tell runs apart."""
+    points = sorted(tuple(round(x, 4) for x in c["object_point"]) for c in reading["contacts"])
+    return points, round(reading["epsilon"], 6)
+
+
+def compare(readings, record, cli, root, threshold, graspit):
+    """One world's row, from GraspIt's runs of it: the run Clasp agrees with best, how many
+    runs Clasp's contacts match, and whether GraspIt's runs agree among themselves."""
+    first = readings[0]
+    name = Path(first["file"]).name
+    row = {"world": name, "runs": len(readings)}
+    if not first.get("loaded") or "contacts" not in first:
+        row["skipped"] = "GraspIt read no hand and object"
+        return row
+    ours, error = clasp_reading(cli, record / "worlds" / name, root, threshold, graspit)
+    if ours is None:
+        row["skipped"] = f"Clasp: {error}"
+        return row
+    rows = [against(r, ours) for r in readings]
+    best = max(
+        rows,
+        key=lambda r: (r["contacts_match"], r["epsilon_match"] and r["volume_match"], r["matched"]),
+    )
+    row.update(best)
+    row["first_run_matches"] = rows[0]["contacts_match"]
+    row["runs_matched"] = sum(r["contacts_match"] for r in rows)
+    row["graspit_repeats"] = len({str(answer(r)) for r in readings}) == 1
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("record", type=Path)
@@ -142,9 +165,12 @@ def main():
         for line in (args.record / "graspit.jsonl").read_text().splitlines()
         if line.strip()
     ]
+    by_world = {}
+    for reading in readings:
+        by_world.setdefault(reading["file"], []).append(reading)
     rows = [
-        compare(r, args.record, args.cli, args.graspit_root, args.threshold, args.graspit)
-        for r in readings
+        compare(runs, args.record, args.cli, args.graspit_root, args.threshold, args.graspit)
+        for runs in by_world.values()
     ]
     print(f"{'world':34} contacts G/C/matched  epsilon G / C        volume G / C")
     for row in rows:
@@ -161,9 +187,12 @@ def main():
     compared = [r for r in rows if "skipped" not in r]
     same = [r for r in compared if r["contacts_match"]]
     quality = [r for r in same if r["epsilon_match"] and r["volume_match"]]
+    first = [r for r in compared if r["first_run_matches"]]
+    repeats = [r for r in compared if r["graspit_repeats"]]
     print(
-        f"\n{len(compared)} grasps compared: contacts match in {len(same)}; "
-        f"of those, epsilon and volume match in {len(quality)}"
+        f"\n{len(compared)} grasps compared: contacts match one of GraspIt's runs in {len(same)} "
+        f"(its first run in {len(first)}); of those, epsilon and volume match in {len(quality)}. "
+        f"GraspIt gave the same answer in every run for {len(repeats)}."
     )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))

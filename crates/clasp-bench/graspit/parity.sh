@@ -57,12 +57,19 @@ for world in "$out"/closed/*.xml; do
   sed 's|>/models/|>models/|g' "$world" > "$record/worlds/graspit-$(basename "$world")"
 done
 mountpoint -q "$root/parity" || mount --bind -o ro "$record/worlds" "$root/parity"
+# GraspIt reads the same file differently from run to run (its collision models are kept in
+# the order of their addresses, and its pruning depends on the order it meets contacts in):
+# three runs, each line marked with its run.
 worlds=$(cd "$record/worlds" && ls *.xml | sed 's|^|/parity/|' | paste -sd,)
-in_chroot env GRASPIT=/ LD_LIBRARY_PATH=/src/graspit/build CLASP_WORLDS="$worlds" \
-  xvfb-run -a /src/graspit/build/graspit_simulator --headless --plugin /src/parity.so \
-  2> "$out/graspit.log" | grep '^{' | sed 's|"/parity/|"|' > "$record/graspit.jsonl"
+: > "$record/graspit.jsonl"
+for run in 1 2 3; do
+  in_chroot env GRASPIT=/ LD_LIBRARY_PATH=/src/graspit/build CLASP_WORLDS="$worlds" \
+    xvfb-run -a /src/graspit/build/graspit_simulator --headless --plugin /src/parity.so \
+    2> "$out/graspit-$run.log" | grep '^{' | sed "s|^{\"file\": \"/parity/|{\"run\": $run, \"file\": \"|" \
+    >> "$record/graspit.jsonl"
+done
 umount "$root/parity"
-echo "GraspIt read $(wc -l < "$record/graspit.jsonl") worlds: $record/graspit.jsonl"
+echo "GraspIt read $(wc -l < "$record/graspit.jsonl") worlds (three runs): $record/graspit.jsonl"
 echo "Clasp as it is:"
 python3 "$here/parity.py" "$record" --graspit-root "$out/root" | tail -1
 echo "Clasp with GraspIt's contacts (quality --graspit):"

@@ -2,10 +2,10 @@
 //! GraspIt's answers lie in `crates/clasp-bench/graspit/parity/`, made by `parity.sh` from
 //! GraspIt built in a chroot (its `parity.cpp` plugin: GraspIt's contacts with every pair of the
 //! hand and the object checked, and its quality dialog's epsilon and volume on the L1 wrench
-//! space). Here Clasp reads each world with GraspIt's contacts (threshold 0.2 mm, GraspIt's
-//! own pruning) and its contacts are matched to GraspIt's one to one: the same link, the points
-//! on the object within 0.1 mm, the normals within 1°. docs/benchmarks.md ("Issue 32") says
-//! what the rest differ by.
+//! space; three runs, since GraspIt's answers vary from run to run). Here Clasp reads each
+//! world with GraspIt's contacts (threshold 0.2 mm, GraspIt's own pruning) and its contacts
+//! are matched to GraspIt's one to one: the same link, the points on the object within 0.1 mm,
+//! the normals within 1°. docs/benchmarks.md ("Issue 32") says what the rest differ by.
 
 use std::path::{Path, PathBuf};
 
@@ -115,11 +115,12 @@ fn same_contacts(theirs: &[Seen], ours: &[Seen]) -> bool {
     left.is_empty()
 }
 
-/// On the 100 recorded planned grasps: the grasps whose contacts match GraspIt's, and of
-/// those the grasps whose epsilon is within 1e-3 and volume within 1 % of GraspIt's, are no
-/// fewer than when the answers were recorded; and every matched grasp of the Barrett (point
-/// contacts) has GraspIt's epsilon. The targets (95 of 100; the quality of every matched
-/// grasp) are not met: docs/benchmarks.md ("Issue 32") says what the others differ by.
+/// On the 100 recorded planned grasps: the grasps whose contacts match one of GraspIt's runs,
+/// and of those the grasps whose epsilon is within 1e-3 and volume within 1 % of that run's,
+/// are no fewer than when the answers were recorded; and wherever the Barrett's contacts
+/// (point contacts) match a run, so does the epsilon. The targets (95 of 100; the quality of
+/// every matched grasp) are not met: docs/benchmarks.md ("Issue 32") says what the others
+/// differ by.
 #[test]
 fn grasps_read_with_graspits_contacts_match_graspits_readings() {
     let Some(models) = clasp_io::fixtures::graspit_models() else {
@@ -127,38 +128,42 @@ fn grasps_read_with_graspits_contacts_match_graspits_readings() {
     };
     let root = temporary_root(&models);
     let text = std::fs::read_to_string(record().join("graspit.jsonl")).expect("the record");
-    let (mut compared, mut matched, mut same_quality) = (0, 0, 0);
+    let mut runs: Vec<(String, Vec<Value>)> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let reading: Value = serde_json::from_str(line).expect("a JSON line");
-        let name = reading["file"].as_str().expect("a file name");
-        if reading.get("contacts").is_none() || name.starts_with("graspit-") {
+        let name = reading["file"].as_str().expect("a file name").to_owned();
+        match runs.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, readings)) => readings.push(reading),
+            None => runs.push((name, vec![reading])),
+        }
+    }
+    let (mut compared, mut matched, mut same_quality) = (0, 0, 0);
+    for (name, readings) in &runs {
+        if readings[0].get("contacts").is_none() || name.starts_with("graspit-") {
             continue;
         }
         let path = record().join("worlds").join(name);
         let mut world = load_world(&Disk, &path, Some(&root)).expect("the world loads");
         let (ours, epsilon, volume) = clasp_reading(&mut world);
         compared += 1;
-        if !same_contacts(&graspit_contacts(&reading), &ours) {
-            continue;
-        }
-        matched += 1;
-        let (their_epsilon, their_volume) = (
-            reading["epsilon"].as_f64().expect("epsilon"),
-            reading["volume"].as_f64().expect("volume"),
-        );
-        let epsilon_matches = (epsilon - their_epsilon).abs() <= 1e-3;
-        let volume_matches = (volume - their_volume).abs() <= 0.01 * their_volume.abs();
-        assert!(
-            epsilon_matches || !name.contains("Barrett"),
-            "{name}: epsilon {epsilon} where GraspIt has {their_epsilon}"
-        );
-        if epsilon_matches && volume_matches {
-            same_quality += 1;
-        } else {
-            println!(
-                "{name}: epsilon {epsilon} (GraspIt {their_epsilon}), volume {volume} (GraspIt {their_volume})"
+        let mut qualities = Vec::new();
+        for reading in readings {
+            if !same_contacts(&graspit_contacts(reading), &ours) {
+                continue;
+            }
+            let (their_epsilon, their_volume) = (
+                reading["epsilon"].as_f64().expect("epsilon"),
+                reading["volume"].as_f64().expect("volume"),
             );
+            let epsilon_matches = (epsilon - their_epsilon).abs() <= 1e-3;
+            assert!(
+                epsilon_matches || !name.contains("Barrett"),
+                "{name}: epsilon {epsilon} where GraspIt has {their_epsilon}"
+            );
+            qualities.push(epsilon_matches && (volume - their_volume).abs() <= 0.01 * their_volume);
         }
+        matched += usize::from(!qualities.is_empty());
+        same_quality += usize::from(qualities.contains(&true));
     }
     println!("{compared} grasps: contacts match in {matched}, and the quality in {same_quality}");
     assert_eq!(compared, 100, "the record holds 100 planned grasps");
@@ -169,9 +174,9 @@ fn grasps_read_with_graspits_contacts_match_graspits_readings() {
     );
 }
 
-/// Of the 100 planned grasps, when the answers were recorded: those whose contacts matched
-/// GraspIt's, and of those, those whose quality did.
-const RECORDED: (usize, usize) = (62, 42);
+/// Of the 100 planned grasps, when the answers were recorded: those whose contacts matched one
+/// of GraspIt's runs, and of those, those whose quality did.
+const RECORDED: (usize, usize) = (66, 44);
 
 /// A folder where world files' `models/` is GraspIt's library, as GraspIt's root has it.
 fn temporary_root(models: &Path) -> PathBuf {
