@@ -166,6 +166,7 @@ fn grasps_read_with_graspits_contacts_match_graspits_readings() {
         same_quality += usize::from(qualities.contains(&true));
     }
     println!("{compared} grasps: contacts match in {matched}, and the quality in {same_quality}");
+    std::fs::remove_dir_all(&root).expect("the temporary folder goes");
     assert_eq!(compared, 100, "the record holds 100 planned grasps");
     assert!(matched >= RECORDED.0, "{matched} grasps' contacts match");
     assert!(

@@ -211,12 +211,12 @@ impl Stage {
         )
     }
 
-    /// A robot carried by another moves only with it: its pose is its carrier's to set.
     /// The connection by which another robot carries `robot`, if one does.
     pub(super) fn carrying(&self, robot: RobotId) -> Option<&Connection> {
         self.connections.iter().find(|c| c.child_robot == robot)
     }
 
+    /// A robot carried by another moves only with it: its pose is its carrier's to set.
     fn check_not_carried(&self, element: Element) -> Result<(), MoveError> {
         let Element::Robot(robot) = element else {
             return Ok(());
