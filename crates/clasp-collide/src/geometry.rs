@@ -8,6 +8,7 @@ use nalgebra::{Isometry3, Vector3};
 use crate::{
     TriMesh,
     bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
+    graspit_order::GraspItTree,
     point_tree::PointTree,
     triangle::{Point, Triangle},
 };
@@ -35,6 +36,8 @@ pub struct Geometry {
     ball: (Point, f64),
     /// The tree for closest points, built when first asked for.
     points: OnceLock<PointTree>,
+    /// GraspIt's own tree, for its contacts in its order; built when first asked for.
+    graspit: OnceLock<GraspItTree>,
 }
 
 /// Two geometries are equal when their meshes and trees are, whether or not either has been
@@ -59,6 +62,7 @@ impl Geometry {
             tree,
             ball,
             points: OnceLock::new(),
+            graspit: OnceLock::new(),
         }
     }
 
@@ -71,6 +75,11 @@ impl Geometry {
     /// The tree for closest points, built on first use.
     pub(crate) fn point_tree(&self) -> &PointTree {
         self.points.get_or_init(|| PointTree::build(&self.mesh))
+    }
+
+    /// GraspIt's tree of this mesh ([`crate::contacts_in_graspit_order`]), built on first use.
+    pub(crate) fn graspit_tree(&self) -> &GraspItTree {
+        self.graspit.get_or_init(|| GraspItTree::build(&self.mesh))
     }
 
     pub fn mesh(&self) -> &TriMesh {

@@ -13,9 +13,9 @@
 //!   kept: a group that is not flat to 0.1 mm loses the corners that stand off the plane.
 //! * Where the hull cannot be formed GraspIt loses the whole group (Q2).
 //!
-//! GraspIt's order of the contacts before pruning is its trees' traversal order, which Clasp
-//! does not reproduce: where pruning depends on order (chains of duplicates, which contact
-//! opens a group) the two can still differ.
+//! The pruning depends on the order of the contacts (of a chain of duplicates, which stays;
+//! which contact opens a group): GraspIt's is its own tree walk's, which
+//! [`crate::contacts_in_graspit_order`] reproduces.
 
 use nalgebra::{Point2, Vector3};
 

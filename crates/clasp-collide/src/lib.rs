@@ -8,6 +8,7 @@ mod engine;
 mod fast;
 mod filter;
 mod geometry;
+mod graspit_order;
 mod graspit_pruning;
 mod mesh;
 mod point_tree;
@@ -27,6 +28,7 @@ pub use filter::{
     domains_meet, group_bit,
 };
 pub use geometry::{Geometry, Placed};
+pub use graspit_order::contacts_in_graspit_order;
 pub use graspit_pruning::prune_contacts_as_graspit;
 pub use mesh::{MeshError, TriMesh};
 pub use reference::ReferenceEngine;

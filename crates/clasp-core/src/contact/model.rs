@@ -27,8 +27,10 @@ pub enum Pruning {
     /// corner of its hull.
     #[default]
     Clasp,
-    /// GraspIt's pruning as its code does it ([`clasp_collide::prune_contacts_as_graspit`]):
-    /// for numbers that must match GraspIt's, with its contact threshold
+    /// GraspIt's pruning as its code does it ([`clasp_collide::prune_contacts_as_graspit`]),
+    /// on the contacts in the order GraspIt's own search meets them
+    /// ([`clasp_collide::contacts_in_graspit_order`]): for numbers that must match GraspIt's,
+    /// with its contact threshold
     /// ([`GRASPIT_CONTACT_THRESHOLD`]; `World::set_graspit_contacts` sets both).
     GraspIt,
 }

@@ -95,7 +95,14 @@ pub(crate) fn pair_contacts_merging<'a>(
     options: &ContactOptions,
 ) -> Vec<Contact> {
     let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-    let Ok(found) = engine.contacts(a.placed(), b.placed(), threshold) else {
+    // GraspIt's pruning depends on the order its own tree walk meets the contacts in.
+    let found = match options.pruning {
+        Pruning::Clasp => engine.contacts(a.placed(), b.placed(), threshold),
+        Pruning::GraspIt => {
+            clasp_collide::contacts_in_graspit_order(a.placed(), b.placed(), threshold)
+        }
+    };
+    let Ok(found) = found else {
         return Vec::new();
     };
     contacts_found(engine, (a, b), &found, duplicate, options)
