@@ -54,21 +54,28 @@ impl Node {
 pub struct GraspItTree {
     nodes: Vec<Node>,
     root: Option<usize>,
+    /// The mesh's triangles as GraspIt holds them: read through Coin, whose coordinates are
+    /// single precision. Two points 3 mm apart to the last bit of a double can be duplicates
+    /// or not by the float rounding of their vertices.
+    triangles: Vec<Triangle>,
 }
 
 impl GraspItTree {
     pub fn build(mesh: &TriMesh) -> Self {
+        let single = |p: Point3<f64>| p.map(|x| f64::from(x as f32));
         let triangles: Vec<Triangle> = (0..mesh.triangles().len())
-            .map(|t| mesh.triangle_points(t))
+            .map(|t| mesh.triangle_points(t).map(single))
             .collect();
         let mut tree = GraspItTree {
             nodes: Vec::new(),
             root: None,
+            triangles: Vec::new(),
         };
         if !triangles.is_empty() {
             let all: Vec<usize> = (0..triangles.len()).collect();
             tree.root = Some(tree.grow(&triangles, all));
         }
+        tree.triangles = triangles;
         tree
     }
 
@@ -326,7 +333,6 @@ pub fn contacts_in_graspit_order(
     };
     let mut walk = Walk {
         trees: [tree_a, tree_b],
-        meshes: [a.mesh(), b.mesh()],
         b_in_a: a.pose.inv_mul(&b.pose),
         a_in_b: b.pose.inv_mul(&a.pose),
         reach: threshold * threshold,
@@ -347,7 +353,6 @@ pub fn contacts_in_graspit_order(
 
 struct Walk<'a> {
     trees: [&'a GraspItTree; 2],
-    meshes: [&'a TriMesh; 2],
     b_in_a: Isometry3<f64>,
     a_in_b: Isometry3<f64>,
     reach: f64,
@@ -398,8 +403,8 @@ impl Walk<'_> {
     /// found there, `a`'s point taken back. The recorded distance is GraspIt's, between the
     /// two points each in its own body's frame (Q6); the pruning that follows reads it.
     fn leaves(&mut self, ta: usize, tb: usize) {
-        let t1 = self.meshes[0].triangle_points(ta).map(|p| self.a_in_b * p);
-        let t2 = self.meshes[1].triangle_points(tb);
+        let t1 = self.trees[0].triangles[ta].map(|p| self.a_in_b * p);
+        let t2 = self.trees[1].triangles[tb];
         self.points.clear();
         if !push_triangle_contacts(&t1, &t2, self.threshold, &mut self.points) {
             self.crossing = true;
