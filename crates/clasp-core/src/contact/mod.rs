@@ -5,6 +5,7 @@
 use nalgebra::{Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
 pub mod filter;
+mod graspit_soft;
 pub(crate) mod memory;
 pub mod model;
 pub mod modelling;

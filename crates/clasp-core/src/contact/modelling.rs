@@ -10,8 +10,8 @@ use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
 use super::{
-    Contact, contact_frame,
-    model::{ContactModel, ContactOptions, SoftContact},
+    Contact, contact_frame, graspit_soft,
+    model::{ContactModel, ContactOptions, Pruning, SoftContact},
     soft::{self, Quadric, SoftFallback},
 };
 use crate::{body::Body, pose::Pose};
@@ -41,7 +41,18 @@ pub(crate) fn model_pair(
     merge(neighbourhoods(engine, object, hand, contacts, radius))
         .into_iter()
         .map(|n| {
-            let soft = soft_contact(object, hand, &n, youngs, options.normal_force);
+            let soft = if options.pruning == Pruning::GraspIt {
+                graspit_soft::soft_contact(
+                    [object, hand],
+                    &n.contact,
+                    [&n.object_points, &n.hand_points],
+                    youngs,
+                    options.normal_force,
+                    n.merged,
+                )
+            } else {
+                soft_contact(object, hand, &n, youngs, options.normal_force)
+            };
             match soft.and_then(|s| Ok((soft::ellipsoid_edges(s.area.torsion_radius)?, s))) {
                 Ok((edges, s)) => (n.contact, ContactModel::Soft(Box::new(s)), edges),
                 Err(reason) => (n.contact, ContactModel::PointFallback(reason), pyramid()),
