@@ -205,8 +205,9 @@ enum Command {
         #[arg(long, value_name = "MM", allow_negative_numbers = true,
               value_parser = contacts::parse_threshold)]
         threshold: Option<f64>,
-        /// GraspIt's contacts: its threshold (0.2 mm, unless --threshold says otherwise) and
-        /// its own pruning, quirks included, for numbers that must match GraspIt's.
+        /// GraspIt's contacts: its threshold (0.2 mm, unless --threshold says otherwise), search
+        /// order, pruning and soft contacts, quirks included, for numbers that must match
+        /// GraspIt's.
         #[arg(long)]
         graspit: bool,
         /// Which robot grasps: its index (0 is the first) or its name. Default: the world's

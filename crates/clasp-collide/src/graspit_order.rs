@@ -1,7 +1,7 @@
 //! GraspIt's contact search in GraspIt's own order (graspit-spec §1.2–1.5), for the contacts
 //! its pruning keeps. GraspIt prunes a pair's contacts in the order its tree walk met them:
 //! of a chain of duplicates, the order decides which one stays. Clasp's own trees and walk
-//! meet the same point pairs in another order, so `Pruning::GraspIt` searches again here with
+//! meet the same point pairs in another order, so `ContactMode::GraspIt` searches again here with
 //! a tree built as GraspIt builds its own (oriented boxes fitted by an area-weighted
 //! covariance and its Jacobi sweeps, split at the mean vertex, one triangle a leaf) and
 //! walked as GraspIt walks it (the bigger box split, the nearer child first).

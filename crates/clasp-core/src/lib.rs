@@ -41,7 +41,7 @@ pub use clasp_collide::{
 pub use contact::{
     Contact, KINETIC_SPEED, contact_frame,
     filter::CollisionSwitches,
-    model::{ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, Pruning, SoftContact},
+    model::{ContactMode, ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, SoftContact},
     soft,
 };
 pub use dynamics::SPEED_LIMIT;

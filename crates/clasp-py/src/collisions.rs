@@ -79,9 +79,9 @@ impl PyWorld {
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
-    /// GraspIt's contacts: its contact threshold (0.2 mm) and its own pruning, quirks
-    /// included, for contacts and qualities that must match GraspIt's. Off (the default):
-    /// Clasp's threshold (0.1 mm) and pruning. Setting it finds the contacts again.
+    /// GraspIt's contacts: its contact threshold (0.2 mm), search order, pruning and soft
+    /// contacts, quirks included, for contacts and qualities that must match GraspIt's. Off
+    /// (the default): Clasp's threshold (0.1 mm) and rules. Setting it finds the contacts again.
     #[getter]
     fn graspit_contacts(&self) -> bool {
         self.world.graspit_contacts()

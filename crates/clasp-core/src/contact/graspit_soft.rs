@@ -1,5 +1,5 @@
 //! GraspIt's soft contact as its code runs it (`SoftContact`, `FitParabola.h`), for numbers
-//! that must match GraspIt's ([`super::model::Pruning::GraspIt`]). [`super::soft`] is the same
+//! that must match GraspIt's ([`super::model::ContactMode::GraspIt`]). [`super::soft`] is the same
 //! model with GraspIt's mistakes fixed, and Clasp's default. What differs here:
 //!
 //! * Each body's neighbourhood is only turned into the contact frame, not moved to the contact

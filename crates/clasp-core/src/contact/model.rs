@@ -16,21 +16,24 @@ pub struct ContactOptions {
     pub soft_contacts: bool,
     /// The normal force (N) that sizes a soft contact's area (GraspIt's statics: 5 N).
     pub normal_force: f64,
-    /// How a pair's contacts are pruned: Clasp's way, or GraspIt's own, quirks included.
-    pub pruning: Pruning,
+    /// How contacts are found, pruned and modelled: Clasp's way, or GraspIt's as its code runs.
+    pub mode: ContactMode,
 }
 
-/// How a pair's contacts are pruned (duplicates merged, flat patches cut to their corners).
+/// How a pair's contacts are found, pruned (duplicates merged, flat patches cut to their
+/// corners) and, when a body is soft, modelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Pruning {
-    /// GraspIt's pruning without its bugs: of duplicates the closest stays, a group keeps every
-    /// corner of its hull.
+pub enum ContactMode {
+    /// GraspIt's rules without its bugs: of duplicates the closest stays, a group keeps every
+    /// corner of its hull, a soft contact's surfaces are fitted round the contact point (a
+    /// corner or an edge stays a point contact).
     #[default]
     Clasp,
-    /// GraspIt's pruning as its code does it ([`clasp_collide::prune_contacts_as_graspit`]),
-    /// on the contacts in the order GraspIt's own search meets them
-    /// ([`clasp_collide::contacts_in_graspit_order`]): for numbers that must match GraspIt's,
-    /// with its contact threshold
+    /// GraspIt's as its code runs, quirks included, for numbers that must match GraspIt's:
+    /// the contacts in the order GraspIt's own search meets them
+    /// ([`clasp_collide::contacts_in_graspit_order`]), its pruning
+    /// ([`clasp_collide::prune_contacts_as_graspit`]), its soft contacts (fitted through each
+    /// body's origin, never a point contact), with its contact threshold
     /// ([`GRASPIT_CONTACT_THRESHOLD`]; `World::set_graspit_contacts` sets both).
     GraspIt,
 }
@@ -44,7 +47,7 @@ impl Default for ContactOptions {
             friction_edges: soft::POINT_CONTACT_EDGES,
             soft_contacts: true,
             normal_force: soft::DEFAULT_NORMAL_FORCE,
-            pruning: Pruning::Clasp,
+            mode: ContactMode::Clasp,
         }
     }
 }

@@ -11,7 +11,7 @@ use nalgebra::{Point3, Unit, Vector3};
 
 use super::{
     Contact, contact_frame, graspit_soft,
-    model::{ContactModel, ContactOptions, Pruning, SoftContact},
+    model::{ContactMode, ContactModel, ContactOptions, SoftContact},
     soft::{self, Quadric, SoftFallback},
 };
 use crate::{body::Body, pose::Pose};
@@ -41,7 +41,7 @@ pub(crate) fn model_pair(
     merge(neighbourhoods(engine, object, hand, contacts, radius))
         .into_iter()
         .map(|n| {
-            let soft = if options.pruning == Pruning::GraspIt {
+            let soft = if options.mode == ContactMode::GraspIt {
                 graspit_soft::soft_contact(
                     [object, hand],
                     &n.contact,

@@ -10,7 +10,7 @@ use clasp_collide::CollisionEngine;
 use super::{
     BodyType, Contact, contact_frame,
     filter::Part,
-    model::{ContactModel, ContactOptions, Pruning},
+    model::{ContactMode, ContactModel, ContactOptions},
     modelling::model_pair,
 };
 use crate::{body::Body, ids::BodyId, pose::Pose};
@@ -96,9 +96,9 @@ pub(crate) fn pair_contacts_merging<'a>(
 ) -> Vec<Contact> {
     let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
     // GraspIt's pruning depends on the order its own tree walk meets the contacts in.
-    let found = match options.pruning {
-        Pruning::Clasp => engine.contacts(a.placed(), b.placed(), threshold),
-        Pruning::GraspIt => {
+    let found = match options.mode {
+        ContactMode::Clasp => engine.contacts(a.placed(), b.placed(), threshold),
+        ContactMode::GraspIt => {
             clasp_collide::contacts_in_graspit_order(a.placed(), b.placed(), threshold)
         }
     };
@@ -126,9 +126,9 @@ pub(crate) fn contacts_found<'a>(
             .zip(p.id.robot_body())
             .and_then(|(r, which)| r.local_index(which)),
     };
-    let pruned = match options.pruning {
-        Pruning::Clasp => clasp_collide::pruning::prune_contacts_within(found, duplicate),
-        Pruning::GraspIt => clasp_collide::prune_contacts_as_graspit(found),
+    let pruned = match options.mode {
+        ContactMode::Clasp => clasp_collide::pruning::prune_contacts_within(found, duplicate),
+        ContactMode::GraspIt => clasp_collide::prune_contacts_as_graspit(found),
     };
     let pairs: Vec<[Contact; 2]> = pruned
         .iter()

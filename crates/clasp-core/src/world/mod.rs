@@ -22,7 +22,7 @@ use crate::{
     contact::{
         Contact,
         memory::StepMemory,
-        model::{ContactOptions, GRASPIT_CONTACT_THRESHOLD, Pruning},
+        model::{ContactMode, ContactOptions, GRASPIT_CONTACT_THRESHOLD},
     },
     ids::{BodyId, Element, RobotId},
     motion::MoveQueries,
@@ -238,23 +238,23 @@ impl<E: CollisionEngine> World<E> {
     }
 
     /// GraspIt's contacts on or off, and the contacts found again. On: GraspIt's contact
-    /// threshold ([`GRASPIT_CONTACT_THRESHOLD`]) and its own pruning, quirks included
-    /// ([`Pruning::GraspIt`]), for contacts and qualities that must match GraspIt's; off:
-    /// Clasp's default threshold and pruning.
+    /// threshold ([`GRASPIT_CONTACT_THRESHOLD`]), search order, pruning and soft contacts,
+    /// quirks included ([`ContactMode::GraspIt`]), for contacts and qualities that must match
+    /// GraspIt's; off: Clasp's default threshold and rules.
     pub fn set_graspit_contacts(&mut self, on: bool) {
-        let (pruning, threshold) = if on {
-            (Pruning::GraspIt, GRASPIT_CONTACT_THRESHOLD)
+        let (mode, threshold) = if on {
+            (ContactMode::GraspIt, GRASPIT_CONTACT_THRESHOLD)
         } else {
-            (Pruning::Clasp, DEFAULT_CONTACT_THRESHOLD)
+            (ContactMode::Clasp, DEFAULT_CONTACT_THRESHOLD)
         };
-        self.settings.contact_options.pruning = pruning;
+        self.settings.contact_options.mode = mode;
         self.settings.contact_threshold = threshold;
         self.find_all_contacts();
     }
 
-    /// Whether contacts are pruned GraspIt's way ([`World::set_graspit_contacts`]).
+    /// Whether contacts are GraspIt's ([`World::set_graspit_contacts`]).
     pub fn graspit_contacts(&self) -> bool {
-        self.settings.contact_options.pruning == Pruning::GraspIt
+        self.settings.contact_options.mode == ContactMode::GraspIt
     }
 
     /// Changes the contact threshold (mm) and finds the contacts again.
