@@ -302,12 +302,17 @@ def test_an_arm_puts_and_moves_its_hand_and_approaches_the_glass(graspit, tmp_pa
     assert len({id.chain for id in touching if id.robot == hand}) >= 2, touching
 
 
-def test_graspit_contacts_give_graspits_quality_of_a_recorded_grasp(graspit, tmp_path):
-    """A Barrett grasp of the book that GraspIt read (crates/clasp-bench/graspit/parity): with
-    GraspIt's contacts on, the same number of contacts and GraspIt's epsilon and volume; off
-    again, Clasp's threshold."""
+@pytest.mark.parametrize(
+    ("name", "model"), [("book-Barrett-0.xml", "point"), ("mug-Schunk-0.xml", "soft")]
+)
+def test_graspit_contacts_give_graspits_quality_of_a_recorded_grasp(
+    graspit, tmp_path, name, model
+):
+    """Grasps that GraspIt read (crates/clasp-bench/graspit/parity), a Barrett's point contacts
+    on the book and a Schunk's soft fingertips on the mug: with GraspIt's contacts on, the same
+    number of contacts, modelled as GraspIt does, and GraspIt's epsilon and volume; off again,
+    Clasp's threshold."""
     record = Path(__file__).resolve().parents[2] / "clasp-bench" / "graspit" / "parity"
-    name = "book-Barrett-0.xml"
     theirs = next(
         json.loads(line)
         for line in (record / "graspit.jsonl").read_text().splitlines()
@@ -320,7 +325,9 @@ def test_graspit_contacts_give_graspits_quality_of_a_recorded_grasp(graspit, tmp
     assert world.graspit_contacts and world.contact_threshold == 0.2
     quality = world.grasp_quality(metric="volume")
     on_object = world.contacts_of(world.grasped_object)
-    assert len([c for c in on_object if c.other.robot is not None]) == len(theirs["contacts"])
+    by_hand = [c for c in on_object if c.other.robot is not None]
+    assert len(by_hand) == len(theirs["contacts"])
+    assert {c.model for c in by_hand} == {model}
     assert abs(quality.epsilon - theirs["epsilon"]) <= 1e-3
     assert abs(quality.volume - theirs["volume"]) <= 0.01 * theirs["volume"]
     world.graspit_contacts = False
