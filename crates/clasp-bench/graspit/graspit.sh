@@ -36,6 +36,8 @@ mount_into_chroot() {
   mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
   mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
   mkdir -p "$root/models"
+  # A mount left from an earlier session can outlive the library it showed: mount it again.
+  if mountpoint -q "$root/models" && [[ ! -e $root/models/robots ]]; then umount "$root/models"; fi
   mountpoint -q "$root/models" || mount --bind -o ro "$models" "$root/models"
 }
 
@@ -65,6 +67,9 @@ build() {
       g++ \$(flags CXX_FLAGS) \$(flags CXX_DEFINES) \$(flags CXX_INCLUDES) \
         -I/usr/include/eigen3 -shared -o /src/$plugin.so /src/$plugin.cpp -L. -lgraspit"
   done
+  # GraspIt's wrench-space hull on any wrenches (parity.sh), against the qhull GraspIt links.
+  cp "$here/qhull_volume.c" "$root/src/"
+  in_chroot gcc -O2 -I/usr/include/libqhull -o /src/qhull_volume /src/qhull_volume.c -lqhull -lm
 }
 
 # GraspIt built in its chroot, the model library mounted at /models in it.

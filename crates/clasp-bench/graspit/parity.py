@@ -3,10 +3,12 @@
     python3 parity.py RECORD [--graspit-root DIR] [--cli PATH] [--threshold MM] [--graspit]
                      [--json OUT]
 
-RECORD holds `worlds/*.xml` (grasps saved as GraspIt worlds) and `graspit.jsonl` (one line a
+RECORD holds `worlds/*.xml` (grasps saved as GraspIt worlds), `graspit.jsonl` (one line a
 world and a run of GraspIt, from parity.cpp: GraspIt's contacts of the hand on the object, and
 its epsilon and volume on the L1 wrench space; GraspIt's answers vary from run to run, and
-Clasp's reading is set beside the run it agrees with best). For each world, `clasp-cli quality --metric volume` reads the
+Clasp's reading is set beside the run it agrees with best) and `qhull.jsonl` (GraspIt's hull,
+qhull with GraspIt's options, built on Clasp's own wrenches of each grasp: where the qualities
+differ, whether GraspIt's hull is why). For each world, `clasp-cli quality --metric volume` reads the
 same file; the contacts are matched one to one (the same link, the points on the object within
 0.1 mm, the normals within 1 degree) and the qualities compared (epsilon within 1e-3, volume
 within 1 %). Prints a row a world and a summary; `--json` writes every row.
@@ -149,6 +151,37 @@ def compare(readings, record, cli, root, threshold, graspit):
     return row
 
 
+def qhull_readings(record):
+    """GraspIt's qhull on Clasp's wrenches of each grasp (parity.sh, qhull_volume.c), by file."""
+    path = record / "qhull.jsonl"
+    if not path.exists():
+        return {}
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {line["file"]: line for line in lines}
+
+
+def explain_by_qhull(differing, hulls):
+    """For the grasps whose contacts match and quality does not: what GraspIt's own hull
+    (qhull with GraspIt's options) makes of Clasp's wrenches, beside Clasp's exact hull."""
+    failed = [r for r in differing if hulls.get(r["world"], {}).get("failed")]
+    graspit_failed = [r for r in failed if r["graspit_volume"] == 0 and r["graspit_epsilon"] == -1]
+    print(
+        f"Of the {len(differing)} whose contacts match and quality does not, GraspIt's qhull "
+        f"fails on Clasp's wrenches in {len(failed)} (GraspIt's own hull failed in "
+        f"{len(graspit_failed)} of those); in the others, GraspIt's qhull on Clasp's wrenches:"
+    )
+    for r in differing:
+        hull = hulls.get(r["world"])
+        if not hull or hull["failed"]:
+            continue
+        share = lambda v: (v - r["clasp_volume"]) / r["clasp_volume"] if r["clasp_volume"] else 0.0
+        print(
+            f"  {r['world']:32} epsilon {hull['epsilon']:8.5f} (GraspIt {r['graspit_epsilon']:8.5f}, "
+            f"Clasp {r['clasp_epsilon']:8.5f}); volume {share(hull['volume']):+6.1%} off Clasp's "
+            f"exact hull (GraspIt {share(r['graspit_volume']):+6.1%})"
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("record", type=Path)
@@ -194,6 +227,9 @@ def main():
         f"(its first run in {len(first)}); of those, epsilon and volume match in {len(quality)}. "
         f"GraspIt gave the same answer in every run for {len(repeats)}."
     )
+    hulls = qhull_readings(args.record)
+    if hulls:
+        explain_by_qhull([r for r in same if r not in quality], hulls)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

@@ -77,7 +77,8 @@ fn model_text(model: &ContactModel) -> String {
 }
 
 /// A grasp's contact: the hand's body touching the object, the object-side point and normal,
-/// the friction its wrenches use, its model and its wrenches.
+/// the friction its wrenches use, its model and its wrenches (each fx, fy, fz, tx, ty, tz:
+/// what the grasp's wrench space is built from).
 pub(crate) fn grasp_contact_json(world: &World, c: &GraspContact) -> Value {
     let (p, n) = (c.contact.point, c.contact.inward().into_inner());
     json!({
@@ -87,7 +88,7 @@ pub(crate) fn grasp_contact_json(world: &World, c: &GraspContact) -> Value {
         "separation": c.contact.separation,
         "friction": c.friction,
         "model": model_json(&c.model),
-        "wrenches": c.wrenches.len(),
+        "wrenches": c.wrenches,
     })
 }
 

@@ -551,7 +551,12 @@ fn assert_quality_document(document: &Value) -> &Vec<Value> {
             ["point", "point_fallback", "soft"].contains(&kind),
             "{contact}"
         );
-        assert!(contact["wrenches"].as_u64().unwrap() > 0, "{contact}");
+        let wrenches = contact["wrenches"].as_array().unwrap();
+        assert!(!wrenches.is_empty(), "{contact}");
+        assert!(
+            wrenches.iter().all(|w| w.as_array().unwrap().len() == 6),
+            "{contact}"
+        );
     }
     contacts
 }

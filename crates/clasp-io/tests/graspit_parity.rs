@@ -2,7 +2,7 @@
 //! GraspIt's answers lie in `crates/clasp-bench/graspit/parity/`, made by `parity.sh` from
 //! GraspIt built in a chroot (its `parity.cpp` plugin: GraspIt's contacts with every pair of the
 //! hand and the object checked, and its quality dialog's epsilon and volume on the L1 wrench
-//! space; three runs, since GraspIt's answers vary from run to run). Here Clasp reads each
+//! space; six runs, since GraspIt's answers vary from run to run). Here Clasp reads each
 //! world with GraspIt's contacts (threshold 0.2 mm, GraspIt's search order and its pruning)
 //! and its contacts are matched to GraspIt's one to one: the same link, the points on the
 //! object within 0.1 mm, the normals within 1°. docs/benchmarks.md ("Issue 32") says what the rest differ by.
@@ -115,10 +115,11 @@ fn same_contacts(theirs: &[Seen], ours: &[Seen]) -> bool {
     left.is_empty()
 }
 
-/// On the 100 recorded planned grasps: the grasps whose contacts match one of GraspIt's runs,
-/// and of those the grasps whose epsilon is within 1e-3 and volume within 1 % of that run's,
-/// are no fewer than when the answers were recorded (the contacts of at least 95, issue 32's
-/// target); and wherever the Barrett's contacts (point contacts) match a run, so does the
+/// On the 150 recorded grasps Clasp made (100 planned, 50 random; GraspIt's own worlds are
+/// left to parity.py): the grasps whose contacts match one of GraspIt's runs, and of those the
+/// grasps whose epsilon is within 1e-3 and volume within 1 % of that run's, are no fewer than
+/// when the answers were recorded, and the contacts match in at least 95 % (issue 32's
+/// target); wherever the Barrett's contacts (point contacts) match a run, so does the
 /// epsilon. The quality of every matched grasp is not reached: docs/benchmarks.md ("Issue 32")
 /// says what the others differ by.
 #[test]
@@ -167,9 +168,9 @@ fn grasps_read_with_graspits_contacts_match_graspits_readings() {
     }
     println!("{compared} grasps: contacts match in {matched}, and the quality in {same_quality}");
     std::fs::remove_dir_all(&root).expect("the temporary folder goes");
-    assert_eq!(compared, 100, "the record holds 100 planned grasps");
+    assert_eq!(compared, 150, "the record holds 150 grasps made by Clasp");
     assert!(
-        matched >= RECORDED.0.max(95),
+        matched >= RECORDED.0 && matched * 100 >= 95 * compared,
         "{matched} grasps' contacts match"
     );
     assert!(
@@ -178,9 +179,9 @@ fn grasps_read_with_graspits_contacts_match_graspits_readings() {
     );
 }
 
-/// Of the 100 planned grasps, when the answers were recorded: those whose contacts matched one
-/// of GraspIt's runs, and of those, those whose quality did.
-const RECORDED: (usize, usize) = (97, 70);
+/// Of the 150 grasps, when the answers were recorded: those whose contacts matched one of
+/// GraspIt's runs, and of those, those whose quality did.
+const RECORDED: (usize, usize) = (147, 109);
 
 /// A folder where world files' `models/` is GraspIt's library, as GraspIt's root has it.
 fn temporary_root(models: &Path) -> PathBuf {
