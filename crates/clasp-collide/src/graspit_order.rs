@@ -1,14 +1,14 @@
 //! GraspIt's contact search in GraspIt's own order (graspit-spec §1.2–1.5), for the contacts
 //! its pruning keeps. GraspIt prunes a pair's contacts in the order its tree walk met them:
 //! of a chain of duplicates, the order decides which one stays. Clasp's own trees and walk
-//! meet the same point pairs in another order, so `ContactMode::GraspIt` searches again here with
-//! a tree built as GraspIt builds its own (oriented boxes fitted by an area-weighted
+//! meet the same point pairs in another order, so `ContactMode::GraspIt` searches again here
+//! with a tree built as GraspIt builds its own (oriented boxes fitted by an area-weighted
 //! covariance and its Jacobi sweeps, split at the mean vertex, one triangle a leaf) and
-//! walked as GraspIt walks it (the bigger box split, the nearer child first).
+//! walked as GraspIt walks it (the bigger box split, the nearer child first), on vertices
+//! rounded to floats as GraspIt holds them.
 //!
-//! The tree is built once per geometry, on first use. Only the order is GraspIt's: the point
-//! pairs of two triangles are [`crate::triangle::push_triangle_contacts`]'s, as the fast
-//! engine finds them.
+//! The tree is built once per geometry, on first use. The point pairs of two triangles are
+//! [`crate::triangle::push_triangle_contacts`]'s, as the fast engine finds them.
 
 use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Vector3};
 
@@ -54,9 +54,10 @@ impl Node {
 pub struct GraspItTree {
     nodes: Vec<Node>,
     root: Option<usize>,
-    /// The mesh's triangles as GraspIt holds them: read through Coin, whose coordinates are
-    /// single precision. Two points 3 mm apart to the last bit of a double can be duplicates
-    /// or not by the float rounding of their vertices.
+    /// The mesh's triangles in single precision, as GraspIt reads them through Coin: two
+    /// points 3 mm apart can be duplicates or not by the rounding of their vertices. Where a
+    /// file transforms its vertices Coin computes them in floats, which these (Clasp's
+    /// doubles, rounded) may miss by up to ~1e-5 mm (docs/benchmarks.md, "Issue 32").
     triangles: Vec<Triangle>,
 }
 
