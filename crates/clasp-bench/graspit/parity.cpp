@@ -155,7 +155,7 @@ class Parity : public Plugin
     int mainLoop() override
     {
       std::string close_into = environment("CLASP_CLOSE_INTO", "");
-      for (const std::string &file : split(environment("CLASP_WORLDS", ""))) {
+      for (const std::string &file : worlds()) {
         if (close_into.empty()) {
           read(file);
         } else {
@@ -168,12 +168,4 @@ class Parity : public Plugin
 
 }  // namespace
 
-extern "C" PLUGIN_API Plugin *createPlugin()
-{
-  return new Parity();
-}
-
-extern "C" PLUGIN_API std::string getType()
-{
-  return "clasp parity";
-}
+CLASP_PLUGIN_ENTRY_POINTS(Parity, "clasp parity")

@@ -208,12 +208,4 @@ class PlannerTiming : public Plugin
 
 }  // namespace
 
-extern "C" PLUGIN_API Plugin *createPlugin()
-{
-  return new PlannerTiming();
-}
-
-extern "C" PLUGIN_API std::string getType()
-{
-  return "clasp planner timing";
-}
+CLASP_PLUGIN_ENTRY_POINTS(PlannerTiming, "clasp planner timing")

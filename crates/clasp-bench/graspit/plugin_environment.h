@@ -1,5 +1,6 @@
-// What our GraspIt plugins (planner_timing.cpp, world_check.cpp) read from the environment:
-// a variable with a fallback, and comma-separated lists of files.
+// What our GraspIt plugins (planner_timing.cpp, world_check.cpp, parity.cpp) share: what they
+// read from the environment (a variable with a fallback, comma-separated lists of files, the
+// worlds to read) and the entry points GraspIt finds a plugin by.
 #pragma once
 
 #include <cstdlib>
@@ -23,3 +24,21 @@ inline std::vector<std::string> split(const std::string &list)
   }
   return items;
 }
+
+// The world files a plugin reads: CLASP_WORLDS, comma-separated.
+inline std::vector<std::string> worlds()
+{
+  return split(environment("CLASP_WORLDS", ""));
+}
+
+// GraspIt loads a plugin by these two functions: a new instance, and its type's name. Used
+// after graspit/plugin.h, at the end of the plugin's file.
+#define CLASP_PLUGIN_ENTRY_POINTS(Class, type)              \
+  extern "C" PLUGIN_API Plugin *createPlugin()              \
+  {                                                         \
+    return new Class();                                     \
+  }                                                         \
+  extern "C" PLUGIN_API std::string getType()               \
+  {                                                         \
+    return type;                                            \
+  }

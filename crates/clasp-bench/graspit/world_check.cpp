@@ -103,19 +103,11 @@ class WorldCheck : public Plugin
 
     int mainLoop() override
     {
-      for (const std::string &file : split(environment("CLASP_WORLDS", ""))) { check(file); }
+      for (const std::string &file : worlds()) { check(file); }
       exit(0);
     }
 };
 
 }  // namespace
 
-extern "C" PLUGIN_API Plugin *createPlugin()
-{
-  return new WorldCheck();
-}
-
-extern "C" PLUGIN_API std::string getType()
-{
-  return "clasp world check";
-}
+CLASP_PLUGIN_ENTRY_POINTS(WorldCheck, "clasp world check")
