@@ -46,7 +46,8 @@ pub struct QualityRequest {
     pub auto: bool,
     /// The contact threshold (mm) instead of the world's.
     pub threshold: Option<f64>,
-    /// GraspIt's contacts: its threshold (unless `threshold` is given) and its pruning.
+    /// GraspIt's contacts ([`World::set_graspit_contacts`]): its threshold (unless `threshold`
+    /// is given), search order, pruning and soft contacts.
     pub graspit: bool,
     /// Score the hand's virtual contacts instead of its contacts on the object.
     pub on_virtual: bool,
