@@ -342,8 +342,7 @@ pub fn contacts_in_graspit_order(
         crossing: false,
         points: Vec::new(),
     };
-    let bv = |tree: &GraspItTree, n: usize| tree.nodes[n].bv().clone();
-    if box_distance_squared(&bv(tree_a, root_a), &bv(tree_b, root_b), &walk.b_in_a) <= walk.reach {
+    if walk.gap(root_a, root_b) <= walk.reach {
         walk.descend(root_a, root_b);
     }
     if walk.crossing {
