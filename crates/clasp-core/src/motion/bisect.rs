@@ -78,6 +78,13 @@ impl Motion<'_, '_> {
     /// Halves [lo, hi] until the pairs `watched` are within threshold/2 and none collides;
     /// settles on the last free point if it never gets there. Leaves the mover there and
     /// returns t.
+    ///
+    /// A pair already within threshold/2 at `lo` (a body resting on one vertex) says nothing by
+    /// its gap about where the collision at `hi` begins (another vertex, up to a sub-step
+    /// away): it is bisected on collision alone until no point moves more than threshold/2
+    /// between `lo` and `hi`, so the move stops with whatever was about to collide within
+    /// the threshold too, where the contacts find it. Stopping at `lo` instead froze a body
+    /// on one vertex with its next vertex up to a minimum step away, for ever.
     fn bisect(
         &mut self,
         path: &Path,
@@ -89,20 +96,48 @@ impl Motion<'_, '_> {
     ) -> f64 {
         let (mut lo, mut hi) = (lo, hi);
         self.apply(path, lo);
-        if self.probe(run, watched, moving) == Probe::Within {
-            return lo;
-        }
+        let touching = self.probe(run, watched, moving) == Probe::Within;
+        let band = self.rules.threshold / 2.0;
         for _ in 0..MAX_BISECTIONS {
+            if touching && self.closing_over(path, moving, run, watched, (lo, hi)) < band {
+                break;
+            }
             let mid = 0.5 * (lo + hi);
             self.apply(path, mid);
             match self.probe(run, watched, moving) {
-                Probe::Within => return mid,
-                Probe::Farther => lo = mid,
+                Probe::Within if !touching => return mid,
                 Probe::Colliding => hi = mid,
+                Probe::Within | Probe::Farther => lo = mid,
             }
         }
         self.apply(path, lo);
         lo
+    }
+
+    /// How far the pairs `watched` may close in between path points `lo` and `hi` (the most
+    /// of them); leaves the mover at `hi`.
+    fn closing_over(
+        &mut self,
+        path: &Path,
+        moving: &[BodyId],
+        run: &Run,
+        watched: &[usize],
+        (lo, hi): (f64, f64),
+    ) -> f64 {
+        self.apply(path, lo);
+        let then: Vec<_> = watched
+            .iter()
+            .map(|&k| self.pair_poses(run.free[k].pair, moving))
+            .collect();
+        self.apply(path, hi);
+        watched
+            .iter()
+            .zip(&then)
+            .map(|(&k, (a, b))| {
+                let (na, nb) = self.pair_poses(run.free[k].pair, moving);
+                run.free[k].balls.closing((a, b), (&na, &nb))
+            })
+            .fold(0.0, f64::max)
     }
 
     /// Where the watched pairs are now; what each answer says of a gap is kept.
