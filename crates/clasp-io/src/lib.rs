@@ -7,6 +7,7 @@
 mod any;
 mod body;
 mod error;
+pub mod drops;
 pub mod fixtures;
 mod geometry;
 mod groups;

@@ -25,6 +25,29 @@ pub(crate) fn model_pair(
     contacts: &[&Contact],
     options: &ContactOptions,
 ) -> Vec<(Contact, ContactModel, Vec<[f64; 6]>)> {
+    model_patches(engine, object, hand, contacts, options)
+        .into_iter()
+        .map(|m| (m.contact, m.model, m.edges))
+        .collect()
+}
+
+/// One modelled contact, and the contacts it stands for: itself, and those merged into its
+/// soft patch.
+pub(crate) struct Modelled {
+    pub contact: Contact,
+    pub model: ContactModel,
+    pub edges: Vec<[f64; 6]>,
+    pub members: Vec<Contact>,
+}
+
+/// [`model_pair`], each modelled contact with the contacts merged into it.
+pub(crate) fn model_patches(
+    engine: &dyn CollisionEngine,
+    object: &Body,
+    hand: &Body,
+    contacts: &[&Contact],
+    options: &ContactOptions,
+) -> Vec<Modelled> {
     let pyramid = || soft::pyramid_edges(options.friction_edges);
     let youngs = [object.youngs, hand.youngs]
         .into_iter()
@@ -34,7 +57,12 @@ pub(crate) fn model_pair(
     let Some(youngs) = youngs.filter(|_| options.soft_contacts) else {
         return contacts
             .iter()
-            .map(|c| ((*c).clone(), ContactModel::Point, pyramid()))
+            .map(|c| Modelled {
+                contact: (*c).clone(),
+                model: ContactModel::Point,
+                edges: pyramid(),
+                members: vec![(*c).clone()],
+            })
             .collect();
     };
     let radius = soft::neighbourhood_radius(youngs);
@@ -53,9 +81,16 @@ pub(crate) fn model_pair(
             } else {
                 soft_contact(object, hand, &n, youngs, options.normal_force)
             };
-            match soft.and_then(|s| Ok((soft::ellipsoid_edges(s.area.torsion_radius)?, s))) {
-                Ok((edges, s)) => (n.contact, ContactModel::Soft(Box::new(s)), edges),
-                Err(reason) => (n.contact, ContactModel::PointFallback(reason), pyramid()),
+            let (model, edges) =
+                match soft.and_then(|s| Ok((soft::ellipsoid_edges(s.area.torsion_radius)?, s))) {
+                    Ok((edges, s)) => (ContactModel::Soft(Box::new(s)), edges),
+                    Err(reason) => (ContactModel::PointFallback(reason), pyramid()),
+                };
+            Modelled {
+                contact: n.contact,
+                model,
+                edges,
+                members: n.members,
             }
         })
         .collect()
@@ -67,6 +102,8 @@ struct Neighbourhood {
     object_points: Vec<Point3<f64>>,
     hand_points: Vec<Point3<f64>>,
     merged: usize,
+    /// The contacts merged into it, itself first.
+    members: Vec<Contact>,
 }
 
 fn neighbourhoods(
@@ -83,6 +120,7 @@ fn neighbourhoods(
             object_points: region(engine, object, &c.point, &c.inward(), radius),
             hand_points: region(engine, hand, &c.other_point, &-c.inward(), radius),
             merged: 0,
+            members: vec![(*c).clone()],
         })
         .collect()
 }
@@ -127,6 +165,7 @@ fn merge(mut all: Vec<Neighbourhood>) -> Vec<Neighbourhood> {
                     union(&mut kept.object_points, gone.object_points);
                     union(&mut kept.hand_points, gone.hand_points);
                     kept.merged += 1 + gone.merged;
+                    kept.members.extend(gone.members);
                     continue 'again;
                 }
             }

@@ -11,7 +11,7 @@ use super::{
     BodyType, Contact, contact_frame,
     filter::Part,
     model::{ContactMode, ContactModel, ContactOptions},
-    modelling::model_pair,
+    modelling::model_patches,
 };
 use crate::{body::Body, ids::BodyId, pose::Pose};
 
@@ -105,7 +105,18 @@ pub(crate) fn pair_contacts_merging<'a>(
     let Ok(found) = found else {
         return Vec::new();
     };
-    contacts_found(engine, (a, b), &found, duplicate, options)
+    contacts_found(engine, (a, b), &found, duplicate, options, Patches::One)
+}
+
+/// What a soft patch (contacts merged because their neighbourhoods meet) becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Patches {
+    /// One contact, the closest of them (GraspIt's, for a grasp's wrench space).
+    One,
+    /// Every contact merged into it, each with the patch's model: the dynamics must hold every
+    /// point a body rests on, or a soft block flat on a floor pivots on its one contact left
+    /// and stops against the corners the merge hid.
+    EveryPoint,
 }
 
 /// The contacts of a pair (A, the smaller id, first) from what the engine found between them
@@ -117,6 +128,7 @@ pub(crate) fn contacts_found<'a>(
     found: &[clasp_collide::Contact],
     duplicate: f64,
     options: &ContactOptions,
+    patches: Patches,
 ) -> Vec<Contact> {
     let side = |p: Part<'a>| Side {
         id: p.id,
@@ -136,25 +148,30 @@ pub(crate) fn contacts_found<'a>(
         .collect();
     let a_sides: Vec<&Contact> = pairs.iter().map(|[on_a, _]| on_a).collect();
     let mut modelled = Vec::new();
-    for (on_a, model, edges) in model_pair(engine, a.body, b.body, &a_sides, options) {
-        // A soft pair may have merged some contacts into others: their twins go with them.
-        let Some([_, on_b]) = pairs
-            .iter()
-            .find(|[x, _]| x.point == on_a.point && x.other_point == on_a.other_point)
-        else {
-            continue;
+    for patch in model_patches(engine, a.body, b.body, &a_sides, options) {
+        let stands_for = match patches {
+            Patches::One => std::slice::from_ref(&patch.contact),
+            Patches::EveryPoint => &patch.members[..],
         };
-        let on_b = Contact {
-            model: model.seen_from_other(),
-            friction_edges: edges.clone(),
-            ..on_b.clone()
-        };
-        modelled.push(Contact {
-            model,
-            friction_edges: edges,
-            ..on_a
-        });
-        modelled.push(on_b);
+        for on_a in stands_for {
+            // A soft pair may have merged some contacts into others: their twins go with them.
+            let Some([_, on_b]) = pairs
+                .iter()
+                .find(|[x, _]| x.point == on_a.point && x.other_point == on_a.other_point)
+            else {
+                continue;
+            };
+            modelled.push(Contact {
+                model: patch.model.clone(),
+                friction_edges: patch.edges.clone(),
+                ..on_a.clone()
+            });
+            modelled.push(Contact {
+                model: patch.model.seen_from_other(),
+                friction_edges: patch.edges.clone(),
+                ..on_b.clone()
+            });
+        }
     }
     modelled
 }

@@ -37,7 +37,7 @@ use crate::{
         filter::Part,
         memory::Pushed,
         model::{ContactModel, ContactOptions},
-        search::{contacts_found, number_contacts},
+        search::{Patches, contacts_found, number_contacts},
     },
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
@@ -306,7 +306,7 @@ impl<E: CollisionEngine> World<E> {
     fn fine_contacts(&mut self, movers: &Movers) -> Vec<Contact> {
         let threshold = self.settings.contact_threshold;
         self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(engine, pair, found, threshold, options)
+            contacts_found(engine, pair, found, threshold, options, Patches::EveryPoint)
         })
         .1
     }
@@ -315,7 +315,7 @@ impl<E: CollisionEngine> World<E> {
     /// once for them all; the memory keeps those pairs' searches for the next step.
     fn find_step_contacts(&mut self, movers: &Movers) {
         let (pairs, found) = self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(engine, pair, found, DUPLICATE_DISTANCE, options)
+            contacts_found(engine, pair, found, DUPLICATE_DISTANCE, options, Patches::One)
         });
         self.step_memory.keep_only(&pairs);
         let contacts = &mut self.stage.contacts;
@@ -477,8 +477,9 @@ impl<E: CollisionEngine> World<E> {
     /// A move of free body `i` within a step: stopping at contact, its contacts left for the
     /// step to find once all have moved.
     fn move_in_step(&mut self, i: usize, target: Pose) -> Result<MoveOutcome, MoveError> {
+        let cog = self.free_body(i).map_or(Point3::origin(), |b| b.mass.cog);
         let (backdrop, stage) = self.split();
-        stage.move_to_finding_no_contacts(&backdrop, Element::Body(i), target)
+        stage.move_to_finding_no_contacts(&backdrop, Element::Body(i), target, cog)
     }
 
     /// Puts on each contact the impulse this step applied there, with its inverse inertia and

@@ -11,7 +11,7 @@
 //! contact.
 
 use clasp_collide::CollisionEngine;
-use nalgebra::Vector3;
+use nalgebra::{Point3, Vector3};
 
 use crate::{
     body::velocity::Velocity,
@@ -268,7 +268,7 @@ impl<E: CollisionEngine> World<E> {
             turn * pose.rotation,
         );
         let (backdrop, stage) = self.split();
-        let outcome = stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target)?;
+        let outcome = stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target, Point3::origin())?;
         if free && !outcome.completed {
             let reached = self.find_robot(id)?.pose();
             let moved = Velocity::new(

@@ -6,6 +6,7 @@
 use std::f64::consts::FRAC_PI_4;
 
 use clasp_collide::Gap;
+use nalgebra::Point3;
 
 use super::{
     Motion, MoveOutcome, MoveQueries, Mover, Overlap, Pair, Run, Tracked,
@@ -33,14 +34,25 @@ const CUTOFF_REACH: f64 = 4.0;
 
 impl Motion<'_, '_> {
     /// Moves the whole mover (a body, or a robot by its palm) toward `target`, stopping at the
-    /// first contact.
+    /// first contact; its origin travels straight.
     pub fn move_to(&mut self, target: Pose) -> MoveOutcome {
+        self.move_about(target, Point3::origin())
+    }
+
+    /// [`Self::move_to`] with `pivot` (a point in the mover's own frame) travelling straight
+    /// and the mover turning about it.
+    pub fn move_about(&mut self, target: Pose, pivot: Point3<f64>) -> MoveOutcome {
         let from = match &self.mover {
             Mover::Body { body, .. } => body.pose,
             Mover::Robot { robot, .. } => robot.pose(),
         };
         let moving = self.mover_ids();
-        self.run(&Path::Rigid { from, to: target }, &moving, false)
+        let path = Path::Rigid {
+            from,
+            to: target,
+            pivot,
+        };
+        self.run(&path, &moving, false)
     }
 
     /// Moves the mover's `moving` bodies along `path` until the end or the first contact.

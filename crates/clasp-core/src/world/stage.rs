@@ -5,6 +5,7 @@
 //! [`super::domain::Domain`] call it with the [`Backdrop`] they move against.
 
 use clasp_collide::CollisionEngine;
+use nalgebra::Point3;
 
 use super::{
     error::{MoveError, check_distance, check_pose, dof_request},
@@ -286,15 +287,22 @@ impl Stage {
         self.move_element(backdrop, element, pose, true)
     }
 
-    /// [`Stage::move_to`] leaving the contacts as they were: for a caller that moves several
-    /// elements and then finds their contacts once (a dynamics step).
+    /// [`Stage::move_to`] leaving the contacts as they were, turning about `pivot` (a point in
+    /// the element's own frame that travels straight): for a caller that moves several
+    /// elements and then finds their contacts once (a dynamics step, turning a free body
+    /// about its centre of gravity).
     pub fn move_to_finding_no_contacts(
         &mut self,
         backdrop: &Backdrop,
         element: Element,
         pose: Pose,
+        pivot: Point3<f64>,
     ) -> Result<MoveOutcome, MoveError> {
-        self.move_element(backdrop, element, pose, false)
+        check_pose(&pose)?;
+        self.check_not_carried(element)?;
+        self.run(backdrop, element, false, |motion| {
+            motion.move_about(pose, pivot)
+        })
     }
 
     fn move_element(
