@@ -74,6 +74,6 @@ pub use robot::{
 pub use world::{
     Camera, World,
     domain::Domain,
-    error::MoveError,
+    error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
     settings::{ContactSolver, DEFAULT_TIME_STEP, EARTH_GRAVITY, WorldSettings},
 };

@@ -5,7 +5,7 @@ use clasp_core::{
     Body, BodyId, BodyKind, BodyType, ContactSolver, EARTH_GRAVITY, Element, MoveError, Pose,
     TriMesh, Velocity, World,
 };
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 
 fn body(name: &str, kind: BodyKind, mesh: TriMesh, pose: Pose) -> Body {
     Body::from_mesh(name, kind, mesh).at(pose)
@@ -262,6 +262,26 @@ fn bad_requests_are_refused_and_change_nothing() {
     let before = world.body(BodyId::Free(1)).unwrap().pose();
     assert_eq!(world.set_time_step(0.0), Err(MoveError::BadTimeStep(0.0)));
     assert!(world.set_time_step(f64::NAN).is_err());
+    // Too short to ever end a run, too long to see a contact coming.
+    for seconds in [1e-300, 0.9e-6, 0.11, 1e9] {
+        let refused = world.set_time_step(seconds).unwrap_err();
+        assert_eq!(refused, MoveError::BadTimeStep(seconds));
+        assert!(
+            refused
+                .to_string()
+                .contains("between 0.000001 and 0.1 seconds"),
+            "{refused}"
+        );
+    }
+    // A duration is not a time step, and a run that would hang is refused up front.
+    let negative = world.simulate(-1.0).unwrap_err();
+    assert!(negative.to_string().starts_with("a duration"), "{negative}");
+    let endless = world.simulate(1e300).unwrap_err();
+    assert!(
+        matches!(endless, MoveError::TooManySteps { .. }),
+        "{endless}"
+    );
+    assert!(endless.to_string().contains("run it in parts"), "{endless}");
     assert!(
         world
             .set_gravity(Vector3::new(0.0, f64::INFINITY, 0.0))
@@ -294,6 +314,39 @@ fn a_body_without_mass_stops_the_step_before_anything_moves() {
     assert!(matches!(world.step(), Err(MoveError::BadMass { mass, .. }) if mass == 0.0));
     assert_eq!(world.body(BodyId::Free(1)).unwrap().pose(), before);
     world.move_to(Element::Body(1), before).unwrap();
+}
+
+#[test]
+fn an_inertia_that_is_not_symmetric_positive_definite_is_named_as_the_fault() {
+    let faults = [
+        (Matrix3::zeros(), "not positive definite"),
+        (
+            Matrix3::from_diagonal(&Vector3::new(-1000.0, 1000.0, 1000.0)),
+            "not positive definite",
+        ),
+        (
+            Matrix3::new(10.0, 5.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 10.0),
+            "not symmetric",
+        ),
+        (Matrix3::from_element(f64::NAN), "not finite"),
+    ];
+    for (inertia, why) in faults {
+        let mut cube = cube_on(0.0, 3.0);
+        cube.name = "cube".into();
+        cube.source = Some("objects/cube.xml".into());
+        cube.mass.inertia = inertia;
+        let mut world = World::new(vec![table(0.0), cube], vec![]);
+        let before = world.body(BodyId::Free(1)).unwrap().pose();
+        let refused = world.step().unwrap_err();
+        let message = refused.to_string();
+        assert!(matches!(refused, MoveError::BadInertia { .. }), "{message}");
+        assert!(
+            message.starts_with("cube (objects/cube.xml) has an inertia that is"),
+            "{message}"
+        );
+        assert!(message.contains(why), "{message}");
+        assert_eq!(world.body(BodyId::Free(1)).unwrap().pose(), before);
+    }
 }
 
 #[test]
@@ -366,7 +419,7 @@ fn a_step_that_blows_up_says_so_and_leaves_the_world_at_its_last_good_step() {
         Vector3::zeros(),
     );
     world.set_velocity(id, wild).unwrap();
-    assert!(matches!(world.step(), Err(MoveError::BlewUp { body, .. }) if body == id));
+    assert!(matches!(world.step(), Err(MoveError::BlewUp { body, .. }) if body.id == id));
     let b = world.body(id).unwrap();
     assert_eq!((b.pose(), b.velocity()), (pose, wild));
     world.set_velocity(id, velocity).unwrap();

@@ -8,6 +8,9 @@ use pyo3::prelude::*;
 
 use crate::{contact::PyContact, convert, errors::move_error, ids::PyBodyId, world::PyWorld};
 
+/// How often a long run looks whether Python has a signal (Ctrl-C) to raise.
+const SIGNAL_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Three numbers as numpy gives them back.
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
 
@@ -111,9 +114,26 @@ impl PyWorld {
     }
 
     /// Steps for `seconds` of simulated time; returns the steps taken. A step that fails raises
-    /// `MoveError`, the world left at its last good step.
+    /// `MoveError`, the world left at its last good step; Ctrl-C raises `KeyboardInterrupt`,
+    /// the world left at its last whole step.
     fn simulate(&mut self, py: Python<'_>, seconds: f64) -> PyResult<usize> {
         let world: &mut World = &mut self.world;
-        py.detach(|| world.simulate(seconds)).map_err(move_error)
+        let mut interrupted = None;
+        let mut last_look = std::time::Instant::now();
+        let steps = py.detach(|| {
+            world.simulate_until(seconds, || {
+                // Python's signal handlers run only with the GIL: take it a few times a second.
+                if last_look.elapsed() < SIGNAL_LOOK {
+                    return false;
+                }
+                last_look = std::time::Instant::now();
+                interrupted = Python::attach(|py| py.check_signals().err());
+                interrupted.is_some()
+            })
+        });
+        match interrupted {
+            Some(error) => Err(error),
+            None => steps.map_err(move_error),
+        }
     }
 }

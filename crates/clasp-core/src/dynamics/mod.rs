@@ -44,7 +44,7 @@ use crate::{
     pose::Pose,
     world::{
         World,
-        error::MoveError,
+        error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
         layers::{self, Layer},
         settings::ContactSolver,
         stage::Backdrop,
@@ -99,11 +99,9 @@ impl<E: CollisionEngine> World<E> {
         self.settings.time_step
     }
 
-    /// Sets the step (seconds): a positive, finite number, else refused.
+    /// Sets the step (seconds): between [`MIN_TIME_STEP`] and [`MAX_TIME_STEP`], else refused.
     pub fn set_time_step(&mut self, seconds: f64) -> Result<(), MoveError> {
-        if !(seconds.is_finite() && seconds > 0.0) {
-            return Err(MoveError::BadTimeStep(seconds));
-        }
+        check_time_step(seconds)?;
         self.settings.time_step = seconds;
         Ok(())
     }
@@ -219,13 +217,25 @@ impl<E: CollisionEngine> World<E> {
     }
 
     /// Steps for `seconds` of simulated time (rounded to whole steps); returns the steps taken.
-    /// A step that fails stops the run there, with the world at its last good step.
+    /// A step that fails stops the run there, with the world at its last good step. Refused,
+    /// changing nothing, for a duration that is not a finite number, none negative, or more
+    /// than [`MAX_RUN_STEPS`] steps.
     pub fn simulate(&mut self, seconds: f64) -> Result<usize, MoveError> {
-        if !(seconds.is_finite() && seconds >= 0.0) {
-            return Err(MoveError::BadTimeStep(seconds));
-        }
-        let steps = (seconds / self.settings.time_step).round() as usize;
-        for _ in 0..steps {
+        self.simulate_until(seconds, || false)
+    }
+
+    /// [`Self::simulate`], asking `stop` before each step whether to stop there (a user's
+    /// Ctrl-C): the world is left at its last whole step. Returns the steps taken.
+    pub fn simulate_until(
+        &mut self,
+        seconds: f64,
+        mut stop: impl FnMut() -> bool,
+    ) -> Result<usize, MoveError> {
+        let steps = run_steps(seconds, self.settings.time_step)?;
+        for taken in 0..steps {
+            if stop() {
+                return Ok(taken);
+            }
             self.step()?;
         }
         Ok(steps)
@@ -249,12 +259,8 @@ impl<E: CollisionEngine> World<E> {
         for (k, &i) in movers.bodies.iter().enumerate() {
             let id = BodyId::Free(i);
             let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
-            let bad_mass = MoveError::BadMass {
-                body: id,
-                mass: body.mass.mass,
-            };
             let one = match k < movers.dynamic {
-                true => mobile(body, added).ok_or(bad_mass)?,
+                true => mobile(body, added).map_err(|fault| fault.error(self.body_name(id)))?,
                 false => pusher(body),
             };
             mobiles.bodies.push(one);
@@ -283,7 +289,7 @@ impl<E: CollisionEngine> World<E> {
             }
             ContactSolver::Lcp => lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?,
         };
-        check_speeds(movers, &mobiles)?;
+        self.check_speeds(movers, &mobiles)?;
         let applied = solved
             .into_iter()
             .zip(impulses)
@@ -315,7 +321,14 @@ impl<E: CollisionEngine> World<E> {
     /// once for them all; the memory keeps those pairs' searches for the next step.
     fn find_step_contacts(&mut self, movers: &Movers) {
         let (pairs, found) = self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(engine, pair, found, DUPLICATE_DISTANCE, options, Patches::One)
+            contacts_found(
+                engine,
+                pair,
+                found,
+                DUPLICATE_DISTANCE,
+                options,
+                Patches::One,
+            )
         });
         self.step_memory.keep_only(&pairs);
         let contacts = &mut self.stage.contacts;
@@ -552,23 +565,88 @@ fn moved(body: &Body, travel: Vector3<f64>, turn: UnitQuaternion<f64>) -> Pose {
         * Translation3::from(-body.mass.cog.coords)
 }
 
+/// Why a body's mass properties cannot move it.
+enum MassFault {
+    Mass(f64),
+    Inertia(String),
+}
+
+impl MassFault {
+    fn error(self, body: BodyName) -> MoveError {
+        match self {
+            MassFault::Mass(mass) => MoveError::BadMass { body, mass },
+            MassFault::Inertia(why) => MoveError::BadInertia { body, why },
+        }
+    }
+}
+
 /// The body as the solver moves it, with `added` (gravity's velocity for this step) already
-/// added; `None` for a mass or inertia that cannot move (not positive, not finite).
-fn mobile(body: &Body, added: Vector3<f64>) -> Option<Mobile> {
+/// added; refused for a mass that is not positive and finite or an inertia that is not
+/// symmetric positive definite.
+fn mobile(body: &Body, added: Vector3<f64>) -> Result<Mobile, MassFault> {
     let mass = body.mass.mass;
     if !(mass.is_finite() && mass > 0.0) {
-        return None;
+        return Err(MassFault::Mass(mass));
     }
-    let inverse_inertia = body.world_inertia().try_inverse()?;
-    if !inverse_inertia.iter().all(|x| x.is_finite()) {
-        return None;
-    }
-    Some(Mobile {
+    check_inertia(&body.mass.inertia).map_err(MassFault::Inertia)?;
+    let inverse_inertia = body
+        .world_inertia()
+        .try_inverse()
+        .ok_or_else(|| MassFault::Inertia("singular".into()))?;
+    Ok(Mobile {
         inverse_mass: 1.0 / mass,
         inverse_inertia,
         linear: body.velocity.linear + added,
         angular: body.velocity.angular,
     })
+}
+
+/// An inertia tensor a body can turn with: finite, symmetric (to a millionth of its largest
+/// entry) and positive definite; else what it is instead.
+pub(crate) fn check_inertia(inertia: &Matrix3<f64>) -> Result<(), String> {
+    if !inertia.iter().all(|x| x.is_finite()) {
+        return Err("not finite".into());
+    }
+    let scale = inertia.amax();
+    if (inertia - inertia.transpose()).amax() > 1e-6 * scale {
+        let rows: Vec<String> = inertia
+            .row_iter()
+            .map(|r| format!("{} {} {}", r[0], r[1], r[2]))
+            .collect();
+        return Err(format!("not symmetric ({})", rows.join(", ")));
+    }
+    let smallest = inertia.symmetric_eigenvalues().min();
+    if !(smallest > 1e-12 * scale && scale > 0.0) {
+        return Err(format!(
+            "not positive definite (its smallest principal moment is {smallest})"
+        ));
+    }
+    Ok(())
+}
+
+/// A time step a world takes.
+fn check_time_step(seconds: f64) -> Result<(), MoveError> {
+    match (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&seconds) {
+        true => Ok(()),
+        false => Err(MoveError::BadTimeStep(seconds)),
+    }
+}
+
+/// How many steps of `time_step` a run of `seconds` takes; refused for a duration that is not
+/// a finite number, none negative, or a run longer than [`MAX_RUN_STEPS`].
+pub(crate) fn run_steps(seconds: f64, time_step: f64) -> Result<usize, MoveError> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(MoveError::BadDuration(seconds));
+    }
+    let steps = (seconds / time_step).round();
+    if steps > MAX_RUN_STEPS {
+        return Err(MoveError::TooManySteps {
+            seconds,
+            time_step,
+            steps,
+        });
+    }
+    Ok(steps as usize)
 }
 
 /// A kinematic body as the solver sees it: it moves as it was told, whatever pushes it.
@@ -581,28 +659,41 @@ fn pusher(body: &Body) -> Mobile {
     }
 }
 
-/// Refuses a solve that left a dynamic body or a robot's DOF too fast or not a number: it
-/// blew up.
-fn check_speeds(movers: &Movers, mobiles: &Mobiles) -> Result<(), MoveError> {
-    for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
-        let speed = m.linear.norm().max(m.angular.norm());
-        if !(speed.is_finite() && speed < SPEED_LIMIT) {
-            return Err(MoveError::BlewUp {
-                body: BodyId::Free(i),
-                limit: SPEED_LIMIT,
-            });
+impl<E: CollisionEngine> World<E> {
+    /// Refuses a solve that left a dynamic body or a robot's DOF too fast or not a number: it
+    /// blew up.
+    fn check_speeds(&self, movers: &Movers, mobiles: &Mobiles) -> Result<(), MoveError> {
+        let too_fast = |speed: f64| !(speed.is_finite() && speed < SPEED_LIMIT);
+        let blew_up = |id| MoveError::BlewUp {
+            body: self.body_name(id),
+            limit: SPEED_LIMIT,
+        };
+        for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
+            if too_fast(m.linear.norm().max(m.angular.norm())) {
+                return Err(blew_up(BodyId::Free(i)));
+            }
         }
-    }
-    for (assembly, moved) in movers.assemblies.iter().zip(&mobiles.robots) {
-        let speed = moved.velocity.amax();
-        if !(speed.is_finite() && speed < SPEED_LIMIT) {
-            return Err(MoveError::BlewUp {
-                body: BodyId::Palm {
-                    robot: assembly.root(),
-                },
-                limit: SPEED_LIMIT,
-            });
+        for (assembly, moved) in movers.assemblies.iter().zip(&mobiles.robots) {
+            if too_fast(moved.velocity.amax()) {
+                let robot = assembly.root();
+                return Err(blew_up(BodyId::Palm { robot }));
+            }
         }
+        Ok(())
     }
-    Ok(())
+
+    /// A body as errors name it: its name and file (a robot's body by its robot's file).
+    pub fn body_name(&self, id: BodyId) -> BodyName {
+        let body = self.body(id);
+        let robot = id.robot().and_then(|r| self.robot(r));
+        let name = match (body, robot) {
+            (Some(b), Some(r)) => format!("{}'s {}", r.name, b.name),
+            (Some(b), None) => b.name.clone(),
+            (None, _) => format!("{id:?}"),
+        };
+        let file = body
+            .and_then(|b| b.source.clone())
+            .or_else(|| robot.and_then(|r| r.source.clone()));
+        BodyName { id, name, file }
+    }
 }

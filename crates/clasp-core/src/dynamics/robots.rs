@@ -126,7 +126,7 @@ impl<E: CollisionEngine> World<E> {
         max_seconds: f64,
     ) -> Result<f64, MoveError> {
         if !(max_seconds.is_finite() && max_seconds >= 0.0) {
-            return Err(MoveError::BadTimeStep(max_seconds));
+            return Err(MoveError::BadDuration(max_seconds));
         }
         let r = self.find_robot(robot)?;
         let targets: Vec<f64> = (0..r.dofs.len())
@@ -268,7 +268,12 @@ impl<E: CollisionEngine> World<E> {
             turn * pose.rotation,
         );
         let (backdrop, stage) = self.split();
-        let outcome = stage.move_to_finding_no_contacts(&backdrop, Element::Robot(id), target, Point3::origin())?;
+        let outcome = stage.move_to_finding_no_contacts(
+            &backdrop,
+            Element::Robot(id),
+            target,
+            Point3::origin(),
+        )?;
         if free && !outcome.completed {
             let reached = self.find_robot(id)?.pose();
             let moved = Velocity::new(

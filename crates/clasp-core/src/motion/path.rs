@@ -19,7 +19,10 @@ pub(super) enum Path {
         to: Pose,
         pivot: Point3<f64>,
     },
-    Joints { from: Vec<f64>, to: Vec<f64> },
+    Joints {
+        from: Vec<f64>,
+        to: Vec<f64>,
+    },
 }
 
 impl Motion<'_, '_> {

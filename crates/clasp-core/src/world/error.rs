@@ -50,8 +50,18 @@ pub enum MoveError {
         "the arm carrying robot {robot} cannot keep its palm on that straight path: it would have to change its posture on the way"
     )]
     ArmCannotFollow { robot: RobotId },
-    #[error("a time step must be a positive number of seconds, not {0}")]
+    #[error("a time step must be between {MIN_TIME_STEP} and {MAX_TIME_STEP} seconds, not {0}")]
     BadTimeStep(f64),
+    #[error("a duration must be a finite number of seconds, none negative, not {0}")]
+    BadDuration(f64),
+    #[error(
+        "{seconds} s at {time_step} s a step is {steps:.0} steps, more than the {MAX_RUN_STEPS} one run takes: run it in parts"
+    )]
+    TooManySteps {
+        seconds: f64,
+        time_step: f64,
+        steps: f64,
+    },
     #[error("gravity must be three finite numbers (mm/s²), not {0:?}")]
     BadGravity([f64; 3]),
     #[error("a velocity must be six finite numbers (mm/s and rad/s)")]
@@ -60,12 +70,16 @@ pub enum MoveError {
     NotDynamic(BodyId),
     #[error("{0:?} is a robot's body: only free bodies have a type of their own")]
     NotFree(BodyId),
-    #[error("{body:?} has a mass of {mass} g: a dynamic body needs a positive mass and inertia")]
-    BadMass { body: BodyId, mass: f64 },
+    #[error("{body} has a mass of {mass} g: a dynamic body needs a positive, finite mass")]
+    BadMass { body: BodyName, mass: f64 },
     #[error(
-        "{body:?} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
+        "{body} has an inertia that is {why}: a dynamic body needs a symmetric positive definite inertia (its file's <inertia_matrix>; without one it comes from the mesh)"
     )]
-    BlewUp { body: BodyId, limit: f64 },
+    BadInertia { body: BodyName, why: String },
+    #[error(
+        "{body} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
+    )]
+    BlewUp { body: BodyName, limit: f64 },
     #[error(
         "GraspIt's LCP could not be solved (Lemke's algorithm ran out of pivots, or a driven robot took part: it takes free bodies only)"
     )]
@@ -78,6 +92,38 @@ pub enum MoveError {
     BadHoldSettings,
     #[error("{0:?} and {1:?} interpenetrate: a grasp with the hand in the object cannot be tested")]
     Interpenetrating(BodyId, BodyId),
+}
+
+/// The shortest time step a world takes, seconds: below it a run of any length is millions of
+/// steps that change nothing a float can hold.
+pub const MIN_TIME_STEP: f64 = 1e-6;
+/// The longest time step, seconds: beyond it a body falls 50 mm between two looks at its
+/// contacts.
+pub const MAX_TIME_STEP: f64 = 0.1;
+/// The most steps one run (`simulate`) takes: 1,000 s at 1 ms, minutes of computing; longer
+/// runs go in parts, so that no call hangs on a mistyped duration.
+pub const MAX_RUN_STEPS: f64 = 1.0e6;
+
+/// A body as errors name it: its id, its name and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyName {
+    pub id: BodyId,
+    pub name: String,
+    pub file: Option<std::path::PathBuf>,
+}
+
+impl std::fmt::Display for BodyName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = if self.name.is_empty() {
+            "a body without a name"
+        } else {
+            &self.name
+        };
+        match &self.file {
+            Some(file) => write!(f, "{name} ({})", file.display()),
+            None => write!(f, "{name}"),
+        }
+    }
 }
 
 /// A move's length: a positive, finite number of millimetres.
