@@ -28,6 +28,19 @@ fn table(tilt: f64) -> Body {
     )
 }
 
+/// GraspIt's flat floor (`simpleFloor`, a 20 m square of two triangles) turned about y by
+/// `tilt`, its top through the origin.
+fn floor(tilt: f64) -> Body {
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
+    let corners = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+    let vertices = corners
+        .map(|[x, y]| Point3::new(1e4 * x, 1e4 * y, 0.0))
+        .to_vec();
+    let mesh = TriMesh::new(vertices, vec![[0, 1, 2], [0, 2, 3]]).unwrap();
+    let pose = Pose::from_parts(nalgebra::Translation3::identity(), turn);
+    body("floor", BodyKind::Obstacle, mesh, pose)
+}
+
 /// A 20 mm cube resting `gap` mm above that table's top, turned with it.
 fn cube_on(tilt: f64, gap: f64) -> Body {
     let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
@@ -253,6 +266,42 @@ fn a_box_on_a_gentle_incline_stays_and_on_a_steep_one_slides_at_the_kinetic_rate
     assert!(
         (measured - expected).abs() < 0.02 * expected,
         "a = {measured} mm/s², g (sin θ − μk cos θ) = {expected}"
+    );
+}
+
+#[test]
+fn a_block_sliding_down_a_slope_stops_where_kinetic_friction_stops_it_and_sticks_there() {
+    // Wood on wood: μs 0.4 above tan 15° = 0.27, μk 0.3. Launched at 100 mm/s down the slope
+    // it decelerates at g (μk cos θ − sin θ) = 304 mm/s², stopping after v²/2a = 16.5 mm in
+    // 0.33 s; there static friction holds it (it slid before the fix, at ~3 mm/s, spinning).
+    let slope = 15f64.to_radians();
+    let mut table = floor(slope);
+    let mut block = cube_on(slope, 0.001);
+    table.material = clasp_core::Material::Wood;
+    block.material = clasp_core::Material::Wood;
+    let mut world = World::new(vec![table, block], vec![]);
+    let id = BodyId::Free(1);
+    let downhill = Vector3::new(slope.cos(), 0.0, -slope.sin());
+    world.simulate(0.02).unwrap();
+    let start = cog(&world, id);
+    world
+        .set_velocity(id, Velocity::new(downhill * 100.0, Vector3::zeros()))
+        .unwrap();
+    let deceleration = EARTH_GRAVITY * (0.3 * slope.cos() - slope.sin());
+    let expected = 100.0 * 100.0 / (2.0 * deceleration);
+    world.simulate(1.0).unwrap();
+    let slid = (cog(&world, id) - start).dot(&downhill);
+    assert!(
+        (slid - expected).abs() < 0.1 * expected,
+        "slid {slid:.2} mm, analytic {expected:.2} mm"
+    );
+    let stopped = cog(&world, id);
+    world.simulate(2.0).unwrap();
+    let creep = (cog(&world, id) - stopped).norm();
+    let speed = world.body(id).unwrap().velocity().linear.norm();
+    assert!(
+        creep < 0.01 && speed < 1.0,
+        "it creeps {creep} mm in 2 s at {speed} mm/s"
     );
 }
 

@@ -105,19 +105,32 @@ pub(crate) fn pair_contacts_merging<'a>(
     let Ok(found) = found else {
         return Vec::new();
     };
-    contacts_found(engine, (a, b), &found, duplicate, options, Patches::One)
+    contacts_found(
+        engine,
+        (a, b),
+        &found,
+        duplicate,
+        options,
+        ContactUse::Grasp,
+    )
 }
 
-/// What a soft patch (contacts merged because their neighbourhoods meet) becomes.
+/// What the contacts are for, which decides what pruning may drop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Patches {
-    /// One contact, the closest of them (GraspIt's, for a grasp's wrench space).
-    One,
-    /// Every contact merged into it, each with the patch's model: the dynamics must hold every
-    /// point a body rests on, or a soft block flat on a floor pivots on its one contact left
-    /// and stops against the corners the merge hid.
-    EveryPoint,
+pub(crate) enum ContactUse {
+    /// A grasp's wrench space, as GraspIt builds it: contacts grouped by normals within
+    /// 2.6° and cut to each group's hull; a soft patch (contacts merged because their
+    /// neighbourhoods meet) is one contact, the closest.
+    Grasp,
+    /// The dynamics' rows, each of which must hold: normals grouped only when equal to
+    /// rounding, and every contact merged into a soft patch kept, with the patch's model (a
+    /// soft block flat on a floor pivoted on its one contact left and stopped against the
+    /// corners the merge hid).
+    Dynamics,
 }
+
+/// Normals this close (1 − cos) are one normal to the dynamics' pruning.
+const DYNAMICS_NORMAL_TOLERANCE: f64 = 1e-9;
 
 /// The contacts of a pair (A, the smaller id, first) from what the engine found between them
 /// ([`pair_contacts_merging`] after its search): merged within `duplicate` mm, both sides,
@@ -128,7 +141,7 @@ pub(crate) fn contacts_found<'a>(
     found: &[clasp_collide::Contact],
     duplicate: f64,
     options: &ContactOptions,
-    patches: Patches,
+    purpose: ContactUse,
 ) -> Vec<Contact> {
     let side = |p: Part<'a>| Side {
         id: p.id,
@@ -138,9 +151,18 @@ pub(crate) fn contacts_found<'a>(
             .zip(p.id.robot_body())
             .and_then(|(r, which)| r.local_index(which)),
     };
-    let pruned = match options.mode {
-        ContactMode::Clasp => clasp_collide::pruning::prune_contacts_within(found, duplicate),
-        ContactMode::GraspIt => clasp_collide::prune_contacts_as_graspit(found),
+    let pruned = match (options.mode, purpose) {
+        (ContactMode::Clasp, ContactUse::Grasp) => {
+            clasp_collide::pruning::prune_contacts_within(found, duplicate)
+        }
+        (_, ContactUse::Dynamics) => clasp_collide::pruning::prune_contacts_exactly(
+            found,
+            duplicate,
+            DYNAMICS_NORMAL_TOLERANCE,
+        ),
+        (ContactMode::GraspIt, ContactUse::Grasp) => {
+            clasp_collide::prune_contacts_as_graspit(found)
+        }
     };
     let pairs: Vec<[Contact; 2]> = pruned
         .iter()
@@ -149,9 +171,9 @@ pub(crate) fn contacts_found<'a>(
     let a_sides: Vec<&Contact> = pairs.iter().map(|[on_a, _]| on_a).collect();
     let mut modelled = Vec::new();
     for patch in model_patches(engine, a.body, b.body, &a_sides, options) {
-        let stands_for = match patches {
-            Patches::One => std::slice::from_ref(&patch.contact),
-            Patches::EveryPoint => &patch.members[..],
+        let stands_for = match purpose {
+            ContactUse::Grasp => std::slice::from_ref(&patch.contact),
+            ContactUse::Dynamics => &patch.members[..],
         };
         for on_a in stands_for {
             // A soft pair may have merged some contacts into others: their twins go with them.

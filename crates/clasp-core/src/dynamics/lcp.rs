@@ -242,7 +242,7 @@ mod tests {
             lever_b: Vector3::zeros(),
             frame: Matrix3::identity(),
             friction: 0.5,
-            sliding: false,
+            slip: None,
             torsion_radius: None,
         };
         (

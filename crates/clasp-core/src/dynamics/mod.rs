@@ -37,7 +37,7 @@ use crate::{
         filter::Part,
         memory::Pushed,
         model::{ContactModel, ContactOptions},
-        search::{Patches, contacts_found, number_contacts},
+        search::{ContactUse, contacts_found, number_contacts},
     },
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
@@ -312,7 +312,14 @@ impl<E: CollisionEngine> World<E> {
     fn fine_contacts(&mut self, movers: &Movers) -> Vec<Contact> {
         let threshold = self.settings.contact_threshold;
         self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(engine, pair, found, threshold, options, Patches::EveryPoint)
+            contacts_found(
+                engine,
+                pair,
+                found,
+                threshold,
+                options,
+                ContactUse::Dynamics,
+            )
         })
         .1
     }
@@ -327,7 +334,7 @@ impl<E: CollisionEngine> World<E> {
                 found,
                 DUPLICATE_DISTANCE,
                 options,
-                Patches::One,
+                ContactUse::Grasp,
             )
         });
         self.step_memory.keep_only(&pairs);
@@ -427,6 +434,7 @@ impl<E: CollisionEngine> World<E> {
         };
         let slip = velocity(a, c.body, &lever_a) - velocity(b, c.other, &lever_b);
         let tangential = slip - c.normal.into_inner() * c.normal.dot(&slip);
+        let in_frame = (rotation.transpose() * tangential).xy();
         Row {
             a,
             b,
@@ -434,7 +442,7 @@ impl<E: CollisionEngine> World<E> {
             lever_b,
             frame: rotation,
             friction: c.friction(tangential.norm()),
-            sliding: tangential.norm() > KINETIC_SPEED,
+            slip: (tangential.norm() > KINETIC_SPEED).then(|| in_frame.normalize()),
             torsion_radius: match &c.model {
                 ContactModel::Soft(soft) => Some(soft.area.torsion_radius),
                 _ => None,
