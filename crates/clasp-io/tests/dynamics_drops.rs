@@ -1,35 +1,41 @@
-//! GraspIt's mug dropped on a table from random poses: every drop ends at rest, nothing
-//! interpenetrates (the brute-force judge), no number goes bad. Needs GraspIt's model library.
+//! Drops judged by means independent of the engine (`clasp_io::drops`): GraspIt's mug from
+//! random poses onto a table, every object of GraspIt's library onto GraspIt's table, and the
+//! box of issue 41 that froze. Rest is judged by the pose over time and the speed both,
+//! interpenetration by the brute-force reference engine, energy against what was released.
+//! Needs GraspIt's model library.
 
 use clasp_collide::shapes;
-use clasp_core::{Body, BodyId, BodyKind, Pose, World};
+use clasp_core::{Body, BodyKind, Material, Pose, World};
 use clasp_io::{
     Disk,
-    fixtures::{graspit_models, interpenetrating},
+    drops::{
+        Drop, Ending, Verdict, drop_world, graspit_table, judge, library_objects, random_drops,
+    },
+    fixtures::graspit_models,
     load_body,
 };
 use clasp_random::SplitMix64;
-use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
 
-/// Drops tried.
-const DROPS: usize = 50;
+/// Mug drops tried.
+const MUG_DROPS: usize = 50;
 
-/// How a drop ended: the mug's speed and the pairs that interpenetrate.
-type Ending = (f64, Vec<(String, String)>);
-
-/// How each drop ends after `seconds`: the mug's speed (mm/s, or 50 mm times its turning
-/// rate, whichever is larger) and the pairs that interpenetrate; an error for a step refused.
-fn drop_mugs(seconds: f64) -> Option<Vec<Result<Ending, String>>> {
+/// How each of 50 drops of GraspIt's mug from random turns, 5 mm above a 600 mm table, ends
+/// after `seconds`; of `material` where given (GraspIt's mug is frictionless).
+fn drop_mugs(seconds: f64, material: Option<Material>) -> Option<Vec<Ending>> {
     let models = graspit_models()?;
-    let mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
+    let mut mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
+    if let Some(material) = material {
+        mug.material = material;
+    }
     let table = Body::from_mesh(
         "table",
         BodyKind::Obstacle,
         shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
     );
     let mut random = SplitMix64::new(2026);
-    let turns: Vec<UnitQuaternion<f64>> = (0..DROPS)
+    let turns: Vec<UnitQuaternion<f64>> = (0..MUG_DROPS)
         .map(|_| {
             let mut coordinate = || random.range(-1.0, 1.0);
             let axis = Vector3::new(coordinate(), coordinate(), coordinate());
@@ -47,46 +53,144 @@ fn drop_mugs(seconds: f64) -> Option<Vec<Result<Ending, String>>> {
                 .at(Pose::from_parts(Translation3::identity(), *turn));
             let (lo, _) = clasp_core::bounding_box([&turned]).unwrap();
             let start = Pose::from_parts(Translation3::new(0.0, 0.0, 5.0 - lo.z), *turn);
-            let mut world = World::new(vec![table.clone(), mug.clone().at(start)], vec![]);
-            world.simulate(seconds).map_err(|e| e.to_string())?;
-            let v = world.body(BodyId::Free(1)).unwrap().velocity();
-            if !v.is_finite() {
-                return Err("a velocity went bad".into());
-            }
-            Ok((
-                v.linear.norm().max(v.angular.norm() * 50.0),
-                interpenetrating(&world),
-            ))
+            judge(
+                World::new(vec![table.clone(), mug.clone().at(start)], vec![]),
+                seconds,
+            )
         })
         .collect();
     Some(ends)
 }
 
-#[test]
-fn graspits_mug_dropped_from_random_poses_never_passes_into_the_table() {
-    let Some(ends) = drop_mugs(1.0) else {
-        return;
-    };
-    for (k, end) in ends.into_iter().enumerate() {
-        let (_, overlaps) = end.unwrap_or_else(|e| panic!("drop {k}: {e}"));
-        assert!(overlaps.is_empty(), "drop {k}: {overlaps:?}");
-    }
+/// Drops that did not end at rest or moving as their velocity says, by index.
+fn wrong(ends: &[Ending]) -> Vec<String> {
+    ends.iter()
+        .enumerate()
+        .filter(|(_, e)| !matches!(e.verdict, Verdict::Rest | Verdict::Moving))
+        .map(|(k, e)| format!("drop {k}: {:?}", e.verdict))
+        .collect()
 }
 
 #[test]
-#[ignore = "issue 28's target, not met yet: after 3 s, 24 of 50 drops still roll or rock at 1 mm/s or more, 2 of them off the 600 mm table (docs/architecture.md)"]
-fn graspits_mug_dropped_from_random_poses_comes_to_rest() {
-    let Some(ends) = drop_mugs(3.0) else {
+fn graspits_mug_dropped_from_random_poses_never_freezes_gains_energy_or_passes_into_the_table() {
+    let Some(ends) = drop_mugs(1.0, None) else {
         return;
     };
-    let moving: Vec<String> = ends
-        .into_iter()
-        .enumerate()
-        .filter_map(|(k, end)| {
-            let (speed, overlaps) = end.unwrap_or_else(|e| panic!("drop {k}: {e}"));
-            assert!(overlaps.is_empty(), "drop {k}: {overlaps:?}");
-            (speed >= 1.0).then(|| format!("drop {k}: {speed:.1} mm/s"))
+    let wrong = wrong(&ends);
+    assert!(wrong.is_empty(), "{wrong:?}");
+}
+
+#[test]
+fn graspits_mug_dropped_from_random_poses_comes_to_rest_where_friction_stops_it() {
+    // At rest by pose and speed both: slower than 1 mm/s and still within 0.1 mm over the
+    // last 0.1 s (before issue 41 the speed alone judged, and frozen drops read as "still
+    // rolling"). GraspIt's mug is frictionless: a drop that lands with any sideways speed
+    // slides on for ever, as it should; those that move must move as their velocity says.
+    let Some(frictionless) = drop_mugs(3.0, None) else {
+        return;
+    };
+    let wrong_ends = wrong(&frictionless);
+    assert!(wrong_ends.is_empty(), "{wrong_ends:?}");
+    let sliding = frictionless
+        .iter()
+        .filter(|e| e.verdict == Verdict::Moving)
+        .count();
+    println!("frictionless: {sliding} of {MUG_DROPS} still slide or rock after 3 s");
+    // The same drops of a plastic mug. Measured: 31 of 50 at rest by 3 s; 4 rolled off the
+    // 600 mm table and fall; the others still rock on the rim of their bottoms or roll on
+    // their sides, losing energy at each rocking impact (rigid rolling has no resistance).
+    let Some(plastic) = drop_mugs(3.0, Some(Material::Plastic)) else {
+        return;
+    };
+    let wrong_ends = wrong(&plastic);
+    assert!(wrong_ends.is_empty(), "{wrong_ends:?}");
+    let at_rest = plastic
+        .iter()
+        .filter(|e| e.verdict == Verdict::Rest)
+        .count();
+    println!("plastic: {at_rest} of {MUG_DROPS} at rest after 3 s");
+    assert!(at_rest * 2 >= MUG_DROPS, "{at_rest} of {MUG_DROPS} at rest");
+}
+
+#[test]
+fn every_object_of_graspits_library_dropped_on_its_table_never_freezes_gains_energy_or_passes_in() {
+    let Some(models) = graspit_models() else {
+        return;
+    };
+    let objects = library_objects(&models);
+    assert!(objects.len() >= 40, "{} objects load", objects.len());
+    let table = graspit_table(&models).unwrap();
+    // Two seeded drops of each object, 20–80 mm above the table, 3 s each.
+    let drops = random_drops(&objects, 2, 41);
+    let ends: Vec<(&Drop, Ending)> = drops
+        .par_iter()
+        .map(|drop| {
+            let object = &objects.iter().find(|(n, _)| *n == drop.object).unwrap().1;
+            (drop, judge(drop_world(&table, object, drop).unwrap(), 3.0))
         })
         .collect();
-    assert!(moving.is_empty(), "{} still move: {moving:?}", moving.len());
+    // GraspIt's own files give the gun a zero inertia and the flask (and its plated copy) one
+    // that is not symmetric: the dynamics refuses them, naming the fault.
+    let refused: Vec<&str> = ends
+        .iter()
+        .filter_map(|(drop, end)| match &end.verdict {
+            Verdict::Failed(why) if why.contains("has an inertia that is not") => {
+                Some(drop.object.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let bad_inertia = [
+        "objects/flask.xml",
+        "objects/gun.xml",
+        "objects/plated/flask_plated.xml",
+    ];
+    assert!(
+        refused.iter().all(|o| bad_inertia.contains(o)),
+        "{refused:?}"
+    );
+    let simulated: Vec<&(&Drop, Ending)> = ends
+        .iter()
+        .filter(|(drop, _)| !bad_inertia.contains(&drop.object.as_str()))
+        .collect();
+    assert!(simulated.len() >= 40, "{} drops", simulated.len());
+    let wrong: Vec<String> = simulated
+        .iter()
+        .filter(|(_, e)| !matches!(e.verdict, Verdict::Rest | Verdict::Moving))
+        .map(|(d, e)| format!("{} from {:?}: {:?}", d.object, d.turn, e.verdict))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:?}");
+    let at_rest = simulated
+        .iter()
+        .filter(|(_, e)| e.verdict == Verdict::Rest)
+        .count();
+    println!("{at_rest} of {} drops at rest after 3 s", simulated.len());
+    // Round bodies (cylinders, glasses, plates on their rims) may still roll at 3 s; most
+    // bodies rest.
+    assert!(
+        at_rest * 4 >= simulated.len() * 3,
+        "{at_rest} of {}",
+        simulated.len()
+    );
+}
+
+#[test]
+fn graspits_box_that_froze_in_issue_41_rests_on_the_table_by_one_second() {
+    let Some(models) = graspit_models() else {
+        return;
+    };
+    let table = graspit_table(&models).unwrap();
+    let box_body = load_body(&Disk, &models.join("objects/box.xml"), BodyKind::Graspable).unwrap();
+    // The world of issue 41, as GraspIt writes it: (qw qx qy qz)[x y z].
+    let turn = UnitQuaternion::from_quaternion(Quaternion::new(
+        -0.11975696088556013,
+        0.3131002808207005,
+        0.9396547347481176,
+        0.06837736419969487,
+    ));
+    let at = Translation3::new(-6.526992743478218, 3.6069116950920375, 161.68468549359275);
+    let world = World::new(vec![table, box_body.at(Pose::from_parts(at, turn))], vec![]);
+    let end = judge(world, 1.0);
+    assert_eq!(end.verdict, Verdict::Rest, "{end:?}");
+    assert!(end.speed < 1.0 && end.travel < 0.1, "{end:?}");
 }
