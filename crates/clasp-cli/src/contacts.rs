@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::{
     output::{Failure, Format, world_error},
-    render::{contact_json, contact_line, count},
+    render::{body_name, contact_json, contact_line, count},
     world_file::load,
 };
 
@@ -42,16 +42,26 @@ pub fn contacts(
     }
     let threshold = world.settings().contact_threshold;
     let contacts = physical_contacts(&world);
+    // Bodies inside one another have no contacts: they are said to interpenetrate instead.
+    let overlapping: Vec<(String, String)> = world
+        .overlapping_pairs()
+        .into_iter()
+        .map(|(a, b)| (body_name(&world, a), body_name(&world, b)))
+        .collect();
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
             "threshold": threshold,
+            "overlapping": overlapping.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>(),
             "count": contacts.len(),
             "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
         })
         .to_string(),
         Format::Text => {
             let mut text = String::new();
+            for (a, b) in &overlapping {
+                let _ = writeln!(text, "{a} and {b} interpenetrate");
+            }
             for contact in &contacts {
                 let _ = writeln!(text, "{}", contact_line(&world, contact));
             }

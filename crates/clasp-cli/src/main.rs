@@ -124,9 +124,14 @@ enum Command {
         /// Seconds of simulated time.
         #[arg(long, value_name = "S")]
         seconds: f64,
-        /// Seconds a step advances (default: 0.001).
+        /// Seconds a step advances (default: 0.001; 1e-6 to 0.1). A run of more than 1,000,000
+        /// steps is refused up front: run it in parts.
         #[arg(long, value_name = "S")]
         time_step: Option<f64>,
+        /// Bodies that start inside one another are refused, the pairs named; with this, each
+        /// dynamic body in another is first moved the shortest way out, and the moves listed.
+        #[arg(long)]
+        resolve_overlaps: bool,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -383,11 +388,16 @@ fn main() -> ExitCode {
             world,
             seconds,
             time_step,
+            resolve_overlaps,
             json,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            let request = simulate::SimulateRequest { seconds, time_step };
+            let request = simulate::SimulateRequest {
+                seconds,
+                time_step,
+                resolve_overlaps,
+            };
             report(simulate::simulate(
                 &world,
                 root.as_deref(),

@@ -15,10 +15,12 @@ use crate::{
     world_file::load,
 };
 
-/// What a simulation run does: how long, and at what step (the world's when `None`).
+/// What a simulation run does: how long, at what step (the world's when `None`), and whether
+/// bodies that start inside one another are first separated.
 pub struct SimulateRequest {
     pub seconds: f64,
     pub time_step: Option<f64>,
+    pub resolve_overlaps: bool,
 }
 
 pub fn simulate(
@@ -31,9 +33,26 @@ pub fn simulate(
     if let Some(dt) = request.time_step {
         world.set_time_step(dt).map_err(|e| world_error(file, e))?;
     }
+    let separated = match request.resolve_overlaps {
+        true => world.resolve_overlaps().map_err(|e| world_error(file, e))?,
+        false => Vec::new(),
+    };
     let steps = world
         .simulate(request.seconds)
         .map_err(|e| world_error(file, e))?;
+    let separations: Vec<String> = separated
+        .iter()
+        .map(|s| {
+            format!(
+                "{} moved ({:.3}, {:.3}, {:.3}) mm out of {}",
+                body_name(&world, s.moved),
+                s.by.x,
+                s.by.y,
+                s.by.z,
+                body_name(&world, s.from)
+            )
+        })
+        .collect();
     let moving: Vec<usize> = world
         .free_bodies()
         .filter(|(_, b)| !b.is_static())
@@ -45,13 +64,16 @@ pub fn simulate(
             "seconds": steps as f64 * world.time_step(),
             "steps": steps,
             "time_step": world.time_step(),
+            "separated": separations,
             "bodies": moving.iter().map(|&i| body_state(&world, i)).collect::<Vec<_>>(),
             "contacts": physical_contacts(&world).iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
         })
         .to_string(),
         Format::Text => {
-            let mut text = format!(
-                "{} of {} s\n",
+            let mut text: String = separations.iter().map(|s| format!("{s}\n")).collect();
+            let _ = writeln!(
+                text,
+                "{} of {} s",
                 count(steps, "step"),
                 world.time_step()
             );

@@ -44,7 +44,7 @@ pub use contact::{
     model::{ContactMode, ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, SoftContact},
     soft,
 };
-pub use dynamics::SPEED_LIMIT;
+pub use dynamics::{SPEED_LIMIT, overlaps::Separated};
 pub use grasp::{
     Grasp, GraspContact, GraspError,
     batch::{

@@ -306,6 +306,71 @@ fn a_block_sliding_down_a_slope_stops_where_kinetic_friction_stops_it_and_sticks
 }
 
 #[test]
+fn bodies_that_start_inside_one_another_are_refused_by_name_or_separated_on_request() {
+    // A cube whose bottom starts 15 mm into the table's top, and two cubes overlapping by
+    // 12 mm in mid-air.
+    let mut sunk = cube_on(0.0, -15.0);
+    sunk.name = "sunk".into();
+    let mut above = body(
+        "above",
+        BodyKind::Graspable,
+        cuboid([10.0; 3]),
+        Pose::translation(8.0, 0.0, 60.0),
+    );
+    above.source = Some("objects/above.xml".into());
+    let mut inside = body(
+        "inside",
+        BodyKind::Graspable,
+        cuboid([10.0; 3]),
+        Pose::translation(0.0, 0.0, 60.0),
+    );
+    inside.source = Some("objects/inside.xml".into());
+    let mut world = World::new(vec![table(0.0), sunk, above, inside], vec![]);
+    let poses = |w: &World| [1, 2, 3].map(|i| w.body(BodyId::Free(i)).unwrap().pose());
+    let before = poses(&world);
+    for refused in [world.step().unwrap_err(), world.simulate(1.0).unwrap_err()] {
+        let message = refused.to_string();
+        assert!(
+            matches!(refused, MoveError::StartsOverlapping(ref p) if p.len() == 2),
+            "{message}"
+        );
+        assert!(
+            message.contains("table and sunk interpenetrate"),
+            "{message}"
+        );
+        assert!(
+            message.contains(
+                "above (objects/above.xml) and inside (objects/inside.xml) interpenetrate"
+            ),
+            "{message}"
+        );
+    }
+    assert_eq!(poses(&world), before, "a refused step changes nothing");
+
+    let separated = world.resolve_overlaps().unwrap();
+    assert!(world.overlapping_pairs().is_empty(), "{separated:?}");
+    // Each went the shortest way out: the sunk cube 15 mm up (25 down, 205 aside), one of the
+    // mid-air cubes 12 mm aside (their overlap is 12 mm along x, 20 along y and z).
+    let out_of = |id: usize| {
+        separated
+            .iter()
+            .filter(|s| s.moved == BodyId::Free(id))
+            .map(|s| s.by)
+            .sum::<Vector3<f64>>()
+    };
+    let up = out_of(1);
+    assert!((up - Vector3::new(0.0, 0.0, 15.0)).norm() < 0.05, "{up}");
+    let aside = out_of(3) - out_of(2);
+    assert!(
+        (aside.norm() - 12.0).abs() < 0.05 && aside.x.abs() > 11.9,
+        "{aside}"
+    );
+    // Then it simulates: both fall to rest on the table, nothing inside anything.
+    world.simulate(1.0).unwrap();
+    assert!(world.overlapping_pairs().is_empty());
+}
+
+#[test]
 fn bad_requests_are_refused_and_change_nothing() {
     let mut world = World::new(vec![table(0.0), cube_on(0.0, 1.0)], vec![]);
     let before = world.body(BodyId::Free(1)).unwrap().pose();

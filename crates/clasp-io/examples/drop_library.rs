@@ -16,7 +16,10 @@ fn main() {
     let mut library: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| usage(&format!("{arg} needs a value")));
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{arg} needs a value")))
+        };
         match arg.as_str() {
             "--per-object" => per_object = value().parse().unwrap_or_else(|_| usage("a count")),
             "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage("seconds")),
@@ -31,7 +34,11 @@ fn main() {
     let objects = library_objects(&models);
     let table = graspit_table(&models).unwrap_or_else(|| usage("GraspIt's table does not load"));
     let drops = random_drops(&objects, per_object, seed);
-    println!("{} objects load; {} drops of {seconds} s", objects.len(), drops.len());
+    println!(
+        "{} objects load; {} drops of {seconds} s",
+        objects.len(),
+        drops.len()
+    );
     let next = Mutex::new(0usize);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {

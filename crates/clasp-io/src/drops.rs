@@ -96,8 +96,16 @@ fn collect_xml(folder: &Path, files: &mut Vec<PathBuf>) {
 
 /// GraspIt's table where GraspIt's worlds put it.
 pub fn graspit_table(models: &Path) -> Option<Body> {
-    let table = load_body(&Disk, &models.join("obstacles/table.xml"), BodyKind::Obstacle).ok()?;
-    Some(table.at(Pose::from_parts(TABLE_AT.into(), UnitQuaternion::identity())))
+    let table = load_body(
+        &Disk,
+        &models.join("obstacles/table.xml"),
+        BodyKind::Obstacle,
+    )
+    .ok()?;
+    Some(table.at(Pose::from_parts(
+        TABLE_AT.into(),
+        UnitQuaternion::identity(),
+    )))
 }
 
 /// `per_object` drops of each object, each from a random turn and 20–80 mm high, seeded.
@@ -127,9 +135,8 @@ pub fn drop_world(table: &Body, object: &Body, drop: &Drop) -> Option<World> {
         .clone()
         .at(Pose::from_parts(Translation3::identity(), drop.turn));
     let (lo, hi) = clasp_core::bounding_box([&turned])?;
-    let middle = |axis: usize| {
-        0.5 * (table_lo[axis] + table_hi[axis]) - 0.5 * (lo[axis] + hi[axis])
-    };
+    let middle =
+        |axis: usize| 0.5 * (table_lo[axis] + table_hi[axis]) - 0.5 * (lo[axis] + hi[axis]);
     let at = Translation3::new(middle(0), middle(1), table_hi.z + drop.height - lo.z);
     let object = object.clone().at(Pose::from_parts(at, drop.turn));
     Some(World::new(vec![table.clone(), object], vec![]))
@@ -143,7 +150,10 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
     };
     let radius = object.geometry().bounding_ball().1;
     let dt = world.time_step();
-    let energy = |w: &World| w.body(id).map_or(0.0, |b| mechanical_energy(b, w.gravity()));
+    let energy = |w: &World| {
+        w.body(id)
+            .map_or(0.0, |b| mechanical_energy(b, w.gravity()))
+    };
     let released = energy(&world);
     let scale = released.abs().max(1e-9);
     let window = (FROZEN_SECONDS / dt).round().max(1.0) as usize;

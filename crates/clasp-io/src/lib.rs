@@ -6,8 +6,8 @@
 
 mod any;
 mod body;
-mod error;
 pub mod drops;
+mod error;
 pub mod fixtures;
 mod geometry;
 mod groups;

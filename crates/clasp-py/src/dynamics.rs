@@ -113,10 +113,37 @@ impl PyWorld {
         py.detach(|| world.step()).map_err(move_error)
     }
 
+    /// Moves each dynamic body that is inside another the shortest way out; returns what moved:
+    /// a list of (moved body id, body it was in, the move (3,) in mm). Raises `MoveError`,
+    /// changing nothing, where a pair cannot be separated.
+    fn resolve_overlaps(&mut self) -> PyResult<Vec<(PyBodyId, PyBodyId, [f64; 3])>> {
+        let separated = self.world.resolve_overlaps().map_err(move_error)?;
+        Ok(separated
+            .into_iter()
+            .map(|s| {
+                (
+                    PyBodyId(s.moved),
+                    PyBodyId(s.from),
+                    [s.by.x, s.by.y, s.by.z],
+                )
+            })
+            .collect())
+    }
+
     /// Steps for `seconds` of simulated time; returns the steps taken. A step that fails raises
     /// `MoveError`, the world left at its last good step; Ctrl-C raises `KeyboardInterrupt`,
-    /// the world left at its last whole step.
-    fn simulate(&mut self, py: Python<'_>, seconds: f64) -> PyResult<usize> {
+    /// the world left at its last whole step. Bodies that start inside one another raise
+    /// `MoveError` naming them, unless `resolve_overlaps` separates them first.
+    #[pyo3(signature = (seconds, resolve_overlaps = false))]
+    fn simulate(
+        &mut self,
+        py: Python<'_>,
+        seconds: f64,
+        resolve_overlaps: bool,
+    ) -> PyResult<usize> {
+        if resolve_overlaps {
+            self.resolve_overlaps()?;
+        }
         let world: &mut World = &mut self.world;
         let mut interrupted = None;
         let mut last_look = std::time::Instant::now();

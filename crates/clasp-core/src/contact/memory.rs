@@ -31,7 +31,8 @@ struct Found {
     poses: (Pose, Pose),
     geometry: (Arc<Geometry>, Arc<Geometry>),
     threshold: f64,
-    contacts: Vec<clasp_collide::Contact>,
+    /// `None` where the two interpenetrate.
+    contacts: Option<Vec<clasp_collide::Contact>>,
 }
 
 /// A warm start's contact must lie this close (mm) to the one solved the step before.
@@ -44,14 +45,15 @@ pub(crate) struct StepMemory {
 }
 
 impl StepMemory {
-    /// What the engine finds between `a` and `b` (A first) within `threshold`: remembered if
-    /// neither moved nor changed since, else searched and remembered.
+    /// What the engine finds between `a` and `b` (A first) within `threshold`, `None` where
+    /// they interpenetrate: remembered if neither moved nor changed since, else searched and
+    /// remembered.
     pub fn contacts(
         &mut self,
         engine: &dyn CollisionEngine,
         (a, b): (Part, Part),
         threshold: f64,
-    ) -> &[clasp_collide::Contact] {
+    ) -> Option<&[clasp_collide::Contact]> {
         let same = |f: &Found| {
             f.poses == (a.body.pose, b.body.pose)
                 && Arc::ptr_eq(&f.geometry.0, &a.body.geometry)
@@ -60,10 +62,7 @@ impl StepMemory {
         };
         let key = (a.id, b.id);
         if !self.found.get(&key).is_some_and(same) {
-            // Bodies that interpenetrate have no contacts (moves never leave them so).
-            let contacts = engine
-                .contacts(a.placed(), b.placed(), threshold)
-                .unwrap_or_default();
+            let contacts = engine.contacts(a.placed(), b.placed(), threshold).ok();
             let found = Found {
                 poses: (a.body.pose, b.body.pose),
                 geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
@@ -72,7 +71,7 @@ impl StepMemory {
             };
             self.found.insert(key, found);
         }
-        &self.found[&key].contacts
+        self.found[&key].contacts.as_deref()
     }
 
     /// Forgets every pair but these (those of the step just taken).

@@ -21,6 +21,7 @@
 pub(crate) mod articulated;
 pub(crate) mod lcp;
 pub(crate) mod movers;
+pub mod overlaps;
 pub mod robots;
 pub(crate) mod solver;
 
@@ -69,6 +70,15 @@ struct Solved {
 
 /// The contacts of one solve.
 type Applied = Vec<Solved>;
+
+/// What a search of the pairs with a moving body found.
+#[derive(Default)]
+struct Searched {
+    pairs: HashSet<(BodyId, BodyId)>,
+    contacts: Vec<Contact>,
+    /// The pairs that interpenetrate.
+    overlapping: Vec<(BodyId, BodyId)>,
+}
 
 /// How many times within one step a body that stopped short is solved again and goes on.
 const IMPACTS_PER_STEP: usize = 4;
@@ -270,7 +280,7 @@ impl<E: CollisionEngine> World<E> {
             a.is_some_and(|s| movers.pushes_back(s)) || b.is_some_and(|s| movers.pushes_back(s))
         };
         let (rows, solved): (Vec<Row>, Vec<Contact>) = self
-            .fine_contacts(movers)
+            .fine_contacts(movers)?
             .into_iter()
             .filter(|c| c.is_object_a)
             .filter_map(|c| {
@@ -309,9 +319,11 @@ impl<E: CollisionEngine> World<E> {
     /// finds its contacts but merged only within the contact threshold (GraspIt's 3 mm merge,
     /// right for a grasp's wrench space, would hide the vertex a faceted body is about to
     /// pivot on). The engine's answers come from the step's memory where nothing moved since.
-    fn fine_contacts(&mut self, movers: &Movers) -> Vec<Contact> {
+    /// Refused where a pair interpenetrates: moves never leave bodies so, and a world that
+    /// starts so is not simulated silently.
+    fn fine_contacts(&mut self, movers: &Movers) -> Result<Vec<Contact>, MoveError> {
         let threshold = self.settings.contact_threshold;
-        self.search_pairs(movers, |engine, pair, found, options| {
+        let searched = self.search_pairs(movers, |engine, pair, found, options| {
             contacts_found(
                 engine,
                 pair,
@@ -320,14 +332,15 @@ impl<E: CollisionEngine> World<E> {
                 options,
                 ContactUse::Dynamics,
             )
-        })
-        .1
+        });
+        self.refuse_overlaps(&searched.overlapping)?;
+        Ok(searched.contacts)
     }
 
     /// After a step's moves, the world's contacts of every pair with a moving body, found
     /// once for them all; the memory keeps those pairs' searches for the next step.
     fn find_step_contacts(&mut self, movers: &Movers) {
-        let (pairs, found) = self.search_pairs(movers, |engine, pair, found, options| {
+        let searched = self.search_pairs(movers, |engine, pair, found, options| {
             contacts_found(
                 engine,
                 pair,
@@ -337,15 +350,16 @@ impl<E: CollisionEngine> World<E> {
                 ContactUse::Grasp,
             )
         });
-        self.step_memory.keep_only(&pairs);
+        self.step_memory.keep_only(&searched.pairs);
         let contacts = &mut self.stage.contacts;
         contacts.retain(|c| !movers.moves(c.body) && !movers.moves(c.other));
-        contacts.extend(found);
+        contacts.extend(searched.contacts);
         number_contacts(contacts);
     }
 
     /// Every checked pair with a moving body (A first), and the contacts `make` makes of what
-    /// the engine finds between each, the search taken from the step's memory where it can be.
+    /// the engine finds between each, the search taken from the step's memory where it can be;
+    /// the pairs that interpenetrate apart.
     fn search_pairs(
         &mut self,
         movers: &Movers,
@@ -355,7 +369,7 @@ impl<E: CollisionEngine> World<E> {
             &[clasp_collide::Contact],
             &ContactOptions,
         ) -> Vec<Contact>,
-    ) -> (HashSet<(BodyId, BodyId)>, Vec<Contact>) {
+    ) -> Searched {
         let World {
             engine,
             stage,
@@ -366,17 +380,24 @@ impl<E: CollisionEngine> World<E> {
         let backdrop = Backdrop::alone(engine, *settings);
         let rules = backdrop.rules(&stage.switches);
         let layer = stage.layer();
-        let (mut pairs, mut contacts) = (HashSet::new(), Vec::new());
+        let mut searched = Searched::default();
         for (a, b) in layers::checked_pairs(rules.switches, &Layer::empty(), &layer) {
             if !(movers.moves(a.id) || movers.moves(b.id)) {
                 continue;
             }
             let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-            let found = step_memory.contacts(rules.engine, (a, b), settings.contact_threshold);
-            contacts.extend(make(rules.engine, (a, b), found, &settings.contact_options));
-            pairs.insert((a.id, b.id));
+            match step_memory.contacts(rules.engine, (a, b), settings.contact_threshold) {
+                Some(found) => searched.contacts.extend(make(
+                    rules.engine,
+                    (a, b),
+                    found,
+                    &settings.contact_options,
+                )),
+                None => searched.overlapping.push((a.id, b.id)),
+            }
+            searched.pairs.insert((a.id, b.id));
         }
-        (pairs, contacts)
+        searched
     }
 
     /// Each contact's impulse to start from: the one the last step applied at it (RaiSim's

@@ -70,6 +70,11 @@ pub enum MoveError {
     NotDynamic(BodyId),
     #[error("{0:?} is a robot's body: only free bodies have a type of their own")]
     NotFree(BodyId),
+    #[error(
+        "{}: a dynamics step cannot start with bodies inside one another (nothing would push them apart); separate them, or resolve the overlaps (clasp-cli simulate --resolve-overlaps, Python simulate(..., resolve_overlaps=True))",
+        overlap_list(.0)
+    )]
+    StartsOverlapping(Vec<(BodyName, BodyName)>),
     #[error("{body} has a mass of {mass} g: a dynamic body needs a positive, finite mass")]
     BadMass { body: BodyName, mass: f64 },
     #[error(
@@ -124,6 +129,15 @@ impl std::fmt::Display for BodyName {
             None => write!(f, "{name}"),
         }
     }
+}
+
+/// "a and b interpenetrate; c and d interpenetrate".
+fn overlap_list(pairs: &[(BodyName, BodyName)]) -> String {
+    let each: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("{a} and {b} interpenetrate"))
+        .collect();
+    each.join("; ")
 }
 
 /// A move's length: a positive, finite number of millimetres.

@@ -343,8 +343,14 @@ class World:
     def step(self) -> None:
         """Advances the world one time step: free graspable bodies fall, slide and rest on the
         world's contacts; each contact then carries its impulse."""
-    def simulate(self, seconds: float) -> int:
-        """Steps for ``seconds`` of simulated time; returns the steps taken."""
+    def simulate(self, seconds: float, resolve_overlaps: bool = False) -> int:
+        """Steps for ``seconds`` of simulated time; returns the steps taken. Ctrl-C raises
+        ``KeyboardInterrupt`` with the world at its last whole step; bodies that start inside
+        one another raise ``MoveError`` naming them, unless ``resolve_overlaps`` separates
+        them first. A time step is 1e-6 to 0.1 s; a run of over 1,000,000 steps is refused."""
+    def resolve_overlaps(self) -> list[tuple[BodyId, BodyId, list[float]]]:
+        """Moves each dynamic body inside another the shortest way out; returns (moved, the
+        body it was in, the move in mm) for each."""
     def collisions_on(self, selection: Sequence[BodyId] = ()) -> bool:
         """Toggle Collision's state for a selection (none: the world; two: the pair)."""
     def toggle_collisions(self, selection: Sequence[BodyId] = ()) -> bool:
