@@ -1156,7 +1156,7 @@ fn simulate_lets_the_default_scenes_mug_fall_and_says_so_in_json() {
 }
 
 #[test]
-fn simulate_refuses_a_time_step_that_is_not_positive() {
+fn simulate_refuses_a_bad_time_step_or_duration_saying_which() {
     let world = default_world();
     let output = run(&[
         "simulate",
@@ -1172,6 +1172,76 @@ fn simulate_refuses_a_time_step_that_is_not_positive() {
         err.contains("default.xml") && err.contains("time step"),
         "{err}"
     );
+    // A step too short to ever end a run, or a run that would not end, is refused up front
+    // (it hung before), each saying what is wrong.
+    let cases = [
+        (
+            ["--seconds", "1", "--time-step", "1e-300"],
+            "a time step must be between",
+        ),
+        (
+            ["--seconds", "1", "--time-step", "1e9"],
+            "a time step must be between",
+        ),
+        (
+            ["--seconds", "1e300", "--time-step", "0.001"],
+            "run it in parts",
+        ),
+        (
+            ["--time-step", "0.001", "--json", "--seconds=-1"],
+            "a duration must be",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["simulate", world.to_str().unwrap()];
+        all.extend(args);
+        let output = run(&all);
+        assert!(!output.status.success(), "{args:?}");
+        let err = stderr(&output);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bodies_inside_one_another_are_named_by_contacts_refused_by_simulate_and_separated_on_request() {
+    // Two 50 mm boxes, the second 10 mm into the first.
+    let dir = scratch("overlap", &[("overlap.xml", &boxes_world(-10.0))]);
+    let world = dir.join("overlap.xml");
+    let text = ok_stdout(&run(&["contacts", path_str(&world)]));
+    assert!(
+        text.starts_with("clasp_box and clasp_box interpenetrate\n"),
+        "{text}"
+    );
+    let doc = ok_json(&run(&["contacts", path_str(&world), "--json"]));
+    assert_eq!(doc["overlapping"].as_array().unwrap().len(), 1, "{doc}");
+
+    let refused = run(&["simulate", path_str(&world), "--seconds", "0.1"]);
+    assert!(!refused.status.success());
+    let err = stderr(&refused);
+    assert!(
+        err.contains("overlap.xml")
+            && err.contains("clasp_box.xml) and clasp_box (")
+            && err.contains("interpenetrate")
+            && err.contains("--resolve-overlaps"),
+        "{err}"
+    );
+
+    let doc = ok_json(&run(&[
+        "simulate",
+        path_str(&world),
+        "--seconds",
+        "0.1",
+        "--resolve-overlaps",
+        "--json",
+    ]));
+    let separated = doc["separated"].as_array().unwrap();
+    assert_eq!(separated.len(), 1, "{doc}");
+    let said = separated[0].as_str().unwrap();
+    assert_eq!(
+        said,
+        "clasp_box moved (10.025, 0.000, 0.000) mm out of clasp_box"
+    );
+    assert_eq!(doc["steps"], 100);
 }
 
 #[test]
