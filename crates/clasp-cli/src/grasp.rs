@@ -133,6 +133,8 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
             "gravity": [d.gravity.x, d.gravity.y, d.gravity.z],
             "displacement": d.displacement,
             "rotation_degrees": d.rotation.to_degrees(),
+            "speed": d.speed,
+            "rested": d.rested,
             "held": d.held,
         })).collect::<Vec<_>>(),
     })
@@ -144,12 +146,16 @@ fn test_text(test: &HoldTest) -> String {
         let axis = d.gravity.normalize();
         let _ = writeln!(
             text,
-            "  pulled ({:+.0}, {:+.0}, {:+.0}): moved {:.2} mm, turned {:.2}°: {}",
+            "  pulled ({:+.0}, {:+.0}, {:+.0}): moved {:.2} mm, turned {:.2}°, {}: {}",
             axis.x,
             axis.y,
             axis.z,
             d.displacement,
             d.rotation.to_degrees(),
+            match d.rested {
+                true => "at rest".to_owned(),
+                false => format!("still moving at {:.1} mm/s", d.speed),
+            },
             if d.held { "held" } else { "let go" }
         );
     }

@@ -155,7 +155,8 @@ impl PyWorld {
     /// (default: the grasped object) where they stand: the hand squeezes (each closing DOF
     /// driven `squeeze` past where it is) and gravity pulls the object along +x, −x, +y, −y,
     /// +z, −z in turn for `seconds` each, the hand and object alone. Returns `held` (all six),
-    /// and per direction `displacement` (mm), `rotation` (degrees) and `direction_held`.
+    /// and per direction `displacement` (mm), `rotation` (degrees), `speed` (the object's at
+    /// the end, mm/s), `rested` (at rest by pose and speed) and `direction_held`.
     #[pyo3(signature = (robot=None, object=None, seconds=0.5, squeeze=0.2, max_displacement=20.0, max_rotation=15.0))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
@@ -185,6 +186,9 @@ impl PyWorld {
             "rotation",
             of(&|d| d.rotation.to_degrees()).into_pyarray(py),
         )?;
+        answer.set_item("speed", of(&|d| d.speed).into_pyarray(py))?;
+        let rested: Vec<bool> = test.directions.iter().map(|d| d.rested).collect();
+        answer.set_item("rested", rested.into_pyarray(py))?;
         let held: Vec<bool> = test.directions.iter().map(|d| d.held).collect();
         answer.set_item("direction_held", held.into_pyarray(py))?;
         Ok(answer)

@@ -217,6 +217,9 @@ impl<E: CollisionEngine> World<E> {
                 }
             }
         }
+        if cfg!(debug_assertions) {
+            self.check_moved_as_velocity_says(movers, &left);
+        }
         for &i in movers.kinematic() {
             self.move_kinematic(i, dt)?;
         }
@@ -224,6 +227,34 @@ impl<E: CollisionEngine> World<E> {
         self.remember_impulses(&applied);
         self.keep_impulses(&applied);
         Ok(())
+    }
+
+    /// In debug builds: no body ends a step without having moved at all while its velocity
+    /// says it would have gone farther than the contact threshold (its velocity into what
+    /// stopped it is solved away at the contact it stopped at, so a body that cannot move
+    /// has no velocity). Issue 41's frozen drops broke this at every step: a body stood still
+    /// while its velocity grew by g·t.
+    fn check_moved_as_velocity_says(&self, movers: &Movers, left: &[f64]) {
+        let dt = self.settings.time_step;
+        for (&i, &seconds) in movers.dynamic().iter().zip(left) {
+            if seconds < dt * (1.0 - 1e-9) {
+                continue; // it moved
+            }
+            let Some(body) = self.free_body(i) else {
+                continue;
+            };
+            let (centre, radius) = body.geometry.bounding_ball();
+            let reach = radius + (centre - body.mass.cog).norm();
+            let v = body.velocity;
+            let short = seconds * (v.linear.norm() + v.angular.norm() * reach);
+            assert!(
+                short <= self.settings.contact_threshold,
+                "{} stopped {short} mm short of where its velocity ({:?}, {:?}) takes it: its pose and velocity disagree",
+                self.body_name(BodyId::Free(i)),
+                v.linear,
+                v.angular
+            );
+        }
     }
 
     /// Steps for `seconds` of simulated time (rounded to whole steps); returns the steps taken.

@@ -58,6 +58,13 @@ pub struct DirectionHold {
     pub displacement: f64,
     /// How far it turned from the grasp, rad.
     pub rotation: f64,
+    /// The speed of its fastest point at the end, mm/s.
+    pub speed: f64,
+    /// Whether it ended at rest: slower than 1 mm/s, and its pose still over the last
+    /// [`PATH_INTERVAL`] (within 0.01 mm).
+    pub rested: bool,
+    /// Within the distance and angle, and moving as its velocity says: an object whose pose
+    /// stood still while its velocity said it moved (issue 41's freeze) never reads as held.
     pub held: bool,
     /// Where the object and the hand went, every [`PATH_INTERVAL`] s from the grasp (squeeze,
     /// then pull): for drawing and playing the test back.
@@ -192,16 +199,52 @@ fn pull(
     settings: &HoldSettings,
 ) -> Result<DirectionHold, MoveError> {
     run(&mut world, object, gravity, settings.seconds, &mut path)?;
+    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let speed = fastest_point_speed(body);
+    Ok(judge_direction(gravity, start, path, speed, settings))
+}
+
+/// A direction's answer from its path and the object's speed at the end.
+fn judge_direction(
+    gravity: Vector3<f64>,
+    start: &HoldFrame,
+    path: Vec<HoldFrame>,
+    speed: f64,
+    settings: &HoldSettings,
+) -> DirectionHold {
     let end = path.last().unwrap_or(start);
+    let before = path.len().checked_sub(2).map_or(start, |k| &path[k]);
     let displacement = (end.centre - start.centre).norm();
     let rotation = end.object.rotation.angle_to(&start.object.rotation);
-    Ok(DirectionHold {
+    let last_move = (end.centre - before.centre).norm();
+    let rested = speed < REST_SPEED && last_move < REST_MOVE;
+    let frozen = speed > FROZEN_SPEED && last_move < 0.1 * speed * PATH_INTERVAL;
+    let within = displacement <= settings.max_displacement && rotation <= settings.max_rotation;
+    DirectionHold {
         gravity,
         displacement,
         rotation,
-        held: displacement <= settings.max_displacement && rotation <= settings.max_rotation,
+        speed,
+        rested,
+        held: within && !frozen,
         path,
-    })
+    }
+}
+
+/// An object at rest moves its fastest point slower than this (mm/s)...
+const REST_SPEED: f64 = 1.0;
+/// ...and its centre less than this (mm) over the last path interval.
+const REST_MOVE: f64 = 0.01;
+/// A speed (mm/s) an object whose pose stands still cannot have: it is frozen, not held.
+const FROZEN_SPEED: f64 = 5.0;
+
+/// The speed of a body's fastest point: its centre's speed plus its spin times the farthest
+/// its surface reaches from the centre (a bound).
+fn fastest_point_speed(body: &crate::body::Body) -> f64 {
+    let (centre, radius) = body.geometry().bounding_ball();
+    let reach = radius + (centre - body.mass.cog).norm();
+    let v = body.velocity();
+    v.linear.norm() + v.angular.norm() * reach
 }
 
 /// Simulates `seconds` under `gravity`, adding a frame to the path every [`PATH_INTERVAL`].
@@ -362,4 +405,35 @@ fn alone_with<E: CollisionEngine>(
     let hand = RobotId::from_index(0);
     alone.drive_robot(hand, &squeeze_targets(&alone, hand, settings.squeeze)?)?;
     Ok(alone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(x: f64) -> HoldFrame {
+        HoldFrame {
+            centre: Point3::new(x, 0.0, 0.0),
+            object: Pose::translation(x, 0.0, 0.0),
+            dofs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_frozen_object_never_reads_as_held_and_a_still_one_rests() {
+        let settings = HoldSettings::default();
+        let pull = Vector3::new(0.0, 0.0, -EARTH_GRAVITY);
+        let path = || vec![at(0.0), at(1.0), at(1.0)];
+        // Its pose still for the last interval while its velocity says 200 mm/s: frozen.
+        let frozen = judge_direction(pull, &at(0.0), path(), 200.0, &settings);
+        assert!(!frozen.held && !frozen.rested, "{frozen:?}");
+        // The same path with the object still: held, and at rest.
+        let still = judge_direction(pull, &at(0.0), path(), 0.0, &settings);
+        assert!(still.held && still.rested, "{still:?}");
+        // Moving as its velocity says (2 mm in 0.01 s at 200 mm/s), within 20 mm: held, not
+        // at rest.
+        let sliding = vec![at(0.0), at(1.0), at(3.0)];
+        let slipping = judge_direction(pull, &at(0.0), sliding, 200.0, &settings);
+        assert!(slipping.held && !slipping.rested, "{slipping:?}");
+    }
 }
