@@ -85,6 +85,8 @@ pub fn default_scene_files() -> Embedded {
         "models/worlds/default.xml",
         "models/objects/clasp_mug.xml",
         "models/objects/clasp_mug.off",
+        "models/obstacles/clasp_table.xml",
+        "models/obstacles/clasp_table.off",
         "models/robots/ClaspHand/ClaspHand.xml",
         "models/robots/ClaspHand/iv/palm.xml",
         "models/robots/ClaspHand/iv/palm.off",
@@ -111,15 +113,18 @@ mod tests {
     #[test]
     fn the_default_scene_loads_from_the_embedded_files() {
         let world = default_world().unwrap();
-        assert_eq!(world.free_bodies().count(), 1);
+        // The mug, and the table it stands on.
+        assert_eq!(world.free_bodies().count(), 2);
         assert_eq!(world.free_body(0).unwrap().name, "clasp_mug");
         assert_eq!(world.free_body(0).unwrap().kind, BodyKind::Graspable);
+        assert_eq!(world.free_body(1).unwrap().name, "clasp_table");
+        assert_eq!(world.free_body(1).unwrap().kind, BodyKind::Obstacle);
         assert_eq!(world.robots().count(), 1);
         assert_eq!(
             world.robot(RobotId::from_index(0)).unwrap().name,
             "ClaspHand"
         );
-        assert_eq!(world.body_ids().len(), 1 + 1 + 8);
+        assert_eq!(world.body_ids().len(), 2 + 1 + 8);
     }
 
     #[test]

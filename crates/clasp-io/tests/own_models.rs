@@ -180,7 +180,17 @@ fn the_two_fingers_mirror_each_other_and_close_toward_the_thumb() {
 #[test]
 fn the_default_world_places_the_hand_beside_the_mug() {
     let world = load_world(&Disk, &models().join("worlds/default.xml"), None).unwrap();
-    assert_eq!(world.free_bodies().count(), 1);
+    // The mug, standing 1 mm above the table's top.
+    assert_eq!(world.free_bodies().count(), 2);
+    let (mug, table) = (world.free_body(0).unwrap(), world.free_body(1).unwrap());
+    let (mug_bottom, table_top) = (
+        clasp_core::bounding_box([mug]).unwrap().0.z,
+        clasp_core::bounding_box([table]).unwrap().1.z,
+    );
+    assert!(
+        (mug_bottom - table_top - 1.0).abs() < 1e-9,
+        "{mug_bottom} {table_top}"
+    );
     let robot = world.robot(RobotId::from_index(0)).unwrap();
     assert_eq!(robot.dof_values(), &[0.0, 0.2, 0.2, 0.2]);
     // The palm faces the mug: its approach direction (+z) points along world +x.

@@ -197,18 +197,19 @@ fn every_part_of_a_world_survives_saving_and_loading() {
     let saved = dir.join("scene.xml");
     save_world(&original, &saved, None).unwrap();
     // The body built in code went inline, its mesh beside the world.
-    assert!(dir.join("scene.1.off").is_file());
+    assert!(dir.join("scene.2.off").is_file());
     let reloaded = load_world(&Disk, &saved, None).unwrap();
     assert_same_world(&original, &reloaded);
-    assert_eq!(reloaded.free_body(1).unwrap().name, "shard & co");
-    assert_eq!(reloaded.free_body(1).unwrap().youngs, Some(2.5e6));
+    // Body 2: the default scene's mug and table come first.
+    assert_eq!(reloaded.free_body(2).unwrap().name, "shard & co");
+    assert_eq!(reloaded.free_body(2).unwrap().youngs, Some(2.5e6));
     // And again: a saved world saves to the same text.
     let again = dir.join("again.xml");
     save_world(&reloaded, &again, None).unwrap();
     let strip = |p: &Path| {
         std::fs::read_to_string(p)
             .unwrap()
-            .replace("again.1.off", "scene.1.off")
+            .replace("again.2.off", "scene.2.off")
     };
     assert_eq!(strip(&saved), strip(&again));
     std::fs::remove_dir_all(dir).unwrap();

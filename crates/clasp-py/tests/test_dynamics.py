@@ -3,6 +3,9 @@ contacts' impulses; bad values raise and change nothing."""
 
 from __future__ import annotations
 
+import signal
+import threading
+
 import numpy as np
 import pytest
 import trimesh
@@ -61,11 +64,49 @@ def test_bad_dynamics_values_raise_and_change_nothing():
         world.set_velocity(clasp.BodyId.free(0), [1.0, 0.0, 0.0])  # the table does not move
     with pytest.raises(clasp.MoveError):
         world.set_velocity(box, [float("inf"), 0.0, 0.0])
+    # A step too short to end a run or too long to see a contact coming, a duration that is
+    # not one, a run that would not end: each refused up front, saying what is wrong.
+    for seconds in (1e-300, 0.5):
+        with pytest.raises(clasp.MoveError, match="a time step must be between"):
+            world.time_step = seconds
+    with pytest.raises(clasp.MoveError, match="a duration must be"):
+        world.simulate(-1.0)
+    with pytest.raises(clasp.MoveError, match="run it in parts"):
+        world.simulate(1e300)
     assert world.time_step == 0.001
     np.testing.assert_allclose(world.gravity, [0.0, 0.0, -9810.0])
     world.gravity = [0.0, 0.0, 0.0]
     world.simulate(0.1)
     assert world.body_pose(box)[2, 3] == pytest.approx(13.0)
+
+
+def test_ctrl_c_stops_a_long_simulation_at_a_whole_step():
+    world, box = box_on_table(1e9)  # it falls for the whole run
+    timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        world.simulate(900.0)  # 900,000 steps: minutes, were it not stopped
+    timer.join()
+    z, vz = world.body_pose(box)[2, 3], world.velocity(box)[0][2]
+    # A whole number of steps of free fall: v = -g k dt exactly as the steps add it.
+    steps = round(-vz / (9810.0 * world.time_step))
+    assert 0 < steps < 900_000
+    again, box_again = box_on_table(1e9)
+    again.simulate(steps * again.time_step)
+    assert world.body_pose(box)[2, 3] == again.body_pose(box_again)[2, 3] == z
+    # And it goes on from there.
+    world.step()
+    assert world.velocity(box)[0][2] < vz
+
+
+def test_bodies_that_start_inside_one_another_are_refused_or_separated():
+    world, box = box_on_table(-15.0)  # its bottom 15 mm into the table
+    with pytest.raises(clasp.MoveError, match="table and box interpenetrate"):
+        world.simulate(0.1)
+    assert world.body_pose(box)[2, 3] == pytest.approx(-5.0)
+    assert world.simulate(0.1, resolve_overlaps=True) == 100
+    assert not world.overlapping_pairs()
+    assert world.body_pose(box)[2, 3] == pytest.approx(10.0, abs=0.1)
 
 
 def test_a_kinematic_pusher_moves_as_told_and_pushes_the_box():

@@ -307,6 +307,15 @@ impl<E: CollisionEngine> World<E> {
             mobiles.bodies.push(one);
         }
         // A contact between bodies nothing pushes back has nothing to solve.
+        // An impact comes after the robots took their step: to it they stand where they are,
+        // as they will for the rest of the step (solved as moving, a finger would have made
+        // way for the object it squeezed in the solve but not in the step, and the object stood
+        // still with its velocity into the finger).
+        let side = |id: BodyId| {
+            movers
+                .side(id)
+                .filter(|s| first || matches!(s, Side::Body(_)))
+        };
         let solvable = |a: Option<Side>, b: Option<Side>| {
             a.is_some_and(|s| movers.pushes_back(s)) || b.is_some_and(|s| movers.pushes_back(s))
         };
@@ -315,7 +324,7 @@ impl<E: CollisionEngine> World<E> {
             .into_iter()
             .filter(|c| c.is_object_a)
             .filter_map(|c| {
-                let (a, b) = (movers.side(c.body), movers.side(c.other));
+                let (a, b) = (side(c.body), side(c.other));
                 solvable(a, b).then(|| (self.row(&c, (a, b), &mobiles), c))
             })
             .unzip();
