@@ -234,6 +234,8 @@ pub struct BodyState {
     pub position: [f64; 3],
     /// Unit quaternion, w first as in GraspIt's files.
     pub orientation_wxyz: [f64; 4],
+    /// How fast its centre moves (mm/s): what the dynamics left it.
+    pub speed: f64,
 }
 
 #[derive(Serialize, Debug)]
@@ -262,6 +264,7 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
                     .map(|r| r.name.clone()),
                 position: [t.x, t.y, t.z],
                 orientation_wxyz: [q.w, q.i, q.j, q.k],
+                speed: body.velocity().linear.norm(),
             }
         })
         .collect();

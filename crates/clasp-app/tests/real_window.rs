@@ -111,15 +111,46 @@ fn the_default_scene_renders_in_a_real_window() {
     let names: Vec<&str> = bodies.iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"clasp_mug"), "{names:?}");
     assert!(names.contains(&"ClaspHandBase"), "{names:?}");
+    assert!(names.contains(&"clasp_table"), "{names:?}");
     assert_eq!(
         bodies.len(),
-        10,
-        "mug, palm and eight finger links: {names:?}"
+        11,
+        "mug, table, palm and eight finger links: {names:?}"
     );
     let mug = bodies.iter().find(|b| b["name"] == "clasp_mug").unwrap();
     assert_eq!(mug["kind"], "graspable");
     let dofs = state["robots"][0]["dof_values"].as_array().unwrap();
     assert_eq!(dofs.len(), 4);
+}
+
+#[test]
+fn playing_the_default_scene_sets_the_mug_down_on_its_table() {
+    if skip_without(&["xvfb-run"]) {
+        return;
+    }
+    let dir = scratch_dir("play");
+    let json = dir.join("state.json");
+    let args = [
+        "--play",
+        "--exit-after",
+        "5",
+        "--state-out",
+        json.to_str().unwrap(),
+    ];
+    let log = run_clasp_under_xvfb(&args, None);
+    let errors: Vec<&str> = log.lines().filter(|l| l.contains("ERROR")).collect();
+    assert!(errors.is_empty(), "the log has errors: {errors:#?}");
+    let state = read_state(&json);
+    assert_eq!(state["simulation"]["playing"], true, "{state}");
+    assert!(
+        state["simulation"]["time"].as_f64().unwrap() > 0.1,
+        "{state}"
+    );
+    // It fell the 1 mm onto the table and stands there (it fell for ever before).
+    let mug = mug_of(&state);
+    let z = mug["position"][2].as_f64().unwrap();
+    let speed = mug["speed"].as_f64().unwrap();
+    assert!((z + 1.0).abs() < 0.1 && speed < 1.0, "{mug}");
 }
 
 #[test]
@@ -149,7 +180,7 @@ fn a_file_that_does_not_load_leaves_the_default_scene_open() {
     );
     let state = read_state(&json);
     assert_eq!(state["source"], "default scene");
-    assert_eq!(state["bodies"].as_array().unwrap().len(), 10);
+    assert_eq!(state["bodies"].as_array().unwrap().len(), 11);
 }
 
 #[test]

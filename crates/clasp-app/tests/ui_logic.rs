@@ -79,27 +79,34 @@ fn ctrl_z_puts_a_moved_mug_back_exactly_and_ctrl_shift_z_moves_it_again() {
 fn delete_removes_the_selected_mug_and_ctrl_z_brings_it_and_its_view_back() {
     let mut app = headless_app();
     let all = body_views(&mut app);
-    assert_eq!(all.len(), 10, "mug, palm and eight links");
+    assert_eq!(all.len(), 11, "mug, table, palm and eight links");
     assert!(all.contains(&MUG));
     let pose = mug_pose(&app);
 
     // Nothing selected: Delete deletes nothing.
     press_key(&mut app, &[], KeyCode::Delete);
-    assert_eq!(world(&app).free_bodies().count(), 1);
+    assert_eq!(
+        world(&app).free_bodies().count(),
+        2,
+        "the mug and its table"
+    );
 
     edit(&mut app, |e| e.click_body(MUG, false));
     press_key(&mut app, &[], KeyCode::Delete);
     assert!(
-        world(&app).free_bodies().next().is_none(),
+        world(&app)
+            .free_bodies()
+            .all(|(_, b)| b.name != "clasp_mug"),
         "the mug is gone"
     );
+    assert_eq!(world(&app).free_bodies().count(), 1, "the table stays");
     assert!(selection(&app).is_empty());
     let left = body_views(&mut app);
-    assert_eq!(left.len(), 9);
+    assert_eq!(left.len(), 10);
     assert!(!left.contains(&MUG), "its view went with it");
 
     press_key(&mut app, CTRL, KeyCode::KeyZ);
-    assert_eq!(world(&app).free_bodies().count(), 1);
+    assert_eq!(world(&app).free_bodies().count(), 2);
     assert_eq!(world(&app).free_body(0).unwrap().name, "clasp_mug");
     assert_eq!(mug_pose(&app), pose);
     assert_eq!(body_views(&mut app), all, "its view is shown again");
@@ -172,24 +179,36 @@ fn ctrl_g_closes_the_hand_and_ctrl_shift_g_opens_it() {
 #[test]
 fn f_frames_the_whole_world() {
     let mut app = headless_app();
-    let framed = {
-        let world = app.world_mut();
-        *world.query::<&OrbitCamera>().single(world).unwrap()
-    };
-    {
+    let look_away = |app: &mut App| {
         let world = app.world_mut();
         let mut orbit = world.query::<&mut OrbitCamera>().single_mut(world).unwrap();
         orbit.distance *= 10.0;
         orbit.focus += Vec3::new(500.0, 0.0, 0.0);
-    }
+    };
+    let orbit = |app: &mut App| {
+        let world = app.world_mut();
+        *world.query::<&OrbitCamera>().single(world).unwrap()
+    };
+    // The opening view frames the hand and the mug; F frames everything, the table too.
+    look_away(&mut app);
     press_key(&mut app, &[], KeyCode::KeyF);
-    let world = app.world_mut();
-    let orbit = *world.query::<&OrbitCamera>().single(world).unwrap();
+    let framed = orbit(&mut app);
+    let (lo, hi) = world(&app).bounding_box().unwrap();
+    let centre = (lo + hi.coords) / 2.0;
+    let centre = Vec3::new(centre.x as f32, centre.y as f32, centre.z as f32);
     assert!(
-        (orbit.distance - framed.distance).abs() < 1e-3,
-        "{orbit:?} vs {framed:?}"
+        framed.focus.distance(centre) < 1e-3,
+        "{framed:?} vs {centre}"
     );
-    assert!(orbit.focus.distance(framed.focus) < 1e-3);
+    // And again, from wherever the view went.
+    look_away(&mut app);
+    press_key(&mut app, &[], KeyCode::KeyF);
+    let again = orbit(&mut app);
+    assert!(
+        (again.distance - framed.distance).abs() < 1e-3,
+        "{again:?} vs {framed:?}"
+    );
+    assert!(again.focus.distance(framed.focus) < 1e-3);
 }
 
 #[test]
@@ -216,7 +235,11 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
     finish_loads(&mut app);
 
     assert_eq!(poses(&app), before, "no body came, went or moved");
-    assert_eq!(world(&app).free_bodies().count(), 1);
+    assert_eq!(
+        world(&app).free_bodies().count(),
+        2,
+        "the mug and its table"
+    );
     assert_eq!(history(&app).can_undo(), None, "nothing to undo");
     let new: Vec<_> = log(&app)[log_before..].to_vec();
     let error = new.iter().find(|e| e.error).expect("an error is logged");
@@ -225,7 +248,7 @@ fn a_malformed_file_chosen_for_import_changes_nothing_and_is_reported() {
         "the error names the file: {}",
         error.text
     );
-    assert_eq!(body_views(&mut app).len(), 10);
+    assert_eq!(body_views(&mut app).len(), 11, "nothing added");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -272,7 +295,7 @@ fn a_file_loads_in_the_background_with_progress_and_can_be_cancelled() {
             [(cube.clone(), LoadPurpose::Import(ImportKind::Object))],
             "the import is under way"
         );
-        assert_eq!(world(app).free_bodies().count(), 1, "nothing arrived yet");
+        assert_eq!(world(app).free_bodies().count(), 2, "nothing arrived yet");
         assert_eq!(history(app).can_undo(), None);
     };
     import_cube(&mut app);
@@ -283,16 +306,16 @@ fn a_file_loads_in_the_background_with_progress_and_can_be_cancelled() {
     }
     assert_eq!(
         world(&app).free_bodies().count(),
-        1,
+        2,
         "a cancelled load adds nothing"
     );
     assert_eq!(history(&app).can_undo(), None);
 
     import_cube(&mut app);
     finish_loads(&mut app);
-    assert_eq!(world(&app).free_bodies().count(), 2, "the cube arrived");
+    assert_eq!(world(&app).free_bodies().count(), 3, "the cube arrived");
     assert_eq!(history(&app).can_undo(), Some("import"));
-    assert_eq!(body_views(&mut app).len(), 11);
+    assert_eq!(body_views(&mut app).len(), 12);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -305,10 +328,10 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
 
     drop_file(&mut app, &cube);
     let world = world(&app);
-    assert_eq!(world.free_bodies().count(), 2, "{:?}", log(&app));
-    assert_eq!(world.free_body(1).unwrap().name, "cube");
-    assert_eq!(selection(&app), vec![BodyId::Free(1)]);
-    assert_eq!(body_views(&mut app).len(), 11);
+    assert_eq!(world.free_bodies().count(), 3, "{:?}", log(&app));
+    assert_eq!(world.free_body(2).unwrap().name, "cube");
+    assert_eq!(selection(&app), vec![BodyId::Free(2)]);
+    assert_eq!(body_views(&mut app).len(), 12);
 
     let world_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/worlds/default.xml");
     drop_file(&mut app, &world_file);
@@ -316,7 +339,7 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
     assert_eq!(doc.path.as_deref(), Some(world_file.as_path()));
     assert_eq!(
         doc.world.free_bodies().count(),
-        1,
+        2,
         "the world replaced the scene"
     );
     assert_eq!(doc.world.robots().count(), 1);
@@ -758,13 +781,19 @@ fn a_world_opens_with_its_saved_camera_and_saves_the_view_left() {
     assert!(back.focus.distance(left.focus) < 0.01 && (back.distance - left.distance).abs() < 0.01);
     assert!((back.yaw - left.yaw).abs() < 1e-4 && (back.pitch - left.pitch).abs() < 1e-4);
 
-    // No camera, a floor forty times the mug: the view is framed on the hand and the mug.
+    // No camera, a floor forty times the mug: the view is framed on the hand and the mug (the
+    // scene's table left to the edges too).
     let mut world = reloaded.clone();
     world.camera = None;
     let mug = world.free_body(0).unwrap().clone();
     let big: Vec<_> = mug.mesh().vertices().iter().map(|v| v * 40.0).collect();
     let floor = clasp_core::TriMesh::new(big, mug.mesh().triangles().to_vec()).unwrap();
-    let subjects = world.bounding_box().unwrap();
+    let not_obstacles: Vec<BodyId> = world
+        .body_ids()
+        .into_iter()
+        .filter(|&id| world.body(id).unwrap().kind != clasp_core::BodyKind::Obstacle)
+        .collect();
+    let subjects = world.bounding_box_of(&not_obstacles).unwrap();
     world.add_body(clasp_core::Body::from_mesh(
         "floor",
         clasp_core::BodyKind::Obstacle,

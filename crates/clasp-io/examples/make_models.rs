@@ -610,14 +610,14 @@ fn main() -> io::Result<()> {
         200.0,
         cuboid([-25.0, -20.0, 0.0], [25.0, 20.0, 80.0]),
     )?;
-    // The default scene's table: its top at z = 0, 600 mm square, 20 mm thick.
+    // The default scene's table: its top at z = 0, 300 by 240 mm, 20 mm thick.
     write_body(
         root,
         "obstacles",
         "clasp_table",
         "wood",
-        20000.0,
-        cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
+        5000.0,
+        cuboid([-150.0, -120.0, -20.0], [150.0, 120.0, 0.0]),
     )?;
     let hand = "robots/ClaspHand/iv";
     write_body(root, hand, "palm", "plastic", 800.0, palm())?;
