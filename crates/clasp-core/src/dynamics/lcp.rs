@@ -12,7 +12,10 @@
 
 use nalgebra::{DMatrix, DVector, Vector3};
 
-use super::solver::{Mobile, Mobiles, Row, Side, apply, relative_velocity};
+use super::{
+    movers::Side,
+    solver::{Mobile, Mobiles, Row, apply, relative_velocity},
+};
 
 /// GraspIt's friction pyramid has 8 sides.
 pub const FRICTION_DIRECTIONS: usize = 8;

@@ -9,7 +9,13 @@ use crate::{
     world::World,
 };
 
-use super::solver::Side;
+/// A contact's side that moves: a free body, or one body of a driven robot's assembly (see
+/// [`Assembly`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    Body(usize),
+    Link { assembly: usize, link: usize },
+}
 
 /// The free bodies and robots a step moves.
 #[derive(Debug, Clone)]

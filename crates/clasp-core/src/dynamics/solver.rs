@@ -17,7 +17,7 @@
 
 use nalgebra::{Matrix3, Vector2, Vector3};
 
-use super::articulated::Articulated;
+use super::{articulated::Articulated, movers::Side};
 
 /// One moving free body of the problem: how it answers an impulse, and its velocity so far.
 #[derive(Debug, Clone)]
@@ -44,14 +44,6 @@ impl Mobile {
     fn point_velocity(&self, r: &Vector3<f64>) -> Vector3<f64> {
         self.linear + self.angular.cross(r)
     }
-}
-
-/// A contact's side that moves: a free body, or one body of a driven robot's assembly (see
-/// [`super::movers::Assembly`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
-    Body(usize),
-    Link { assembly: usize, link: usize },
 }
 
 /// Everything that moves in a step's problem.

@@ -1,0 +1,79 @@
+//! How the solver sees a free body: a dynamic one by its inverse mass and inertia (refused,
+//! the fault named, where they cannot move it), a kinematic one as moving whatever pushes it.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::solver::Mobile;
+use crate::{
+    body::Body,
+    world::error::{BodyName, MoveError},
+};
+
+/// Why a body's mass properties cannot move it.
+pub(super) enum MassFault {
+    Mass(f64),
+    Inertia(String),
+}
+
+impl MassFault {
+    pub(super) fn error(self, body: BodyName) -> MoveError {
+        match self {
+            MassFault::Mass(mass) => MoveError::BadMass { body, mass },
+            MassFault::Inertia(why) => MoveError::BadInertia { body, why },
+        }
+    }
+}
+
+/// The body as the solver moves it, with `added` (gravity's velocity for this step) already
+/// added; refused for a mass that is not positive and finite or an inertia that is not
+/// symmetric positive definite.
+pub(super) fn mobile(body: &Body, added: Vector3<f64>) -> Result<Mobile, MassFault> {
+    let mass = body.mass.mass;
+    if !(mass.is_finite() && mass > 0.0) {
+        return Err(MassFault::Mass(mass));
+    }
+    check_inertia(&body.mass.inertia).map_err(MassFault::Inertia)?;
+    let inverse_inertia = body
+        .world_inertia()
+        .try_inverse()
+        .ok_or_else(|| MassFault::Inertia("singular".into()))?;
+    Ok(Mobile {
+        inverse_mass: 1.0 / mass,
+        inverse_inertia,
+        linear: body.velocity.linear + added,
+        angular: body.velocity.angular,
+    })
+}
+
+/// An inertia tensor a body can turn with: finite, symmetric (to a millionth of its largest
+/// entry) and positive definite; else what it is instead.
+pub(crate) fn check_inertia(inertia: &Matrix3<f64>) -> Result<(), String> {
+    if !inertia.iter().all(|x| x.is_finite()) {
+        return Err("not finite".into());
+    }
+    let scale = inertia.amax();
+    if (inertia - inertia.transpose()).amax() > 1e-6 * scale {
+        let rows: Vec<String> = inertia
+            .row_iter()
+            .map(|r| format!("{} {} {}", r[0], r[1], r[2]))
+            .collect();
+        return Err(format!("not symmetric ({})", rows.join(", ")));
+    }
+    let smallest = inertia.symmetric_eigenvalues().min();
+    if !(smallest > 1e-12 * scale && scale > 0.0) {
+        return Err(format!(
+            "not positive definite (its smallest principal moment is {smallest})"
+        ));
+    }
+    Ok(())
+}
+
+/// A kinematic body as the solver sees it: it moves as it was told, whatever pushes it.
+pub(super) fn pusher(body: &Body) -> Mobile {
+    Mobile {
+        inverse_mass: 0.0,
+        inverse_inertia: Matrix3::zeros(),
+        linear: body.velocity.linear,
+        angular: body.velocity.angular,
+    }
+}

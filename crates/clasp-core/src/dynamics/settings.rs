@@ -1,0 +1,104 @@
+//! What a run is given, apart from the step that uses it: gravity, the time step and how
+//! contacts are solved, and what each free body starts from (its type and velocity); the
+//! bounds a time step and a run's length keep to.
+
+use clasp_collide::CollisionEngine;
+use nalgebra::Vector3;
+
+use crate::{
+    body::{Body, BodyType, velocity::Velocity},
+    ids::BodyId,
+    world::{
+        World,
+        error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
+        settings::ContactSolver,
+    },
+};
+
+impl<E: CollisionEngine> World<E> {
+    /// The acceleration of gravity, mm/s².
+    pub fn gravity(&self) -> Vector3<f64> {
+        self.settings.gravity
+    }
+
+    /// Sets gravity (mm/s², any direction; zero turns it off). Refused, changing nothing,
+    /// unless every component is finite.
+    pub fn set_gravity(&mut self, gravity: Vector3<f64>) -> Result<(), MoveError> {
+        if !gravity.iter().all(|g| g.is_finite()) {
+            return Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z]));
+        }
+        self.settings.gravity = gravity;
+        Ok(())
+    }
+
+    /// How a step solves its contacts.
+    pub fn set_contact_solver(&mut self, solver: ContactSolver) {
+        self.settings.contact_solver = solver;
+    }
+
+    /// Seconds a step advances.
+    pub fn time_step(&self) -> f64 {
+        self.settings.time_step
+    }
+
+    /// Sets the step (seconds): between [`MIN_TIME_STEP`] and [`MAX_TIME_STEP`], else refused.
+    pub fn set_time_step(&mut self, seconds: f64) -> Result<(), MoveError> {
+        check_time_step(seconds)?;
+        self.settings.time_step = seconds;
+        Ok(())
+    }
+
+    /// Gives a dynamic or kinematic free body a velocity. Refused, changing nothing, for any
+    /// other body or a velocity that is not finite.
+    pub fn set_velocity(&mut self, id: BodyId, velocity: Velocity) -> Result<(), MoveError> {
+        if !velocity.is_finite() {
+            return Err(MoveError::BadVelocity);
+        }
+        let moves = |b: &Body| b.is_dynamic() || b.body_type() == BodyType::Kinematic;
+        if id.free_index().is_none() || !self.body(id).is_some_and(moves) {
+            return Err(MoveError::NotDynamic(id));
+        }
+        if let Some(body) = self.body_mut(id) {
+            body.velocity = velocity;
+        }
+        Ok(())
+    }
+
+    /// Makes a free body static, dynamic or kinematic; a body made static stops. Refused for
+    /// a robot's body: robots move with their robots.
+    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<(), MoveError> {
+        if id.free_index().is_none() {
+            return Err(MoveError::NotFree(id));
+        }
+        let body = self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?;
+        *body = body.clone().of_type(body_type);
+        // Contacts name their bodies' types.
+        self.find_all_contacts();
+        Ok(())
+    }
+}
+
+/// A time step a world takes.
+pub(super) fn check_time_step(seconds: f64) -> Result<(), MoveError> {
+    match (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&seconds) {
+        true => Ok(()),
+        false => Err(MoveError::BadTimeStep(seconds)),
+    }
+}
+
+/// How many steps of `time_step` a run of `seconds` takes; refused for a duration that is not
+/// a finite number, none negative, or a run longer than [`MAX_RUN_STEPS`].
+pub(crate) fn run_steps(seconds: f64, time_step: f64) -> Result<usize, MoveError> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(MoveError::BadDuration(seconds));
+    }
+    let steps = (seconds / time_step).round();
+    if steps > MAX_RUN_STEPS {
+        return Err(MoveError::TooManySteps {
+            seconds,
+            time_step,
+            steps,
+        });
+    }
+    Ok(steps as usize)
+}
