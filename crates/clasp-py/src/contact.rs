@@ -190,7 +190,8 @@ impl PyContact {
 }
 
 /// Contacts as numpy arrays, one row per contact: points, other points, normals, separations,
-/// frictions, and the two bodies as (kind, robot or index, chain, link) integer rows.
+/// frictions, the last step's impulses (contact frame and world axes), and the two bodies as
+/// (kind, robot or index, chain, link) integer rows.
 pub fn contact_arrays<'py>(py: Python<'py>, contacts: &[&Contact]) -> PyResult<Bound<'py, PyDict>> {
     let rows = |f: &dyn Fn(&Contact) -> [f64; 3]| -> Vec<[f64; 3]> {
         contacts.iter().map(|c| f(c)).collect()
@@ -215,6 +216,16 @@ pub fn contact_arrays<'py>(py: Python<'py>, contacts: &[&Contact]) -> PyResult<B
     arrays.set_item(
         "kinetic_friction",
         column(&|c| c.kinetic_friction).into_pyarray(py),
+    )?;
+    // The last step's impulse (from B on A; zero where no step solved the contact), in its
+    // contact frame and in world axes.
+    arrays.set_item(
+        "impulse",
+        convert::rows_array(py, &rows(&|c| c.impulse.into())),
+    )?;
+    arrays.set_item(
+        "world_impulse",
+        convert::rows_array(py, &rows(&|c| c.world_impulse().into())),
     )?;
     let ids = |f: &dyn Fn(&Contact) -> clasp_core::BodyId| -> Vec<[i64; 4]> {
         contacts.iter().map(|c| id_row(f(c))).collect()

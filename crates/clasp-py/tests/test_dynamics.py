@@ -47,6 +47,9 @@ def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
     mass = 8.0  # 20 mm cube at 1 g/cm³
     assert up[2] == pytest.approx(mass * 9810.0 * world.time_step, rel=0.01)
     assert all(c.impulse[2] > 0 for c in contacts)
+    arrays = world.contact_arrays(box)
+    np.testing.assert_allclose(arrays["world_impulse"].sum(axis=0), -up, rtol=1e-9)
+    assert np.all(arrays["impulse"][:, 2] > 0)
     assert all(c.index_in_contact_problem is not None for c in contacts)
     for c in contacts:
         g = c.inverse_inertia

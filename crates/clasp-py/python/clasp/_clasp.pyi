@@ -337,7 +337,9 @@ class World:
     ) -> dict[str, Any]:
         """The physics test of a grasp: the hand squeezes, gravity pulls the object along +x,
         -x, +y, -y, +z, -z in turn; ``held`` (all six), and per direction ``displacement``
-        (mm), ``rotation`` (degrees), ``direction_held``."""
+        (mm), ``rotation`` (degrees), ``speed`` (the object's at the end, mm/s), ``rested``
+        (at rest by pose and speed), ``direction_held`` (never for an object whose pose stood
+        still while its velocity said it moved)."""
     def robot_contacts(self, robot: int) -> list[Contact]:
         """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
@@ -379,7 +381,8 @@ class World:
     def contacts_of(self, id: BodyId) -> list[Contact]:
         """The contacts on one body, each seen from it (MoveError if there is no such body)."""
     def contact_arrays(self, body: BodyId | None = None) -> dict[str, np.ndarray]:
-        """Contacts as arrays: point, other_point, normal (N, 3); separation, static_friction,
+        """Contacts as arrays: point, other_point, normal, impulse (contact frame), world_impulse
+        (N, 3; the impulses the last step applied); separation, static_friction,
         kinetic_friction (N,); body, other (N, 4) ints (kind, index or robot, chain, link)."""
     def grasp_quality(
         self,
