@@ -655,6 +655,41 @@ fn uv_sphere(radius: f64, rings: usize, segments: usize) -> TriMesh {
 }
 
 #[test]
+fn a_soft_block_rests_flat_on_its_face_as_a_rigid_one_does() {
+    // Dropped flat from 2 mm, a block with a Young's modulus lands and rests level on its
+    // face, as the same block without one does. Its four corners' neighbourhoods all reach
+    // the table's far vertices and merge into one soft patch; the solver keeps each corner as
+    // a row of that patch (with one row it pivoted on it and froze, its velocity growing).
+    let settle = |youngs: Option<f64>| {
+        let mut block = cube_on(0.0, 2.0);
+        block.youngs = youngs;
+        let mut world = World::new(vec![table(0.0), block], vec![]);
+        let id = BodyId::Free(1);
+        world.simulate(1.0).unwrap();
+        let start = world.body(id).unwrap().pose();
+        world.simulate(0.2).unwrap();
+        let b = world.body(id).unwrap();
+        let crept = (b.pose().translation.vector - start.translation.vector).norm();
+        let v = b.velocity();
+        let tilt = b.pose().rotation.angle();
+        let height = b.world_cog().z;
+        (
+            crept,
+            v.linear.norm() + v.angular.norm() * 20.0,
+            tilt,
+            height,
+        )
+    };
+    for youngs in [None, Some(5.0e6)] {
+        let (crept, speed, tilt, height) = settle(youngs);
+        assert!(
+            crept < 0.01 && speed < 1.0 && tilt < 1e-3 && (height - 10.0).abs() < 0.1,
+            "youngs {youngs:?}: crept {crept} mm, {speed} mm/s, tilted {tilt} rad, centre at {height} mm"
+        );
+    }
+}
+
+#[test]
 fn a_soft_contact_stops_a_spin_that_a_point_contact_lets_go_on() {
     // A ball standing on its pole, spinning about the vertical: one contact, which as a point
     // resists no turning about its normal; as a soft contact it has an area, and its torsional
