@@ -3,7 +3,7 @@
 //! in six directions with the default settings. Prints the 2×2 table, and with `--labels FILE`
 //! writes each grasp's force closure and label, one line a grasp, to compare two builds.
 //!
-//! `cargo run --release -p clasp-io --example hold_table -- [--grasps 500] [--labels FILE]`
+//! `cargo run --release -p clasp-io --example hold_table -- [--grasps 500] [--labels FILE] [--show K,K]`
 
 use clasp_core::{
     BatchQuality, BodyId, BodyKind, Element, HoldSettings, Pose, RobotId, World, WrenchSpaceKind,
@@ -14,11 +14,17 @@ use clasp_io::{Disk, load_body, load_robot};
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut count, mut labels) = (500usize, None::<String>);
+    let mut show: Vec<usize> = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--grasps" => count = args.next().and_then(|n| n.parse().ok()).expect("a count"),
             "--labels" => labels = args.next(),
-            _ => panic!("usage: hold_table [--grasps N] [--labels FILE]"),
+            // Grasps whose six directions to print (comma-separated indices).
+            "--show" => {
+                let list = args.next().expect("indices");
+                show = list.split(',').filter_map(|k| k.parse().ok()).collect();
+            }
+            _ => panic!("usage: hold_table [--grasps N] [--labels FILE] [--show K,K...]"),
         }
     }
     let library = clasp_io::fixtures::graspit_models().expect("GraspIt's model library");
@@ -47,7 +53,28 @@ fn main() {
                 .is_some_and(|q| q.force_closure && q.epsilon.is_some_and(|e| e > 0.0))
         })
         .collect();
-    let trials: Vec<_> = batch.into_iter().map(|g| g.trial).collect();
+    let mut trials: Vec<_> = batch.into_iter().map(|g| g.trial).collect();
+    if !show.is_empty() {
+        // Only those grasps, each direction printed.
+        let picked: Vec<_> = show.iter().map(|&k| trials[k].clone()).collect();
+        let tests = world.test_grasps(robot, object, &picked, &HoldSettings::default());
+        for (k, test) in show.iter().zip(tests) {
+            let Ok(test) = test else { continue };
+            for d in &test.directions {
+                println!(
+                    "grasp {k} pulled {:?}: moved {:.2} mm, turned {:.2}°, {:.2} mm/s at the end, rested {}, held {}",
+                    (d.gravity / d.gravity.norm()).as_slice(),
+                    d.displacement,
+                    d.rotation.to_degrees(),
+                    d.speed,
+                    d.rested,
+                    d.held
+                );
+            }
+        }
+        return;
+    }
+    trials.truncate(count);
     let started = std::time::Instant::now();
     let tests = world.test_grasps(robot, object, &trials, &HoldSettings::default());
     let held: Vec<bool> = tests
