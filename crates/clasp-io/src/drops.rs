@@ -170,7 +170,7 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
         let (Some(body), Some(before)) = (world.body(id), before) else {
             return failed("the object is gone");
         };
-        let speed = fastest_point(body, radius);
+        let speed = body.fastest_point_speed();
         let moved = travel(&before, &body.pose(), body, radius);
         // Still: moved less than a tenth of what its speed says, at a speed it cannot hide.
         let still = speed > FROZEN_SPEED && moved < 0.1 * speed * dt;
@@ -201,7 +201,7 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
             };
         }
     }
-    let speed = world.body(id).map_or(0.0, |b| fastest_point(b, radius));
+    let speed = world.body(id).map_or(0.0, |b| b.fastest_point_speed());
     let mut ending = summary(speed, &recent, excess);
     ending.verdict = match speed < REST_SPEED && ending.travel < REST_TRAVEL {
         true => Verdict::Rest,
@@ -231,16 +231,6 @@ fn summary(speed: f64, recent: &std::collections::VecDeque<f64>, excess: f64) ->
 /// Kinetic plus potential energy (g·mm²/s²), the potential from the centre of gravity.
 pub fn mechanical_energy(body: &Body, gravity: Vector3<f64>) -> f64 {
     body.kinetic_energy() - body.mass.mass * gravity.dot(&body.world_cog().coords)
-}
-
-/// The speed of the body's fastest point (within its bounding ball of `radius` about its
-/// ball's centre, bounded by the centre's speed plus the spin times the radius and the
-/// distance from the centre of gravity to the ball's far side).
-fn fastest_point(body: &Body, radius: f64) -> f64 {
-    let v = body.velocity();
-    let (centre, _) = body.geometry().bounding_ball();
-    let reach = radius + (centre - body.mass.cog).norm();
-    v.linear.norm() + v.angular.norm() * reach
 }
 
 /// How far the body's points moved between two poses, at most (mm).

@@ -315,6 +315,14 @@ impl Body {
             + 0.5 * v.angular.dot(&(self.world_inertia() * v.angular))
     }
 
+    /// How fast its fastest point may move (mm/s): its centre of gravity's speed plus its
+    /// spin times the farthest its surface reaches from the centre (a bound, cheap and sure).
+    pub fn fastest_point_speed(&self) -> f64 {
+        let (centre, radius) = self.geometry.bounding_ball();
+        let reach = radius + (centre - self.mass.cog).norm();
+        self.velocity.linear.norm() + self.velocity.angular.norm() * reach
+    }
+
     /// The centre of gravity in world coordinates.
     pub fn world_cog(&self) -> nalgebra::Point3<f64> {
         self.pose * self.mass.cog

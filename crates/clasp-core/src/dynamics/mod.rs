@@ -164,10 +164,8 @@ impl<E: CollisionEngine> World<E> {
             let Some(body) = self.free_body(i) else {
                 continue;
             };
-            let (centre, radius) = body.geometry.bounding_ball();
-            let reach = radius + (centre - body.mass.cog).norm();
             let v = body.velocity;
-            let short = seconds * (v.linear.norm() + v.angular.norm() * reach);
+            let short = seconds * body.fastest_point_speed();
             assert!(
                 short <= self.settings.contact_threshold,
                 "{} stopped {short} mm short of where its velocity ({:?}, {:?}) takes it: its pose and velocity disagree",

@@ -200,7 +200,7 @@ fn pull(
 ) -> Result<DirectionHold, MoveError> {
     run(&mut world, object, gravity, settings.seconds, &mut path)?;
     let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
-    let speed = fastest_point_speed(body);
+    let speed = body.fastest_point_speed();
     Ok(judge_direction(gravity, start, path, speed, settings))
 }
 
@@ -237,15 +237,6 @@ const REST_SPEED: f64 = 1.0;
 const REST_MOVE: f64 = 0.01;
 /// A speed (mm/s) an object whose pose stands still cannot have: it is frozen, not held.
 const FROZEN_SPEED: f64 = 5.0;
-
-/// The speed of a body's fastest point: its centre's speed plus its spin times the farthest
-/// its surface reaches from the centre (a bound).
-fn fastest_point_speed(body: &crate::body::Body) -> f64 {
-    let (centre, radius) = body.geometry().bounding_ball();
-    let reach = radius + (centre - body.mass.cog).norm();
-    let v = body.velocity();
-    v.linear.norm() + v.angular.norm() * reach
-}
 
 /// Simulates `seconds` under `gravity`, adding a frame to the path every [`PATH_INTERVAL`].
 fn run(
