@@ -7,7 +7,9 @@
 
 use std::{path::Path, time::Instant};
 
-use clasp_core::{BodyId, BodyKind, Domain, MoveQueries, Pose, Robot, RobotId, TrialPlan, World};
+use clasp_core::{
+    BodyId, BodyKind, Domain, Element, MoveQueries, Pose, Robot, RobotId, TrialPlan, World,
+};
 use clasp_io::{Disk, load_body, load_robot, load_world};
 use nalgebra::Vector3;
 use rayon::prelude::*;
@@ -46,13 +48,27 @@ pub fn run(count: usize, library: Option<&Path>, rng: &mut Random, checks: &mut 
     Value::Array(rows)
 }
 
+/// The world without its obstacles: the hand and the mug alone, as this benchmark has always
+/// measured them (the default scene's table, since issue 41, stops approaches from below).
+fn without_obstacles(mut world: World) -> World {
+    let obstacles: Vec<usize> = world
+        .free_bodies()
+        .filter(|(_, b)| b.kind == BodyKind::Obstacle)
+        .map(|(i, _)| i)
+        .collect();
+    for i in obstacles {
+        let _ = world.remove_element(Element::Body(i));
+    }
+    world
+}
+
 fn scenes(library: Option<&Path>) -> Vec<Scene> {
     let mut scenes = Vec::new();
     let world_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/worlds/default.xml");
     match load_world(&Disk, &world_file, None) {
         Ok(world) => scenes.push(Scene {
             name: "ClaspHand on its mug",
-            world,
+            world: without_obstacles(world),
             target_per_second: 200.0,
         }),
         Err(e) => println!("\ngrasps: cannot load the default world: {e}"),
