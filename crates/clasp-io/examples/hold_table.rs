@@ -53,7 +53,7 @@ fn main() {
                 .is_some_and(|q| q.force_closure && q.epsilon.is_some_and(|e| e > 0.0))
         })
         .collect();
-    let mut trials: Vec<_> = batch.into_iter().map(|g| g.trial).collect();
+    let trials: Vec<_> = batch.into_iter().map(|g| g.trial).collect();
     if !show.is_empty() {
         // Only those grasps, each direction printed.
         let picked: Vec<_> = show.iter().map(|&k| trials[k].clone()).collect();
@@ -74,7 +74,6 @@ fn main() {
         }
         return;
     }
-    trials.truncate(count);
     let started = std::time::Instant::now();
     let tests = world.test_grasps(robot, object, &trials, &HoldSettings::default());
     let held: Vec<bool> = tests

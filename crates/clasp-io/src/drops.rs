@@ -60,7 +60,8 @@ pub struct Ending {
     pub speed: f64,
     /// How far its fastest point travelled in the last 0.1 s, mm.
     pub travel: f64,
-    /// The most energy above the released one, as a share of the energy released.
+    /// The most its kinetic plus potential energy rose above what it had at release, as a share
+    /// of that (the potential measured from the world's origin).
     pub energy_excess: f64,
 }
 
@@ -187,7 +188,8 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
         recent.push_back(moved);
         let over = (energy(&world) - released) / scale;
         excess = excess.max(over);
-        // Integration may round a little either way; a gain is a gain of a thousandth.
+        // Integration may round a little either way; a gain is a thousandth of the energy at
+        // release (for a drop onto GraspIt's table, about what half a millimetre of height is).
         if over > 1e-3 {
             return Ending {
                 verdict: Verdict::GainedEnergy { at, excess: over },

@@ -28,14 +28,19 @@ pub struct Separated {
 impl<E: CollisionEngine> World<E> {
     /// The checked pairs that interpenetrate, as a refusal naming them; `Ok` where none do.
     pub(crate) fn refuse_overlaps(&self, pairs: &[(BodyId, BodyId)]) -> Result<(), MoveError> {
-        if pairs.is_empty() {
-            return Ok(());
+        match pairs.is_empty() {
+            true => Ok(()),
+            false => Err(self.overlap_error(pairs)),
         }
+    }
+
+    /// The refusal naming interpenetrating pairs by their bodies' names and files.
+    fn overlap_error(&self, pairs: &[(BodyId, BodyId)]) -> MoveError {
         let named = pairs
             .iter()
             .map(|&(a, b)| (self.body_name(a), self.body_name(b)))
             .collect();
-        Err(MoveError::StartsOverlapping(named))
+        MoveError::StartsOverlapping(named)
     }
 
     /// Separates every interpenetrating pair with a dynamic free body in it: that body (the
@@ -71,11 +76,11 @@ impl<E: CollisionEngine> World<E> {
             let (moved, from) = match (dynamic(a), dynamic(b)) {
                 (_, true) => (b, a),
                 (true, false) => (a, b),
-                (false, false) => return self.refuse_overlaps(&overlaps).map(|_| separated),
+                (false, false) => return Err(self.overlap_error(&overlaps)),
             };
             let by = self
                 .way_out(moved, from)
-                .ok_or_else(|| self.refuse_overlaps(&[(a, b)]).unwrap_err())?;
+                .ok_or_else(|| self.overlap_error(&[(a, b)]))?;
             separated.push(Separated { moved, from, by });
         }
         self.refuse_overlaps(&self.overlapping_pairs())
