@@ -690,6 +690,54 @@ fn a_soft_block_rests_flat_on_its_face_as_a_rigid_one_does() {
 }
 
 #[test]
+fn a_step_reports_the_contacts_it_solved_each_with_its_own_impulse_and_place() {
+    // The soft block at rest: the step solved each corner of its one soft patch as a row; the
+    // world's contacts after the step are those rows, each with its own place in the problem,
+    // its own Delassus block and its own impulse (not one merged contact carrying the sum of
+    // four impulses under the first one's place and block), both sides alike; together they
+    // carry the block's weight.
+    let mut block = cube_on(0.0, 2.0);
+    block.youngs = Some(5.0e6);
+    let mut world = World::new(vec![table(0.0), block], vec![]);
+    let id = BodyId::Free(1);
+    world.simulate(1.0).unwrap();
+    world.step().unwrap();
+    let on_table: Vec<_> = world.contacts_of(BodyId::Free(0)).cloned().collect();
+    let mut places: Vec<usize> = on_table
+        .iter()
+        .map(|c| c.index_in_contact_problem.expect("every contact solved"))
+        .collect();
+    places.sort();
+    assert_eq!(places, (0..on_table.len()).collect::<Vec<_>>(), "one place each");
+    assert!(on_table.len() >= 4, "every corner a row: {}", on_table.len());
+    let cube = world.body(id).unwrap();
+    let m = cube.mass.mass;
+    for c in &on_table {
+        let r = (c.other_point - cube.world_cog()).norm();
+        let lever_part = c.inverse_inertia.norm() - 1.0 / m;
+        assert!(r > 5.0 && lever_part > 0.0, "a corner's own block: {r} mm");
+        let twin = world
+            .contacts_of(id)
+            .find(|t| t.point == c.other_point && t.other_point == c.point)
+            .expect("both sides");
+        assert_eq!(
+            (twin.impulse, twin.inverse_inertia, twin.index_in_contact_problem),
+            (c.impulse, c.inverse_inertia, c.index_in_contact_problem)
+        );
+    }
+    let normal: f64 = on_table.iter().map(|c| -c.world_impulse().z).sum();
+    let weight = m * EARTH_GRAVITY * world.time_step();
+    assert!((normal - weight).abs() < 0.01 * weight, "{normal} vs {weight}");
+    // A placement finds the world's contacts again, as a query: no step solved them.
+    let raised = Pose::translation(0.0, 0.0, 0.01) * world.body(id).unwrap().pose();
+    world.set_pose(Element::Body(1), raised).unwrap();
+    assert!(world.contacts_of(BodyId::Free(0)).count() > 0);
+    assert!(world.contacts_of(BodyId::Free(0)).all(|c| {
+        c.index_in_contact_problem.is_none() && c.impulse == Vector3::zeros()
+    }));
+}
+
+#[test]
 fn a_soft_contact_stops_a_spin_that_a_point_contact_lets_go_on() {
     // A ball standing on its pole, spinning about the vertical: one contact, which as a point
     // resists no turning about its normal; as a soft contact it has an area, and its torsional

@@ -1,47 +1,28 @@
 //! The contacts of a step: those the solver works on (merged only within the contact
-//! threshold, every row of a soft patch kept), the world's contacts found once the bodies have
-//! moved, each solved contact as the solver sees it, and the impulses a step keeps for the
-//! next (its warm start) and puts on the world's contacts.
+//! threshold, every row of a soft patch kept), each as the solver sees it, the impulses a step
+//! keeps for the next (its warm start, by each contact's identity), and the step's problem
+//! made the stage's contacts: one record, what was solved is what is reported.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use clasp_collide::{CollisionEngine, pruning::DUPLICATE_DISTANCE};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Point3, Vector3};
 
 use super::{
+    Stepping,
     movers::{Movers, Side},
+    overlaps::refuse_overlaps,
     solver::{Mobiles, Row},
 };
 use crate::{
     contact::{
         Contact, KINETIC_SPEED,
-        filter::Part,
         memory::Pushed,
-        model::{ContactModel, ContactOptions},
+        model::ContactModel,
         search::{ContactUse, contacts_found, number_contacts},
     },
     ids::BodyId,
-    world::{
-        World,
-        error::MoveError,
-        layers::{self, Layer},
-        stage::Backdrop,
-    },
+    world::{error::MoveError, layers},
 };
-
-/// One contact of a step's problem as solved.
-pub(super) struct Solved {
-    pub contact: Contact,
-    /// From B on A, contact frame.
-    pub impulse: Vector3<f64>,
-    /// Its Delassus block, contact frame.
-    pub inverse_inertia: Matrix3<f64>,
-    /// Its place in the step's first problem; `None` in an impact's.
-    pub index: Option<usize>,
-}
-
-/// The contacts of one solve.
-pub(super) type Applied = Vec<Solved>;
 
 /// What a search of the pairs with a moving body found.
 #[derive(Default)]
@@ -52,99 +33,86 @@ struct Searched {
     overlapping: Vec<(BodyId, BodyId)>,
 }
 
-impl<E: CollisionEngine> World<E> {
-    /// The contacts the solver works on: every checked pair with a moving body, as the world
-    /// finds its contacts but merged only within the contact threshold (GraspIt's 3 mm merge,
-    /// right for a grasp's wrench space, would hide the vertex a faceted body is about to
-    /// pivot on). The engine's answers come from the step's memory where nothing moved since.
-    /// Refused where a pair interpenetrates: moves never leave bodies so, and a world that
-    /// starts so is not simulated silently.
+impl Stepping<'_> {
+    /// The contacts the solver works on, both sides of each together (A's first): every
+    /// checked pair with a moving body, as the world finds its contacts but merged only within
+    /// the contact threshold (GraspIt's 3 mm merge, right for a grasp's wrench space, would
+    /// hide the vertex a faceted body is about to pivot on). The engine's answers come from
+    /// the step's memory where nothing moved since. Refused where a pair interpenetrates:
+    /// moves never leave bodies so, and a world that starts so is not simulated silently.
     pub(super) fn fine_contacts(&mut self, movers: &Movers) -> Result<Vec<Contact>, MoveError> {
-        let threshold = self.settings.contact_threshold;
-        let searched = self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(
-                engine,
-                pair,
-                found,
-                threshold,
-                options,
-                ContactUse::Dynamics,
-            )
-        });
-        self.refuse_overlaps(&searched.overlapping)?;
+        let searched = self.search_pairs(movers);
+        refuse_overlaps(&searched.overlapping, |id| self.body_name(id))?;
+        self.stage.step_memory.keep_only(&searched.pairs);
         Ok(searched.contacts)
     }
 
-    /// After a step's moves, the world's contacts of every pair with a moving body, found
-    /// once for them all; the memory keeps those pairs' searches for the next step.
-    pub(super) fn find_step_contacts(&mut self, movers: &Movers) {
-        let searched = self.search_pairs(movers, |engine, pair, found, options| {
-            contacts_found(
-                engine,
-                pair,
-                found,
-                DUPLICATE_DISTANCE,
-                options,
-                ContactUse::Grasp,
-            )
-        });
-        self.step_memory.keep_only(&searched.pairs);
-        let contacts = &mut self.stage.contacts;
-        contacts.retain(|c| !movers.moves(c.body) && !movers.moves(c.other));
-        contacts.extend(searched.contacts);
-        number_contacts(contacts);
-    }
-
-    /// Every checked pair with a moving body (A first), and the contacts `make` makes of what
-    /// the engine finds between each, the search taken from the step's memory where it can be;
-    /// the pairs that interpenetrate apart.
-    fn search_pairs(
-        &mut self,
-        movers: &Movers,
-        make: impl Fn(
-            &dyn CollisionEngine,
-            (Part, Part),
-            &[clasp_collide::Contact],
-            &ContactOptions,
-        ) -> Vec<Contact>,
-    ) -> Searched {
-        let World {
-            engine,
-            stage,
-            settings,
-            step_memory,
-            ..
-        } = self;
-        let backdrop = Backdrop::alone(engine, *settings);
-        let rules = backdrop.rules(&stage.switches);
-        let layer = stage.layer();
+    /// Every checked pair with a moving body (A first) and its contacts, the engine's search
+    /// taken from the step's memory where it can be; the pairs that interpenetrate apart.
+    fn search_pairs(&mut self, movers: &Movers) -> Searched {
+        let (backdrop, settings) = (self.backdrop, self.settings);
+        let threshold = settings.contact_threshold;
+        // The memory is written while the stage's bodies are read.
+        let mut memory = std::mem::take(&mut self.stage.step_memory);
+        let rules = backdrop.rules(&self.stage.switches);
+        let layer = self.stage.layer();
         let mut searched = Searched::default();
-        for (a, b) in layers::checked_pairs(rules.switches, &Layer::empty(), &layer) {
+        for (a, b) in layers::checked_pairs(rules.switches, &backdrop.shared, &layer) {
             if !(movers.moves(a.id) || movers.moves(b.id)) {
                 continue;
             }
             let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-            match step_memory.contacts(rules.engine, (a, b), settings.contact_threshold) {
-                Some(found) => searched.contacts.extend(make(
+            match memory.contacts(rules.engine, (a, b), threshold) {
+                Some(found) => searched.contacts.extend(contacts_found(
                     rules.engine,
                     (a, b),
                     found,
+                    threshold,
                     &settings.contact_options,
+                    ContactUse::Dynamics,
                 )),
                 None => searched.overlapping.push((a.id, b.id)),
             }
             searched.pairs.insert((a.id, b.id));
         }
+        self.stage.step_memory = memory;
         searched
     }
 
-    /// Each contact's impulse to start from: the one the last step applied at it (RaiSim's
-    /// warm start), in this contact's frame, cut to its cone; zero for a new contact.
-    pub(super) fn warm_start(&self, rows: &[Row], contacts: &[Contact]) -> Vec<Vector3<f64>> {
+    /// Where a contact lies on each of its bodies, in the body's own frame.
+    fn local_points(&self, c: &Contact) -> (Point3<f64>, Point3<f64>) {
+        let local = |id: BodyId, point: &Point3<f64>| {
+            self.body(id)
+                .map_or(*point, |body| body.pose.inverse_transform_point(point))
+        };
+        (local(c.body, &c.point), local(c.other, &c.other_point))
+    }
+
+    /// Each contact's impulse to start from: the one the last step applied at the same
+    /// contact (RaiSim's warm start), in this contact's frame, cut to its cone; zero for a new
+    /// contact.
+    pub(super) fn warm_start<'c>(
+        &self,
+        rows: &[Row],
+        contacts: impl Iterator<Item = &'c Contact>,
+    ) -> Vec<Vector3<f64>> {
+        let memory = &self.stage.step_memory;
         rows.iter()
             .zip(contacts)
             .map(|(row, c)| {
-                let Some(impulse) = self.step_memory.impulse_near(c.body, c.other, &c.point) else {
+                let last = memory.impulse_of(c, &self.local_points(c));
+                {
+                    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+                    static HIT: AtomicUsize = AtomicUsize::new(0);
+                    static ALL: AtomicUsize = AtomicUsize::new(0);
+                    let all = ALL.fetch_add(1, Relaxed) + 1;
+                    let hit = HIT.fetch_add(usize::from(last.is_some()), Relaxed)
+                        + usize::from(last.is_some());
+                    if all % 20000 == 0 {
+                        eprintln!("WARM {hit}/{all}");
+                    }
+                }
+                let Some(impulse) = last else {
                     return Vector3::zeros();
                 };
                 let local = row.frame.transpose() * impulse;
@@ -160,18 +128,20 @@ impl<E: CollisionEngine> World<E> {
             .collect()
     }
 
-    /// Keeps the impulses of the step's first solve for the next step to start from.
-    pub(super) fn remember_impulses(&mut self, applied: &[Solved]) {
-        self.step_memory.pushed = applied
-            .iter()
-            .filter(|s| s.index.is_some())
-            .map(|s| Pushed {
-                body: s.contact.body,
-                other: s.contact.other,
-                point: s.contact.point,
-                impulse: s.contact.frame.rotation * s.impulse,
-            })
-            .collect();
+    /// Keeps the impulses of the step's first solve (its contacts, A's sides with a place
+    /// in the problem, as they stand before anything moves) for the next step to start from.
+    pub(super) fn remember_impulses(&mut self, contacts: &[Contact]) {
+        let mut pushed: HashMap<(BodyId, BodyId), Vec<Pushed>> = HashMap::new();
+        for c in contacts.iter().filter(|c| c.is_object_a) {
+            if c.index_in_contact_problem.is_some() {
+                pushed.entry((c.body, c.other)).or_default().push(Pushed {
+                    triangles: (c.triangle, c.other_triangle),
+                    local: self.local_points(c),
+                    impulse: c.frame.rotation * c.impulse,
+                });
+            }
+        }
+        self.stage.step_memory.pushed = pushed;
     }
 
     /// One contact as the solver sees it, its sides where `movers` put them.
@@ -214,51 +184,34 @@ impl<E: CollisionEngine> World<E> {
         }
     }
 
-    /// Puts on each contact the impulse this step applied there, with its inverse inertia and
-    /// place in the problem: each solved contact goes to the contact of the same pair nearest
-    /// to where it was (a step moves contacts a little, and a corner's contact may now lie on a
-    /// neighbouring triangle), both sides; every other contact carries zero and no place.
-    pub(super) fn keep_impulses(&mut self, applied: &[Solved]) {
+    /// Makes the step's contact problem the stage's contacts: its pairs' contacts before
+    /// are replaced by those the step solved, both sides, numbered.
+    pub(super) fn report(&mut self, movers: &Movers, problem: Vec<Contact>) {
         let contacts = &mut self.stage.contacts;
-        for contact in contacts.iter_mut() {
-            contact.impulse = Vector3::zeros();
-            contact.inverse_inertia = Matrix3::zeros();
-            contact.index_in_contact_problem = None;
-        }
-        for entry in applied {
-            let (solved, impulse) = (&entry.contact, &entry.impulse);
-            let same_pair =
-                |c: &Contact| c.is_object_a && c.body == solved.body && c.other == solved.other;
-            let nearest = contacts
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| same_pair(c))
-                .min_by(|(_, x), (_, y)| {
-                    let distance = |c: &Contact| (c.point - solved.point).norm();
-                    distance(x).total_cmp(&distance(y))
-                })
-                .map(|(k, c)| (k, (c.body, c.other, c.point)));
-            let Some((k, (body, other, point))) = nearest else {
-                continue;
-            };
-            // The solved contact's frame may differ from this one's by a little: through the world.
-            let to_here = (contacts[k].frame.rotation.inverse() * solved.frame.rotation)
-                .to_rotation_matrix()
-                .into_inner();
-            let here = to_here * impulse;
-            let block = to_here * entry.inverse_inertia * to_here.transpose();
-            // Its other side: the same two bodies the other way round, the points swapped.
-            let twin = contacts
-                .iter()
-                .position(|c| c.body == other && c.other == body && c.other_point == point);
-            for side in std::iter::once(k).chain(twin) {
-                let contact = &mut contacts[side];
-                contact.impulse += here;
-                if contact.index_in_contact_problem.is_none() && entry.index.is_some() {
-                    contact.index_in_contact_problem = entry.index;
-                    contact.inverse_inertia = block;
-                }
-            }
+        contacts.retain(|c| !movers.moves(c.body) && !movers.moves(c.other));
+        contacts.extend(problem);
+        number_contacts(contacts);
+    }
+}
+
+/// Adds an impact's impulses to the step's problem: onto the same contact (the same side of
+/// the same pair, on the same triangles, at the same place) where the problem has it, else as
+/// a contact of its own with no place in the problem.
+pub(super) fn add_impact(problem: &mut Vec<Contact>, impact: Vec<Contact>) {
+    let same = |p: &Contact, c: &Contact| {
+        (p.body, p.other, p.triangle, p.other_triangle)
+            == (c.body, c.other, c.triangle, c.other_triangle)
+            && (p.point - c.point).norm() < SAME_PLACE
+    };
+    for c in impact.into_iter().filter(|c| c.impulse != Vector3::zeros()) {
+        let same = problem.iter_mut().find(|p| same(p, &c));
+        match same {
+            Some(p) => p.impulse += p.frame.rotation.inverse() * (c.frame.rotation * c.impulse),
+            None => problem.push(c),
         }
     }
 }
+
+/// An impact's contact lies this close (mm) to the problem's contact it adds to: a body moves
+/// micrometres within a step.
+const SAME_PLACE: f64 = 0.5;

@@ -1,12 +1,10 @@
 //! What a step moves, and where each of them stands in the solver's problem.
 
-use clasp_collide::CollisionEngine;
-
 use crate::{
     body::{Body, BodyType, velocity::Velocity},
     ids::{BodyId, RobotId},
-    robot::Robot,
-    world::World,
+    robot::{Robot, mount::carried_by},
+    world::{layers::slots, stage::Stage},
 };
 
 /// A contact's side that moves: a free body, or one body of a driven robot's assembly (see
@@ -108,14 +106,14 @@ impl Member {
 }
 
 impl Assembly {
-    /// The robot at the bottom, `root`, and all it carries, as they stand in `world`.
-    fn of<E: CollisionEngine>(world: &World<E>, root: RobotId) -> Option<Self> {
+    /// The robot at the bottom, `root`, and all it carries, as they stand on `stage`.
+    fn of(stage: &Stage, root: RobotId) -> Option<Self> {
         let mut members: Vec<Member> = Vec::new();
         let (mut dofs, mut bodies) = (0, 0);
-        for id in std::iter::once(root).chain(world.carried(root)) {
-            let robot = world.robot(id)?;
+        for id in std::iter::once(root).chain(carried_by(&stage.connections, root)) {
+            let robot = stage.robot(id)?;
             let mut member = Member::new(id, robot, dofs, bodies);
-            if let Some(c) = world.carrier(id).filter(|_| id != root) {
+            if let Some(c) = stage.carrying(id).filter(|_| id != root) {
                 let carrier = members.iter().find(|m| m.robot == c.parent_robot)?;
                 member.carried_on = Some(carrier.chain_end(c.parent_chain));
             }
@@ -123,7 +121,7 @@ impl Assembly {
             bodies += member.bodies();
             members.push(member);
         }
-        let bottom = world.robot(root)?;
+        let bottom = stage.robot(root)?;
         Some(Assembly {
             members,
             moving_base: bottom.has_free_base() || bottom.base_velocity() != Velocity::ZERO,
@@ -163,22 +161,22 @@ impl Assembly {
 }
 
 impl Movers {
-    pub fn of<E: CollisionEngine>(world: &World<E>) -> Self {
+    /// What moves among a stage's own bodies and robots (to a domain, the shared world stays).
+    pub fn of(stage: &Stage) -> Self {
         let of_type = |wanted: fn(&Body) -> bool| {
-            world
-                .free_bodies()
+            slots(&stage.bodies)
                 .filter(move |(_, b)| wanted(b))
-                .map(|(i, _)| i)
+                .map(|(i, _)| stage.first_body_slot + i)
         };
         let mut bodies: Vec<usize> = of_type(Body::is_dynamic).collect();
         let dynamic = bodies.len();
         bodies.extend(of_type(|b| b.body_type() == BodyType::Kinematic));
-        let driven = |id: RobotId| world.robot(id).is_some_and(|r| r.dof_targets().is_some());
+        let driven = |id: RobotId| stage.robot(id).is_some_and(|r| r.dof_targets().is_some());
         // A driven robot is the bottom of an assembly unless a driven robot carries it,
         // directly or through others.
         let carried_by_driven = |id: RobotId| {
             let mut at = id;
-            while let Some(c) = world.carrier(at) {
+            while let Some(c) = stage.carrying(at) {
                 if driven(c.parent_robot) {
                     return true;
                 }
@@ -186,11 +184,10 @@ impl Movers {
             }
             false
         };
-        let assemblies = world
-            .robots()
-            .map(|(id, _)| id)
+        let assemblies = slots(&stage.robots)
+            .map(|(r, _)| RobotId::from_index(stage.first_robot_slot + r))
             .filter(|&id| driven(id) && !carried_by_driven(id))
-            .filter_map(|id| Assembly::of(world, id))
+            .filter_map(|id| Assembly::of(stage, id))
             .collect();
         Movers {
             bodies,

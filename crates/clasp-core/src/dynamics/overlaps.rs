@@ -10,7 +10,10 @@ use clasp_collide::CollisionEngine;
 use crate::{
     body::BodyType,
     ids::{BodyId, Element},
-    world::{World, error::MoveError},
+    world::{
+        World,
+        error::{BodyName, MoveError},
+    },
 };
 
 /// Bisection halvings when finding how far a body must go to come out.
@@ -26,23 +29,6 @@ pub struct Separated {
 }
 
 impl<E: CollisionEngine> World<E> {
-    /// The checked pairs that interpenetrate, as a refusal naming them; `Ok` where none do.
-    pub(crate) fn refuse_overlaps(&self, pairs: &[(BodyId, BodyId)]) -> Result<(), MoveError> {
-        match pairs.is_empty() {
-            true => Ok(()),
-            false => Err(self.overlap_error(pairs)),
-        }
-    }
-
-    /// The refusal naming interpenetrating pairs by their bodies' names and files.
-    fn overlap_error(&self, pairs: &[(BodyId, BodyId)]) -> MoveError {
-        let named = pairs
-            .iter()
-            .map(|&(a, b)| (self.body_name(a), self.body_name(b)))
-            .collect();
-        MoveError::StartsOverlapping(named)
-    }
-
     /// Separates every interpenetrating pair with a dynamic free body in it: that body (the
     /// second of two dynamic ones) moves along the shortest of the six axes' directions and
     /// the one from the other body's centre to its own that takes it out of everything, and
@@ -76,15 +62,14 @@ impl<E: CollisionEngine> World<E> {
             let (moved, from) = match (dynamic(a), dynamic(b)) {
                 (_, true) => (b, a),
                 (true, false) => (a, b),
-                (false, false) => return Err(self.overlap_error(&overlaps)),
+                (false, false) => return Err(overlap_error(&overlaps, |id| self.body_name(id))),
             };
             let by = self
                 .way_out(moved, from)
-                .ok_or_else(|| self.overlap_error(&[(a, b)]))?;
+                .ok_or_else(|| overlap_error(&[(a, b)], |id| self.body_name(id)))?;
             separated.push(Separated { moved, from, by });
         }
-        self.refuse_overlaps(&self.overlapping_pairs())
-            .map(|_| separated)
+        refuse_overlaps(&self.overlapping_pairs(), |id| self.body_name(id)).map(|_| separated)
     }
 
     /// Moves `moved` (a free body) the shortest way out of everything it is in, trying the six
@@ -165,4 +150,21 @@ impl<E: CollisionEngine> World<E> {
             .iter()
             .any(|&(a, b)| a == id || b == id)
     }
+}
+
+/// The checked pairs that interpenetrate, as a refusal naming them; `Ok` where none do.
+pub(crate) fn refuse_overlaps(
+    pairs: &[(BodyId, BodyId)],
+    name: impl Fn(BodyId) -> BodyName,
+) -> Result<(), MoveError> {
+    match pairs.is_empty() {
+        true => Ok(()),
+        false => Err(overlap_error(pairs, name)),
+    }
+}
+
+/// The refusal naming interpenetrating pairs by their bodies' names and files.
+fn overlap_error(pairs: &[(BodyId, BodyId)], name: impl Fn(BodyId) -> BodyName) -> MoveError {
+    let named = pairs.iter().map(|&(a, b)| (name(a), name(b))).collect();
+    MoveError::StartsOverlapping(named)
 }

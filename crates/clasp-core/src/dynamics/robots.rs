@@ -20,6 +20,7 @@ use crate::{
 };
 
 use super::{
+    Stepping,
     articulated::Articulated,
     movers::{Assembly, Movers},
     solver::Motor,
@@ -153,7 +154,9 @@ impl<E: CollisionEngine> World<E> {
         }
         Ok(steps as f64 * dt)
     }
+}
 
+impl Stepping<'_> {
     /// The driven assemblies as the solver moves them, with gravity's share of a step (`added`).
     pub(super) fn articulated(
         &self,
@@ -177,7 +180,7 @@ impl<E: CollisionEngine> World<E> {
 
     /// Each driven DOF's controller for this step.
     pub(super) fn motors(&self, movers: &Movers) -> Vec<Motor> {
-        let dt = self.settings.time_step;
+        let dt = self.dt();
         let mut motors = Vec::new();
         for (k, assembly) in movers.assemblies.iter().enumerate() {
             for member in &assembly.members {
@@ -242,8 +245,9 @@ impl<E: CollisionEngine> World<E> {
             })
             .collect();
         if target != start {
-            let (backdrop, stage) = self.split();
-            stage.move_dofs_to_finding_no_contacts(&backdrop, id, &target)?;
+            let backdrop = self.backdrop;
+            self.stage
+                .move_dofs_to_finding_no_contacts(&backdrop, id, &target)?;
         }
         let r = self.stage.robot_mut(id).ok_or(MoveError::NoSuchRobot(id))?;
         let reached = r.dof_values().to_vec();
@@ -267,8 +271,8 @@ impl<E: CollisionEngine> World<E> {
             nalgebra::Translation3::from(pose.translation.vector + velocity.linear * dt),
             turn * pose.rotation,
         );
-        let (backdrop, stage) = self.split();
-        let outcome = stage.move_to_finding_no_contacts(
+        let backdrop = self.backdrop;
+        let outcome = self.stage.move_to_finding_no_contacts(
             &backdrop,
             Element::Robot(id),
             target,

@@ -18,7 +18,7 @@ use crate::{
 impl<E: CollisionEngine> World<E> {
     /// The acceleration of gravity, mm/s².
     pub fn gravity(&self) -> Vector3<f64> {
-        self.settings.gravity
+        self.settings.dynamics.gravity
     }
 
     /// Sets gravity (mm/s², any direction; zero turns it off). Refused, changing nothing,
@@ -27,24 +27,24 @@ impl<E: CollisionEngine> World<E> {
         if !gravity.iter().all(|g| g.is_finite()) {
             return Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z]));
         }
-        self.settings.gravity = gravity;
+        self.settings.dynamics.gravity = gravity;
         Ok(())
     }
 
     /// How a step solves its contacts.
     pub fn set_contact_solver(&mut self, solver: ContactSolver) {
-        self.settings.contact_solver = solver;
+        self.settings.dynamics.contact_solver = solver;
     }
 
     /// Seconds a step advances.
     pub fn time_step(&self) -> f64 {
-        self.settings.time_step
+        self.settings.dynamics.time_step
     }
 
     /// Sets the step (seconds): between [`MIN_TIME_STEP`] and [`MAX_TIME_STEP`], else refused.
     pub fn set_time_step(&mut self, seconds: f64) -> Result<(), MoveError> {
         check_time_step(seconds)?;
-        self.settings.time_step = seconds;
+        self.settings.dynamics.time_step = seconds;
         Ok(())
     }
 

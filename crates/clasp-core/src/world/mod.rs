@@ -21,7 +21,6 @@ use crate::{
     body::{Body, BodyKind},
     contact::{
         Contact,
-        memory::StepMemory,
         model::{ContactMode, ContactOptions, GRASPIT_CONTACT_THRESHOLD},
     },
     ids::{BodyId, Element, RobotId},
@@ -58,8 +57,6 @@ pub struct World<E: CollisionEngine = FastEngine> {
     /// The hand the user chose to grasp with (GraspIt's `setCurrentHand`), if any.
     pub(crate) chosen_hand: Option<RobotId>,
     pub(crate) settings: WorldSettings,
-    /// What the last dynamics step found and applied, for the next.
-    pub(crate) step_memory: StepMemory,
 }
 
 impl Default for World {
@@ -86,7 +83,6 @@ impl<E: CollisionEngine> World<E> {
             camera: None,
             chosen_hand: None,
             settings: WorldSettings::default(),
-            step_memory: StepMemory::default(),
         };
         world.find_all_contacts();
         world
@@ -100,7 +96,6 @@ impl<E: CollisionEngine> World<E> {
             camera: self.camera,
             chosen_hand: self.chosen_hand,
             settings: self.settings,
-            step_memory: StepMemory::default(),
         };
         world.find_all_contacts();
         world

@@ -18,11 +18,19 @@ pub struct WorldSettings {
     /// How contacts are modelled: friction edges, soft contacts on or off, the normal force
     /// that sizes a soft contact.
     pub contact_options: ContactOptions,
+    /// What a dynamics run is given.
+    pub dynamics: DynamicsSettings,
+}
+
+/// What a dynamics run is given and never changes (MuJoCo's `mjOption`): what it changes —
+/// velocities, drives, the contact problem and its memory — lives with the bodies on the stage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DynamicsSettings {
     /// The acceleration of gravity, mm/s² (zero turns it off).
     pub gravity: Vector3<f64>,
-    /// Seconds a dynamics step advances.
+    /// Seconds a step advances.
     pub time_step: f64,
-    /// How a dynamics step solves its contacts.
+    /// How a step solves its contacts.
     pub contact_solver: ContactSolver,
 }
 
@@ -51,6 +59,15 @@ impl Default for WorldSettings {
             min_step: 1.0,
             move_queries: MoveQueries::default(),
             contact_options: ContactOptions::default(),
+            dynamics: DynamicsSettings::default(),
+        }
+    }
+}
+
+impl Default for DynamicsSettings {
+    /// Earth's gravity along −z, 1 ms steps, RaiSim's solver.
+    fn default() -> Self {
+        Self {
             gravity: Vector3::new(0.0, 0.0, -EARTH_GRAVITY),
             time_step: DEFAULT_TIME_STEP,
             contact_solver: ContactSolver::default(),

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     body::Body,
-    contact::{Contact, filter::CollisionSwitches},
+    contact::{Contact, filter::CollisionSwitches, memory::StepMemory},
     ids::{BodyId, Element, RobotId},
     motion::{Motion, MoveOutcome, Rules, gaps::GapMemory},
     pose::Pose,
@@ -74,6 +74,8 @@ pub(crate) struct Stage {
     pub contacts: Vec<Contact>,
     /// What moves learnt of the gaps, for the next moves.
     pub gap_memory: GapMemory,
+    /// What the last dynamics step found and applied, for the next.
+    pub step_memory: StepMemory,
 }
 
 impl Stage {
@@ -91,6 +93,7 @@ impl Stage {
         Stage {
             contacts: Vec::new(),
             gap_memory: GapMemory::default(),
+            step_memory: StepMemory::default(),
             ..self
         }
     }
@@ -213,7 +216,7 @@ impl Stage {
     }
 
     /// The connection by which another robot carries `robot`, if one does.
-    pub(super) fn carrying(&self, robot: RobotId) -> Option<&Connection> {
+    pub(crate) fn carrying(&self, robot: RobotId) -> Option<&Connection> {
         self.connections.iter().find(|c| c.child_robot == robot)
     }
 
