@@ -1235,10 +1235,11 @@ fn bodies_inside_one_another_are_named_by_contacts_refused_by_simulate_and_separ
     let refused = run(&["simulate", path_str(&world), "--seconds", "0.1"]);
     assert!(!refused.status.success());
     let err = stderr(&refused);
+    // Each box by its name and file, and the world file's line that placed it.
     assert!(
-        err.contains("overlap.xml")
-            && err.contains("clasp_box.xml) and clasp_box (")
-            && err.contains("interpenetrate")
+        err.contains("clasp_box.xml), placed at ")
+            && err.contains("overlap.xml:3 and clasp_box (")
+            && err.contains("overlap.xml:8 interpenetrate")
             && err.contains("--resolve-overlaps"),
         "{err}"
     );
@@ -1259,6 +1260,35 @@ fn bodies_inside_one_another_are_named_by_contacts_refused_by_simulate_and_separ
         "clasp_box moved (10.025, 0.000, 0.000) mm out of clasp_box"
     );
     assert_eq!(doc["steps"], 100);
+}
+
+#[test]
+fn an_inertia_that_cannot_move_a_body_is_refused_at_its_files_line() {
+    // The box with a negative inertia on its diagonal, dropped on the table.
+    let geometry = models().join("objects/clasp_box.off");
+    let body = format!(
+        "<?xml version=\"1.0\" ?>\n<root>\n    <mass>200</mass>\n    <cog>0 0 0</cog>\n    \
+         <inertia_matrix>-1000 0 0 0 400 0 0 0 400</inertia_matrix>\n    \
+         <geometryFile type=\"off\">{}</geometryFile>\n</root>\n",
+        geometry.display()
+    );
+    let world = boxes_world(10.0).replace(
+        &models().join("objects/clasp_box.xml").display().to_string(),
+        "bad_box.xml",
+    );
+    let dir = scratch("inertia", &[("bad_box.xml", &body), ("world.xml", &world)]);
+    let refused = run(&[
+        "simulate",
+        path_str(&dir.join("world.xml")),
+        "--seconds",
+        "0.1",
+    ]);
+    assert!(!refused.status.success());
+    let err = stderr(&refused);
+    assert!(
+        err.contains("bad_box.xml:5)") && err.contains("inertia"),
+        "the inertia's line of the body file: {err}"
+    );
 }
 
 #[test]

@@ -30,7 +30,7 @@ mod robot;
 mod world;
 
 pub use body::{
-    Body, BodyKind, BodyType, Compliance, Material, UnknownMaterial, bounding_box,
+    Body, BodyKind, BodyType, Compliance, Material, SourceLines, UnknownMaterial, bounding_box,
     mass::{DEFAULT_DENSITY, DEFAULT_MASS, GivenMass, MassProperties},
     velocity::Velocity,
 };
@@ -75,5 +75,5 @@ pub use world::{
     Camera, World,
     domain::Domain,
     error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
-    settings::{ContactSolver, DEFAULT_TIME_STEP, EARTH_GRAVITY, WorldSettings},
+    settings::{ContactSolver, DEFAULT_TIME_STEP, DynamicsSettings, EARTH_GRAVITY, WorldSettings},
 };

@@ -708,8 +708,16 @@ fn a_step_reports_the_contacts_it_solved_each_with_its_own_impulse_and_place() {
         .map(|c| c.index_in_contact_problem.expect("every contact solved"))
         .collect();
     places.sort();
-    assert_eq!(places, (0..on_table.len()).collect::<Vec<_>>(), "one place each");
-    assert!(on_table.len() >= 4, "every corner a row: {}", on_table.len());
+    assert_eq!(
+        places,
+        (0..on_table.len()).collect::<Vec<_>>(),
+        "one place each"
+    );
+    assert!(
+        on_table.len() >= 4,
+        "every corner a row: {}",
+        on_table.len()
+    );
     let cube = world.body(id).unwrap();
     let m = cube.mass.mass;
     for c in &on_table {
@@ -721,20 +729,29 @@ fn a_step_reports_the_contacts_it_solved_each_with_its_own_impulse_and_place() {
             .find(|t| t.point == c.other_point && t.other_point == c.point)
             .expect("both sides");
         assert_eq!(
-            (twin.impulse, twin.inverse_inertia, twin.index_in_contact_problem),
+            (
+                twin.impulse,
+                twin.inverse_inertia,
+                twin.index_in_contact_problem
+            ),
             (c.impulse, c.inverse_inertia, c.index_in_contact_problem)
         );
     }
     let normal: f64 = on_table.iter().map(|c| -c.world_impulse().z).sum();
     let weight = m * EARTH_GRAVITY * world.time_step();
-    assert!((normal - weight).abs() < 0.01 * weight, "{normal} vs {weight}");
+    assert!(
+        (normal - weight).abs() < 0.01 * weight,
+        "{normal} vs {weight}"
+    );
     // A placement finds the world's contacts again, as a query: no step solved them.
     let raised = Pose::translation(0.0, 0.0, 0.01) * world.body(id).unwrap().pose();
     world.set_pose(Element::Body(1), raised).unwrap();
     assert!(world.contacts_of(BodyId::Free(0)).count() > 0);
-    assert!(world.contacts_of(BodyId::Free(0)).all(|c| {
-        c.index_in_contact_problem.is_none() && c.impulse == Vector3::zeros()
-    }));
+    assert!(
+        world
+            .contacts_of(BodyId::Free(0))
+            .all(|c| { c.index_in_contact_problem.is_none() && c.impulse == Vector3::zeros() })
+    );
 }
 
 #[test]

@@ -86,6 +86,7 @@ pub(crate) fn body_from_element(
     body.youngs = youngs;
     body.compliance = compliance;
     body.color = geometry.color;
+    body.lines.inertia = root.child("inertia_matrix").map(|i| i.line);
     Ok(body)
 }
 

@@ -196,7 +196,10 @@ impl WorldLoader<'_> {
             None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
         };
         let groups = read_groups(element, self.path, body.groups())?;
-        let body = body.at(placement(element, self.path)?).in_groups(groups);
+        let mut body = body.at(placement(element, self.path)?).in_groups(groups);
+        // Errors about where it stands (it starts inside another) point at its placement.
+        let at = element.child("transform").map_or(element.line, |t| t.line);
+        body.lines.placed = Some((self.path.to_path_buf(), at));
         read_motion(body, element, self.path)
     }
 
@@ -418,7 +421,7 @@ fn motion_xml(body: &Body) -> String {
 /// `<dynamics>` for a world whose gravity or time step is not the default; nothing otherwise,
 /// so a GraspIt world saves as GraspIt wrote it.
 fn dynamics_xml(world: &World) -> String {
-    let defaults = clasp_core::WorldSettings::default();
+    let defaults = clasp_core::DynamicsSettings::default();
     let (g, dt) = (world.gravity(), world.time_step());
     if g == defaults.gravity && dt == defaults.time_step {
         return String::new();

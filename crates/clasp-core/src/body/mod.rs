@@ -195,6 +195,15 @@ impl BodyType {
     }
 }
 
+/// Where a body's files say what an error about it may point at.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceLines {
+    /// The line of its body file ([`Body::source`]) that gives its inertia, if one does.
+    pub inertia: Option<usize>,
+    /// The world file and line that placed it, if a world file did.
+    pub placed: Option<(PathBuf, usize)>,
+}
+
 /// A rigid body: a shared triangle mesh placed in the world. Its pose, geometry and collision
 /// groups change only through the [`crate::World`] that holds it, which keeps its contacts true.
 #[derive(Debug, Clone)]
@@ -218,6 +227,8 @@ pub struct Body {
     pub color: Option<[f32; 3]>,
     /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
     pub source: Option<PathBuf>,
+    /// Where its files say what errors may have to point at.
+    pub lines: SourceLines,
     /// How fast it moves (dynamic and kinematic bodies); changes only through the world.
     pub(crate) velocity: Velocity,
     /// Static, dynamic or kinematic; changes only through the world.
@@ -272,6 +283,7 @@ impl Body {
             compliance: None,
             color: None,
             source: None,
+            lines: SourceLines::default(),
             velocity: Velocity::ZERO,
             body_type: BodyType::default_for(kind),
         }

@@ -1,8 +1,8 @@
 //! What a dynamics step keeps for the next: the engine's contacts between each pair it
 //! searched, with the poses and geometry they were found at (used again while neither body
-//! moved), and the impulse it applied at each contact, by the contact's identity: the next
-//! step starts the same contact from it (warm start: a resting stack settles in a few sweeps
-//! instead of hundreds).
+//! moved), and the impulse it applied at each contact, by the contact's identity, and at each
+//! driven DOF: the next step starts the same contact and the same controller from it (warm
+//! start: a resting stack settles in a few sweeps instead of hundreds).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use clasp_collide::{CollisionEngine, Geometry};
 
 use crate::{
     contact::{Contact, filter::Part},
-    ids::BodyId,
+    ids::{BodyId, RobotId},
     pose::Pose,
 };
 
@@ -33,17 +33,19 @@ pub(crate) struct Pushed {
 }
 
 impl Pushed {
-    /// How well it answers to a contact with these triangles at these points: its triangles
-    /// first, then how near the nearer of its two points lies.
+    /// How far it lies from a contact at these points (the nearer of its two, each in its
+    /// body's frame: 0 to rounding at the same vertex), and whether its triangles differ,
+    /// which tells apart contacts at one place (a vertex on two triangles of a face).
     fn unlikeness(
         &self,
         triangles: (usize, usize),
         local: &(Point3<f64>, Point3<f64>),
-    ) -> (bool, f64) {
+    ) -> (f64, bool) {
         let apart = (self.local.0 - local.0)
             .norm()
             .min((self.local.1 - local.1).norm());
-        (self.triangles != triangles, apart)
+        let place = if apart < ROUNDING { 0.0 } else { apart };
+        (place, self.triangles != triangles)
     }
 }
 
@@ -61,11 +63,17 @@ struct Found {
 /// body's own frame) to where that one's lay: a step slides a contact micrometres.
 const SAME_PLACE: f64 = 0.5;
 
+/// Points closer than this (mm) are one point: a vertex's place in its body's frame, found
+/// again through the body's pose.
+const ROUNDING: f64 = 1e-6;
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StepMemory {
     found: HashMap<(BodyId, BodyId), Found>,
     /// By pair (A first).
     pub pushed: HashMap<(BodyId, BodyId), Vec<Pushed>>,
+    /// The generalized impulse each driven DOF's controller applied, by robot and DOF.
+    pub efforts: HashMap<(RobotId, usize), f64>,
 }
 
 impl StepMemory {
@@ -103,8 +111,8 @@ impl StepMemory {
         self.found.retain(|key, _| pairs.contains(key));
     }
 
-    /// The impulse (from B on A, world frame) the last step applied at contact `c` (A's side)
-    /// lying at `local` on each body, if the step had it.
+    /// The impulse (from B on A, world frame) the last step applied at the contact `c` (A's
+    /// side) that lies at `local` on each body, if the step had that contact.
     pub fn impulse_of(
         &self,
         c: &Contact,
@@ -115,8 +123,97 @@ impl StepMemory {
             .get(&(c.body, c.other))?
             .iter()
             .map(|p| (p.unlikeness(triangles, local), p.impulse))
-            .filter(|((_, apart), _)| *apart < SAME_PLACE)
-            .min_by(|x, y| x.0.0.cmp(&y.0.0).then(x.0.1.total_cmp(&y.0.1)))
+            .filter(|((apart, _), _)| *apart < SAME_PLACE)
+            .min_by(|x, y| x.0.0.total_cmp(&y.0.0).then(x.0.1.cmp(&y.0.1)))
             .map(|(_, impulse)| impulse)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::search::{Side, contact_pair};
+    use crate::{Body, BodyKind};
+    use clasp_collide::shapes;
+
+    /// Both sides of an engine contact between a box (A) and a floor (B) standing as given.
+    fn contact(box_at: Pose, floor_at: Pose, found: &clasp_collide::Contact) -> Contact {
+        let cube = Body::from_mesh(
+            "box",
+            BodyKind::Graspable,
+            shapes::cuboid([-10.0; 3], [10.0; 3]),
+        )
+        .at(box_at);
+        let floor = Body::from_mesh(
+            "floor",
+            BodyKind::Obstacle,
+            shapes::cuboid([-100.0; 3], [100.0; 3]),
+        )
+        .at(floor_at);
+        let side = |id, body| Side {
+            id,
+            body,
+            local_index: None,
+        };
+        let [on_a, _] = contact_pair(
+            side(BodyId::Free(0), &cube),
+            side(BodyId::Free(1), &floor),
+            found,
+        )
+        .unwrap();
+        on_a
+    }
+
+    #[test]
+    fn a_contact_is_known_again_by_its_place_on_its_bodies_however_far_they_moved() {
+        // Two corners of the box's bottom on one floor triangle: the same triangle pair.
+        let corner = |x: f64| clasp_collide::Contact {
+            triangle_a: 3,
+            triangle_b: 7,
+            point_a: Point3::new(x, -10.0, -10.0),
+            point_b: Point3::new(x, -10.0, 100.0),
+            normal_a: Vector3::z(),
+            separation: 0.0,
+        };
+        let floor_at = Pose::translation(0.0, 0.0, -110.0);
+        let mut memory = StepMemory::default();
+        let push = |x: f64, z: f64| Pushed {
+            triangles: (3, 7),
+            local: (Point3::new(x, -10.0, -10.0), Point3::new(x, -10.0, 100.0)),
+            impulse: Vector3::new(0.0, 0.0, z),
+        };
+        memory.pushed.insert(
+            (BodyId::Free(0), BodyId::Free(1)),
+            vec![push(-10.0, 1.0), push(10.0, 2.0)],
+        );
+        // The box slid 2 mm along the floor since (2 m/s for 1 ms), farther than any search by
+        // position would look: each corner is its own vertex of the box still.
+        let slid = Pose::translation(2.0, 0.0, 0.0);
+        for (x, z) in [(-10.0, 1.0), (10.0, 2.0)] {
+            let mut found = corner(x);
+            found.point_b.x += 2.0;
+            let c = contact(slid, floor_at, &found);
+            let local = (found.point_a, found.point_b);
+            assert_eq!(
+                memory.impulse_of(&c, &local),
+                Some(Vector3::new(0.0, 0.0, z))
+            );
+        }
+        // The same corner named on another triangle round it is still that corner.
+        let mut found = corner(10.0);
+        found.triangle_a = 4;
+        let c = contact(Pose::identity(), floor_at, &found);
+        let local = (found.point_a, found.point_b);
+        assert_eq!(
+            memory.impulse_of(&c, &local),
+            Some(Vector3::new(0.0, 0.0, 2.0))
+        );
+        // A contact in the middle of the bottom is new.
+        let mut found = corner(0.0);
+        found.point_a.y = 0.0;
+        found.point_b.y = 0.0;
+        let c = contact(Pose::identity(), floor_at, &found);
+        let local = (found.point_a, found.point_b);
+        assert_eq!(memory.impulse_of(&c, &local), None);
     }
 }

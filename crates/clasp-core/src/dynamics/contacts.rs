@@ -101,17 +101,6 @@ impl Stepping<'_> {
             .zip(contacts)
             .map(|(row, c)| {
                 let last = memory.impulse_of(c, &self.local_points(c));
-                {
-                    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-                    static HIT: AtomicUsize = AtomicUsize::new(0);
-                    static ALL: AtomicUsize = AtomicUsize::new(0);
-                    let all = ALL.fetch_add(1, Relaxed) + 1;
-                    let hit = HIT.fetch_add(usize::from(last.is_some()), Relaxed)
-                        + usize::from(last.is_some());
-                    if all % 20000 == 0 {
-                        eprintln!("WARM {hit}/{all}");
-                    }
-                }
                 let Some(impulse) = last else {
                     return Vector3::zeros();
                 };

@@ -16,10 +16,17 @@ pub(super) enum MassFault {
 }
 
 impl MassFault {
-    pub(super) fn error(self, body: BodyName) -> MoveError {
+    /// The refusal, naming `body` (`of` its file's inertia line, where it has one).
+    pub(super) fn error(self, body: BodyName, of: &Body) -> MoveError {
         match self {
             MassFault::Mass(mass) => MoveError::BadMass { body, mass },
-            MassFault::Inertia(why) => MoveError::BadInertia { body, why },
+            MassFault::Inertia(why) => MoveError::BadInertia {
+                body: BodyName {
+                    line: of.lines.inertia,
+                    ..body
+                },
+                why,
+            },
         }
     }
 }

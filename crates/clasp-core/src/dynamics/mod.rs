@@ -121,7 +121,13 @@ impl Stage {
         let file = body
             .and_then(|b| b.source.clone())
             .or_else(|| robot.and_then(|r| r.source.clone()));
-        BodyName { id, name, file }
+        BodyName {
+            id,
+            name,
+            file,
+            line: None,
+            placed: body.and_then(|b| b.lines.placed.clone()),
+        }
     }
 }
 

@@ -178,8 +178,10 @@ impl Stepping<'_> {
             .collect()
     }
 
-    /// Each driven DOF's controller for this step.
+    /// Each driven DOF's controller for this step, starting from the effort it applied last
+    /// step.
     pub(super) fn motors(&self, movers: &Movers) -> Vec<Motor> {
+        let efforts = &self.stage.step_memory.efforts;
         let dt = self.dt();
         let mut motors = Vec::new();
         for (k, assembly) in movers.assemblies.iter().enumerate() {
@@ -196,13 +198,21 @@ impl Stepping<'_> {
                     motors.push(Motor {
                         assembly: k,
                         dof: member.first_dof + dof,
+                        drives: (member.robot, dof),
                         velocity: ((target - value) / SERVO_TIME).clamp(-fastest, fastest),
                         limit: EFFORT_SHARE * robot.dofs[dof].max_effort * dt,
+                        effort: efforts.get(&(member.robot, dof)).copied().unwrap_or(0.0),
                     });
                 }
             }
         }
         motors
+    }
+
+    /// Keeps each controller's effort for the next step to start from.
+    pub(super) fn remember_efforts(&mut self, motors: &[Motor]) {
+        let efforts = motors.iter().map(|m| (m.drives, m.effort)).collect();
+        self.stage.step_memory.efforts = efforts;
     }
 
     /// Moves a driven assembly by the velocities the solver left it for `dt` seconds: each

@@ -18,6 +18,7 @@
 use nalgebra::{Matrix3, Vector2, Vector3};
 
 use super::{articulated::Articulated, movers::Side};
+use crate::ids::RobotId;
 
 /// One moving free body of the problem: how it answers an impulse, and its velocity so far.
 #[derive(Debug, Clone)]
@@ -130,8 +131,13 @@ pub(crate) struct Motor {
     /// The assembly, and the DOF among its generalized coordinates.
     pub assembly: usize,
     pub dof: usize,
+    /// The robot and its DOF it drives.
+    pub drives: (RobotId, usize),
     pub velocity: f64,
     pub limit: f64,
+    /// Its generalized impulse: where the solve starts it (the one it applied last step, as
+    /// the contacts start from theirs), and what it applied once solved.
+    pub effort: f64,
 }
 
 /// Sweeps over all contacts at most this many times.
@@ -155,23 +161,29 @@ pub(crate) fn solve(
     rows: &[Row],
     blocks: &[Matrix3<f64>],
     initial: Vec<Vector3<f64>>,
-    motors: &[Motor],
+    motors: &mut [Motor],
 ) -> Vec<Vector3<f64>> {
-    // Sweeps start from `initial` (a warm start), already applied.
+    // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
     for (row, impulse) in rows.iter().zip(&initial) {
         if *impulse != Vector3::zeros() {
             apply(mobiles, row, &(row.frame * impulse));
         }
     }
+    for motor in motors.iter_mut() {
+        motor.effort = motor.effort.clamp(-motor.limit, motor.limit);
+        mobiles.robots[motor.assembly].push_dof(motor.dof, motor.effort);
+    }
     let mut impulses = initial;
     let mut torsions = vec![0.0; rows.len()];
-    let mut efforts = vec![0.0; motors.len()];
+    // A contact that slid at the step's start slides until its own impulse can stop it; from
+    // then on it sticks, for the rest of the solve.
+    let mut sticking: Vec<bool> = rows.iter().map(|r| r.slip.is_none()).collect();
     for _ in 0..MAX_SWEEPS {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
         // The controllers' impulses settle by their own measure (torques, not forces).
         let mut motors_settled = true;
-        for (motor, effort) in motors.iter().zip(&mut efforts) {
-            let pushed = drive(&mut mobiles.robots[motor.assembly], motor, effort);
+        for motor in motors.iter_mut() {
+            let pushed = drive(&mut mobiles.robots[motor.assembly], motor);
             motors_settled &= pushed <= SETTLED * motor.limit.max(1e-12);
         }
         for (k, row) in rows.iter().enumerate() {
@@ -182,7 +194,9 @@ pub(crate) fn solve(
             }
             let velocity = row.frame.transpose() * relative_velocity(mobiles, row);
             let old = impulses[k];
-            let new = solve_one(&blocks[k], &velocity, &old, row.friction, row.slip);
+            let slip = if sticking[k] { None } else { row.slip };
+            let (new, stuck) = solve_one(&blocks[k], &velocity, &old, row.friction, slip);
+            sticking[k] |= stuck;
             let delta = new - old;
             if delta != Vector3::zeros() {
                 apply(mobiles, row, &(row.frame * delta));
@@ -198,17 +212,17 @@ pub(crate) fn solve(
     impulses
 }
 
-/// A DOF's controller updated: its accumulated impulse `effort` moves towards the one that
-/// brings the DOF to the motor's velocity, within its limit; returns the change.
-fn drive(robot: &mut Articulated, motor: &Motor, effort: &mut f64) -> f64 {
+/// A DOF's controller updated: its accumulated impulse moves towards the one that brings the
+/// DOF to the motor's velocity, within its limit; returns the change.
+fn drive(robot: &mut Articulated, motor: &mut Motor) -> f64 {
     let ease = robot.inverse_mass[(motor.dof, motor.dof)];
     if ease.is_nan() || ease <= 0.0 {
         return 0.0;
     }
     let wanted = (motor.velocity - robot.velocity[motor.dof]) / ease;
-    let new = (*effort + wanted).clamp(-motor.limit, motor.limit);
-    let delta = new - *effort;
-    *effort = new;
+    let new = (motor.effort + wanted).clamp(-motor.limit, motor.limit);
+    let delta = new - motor.effort;
+    motor.effort = new;
     robot.push_dof(motor.dof, delta);
     delta.abs()
 }
@@ -286,21 +300,21 @@ fn solve_one(
     old: &Vector3<f64>,
     mu: f64,
     slip: Option<Vector2<f64>>,
-) -> Vector3<f64> {
+) -> (Vector3<f64>, bool) {
     // The velocity this contact would have without its own impulse.
     let free = velocity - block * old;
     if free.z >= 0.0 {
-        return Vector3::zeros(); // separating: no pull
+        return (Vector3::zeros(), false); // separating: no pull
     }
     let Some(inverse) = block.try_inverse() else {
-        return *old;
+        return (*old, false);
     };
     let stick = -(inverse * free);
     let tangential = stick.xy().norm();
     if stick.z >= 0.0 && tangential <= mu * stick.z {
-        return stick;
+        return (stick, true);
     }
-    slide(block, velocity, old, mu, slip)
+    (slide(block, velocity, old, mu, slip), false)
 }
 
 /// Sliding, or a contact whose exact answer pulls: the normal impulse that stops the approach
@@ -376,7 +390,7 @@ mod tests {
             rows,
             &blocks,
             vec![Vector3::zeros(); rows.len()],
-            &[],
+            &mut [],
         );
         *bodies = mobiles.bodies;
         impulses

@@ -150,7 +150,9 @@ impl Stepping<'_> {
             let id = BodyId::Free(i);
             let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
             let one = match k < movers.dynamic {
-                true => mobile(body, added).map_err(|fault| fault.error(self.body_name(id)))?,
+                true => {
+                    mobile(body, added).map_err(|fault| fault.error(self.body_name(id), body))?
+                }
                 false => pusher(body),
             };
             mobiles.bodies.push(one);
@@ -180,7 +182,7 @@ impl Stepping<'_> {
             })
             .unzip();
         let blocks = solver::delassus_blocks(&mobiles, &rows);
-        let (initial, motors) = match first {
+        let (initial, mut motors) = match first {
             true => {
                 let on_a = solved.iter().map(|&k| &contacts[2 * k]);
                 (self.warm_start(&rows, on_a), self.motors(movers))
@@ -189,7 +191,7 @@ impl Stepping<'_> {
         };
         let impulses = match self.settings.dynamics.contact_solver {
             ContactSolver::PerContact => {
-                solver::solve(&mut mobiles, &rows, &blocks, initial, &motors)
+                solver::solve(&mut mobiles, &rows, &blocks, initial, &mut motors)
             }
             ContactSolver::Lcp => lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?,
         };
@@ -204,6 +206,7 @@ impl Stepping<'_> {
         }
         if first {
             self.remember_impulses(&contacts);
+            self.remember_efforts(&motors);
         }
         Ok((mobiles, contacts))
     }

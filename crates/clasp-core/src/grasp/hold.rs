@@ -4,8 +4,9 @@
 //! directions in turn; the grasp holds when the object moves no more than a distance and turns
 //! no more than an angle in every direction (DexGraspNet's test in Isaac Gym, BODex's in
 //! MuJoCo). Only the hand and the object take part: the table the grasp was planned on is
-//! left out, as the datasets do. Each direction runs on a world of its own, so the answer is
-//! the same bit for bit on any number of threads.
+//! left out, as the datasets do. Each direction runs on a domain of its own (copies of the
+//! hand and object sharing their geometry), so the answer is the same bit for bit on any
+//! number of threads.
 
 use clasp_collide::{CollisionEngine, FastEngine};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
@@ -15,7 +16,7 @@ use crate::{
     grasp::trial::GraspTrial,
     ids::{BodyId, RobotId},
     pose::Pose,
-    world::{World, error::MoveError, settings::EARTH_GRAVITY},
+    world::{World, domain::Domain, error::MoveError, settings::EARTH_GRAVITY},
 };
 
 /// How a grasp is tested.
@@ -105,6 +106,10 @@ pub const DIRECTIONS: [[f64; 3]; 6] = [
 impl<E: CollisionEngine> World<E> {
     /// Tests the grasp `robot` has on `object` where both stand now ([`HoldSettings`]). Refused
     /// for a robot or object that is not there, or settings that are not positive numbers.
+    ///
+    /// The hand and the object are set apart in a world of their own (sharing their
+    /// geometry); a domain of it holds copies of both and squeezes once, without gravity; each
+    /// direction then runs on a copy of that domain pulling its own way, in parallel.
     pub fn test_grasp(
         &self,
         robot: RobotId,
@@ -113,15 +118,23 @@ impl<E: CollisionEngine> World<E> {
     ) -> Result<HoldTest, MoveError> {
         check(settings)?;
         let alone = alone_with(self, robot, object, settings)?;
-        let object = BodyId::Free(0);
-        let start = frame(&alone, object)?;
-        let (squeezed, squeeze_path) = squeeze(alone, object, settings)?;
+        let mut squeezing = alone.domain(1)?;
+        let hand = squeezing.clone_robot(RobotId::from_index(0))?;
+        let object = squeezing.clone_body(BodyId::Free(0))?;
+        let test = Tested { object, hand };
+        let start = test.frame(&squeezing)?;
+        let mut path = vec![start.clone()];
+        test.run(
+            &mut squeezing,
+            Vector3::zeros(),
+            settings.squeeze_seconds,
+            &mut path,
+        )?;
         let directions: Vec<DirectionHold> = DIRECTIONS
             .par_iter()
             .map(|&d| {
                 let gravity = Vector3::from(d) * settings.gravity;
-                let path = squeeze_path.clone();
-                pull(squeezed.clone(), object, &start, path, gravity, settings)
+                test.pull(squeezing.clone(), &start, path.clone(), gravity, settings)
             })
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
@@ -171,37 +184,80 @@ fn squeeze_targets(world: &World, robot: RobotId, squeeze: f64) -> Result<Vec<f6
         .collect())
 }
 
-/// The squeeze without gravity (the same for every direction, so run once): the world after
-/// it, and the path so far.
-fn squeeze(
-    mut world: World,
+/// What a test runs on its domain: the copies of the object and the hand.
+struct Tested {
     object: BodyId,
-    settings: &HoldSettings,
-) -> Result<(World, Vec<HoldFrame>), MoveError> {
-    let mut path = vec![frame(&world, object)?];
-    run(
-        &mut world,
-        object,
-        Vector3::zeros(),
-        settings.squeeze_seconds,
-        &mut path,
-    )?;
-    Ok((world, path))
+    hand: RobotId,
 }
 
-/// One direction's pull after the squeeze; how far the object went from `start`.
-fn pull(
-    mut world: World,
-    object: BodyId,
-    start: &HoldFrame,
-    mut path: Vec<HoldFrame>,
-    gravity: Vector3<f64>,
-    settings: &HoldSettings,
-) -> Result<DirectionHold, MoveError> {
-    run(&mut world, object, gravity, settings.seconds, &mut path)?;
-    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
-    let speed = body.fastest_point_speed();
-    Ok(judge_direction(gravity, start, path, speed, settings))
+impl Tested {
+    /// One direction's pull after the squeeze; how far the object went from `start`.
+    fn pull(
+        &self,
+        mut domain: Domain<'_>,
+        start: &HoldFrame,
+        mut path: Vec<HoldFrame>,
+        gravity: Vector3<f64>,
+        settings: &HoldSettings,
+    ) -> Result<DirectionHold, MoveError> {
+        self.run(&mut domain, gravity, settings.seconds, &mut path)?;
+        let body = domain
+            .body(self.object)
+            .ok_or(MoveError::NoSuchBody(self.object))?;
+        let speed = body.fastest_point_speed();
+        Ok(judge_direction(gravity, start, path, speed, settings))
+    }
+
+    /// Simulates `seconds` under `gravity`, adding a frame to the path every
+    /// [`PATH_INTERVAL`].
+    fn run(
+        &self,
+        domain: &mut Domain<'_>,
+        gravity: Vector3<f64>,
+        seconds: f64,
+        path: &mut Vec<HoldFrame>,
+    ) -> Result<(), MoveError> {
+        domain.set_gravity(gravity)?;
+        let (mut left, mut resting) = (seconds, 0);
+        // Once hand and object have rested a while, nothing will move them any more: the rest
+        // of the run is skipped (the answer is the same; the test is many times faster).
+        while left > 0.0 && resting < REST_SPANS {
+            let span = left.min(PATH_INTERVAL);
+            domain.simulate(span)?;
+            left -= span;
+            path.push(self.frame(domain)?);
+            resting = if self.at_rest(domain) { resting + 1 } else { 0 };
+        }
+        Ok(())
+    }
+
+    /// Whether the object and the hand's DOFs have all but stopped (under 1 µm and 1 µrad a
+    /// step at 1 ms).
+    fn at_rest(&self, domain: &Domain<'_>) -> bool {
+        let still = domain.body(self.object).is_some_and(|b| {
+            let v = b.velocity();
+            v.linear.norm() < 1e-3 && v.angular.norm() < 1e-3
+        });
+        let hand_still = domain
+            .robot(self.hand)
+            .is_some_and(|r| r.dof_velocities().iter().all(|v| v.abs() < 1e-3));
+        still && hand_still
+    }
+
+    /// The object and the hand as they stand.
+    fn frame(&self, domain: &Domain<'_>) -> Result<HoldFrame, MoveError> {
+        let body = domain
+            .body(self.object)
+            .ok_or(MoveError::NoSuchBody(self.object))?;
+        let hand = domain
+            .robot(self.hand)
+            .ok_or(MoveError::NoSuchRobot(self.hand))?;
+        Ok(HoldFrame {
+            centre: body.world_cog(),
+            object: body.pose(),
+            dofs: hand.dof_values().to_vec(),
+        })
+    }
 }
 
 /// A direction's answer from its path and the object's speed at the end.
@@ -238,58 +294,8 @@ const REST_MOVE: f64 = 0.01;
 /// A speed (mm/s) an object whose pose stands still cannot have: it is frozen, not held.
 const FROZEN_SPEED: f64 = 5.0;
 
-/// Simulates `seconds` under `gravity`, adding a frame to the path every [`PATH_INTERVAL`].
-fn run(
-    world: &mut World,
-    object: BodyId,
-    gravity: Vector3<f64>,
-    seconds: f64,
-    path: &mut Vec<HoldFrame>,
-) -> Result<(), MoveError> {
-    world.set_gravity(gravity)?;
-    let (mut left, mut resting) = (seconds, 0);
-    // Once hand and object have rested a while, nothing will move them any more: the rest
-    // of the run is skipped (the answer is the same; the test is many times faster).
-    while left > 0.0 && resting < REST_SPANS {
-        let span = left.min(PATH_INTERVAL);
-        world.simulate(span)?;
-        left -= span;
-        path.push(frame(world, object)?);
-        resting = if at_rest(world, object) {
-            resting + 1
-        } else {
-            0
-        };
-    }
-    Ok(())
-}
-
 /// Path intervals hand and object must rest for the rest of a pull to be skipped.
 const REST_SPANS: usize = 5;
-
-/// Whether the object and the hand's DOFs have all but stopped (under 1 µm and 1 µrad a
-/// step at 1 ms).
-fn at_rest(world: &World, object: BodyId) -> bool {
-    let still = world.body(object).is_some_and(|b| {
-        let v = b.velocity();
-        v.linear.norm() < 1e-3 && v.angular.norm() < 1e-3
-    });
-    still
-        && world
-            .robots()
-            .all(|(_, r)| r.dof_velocities().iter().all(|v| v.abs() < 1e-3))
-}
-
-/// The object and the hand (the world's only robot) as they stand.
-fn frame(world: &World, object: BodyId) -> Result<HoldFrame, MoveError> {
-    let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
-    let hand = world.find_robot(RobotId::from_index(0))?;
-    Ok(HoldFrame {
-        centre: body.world_cog(),
-        object: body.pose(),
-        dofs: hand.dof_values().to_vec(),
-    })
-}
 
 fn placement(
     world: &World,

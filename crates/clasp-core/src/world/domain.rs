@@ -7,11 +7,13 @@
 //! [`Stage`]'s, the same the world's moves call.
 
 use clasp_collide::{CollisionEngine, FastEngine};
+use nalgebra::Vector3;
 
 use super::{
     World,
     error::MoveError,
     layers::Layer,
+    settings::{DynamicsSettings, WorldSettings},
     stage::{Backdrop, Stage},
 };
 use crate::{
@@ -28,8 +30,11 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct Domain<'w, E: CollisionEngine = FastEngine> {
     world: &'w World<E>,
-    /// World robots this domain does not see: the originals of its clones.
-    hidden_robots: Vec<RobotId>,
+    /// World bodies and robots this domain does not see: the originals of its clones.
+    hidden: Vec<Element>,
+    /// What the domain's dynamics is given: the world's, unless set for the domain alone (each
+    /// direction of a grasp's physics test pulls its own way).
+    dynamics: DynamicsSettings,
     /// The domain's own bodies and robots, numbered after the world's; the world's switches,
     /// a clone given its original's; the contacts of its bodies; what its moves learnt.
     pub(crate) stage: Stage,
@@ -51,7 +56,8 @@ impl<E: CollisionEngine> World<E> {
         };
         Ok(Domain {
             world: self,
-            hidden_robots: Vec::new(),
+            hidden: Vec::new(),
+            dynamics: self.settings.dynamics,
             stage,
         })
     }
@@ -87,12 +93,15 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     /// What the domain's stage moves against: the world, less the originals of its clones;
     /// with the stage itself, to change it.
     pub(crate) fn split(&mut self) -> (Backdrop<'_>, &mut Stage) {
-        (backdrop(self.world, &self.hidden_robots), &mut self.stage)
+        (
+            backdrop(self.world, &self.hidden, self.dynamics),
+            &mut self.stage,
+        )
     }
 
     /// The domain's backdrop alone, to read the stage against.
     pub(crate) fn backdrop(&self) -> Backdrop<'_> {
-        backdrop(self.world, &self.hidden_robots)
+        backdrop(self.world, &self.hidden, self.dynamics)
     }
 
     /// Adds a body of the domain's own where it stands, finds its contacts, returns its id.
@@ -111,7 +120,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     /// original from the domain; returns the clone's id.
     pub fn clone_robot(&mut self, robot: RobotId) -> Result<RobotId, MoveError> {
         let original = self.world.find_robot(robot)?;
-        self.hidden_robots.push(robot);
+        self.hidden.push(Element::Robot(robot));
         let clone = RobotId::from_index(self.stage.first_robot_slot + self.stage.robots.len());
         // The clone stands in for its original under the user's switches too.
         self.stage.switches.copy_to_stand_ins(|id| {
@@ -119,6 +128,44 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
             Some(BodyId::of_robot(clone, which))
         });
         Ok(self.add_robot(original.clone()))
+    }
+
+    /// Adds a copy of world free body `body` (sharing its geometry; its type and velocity
+    /// too) in its place, and hides the original from the domain; returns the copy's id. The
+    /// domain's dynamics moves the copy, never the world's.
+    pub fn clone_body(&mut self, body: BodyId) -> Result<BodyId, MoveError> {
+        let i = body.free_index().ok_or(MoveError::NotFree(body))?;
+        let original = self.world.free_body(i).ok_or(MoveError::NoSuchBody(body))?;
+        self.hidden.push(Element::Body(i));
+        let copy = BodyId::Free(self.stage.first_body_slot + self.stage.bodies.len());
+        self.stage
+            .switches
+            .copy_to_stand_ins(|id| (id == body).then_some(copy));
+        Ok(self.add_body(original.clone()))
+    }
+
+    /// The domain's gravity (mm/s²; any direction, zero turns it off); the world's stays.
+    /// Refused, changing nothing, unless every component is finite.
+    pub fn set_gravity(&mut self, gravity: Vector3<f64>) -> Result<(), MoveError> {
+        if !gravity.iter().all(|g| g.is_finite()) {
+            return Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z]));
+        }
+        self.dynamics.gravity = gravity;
+        Ok(())
+    }
+
+    /// Advances the domain's own bodies and driven robots one time step, against the shared
+    /// world, which stays ([`World::step`]'s step, written once on the stage).
+    pub fn step(&mut self) -> Result<(), MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.step(&backdrop)
+    }
+
+    /// Steps the domain for `seconds` (rounded to whole steps); returns the steps taken
+    /// ([`World::simulate`]).
+    pub fn simulate(&mut self, seconds: f64) -> Result<usize, MoveError> {
+        let (backdrop, stage) = self.split();
+        stage.simulate_until(&backdrop, seconds, || false)
     }
 
     /// A body the domain sees: one of its own, or the world's.
@@ -208,13 +255,23 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     }
 }
 
-/// The world as a domain sees it: every body but the robots it hides.
-fn backdrop<'a, E: CollisionEngine>(world: &'a World<E>, hidden: &'a [RobotId]) -> Backdrop<'a> {
+/// The world as a domain sees it: every body and robot but those it hides, under the
+/// domain's dynamics.
+fn backdrop<'a, E: CollisionEngine>(
+    world: &'a World<E>,
+    hidden: &'a [Element],
+    dynamics: DynamicsSettings,
+) -> Backdrop<'a> {
+    let world_backdrop = world.backdrop();
     Backdrop {
         shared: Layer {
-            hidden_robots: hidden,
+            hidden,
             ..world.layer()
         },
-        ..world.backdrop()
+        settings: WorldSettings {
+            dynamics,
+            ..world_backdrop.settings
+        },
+        ..world_backdrop
     }
 }

@@ -109,12 +109,16 @@ pub const MAX_TIME_STEP: f64 = 0.1;
 /// runs go in parts, so that no call hangs on a mistyped duration.
 pub const MAX_RUN_STEPS: f64 = 1.0e6;
 
-/// A body as errors name it: its id, its name and the file it came from.
+/// A body as errors name it: its id, its name and the file it came from (at the line at
+/// fault, where the error knows it), and the world file's line that placed it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyName {
     pub id: BodyId,
     pub name: String,
     pub file: Option<std::path::PathBuf>,
+    /// The line of `file` at fault.
+    pub line: Option<usize>,
+    pub placed: Option<(std::path::PathBuf, usize)>,
 }
 
 impl std::fmt::Display for BodyName {
@@ -124,9 +128,14 @@ impl std::fmt::Display for BodyName {
         } else {
             &self.name
         };
-        match &self.file {
-            Some(file) => write!(f, "{name} ({})", file.display()),
-            None => write!(f, "{name}"),
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{name} ({}:{line})", file.display())?,
+            (Some(file), None) => write!(f, "{name} ({})", file.display())?,
+            (None, _) => write!(f, "{name}")?,
+        }
+        match &self.placed {
+            Some((world, line)) => write!(f, ", placed at {}:{line}", world.display()),
+            None => Ok(()),
         }
     }
 }

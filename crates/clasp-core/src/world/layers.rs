@@ -29,8 +29,8 @@ pub(crate) struct Layer<'a> {
     pub first_body_slot: usize,
     pub first_robot_slot: usize,
     pub domain: u32,
-    /// Robots of this layer left out of view (the originals of a domain's clones).
-    pub hidden_robots: &'a [RobotId],
+    /// Bodies and robots of this layer left out of view (the originals of a domain's clones).
+    pub hidden: &'a [Element],
 }
 
 impl<'a> Layer<'a> {
@@ -42,13 +42,13 @@ impl<'a> Layer<'a> {
             first_body_slot: 0,
             first_robot_slot: 0,
             domain: 0,
-            hidden_robots: &[],
+            hidden: &[],
         }
     }
 
     /// A visible robot of the layer.
     pub fn robot(&self, id: RobotId) -> Option<&'a Robot> {
-        if self.hidden_robots.contains(&id) {
+        if self.hidden.contains(&Element::Robot(id)) {
             return None;
         }
         let local = id.index().checked_sub(self.first_robot_slot)?;
@@ -60,8 +60,13 @@ impl<'a> Layer<'a> {
         match (id.robot(), id.robot_body()) {
             (Some(robot), Some(which)) => self.robot(robot)?.body(which),
             _ => {
-                let local = id.free_index()?.checked_sub(self.first_body_slot)?;
-                self.bodies.get(local)?.as_ref()
+                let i = id.free_index()?;
+                if self.hidden.contains(&Element::Body(i)) {
+                    return None;
+                }
+                self.bodies
+                    .get(i.checked_sub(self.first_body_slot)?)?
+                    .as_ref()
             }
         }
     }
@@ -69,11 +74,15 @@ impl<'a> Layer<'a> {
     /// Every body of the layer: free bodies, then each visible robot's palm and links.
     pub fn parts(&self) -> Vec<Part<'a>> {
         let mut parts = free_parts(self.bodies, self.first_body_slot, self.domain);
+        parts.retain(|p| {
+            let i = p.id.free_index();
+            !i.is_some_and(|i| self.hidden.contains(&Element::Body(i)))
+        });
         parts.extend(robot_parts(
             self.robots,
             self.first_robot_slot,
             self.domain,
-            |r| !self.hidden_robots.contains(&r),
+            |r| !self.hidden.contains(&Element::Robot(r)),
         ));
         parts
     }
@@ -189,7 +198,7 @@ pub(crate) fn run_motion<R>(
         first_body_slot,
         first_robot_slot,
         domain,
-        hidden_robots: &[],
+        hidden: &[],
     };
     let mover = match element {
         Element::Body(i) => {

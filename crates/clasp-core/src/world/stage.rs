@@ -106,7 +106,7 @@ impl Stage {
             first_body_slot: self.first_body_slot,
             first_robot_slot: self.first_robot_slot,
             domain: self.domain,
-            hidden_robots: &[],
+            hidden: &[],
         }
     }
 
