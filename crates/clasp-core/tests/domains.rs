@@ -226,3 +226,67 @@ fn a_clone_obeys_its_originals_collision_switches() {
         "the switch lets both through"
     );
 }
+
+#[test]
+fn a_domain_steps_its_own_copy_of_a_body_under_its_own_gravity_and_the_world_stays() {
+    // The cube 6 mm above the slab in the world; each domain drops its own copy of it.
+    let mut world = World::new(
+        vec![
+            body("object", cube(6.0), [0.0, 0.0, 2.0]),
+            clasp_core::Body::from_mesh(
+                "slab",
+                BodyKind::Obstacle,
+                clasp_collide::shapes::cuboid([-60.0, -60.0, -30.0], [60.0, 60.0, -10.0]),
+            ),
+        ],
+        Vec::new(),
+    );
+    world.set_gravity(nalgebra::Vector3::zeros()).unwrap();
+    let start = world.body(BodyId::Free(0)).unwrap().pose();
+    let alone = {
+        let mut alone = world.clone();
+        alone
+            .set_gravity(nalgebra::Vector3::new(0.0, 0.0, -9810.0))
+            .unwrap();
+        alone.simulate(0.3).unwrap();
+        alone.body(BodyId::Free(0)).unwrap().pose()
+    };
+    let mut falling = world.domain(1).unwrap();
+    let copy = falling.clone_body(BodyId::Free(0)).unwrap();
+    assert_eq!(copy, BodyId::Free(2), "numbered after the world's bodies");
+    falling
+        .set_gravity(nalgebra::Vector3::new(0.0, 0.0, -9810.0))
+        .unwrap();
+    // The original is hidden from the domain: the copy falls through where it stood.
+    assert!(falling.body(BodyId::Free(0)).is_none());
+    assert_eq!(falling.simulate(0.3).unwrap(), 300);
+    let landed = falling.body(copy).unwrap();
+    // As the world alone would have it (to rounding: in the domain the slab is the pair's
+    // first body), on the slab, resting, the step's contacts its own.
+    let (pose, apart) = (landed.pose(), alone.inverse() * landed.pose());
+    assert!(
+        apart.translation.vector.norm() < 1e-6 && apart.rotation.angle() < 1e-9,
+        "{pose:?} vs {alone:?}"
+    );
+    assert!((landed.world_cog().z + 4.0).abs() < 0.1 && landed.velocity().linear.norm() < 1.0);
+    let on_slab: Vec<_> = falling
+        .contacts_of(copy)
+        .filter(|c| c.other == BodyId::Free(1))
+        .collect();
+    assert!(on_slab.len() >= 3);
+    assert!(on_slab.iter().all(|c| c.index_in_contact_problem.is_some()));
+    // A domain with no gravity of its own takes the world's: nothing moves.
+    let mut floating = world.domain(2).unwrap();
+    let still = floating.clone_body(BodyId::Free(0)).unwrap();
+    floating.simulate(0.1).unwrap();
+    assert_eq!(floating.body(still).unwrap().pose(), start);
+    assert!(
+        falling
+            .set_gravity(nalgebra::Vector3::new(f64::NAN, 0.0, 0.0))
+            .is_err()
+    );
+    // The world itself never moved.
+    assert_eq!(world.body(BodyId::Free(0)).unwrap().pose(), start);
+    world.step().unwrap();
+    assert_eq!(world.body(BodyId::Free(0)).unwrap().pose(), start);
+}
