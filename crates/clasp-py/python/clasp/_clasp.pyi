@@ -344,7 +344,10 @@ class World:
         """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
         """Advances the world one time step: free graspable bodies fall, slide and rest on the
-        world's contacts; each contact then carries its impulse."""
+        world's contacts. The world's contacts are then the step's contact problem (found at
+        its start, as RaiSim's and MuJoCo's are), each with the impulse the solver applied
+        there, its inverse inertia and its place in the problem; a move afterwards finds them
+        again, with no impulse."""
     def simulate(self, seconds: float, resolve_overlaps: bool = False) -> int:
         """Steps for ``seconds`` of simulated time; returns the steps taken. Ctrl-C raises
         ``KeyboardInterrupt`` with the world at its last whole step; bodies that start inside
