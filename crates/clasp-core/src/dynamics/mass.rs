@@ -21,10 +21,10 @@ impl MassFault {
         match self {
             MassFault::Mass(mass) => MoveError::BadMass { body, mass },
             MassFault::Inertia(why) => MoveError::BadInertia {
-                body: BodyName {
+                body: Box::new(BodyName {
                     line: of.lines.inertia,
                     ..body
-                },
+                }),
                 why,
             },
         }

@@ -126,7 +126,7 @@ impl Stage {
             name,
             file,
             line: None,
-            placed: body.and_then(|b| b.lines.placed.clone()),
+            placed: body.and_then(|b| b.lines.placed.clone()).map(Box::new),
         }
     }
 }

@@ -80,7 +80,7 @@ pub enum MoveError {
     #[error(
         "{body} has an inertia that is {why}: a dynamic body needs a symmetric positive definite inertia (its file's <inertia_matrix>; without one it comes from the mesh)"
     )]
-    BadInertia { body: BodyName, why: String },
+    BadInertia { body: Box<BodyName>, why: String },
     #[error(
         "{body} blew up (a speed beyond {limit} mm/s, or not a number): the world stays at its last good step"
     )]
@@ -118,7 +118,8 @@ pub struct BodyName {
     pub file: Option<std::path::PathBuf>,
     /// The line of `file` at fault.
     pub line: Option<usize>,
-    pub placed: Option<(std::path::PathBuf, usize)>,
+    /// Boxed: errors carry a body's name, and stay small.
+    pub placed: Option<Box<(std::path::PathBuf, usize)>>,
 }
 
 impl std::fmt::Display for BodyName {
@@ -133,7 +134,7 @@ impl std::fmt::Display for BodyName {
             (Some(file), None) => write!(f, "{name} ({})", file.display())?,
             (None, _) => write!(f, "{name}")?,
         }
-        match &self.placed {
+        match self.placed.as_deref() {
             Some((world, line)) => write!(f, ", placed at {}:{line}", world.display()),
             None => Ok(()),
         }
