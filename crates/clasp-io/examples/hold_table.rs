@@ -3,7 +3,9 @@
 //! in six directions with the default settings. Prints the 2×2 table, and with `--labels FILE`
 //! writes each grasp's force closure and label, one line a grasp, to compare two builds.
 //!
-//! `cargo run --release -p clasp-io --example hold_table -- [--grasps 500] [--labels FILE] [--show K,K]`
+//! `--time-step S` runs the tests at another step (the grasps are made the same).
+//!
+//! `cargo run --release -p clasp-io --example hold_table -- [--grasps 500] [--labels FILE] [--show K,K] [--time-step S]`
 
 use clasp_core::{
     BatchQuality, BodyId, BodyKind, Element, HoldSettings, Pose, RobotId, World, WrenchSpaceKind,
@@ -14,17 +16,21 @@ use clasp_io::{Disk, load_body, load_robot};
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut count, mut labels) = (500usize, None::<String>);
+    let mut time_step = None::<f64>;
     let mut show: Vec<usize> = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--grasps" => count = args.next().and_then(|n| n.parse().ok()).expect("a count"),
             "--labels" => labels = args.next(),
+            "--time-step" => time_step = args.next().and_then(|s| s.parse().ok()),
             // Grasps whose six directions to print (comma-separated indices).
             "--show" => {
                 let list = args.next().expect("indices");
                 show = list.split(',').filter_map(|k| k.parse().ok()).collect();
             }
-            _ => panic!("usage: hold_table [--grasps N] [--labels FILE] [--show K,K...]"),
+            _ => panic!(
+                "usage: hold_table [--grasps N] [--labels FILE] [--show K,K...] [--time-step S]"
+            ),
         }
     }
     let library = clasp_io::fixtures::graspit_models().expect("GraspIt's model library");
@@ -54,6 +60,11 @@ fn main() {
         })
         .collect();
     let trials: Vec<_> = batch.into_iter().map(|g| g.trial).collect();
+    if let Some(seconds) = time_step {
+        world
+            .set_time_step(seconds)
+            .expect("a time step of 1e-6 to 0.1 s");
+    }
     if !show.is_empty() {
         // Only those grasps, each direction printed.
         let picked: Vec<_> = show.iter().map(|&k| trials[k].clone()).collect();

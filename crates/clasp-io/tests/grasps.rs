@@ -493,8 +493,23 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
     assert!(!open.held);
     let falls = open.directions.iter().filter(|d| !d.held).count();
     assert!(falls >= 4, "{falls} directions let it go: {open:?}");
+    // A direction ends as soon as the mug is past the bounds: its path stops at the first
+    // frame past them, before the pull's 0.5 s are up.
+    let settings = clasp_core::HoldSettings::default();
+    let full = ((settings.squeeze_seconds + settings.seconds) / clasp_core::PATH_INTERVAL) as usize;
     for d in open.directions.iter().filter(|d| !d.held) {
         assert!(d.displacement > 20.0 || d.rotation > 15f64.to_radians());
+        let start = &d.path[0];
+        let past = |f: &clasp_core::HoldFrame| {
+            (f.centre - start.centre).norm() > settings.max_displacement
+                || f.object.rotation.angle_to(&start.object.rotation) > settings.max_rotation
+        };
+        assert!(d.path.len() < full, "{} frames of {full}", d.path.len());
+        assert!(past(d.path.last().unwrap()));
+        assert!(
+            !d.path[..d.path.len() - 1].iter().any(past),
+            "the first frame past"
+        );
     }
 }
 

@@ -55,9 +55,10 @@ impl Default for HoldSettings {
 pub struct DirectionHold {
     /// The pull (mm/s², world axes).
     pub gravity: Vector3<f64>,
-    /// How far its centre of gravity moved from the grasp, mm.
+    /// How far its centre of gravity moved from the grasp, mm: at the end of the pull, or
+    /// where it first stood past the bounds (the pull ends there: the hand let it go).
     pub displacement: f64,
-    /// How far it turned from the grasp, rad.
+    /// How far it turned from the grasp, rad, at the same moment.
     pub rotation: f64,
     /// The speed of its fastest point at the end, mm/s.
     pub speed: f64,
@@ -129,6 +130,7 @@ impl<E: CollisionEngine> World<E> {
             Vector3::zeros(),
             settings.squeeze_seconds,
             &mut path,
+            None,
         )?;
         let directions: Vec<DirectionHold> = DIRECTIONS
             .par_iter()
@@ -200,7 +202,8 @@ impl Tested {
         gravity: Vector3<f64>,
         settings: &HoldSettings,
     ) -> Result<DirectionHold, MoveError> {
-        self.run(&mut domain, gravity, settings.seconds, &mut path)?;
+        let let_go = Some((start, settings));
+        self.run(&mut domain, gravity, settings.seconds, &mut path, let_go)?;
         let body = domain
             .body(self.object)
             .ok_or(MoveError::NoSuchBody(self.object))?;
@@ -209,13 +212,15 @@ impl Tested {
     }
 
     /// Simulates `seconds` under `gravity`, adding a frame to the path every
-    /// [`PATH_INTERVAL`].
+    /// [`PATH_INTERVAL`]; with `let_go` (the grasp's frame and the bounds), it ends as soon as
+    /// the object is past the distance or the angle: the hand has let it go.
     fn run(
         &self,
         domain: &mut Domain<'_>,
         gravity: Vector3<f64>,
         seconds: f64,
         path: &mut Vec<HoldFrame>,
+        let_go: Option<(&HoldFrame, &HoldSettings)>,
     ) -> Result<(), MoveError> {
         domain.set_gravity(gravity)?;
         let (mut left, mut resting) = (seconds, 0);
@@ -225,7 +230,12 @@ impl Tested {
             let span = left.min(PATH_INTERVAL);
             domain.simulate(span)?;
             left -= span;
-            path.push(self.frame(domain)?);
+            let now = self.frame(domain)?;
+            let gone = let_go.is_some_and(|(start, bounds)| past_bounds(start, &now, bounds));
+            path.push(now);
+            if gone {
+                break;
+            }
             resting = if self.at_rest(domain) { resting + 1 } else { 0 };
         }
         Ok(())
@@ -258,6 +268,13 @@ impl Tested {
             dofs: hand.dof_values().to_vec(),
         })
     }
+}
+
+/// Whether the object stands farther from the grasp than the test allows, or turned more.
+fn past_bounds(start: &HoldFrame, now: &HoldFrame, settings: &HoldSettings) -> bool {
+    let moved = (now.centre - start.centre).norm();
+    let turned = now.object.rotation.angle_to(&start.object.rotation);
+    moved > settings.max_displacement || turned > settings.max_rotation
 }
 
 /// A direction's answer from its path and the object's speed at the end.
