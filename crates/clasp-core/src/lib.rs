@@ -67,6 +67,7 @@ pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot,
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
+    jacobian::LinkJacobian,
     mount::Connection,
     reach::{Carrier, REACH_TOLERANCE, Unreached},
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},

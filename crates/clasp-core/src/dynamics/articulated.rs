@@ -1,7 +1,7 @@
 //! A robot in the dynamics: its DOFs are its generalized coordinates. Where its links are and
-//! how they answer a push come from its forward kinematics: each link's Jacobian (how its
-//! centre and its turning follow each DOF's velocity) is found by stepping each DOF a little,
-//! the mass matrix is M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and a contact on a link moves
+//! how they answer a push come from its kinematics: each link's Jacobian (how its centre and
+//! its turning follow each DOF's velocity) from its joints' axes and origins
+//! ([`Robot::link_jacobians`]), the mass matrix is M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and a contact on a link moves
 //! the DOFs by M⁻¹ Jᵀ λ, where J maps the DOFs' velocities to the contact point's (RaiSim's
 //! contact Jacobian; its apparent inverse inertia there is J M⁻¹ Jᵀ). Coupled joints and
 //! breakaway follow from the kinematics as the DOFs drive them. The palm is the base: fixed,
@@ -23,20 +23,12 @@ use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Point3, Vector3};
 use super::movers::{Assembly, Member};
 use crate::{
     body::{Body, velocity::Velocity},
-    pose::Pose,
-    robot::Robot,
+    robot::{Robot, jacobian::LinkJacobian},
 };
 
 /// Inertia added to every DOF, as a share of the largest the links give (a motor's rotor;
 /// GraspIt's DOFs have none): keeps M invertible where a DOF moves no mass.
 const ARMATURE: f64 = 1e-3;
-
-/// One link's Jacobians at its centre of gravity, world axes, one column per DOF.
-#[derive(Debug, Clone)]
-pub(crate) struct LinkJacobian {
-    pub linear: Matrix3xX<f64>,
-    pub angular: Matrix3xX<f64>,
-}
 
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
@@ -294,16 +286,10 @@ fn member_bodies(robot: &Robot) -> impl Iterator<Item = &Body> {
 /// The Jacobians of a member's bodies by its own DOFs (its columns among the assembly's `dofs`;
 /// none for a member not driven): its palm and mount piece stay as its DOFs move.
 fn member_jacobians(robot: &Robot, member: &Member, dofs: usize) -> Vec<LinkJacobian> {
-    let zero = LinkJacobian {
-        linear: Matrix3xX::zeros(dofs),
-        angular: Matrix3xX::zeros(dofs),
-    };
-    let mut all = vec![zero; member_bodies(robot).count()];
+    let mut all = vec![LinkJacobian::zeros(dofs); member_bodies(robot).count()];
     if member.dofs > 0 {
-        let links: Vec<&Body> = member_bodies(robot)
-            .take(member.palm() - member.first_body)
-            .collect();
-        for (into, own) in all.iter_mut().zip(jacobians(robot, &links)) {
+        // The links come first, chain by chain, as the robot lists them.
+        for (into, own) in all.iter_mut().zip(robot.link_jacobians()) {
             into.linear
                 .columns_mut(member.first_dof, member.dofs)
                 .copy_from(&own.linear);
@@ -321,31 +307,4 @@ fn member_jacobians(robot: &Robot, member: &Member, dofs: usize) -> Vec<LinkJaco
 fn carry(link: &mut LinkJacobian, carrier: &LinkJacobian, offset: &Vector3<f64>) {
     link.linear += &carrier.linear - offset.cross_matrix() * &carrier.angular;
     link.angular += &carrier.angular;
-}
-
-/// Each link's Jacobians at its centre, by stepping each DOF in turn (away from the nearer
-/// limit, so the kinematics stays in range).
-fn jacobians(robot: &Robot, bodies: &[&Body]) -> Vec<LinkJacobian> {
-    let n = robot.dofs.len();
-    let values = robot.dof_values();
-    let centre = |pose: &Pose, body: &Body| pose * body.mass.cog;
-    let here = robot.link_poses_at(values);
-    let mut links = vec![
-        LinkJacobian {
-            linear: Matrix3xX::zeros(n),
-            angular: Matrix3xX::zeros(n),
-        };
-        bodies.len()
-    ];
-    for dof in 0..n {
-        let (moved, step) = robot.nudged(values, dof);
-        let there = robot.link_poses_at(&moved);
-        for (l, ((a, b), body)) in here.iter().zip(&there).zip(bodies).enumerate() {
-            let linear = (centre(b, body) - centre(a, body)) / step;
-            let angular = (b.rotation * a.rotation.inverse()).scaled_axis() / step;
-            links[l].linear.set_column(dof, &linear);
-            links[l].angular.set_column(dof, &angular);
-        }
-    }
-    links
 }

@@ -3,6 +3,7 @@ use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 use clasp_collide::{CollisionEngine, FastEngine, Placed};
 
 pub mod eigengrasp;
+pub mod jacobian;
 pub mod mount;
 pub mod reach;
 pub mod virtual_contacts;

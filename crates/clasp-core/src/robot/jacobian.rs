@@ -1,0 +1,104 @@
+//! How each link follows the DOFs: its Jacobians (how its centre of gravity moves and how it
+//! turns per unit of each DOF's velocity, world axes) from its joints' axes and origins, in
+//! one pass of the kinematics (RaiSim's dense Jacobian). A joint follows its DOF at its
+//! coupling's ratio; a joint held in breakaway follows it not at all.
+
+use nalgebra::{Matrix3xX, Point3, Unit, Vector3};
+
+use super::{JointKind, Robot};
+
+/// One body's Jacobians at its centre of gravity, world axes, one column per DOF.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkJacobian {
+    /// How its centre of gravity moves, mm per unit of each DOF.
+    pub linear: Matrix3xX<f64>,
+    /// How it turns, rad per unit of each DOF.
+    pub angular: Matrix3xX<f64>,
+}
+
+impl LinkJacobian {
+    /// A body no DOF moves.
+    pub fn zeros(dofs: usize) -> Self {
+        LinkJacobian {
+            linear: Matrix3xX::zeros(dofs),
+            angular: Matrix3xX::zeros(dofs),
+        }
+    }
+}
+
+/// One joint's motion where the robot stands: the DOF that drives it, at what rate, and the
+/// line it turns about or slides along (world).
+struct JointMotion {
+    dof: usize,
+    /// The joint's value per unit of its DOF: the coupling's ratio, 0 while held in breakaway.
+    rate: f64,
+    kind: JointKind,
+    axis: Unit<Vector3<f64>>,
+    through: Point3<f64>,
+}
+
+impl JointMotion {
+    /// Adds what this joint does to a point `centre` of a body it carries.
+    fn add_to(&self, jacobian: &mut LinkJacobian, centre: &Point3<f64>) {
+        let (linear, angular) = match self.kind {
+            JointKind::Revolute => (self.axis.cross(&(centre - self.through)), *self.axis),
+            JointKind::Prismatic => (*self.axis, Vector3::zeros()),
+        };
+        let mut column = jacobian.linear.column_mut(self.dof);
+        column += linear * self.rate;
+        let mut column = jacobian.angular.column_mut(self.dof);
+        column += angular * self.rate;
+    }
+}
+
+impl Robot {
+    /// Each link's Jacobians where the robot stands, chain by chain and link by link as
+    /// [`Robot::chains`] lists them: the sum, over the joints that carry the link, of each
+    /// joint's motion (ω × r turning, its axis sliding) at its coupling's rate. A link on its
+    /// chain's base, and every link while the palm stays, has none.
+    pub fn link_jacobians(&self) -> Vec<LinkJacobian> {
+        let dofs = self.dofs.len();
+        let mut all = Vec::new();
+        for (chain, held) in self.chains.iter().zip(&self.breakaway) {
+            let motions = self.joint_motions(chain, held);
+            for link in &chain.links {
+                let mut jacobian = LinkJacobian::zeros(dofs);
+                if let Some(last) = link.frame {
+                    let centre = link.body.world_cog();
+                    for motion in &motions[..=last] {
+                        motion.add_to(&mut jacobian, &centre);
+                    }
+                }
+                all.push(jacobian);
+            }
+        }
+        all
+    }
+
+    /// Each joint of a chain as it moves where the robot stands (`held`: its breakaway state,
+    /// one per joint).
+    fn joint_motions(&self, chain: &super::Chain, held: &[Option<f64>]) -> Vec<JointMotion> {
+        let mut frame = self.palm.pose * chain.base;
+        chain
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(j, joint)| {
+                let q = self.dof_values[joint.coupling.dof];
+                let broken_at = held.get(j).copied().flatten();
+                // Past where it broke away the joint stays: the DOF no longer moves it.
+                let stays = broken_at.is_some_and(|b| q >= b);
+                let (before, axis, _) = joint.split();
+                let at = frame * before;
+                frame *= joint.transform_at(broken_at.map_or(q, |b| q.min(b)));
+                JointMotion {
+                    dof: joint.coupling.dof,
+                    rate: if stays { 0.0 } else { joint.coupling.ratio },
+                    kind: joint.kind,
+                    axis: at.rotation * axis,
+                    through: Point3::from(at.translation.vector),
+                }
+            })
+            .collect()
+    }
+}
