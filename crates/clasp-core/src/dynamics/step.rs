@@ -142,9 +142,15 @@ impl Stepping<'_> {
         added: Vector3<f64>,
         first: bool,
     ) -> Result<(Mobiles, Vec<Contact>), MoveError> {
+        // An impact holds the robots where their step left them (below): it needs no
+        // articulated bodies, so their Jacobians and mass matrices are made once a step.
+        let robots = match first {
+            true => self.articulated(movers, added)?,
+            false => Vec::new(),
+        };
         let mut mobiles = Mobiles {
             bodies: Vec::with_capacity(movers.bodies.len()),
-            robots: self.articulated(movers, added)?,
+            robots,
         };
         for (k, &i) in movers.bodies.iter().enumerate() {
             let id = BodyId::Free(i);
