@@ -50,6 +50,12 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         .filter(|t| t.as_ref().is_ok_and(|t| t.held))
         .count();
     let (one_rate, all_rate) = (count as f64 / one_seconds, count as f64 / all_seconds);
+    // What limits the labels: steps whose contact solve ran out of sweeps unsettled.
+    let (steps, unsettled) = one
+        .iter()
+        .flatten()
+        .flat_map(|t| &t.directions)
+        .fold((0, 0), |(s, u), d| (s + d.steps, u + d.unsettled_steps));
     println!(
         "\ngrasp test, Barrett on the mug, {count} grasps, six directions of {} s each:",
         settings.seconds
@@ -62,9 +68,15 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             "not met"
         }
     );
+    println!(
+        "  {unsettled} of {steps} steps' contact solves ran out of sweeps before they settled ({:.0} %)",
+        100.0 * unsettled as f64 / steps.max(1) as f64
+    );
     json!({
         "grasps": count,
         "held": held,
+        "steps": steps,
+        "unsettled_steps": unsettled,
         "one_thread_per_second": one_rate,
         "threads": cores,
         "all_threads_per_second": all_rate,

@@ -136,6 +136,8 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
             "speed": d.speed,
             "rested": d.rested,
             "held": d.held,
+            "steps": d.steps,
+            "unsettled_steps": d.unsettled_steps,
         })).collect::<Vec<_>>(),
     })
 }
@@ -157,6 +159,17 @@ fn test_text(test: &HoldTest) -> String {
                 false => format!("still moving at {:.1} mm/s", d.speed),
             },
             if d.held { "held" } else { "let go" }
+        );
+    }
+    let (steps, unsettled) = test
+        .directions
+        .iter()
+        .fold((0, 0), |(s, u), d| (s + d.steps, u + d.unsettled_steps));
+    if unsettled > 0 {
+        // The answer then depends on where the solves started, not on the physics alone.
+        let _ = writeln!(
+            text,
+            "{unsettled} of {steps} steps' contact solves did not settle"
         );
     }
     let _ = write!(text, "held: {}", if test.held { "yes" } else { "no" });

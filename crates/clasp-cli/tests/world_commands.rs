@@ -1333,6 +1333,11 @@ fn grasp_test_pulls_the_mug_six_ways_and_says_whether_the_hand_holds_it() {
             moved <= 20.0 && turned <= 15.0,
             "{d}"
         );
+        let (steps, unsettled) = (
+            d["steps"].as_u64().unwrap(),
+            d["unsettled_steps"].as_u64().unwrap(),
+        );
+        assert!(steps > 0 && unsettled <= steps, "{d}");
     }
     let held = directions.iter().all(|d| d["held"].as_bool().unwrap());
     assert_eq!(test["held"].as_bool().unwrap(), held);

@@ -41,6 +41,7 @@ pub use clasp_collide::{
 pub use contact::{
     Contact, KINETIC_SPEED, contact_frame,
     filter::CollisionSwitches,
+    memory::{SolveReport, SolverStats},
     model::{ContactMode, ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, SoftContact},
     soft,
 };

@@ -165,6 +165,9 @@ fn a_dropped_box_comes_to_rest_on_the_table_and_never_gains_energy() {
     );
     let rest = cog(&world, id);
     assert!((rest.z - 10.0).abs() < 0.1, "on the table: {rest}");
+    // Every step's contact solve settled within its sweeps.
+    let solves = world.solver_stats();
+    assert_eq!((solves.steps, solves.unsettled), (2000, 0), "{solves:?}");
     // At rest, one step's normal impulses carry the weight: m g dt.
     world.step().unwrap();
     let m = world.body(id).unwrap().mass.mass;

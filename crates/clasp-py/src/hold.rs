@@ -156,7 +156,9 @@ impl PyWorld {
     /// driven `squeeze` past where it is) and gravity pulls the object along +x, −x, +y, −y,
     /// +z, −z in turn for `seconds` each, the hand and object alone. Returns `held` (all six),
     /// and per direction `displacement` (mm), `rotation` (degrees), `speed` (the object's at
-    /// the end, mm/s), `rested` (at rest by pose and speed) and `direction_held`.
+    /// the end, mm/s), `rested` (at rest by pose and speed), `direction_held`, and `steps` and
+    /// `unsettled_steps` (the steps that made each answer, and those whose contact solve ran out
+    /// of sweeps before it settled).
     #[pyo3(signature = (robot=None, object=None, seconds=0.5, squeeze=0.2, max_displacement=20.0, max_rotation=15.0))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
@@ -191,6 +193,14 @@ impl PyWorld {
         answer.set_item("rested", rested.into_pyarray(py))?;
         let held: Vec<bool> = test.directions.iter().map(|d| d.held).collect();
         answer.set_item("direction_held", held.into_pyarray(py))?;
+        let count = |f: &dyn Fn(&clasp_core::DirectionHold) -> usize| -> Vec<u64> {
+            test.directions.iter().map(|d| f(d) as u64).collect()
+        };
+        answer.set_item("steps", count(&|d| d.steps).into_pyarray(py))?;
+        answer.set_item(
+            "unsettled_steps",
+            count(&|d| d.unsettled_steps).into_pyarray(py),
+        )?;
         Ok(answer)
     }
 }

@@ -49,6 +49,38 @@ impl Pushed {
     }
 }
 
+/// How a step's contact solve ended (MuJoCo's `solver_niter` and its warnings): a solve that
+/// ran out of sweeps (the solver's cap, 200) before its impulses settled gives an answer that
+/// depends on where it started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolveReport {
+    /// The sweeps it took.
+    pub sweeps: usize,
+    /// Whether its impulses settled (none changing by more than 1e-9 of the largest, the DOF
+    /// controllers' neither) within the cap.
+    pub settled: bool,
+}
+
+/// How a stage's steps' contact solves ended, so far (MuJoCo's warning counters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolverStats {
+    /// Steps taken.
+    pub steps: usize,
+    /// Of those, the steps whose solve ran out of sweeps before it settled.
+    pub unsettled: usize,
+    /// The last step's.
+    pub last: SolveReport,
+}
+
+impl SolverStats {
+    /// Counts a step's solve.
+    pub fn count(&mut self, report: SolveReport) {
+        self.steps += 1;
+        self.unsettled += usize::from(!report.settled);
+        self.last = report;
+    }
+}
+
 /// A pair's search: where both stood, what they were, the threshold, what the engine found.
 #[derive(Debug, Clone)]
 struct Found {
@@ -74,6 +106,8 @@ pub(crate) struct StepMemory {
     pub pushed: HashMap<(BodyId, BodyId), Vec<Pushed>>,
     /// The generalized impulse each driven DOF's controller applied, by robot and DOF.
     pub efforts: HashMap<(RobotId, usize), f64>,
+    /// How the steps' contact solves ended.
+    pub solves: SolverStats,
 }
 
 impl StepMemory {

@@ -57,6 +57,7 @@ use clasp_collide::CollisionEngine;
 
 use crate::{
     body::Body,
+    contact::memory::SolverStats,
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     robot::Robot,
@@ -212,5 +213,11 @@ impl<E: CollisionEngine> World<E> {
     /// A body as errors name it: its name and file (a robot's body by its robot's file).
     pub fn body_name(&self, id: BodyId) -> BodyName {
         self.stage.body_name(&self.backdrop(), id)
+    }
+
+    /// How the world's steps' contact solves ended so far: how many ran out of sweeps before
+    /// they settled (their answers depend on where they started), and the last one's.
+    pub fn solver_stats(&self) -> SolverStats {
+        self.stage.step_memory.solves
     }
 }

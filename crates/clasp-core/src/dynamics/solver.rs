@@ -18,7 +18,7 @@
 use nalgebra::{Matrix3, Vector2, Vector3};
 
 use super::{articulated::Articulated, movers::Side};
-use crate::ids::RobotId;
+use crate::{contact::memory::SolveReport, ids::RobotId};
 
 /// One moving free body of the problem: how it answers an impulse, and its velocity so far.
 #[derive(Debug, Clone)]
@@ -162,7 +162,7 @@ pub(crate) fn solve(
     blocks: &[Matrix3<f64>],
     initial: Vec<Vector3<f64>>,
     motors: &mut [Motor],
-) -> Vec<Vector3<f64>> {
+) -> (Vec<Vector3<f64>>, SolveReport) {
     // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
     for (row, impulse) in rows.iter().zip(&initial) {
         if *impulse != Vector3::zeros() {
@@ -178,7 +178,9 @@ pub(crate) fn solve(
     // A contact that slid at the step's start slides until its own impulse can stop it; from
     // then on it sticks, for the rest of the solve.
     let mut sticking: Vec<bool> = rows.iter().map(|r| r.slip.is_none()).collect();
+    let mut report = SolveReport::default();
     for _ in 0..MAX_SWEEPS {
+        report.sweeps += 1;
         let (mut largest, mut change) = (0.0f64, 0.0f64);
         // The controllers' impulses settle by their own measure (torques, not forces).
         let mut motors_settled = true;
@@ -206,10 +208,11 @@ pub(crate) fn solve(
             change = change.max(delta.norm());
         }
         if motors_settled && change <= SETTLED * largest.max(1e-12) {
+            report.settled = true;
             break;
         }
     }
-    impulses
+    (impulses, report)
 }
 
 /// A DOF's controller updated: its accumulated impulse moves towards the one that brings the
@@ -385,13 +388,14 @@ mod tests {
             robots: Vec::new(),
         };
         let blocks = delassus_blocks(&mobiles, rows);
-        let impulses = solve(
+        let (impulses, report) = solve(
             &mut mobiles,
             rows,
             &blocks,
             vec![Vector3::zeros(); rows.len()],
             &mut [],
         );
+        assert!(report.settled, "{report:?}");
         *bodies = mobiles.bodies;
         impulses
     }

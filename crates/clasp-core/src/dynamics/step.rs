@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     body::{Body, velocity::Velocity},
-    contact::Contact,
+    contact::{Contact, memory::SolveReport},
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
@@ -195,11 +195,20 @@ impl Stepping<'_> {
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
-        let impulses = match self.settings.dynamics.contact_solver {
+        let (impulses, report) = match self.settings.dynamics.contact_solver {
             ContactSolver::PerContact => {
                 solver::solve(&mut mobiles, &rows, &blocks, initial, &mut motors)
             }
-            ContactSolver::Lcp => lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?,
+            ContactSolver::Lcp => {
+                let impulses = lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?;
+                (
+                    impulses,
+                    SolveReport {
+                        sweeps: 1,
+                        settled: true,
+                    },
+                )
+            }
         };
         self.check_speeds(movers, &mobiles)?;
         for (place, ((&k, impulse), block)) in solved.iter().zip(impulses).zip(blocks).enumerate() {
@@ -213,6 +222,7 @@ impl Stepping<'_> {
         if first {
             self.remember_impulses(&contacts);
             self.remember_efforts(&motors);
+            self.stage.step_memory.solves.count(report);
         }
         Ok((mobiles, contacts))
     }

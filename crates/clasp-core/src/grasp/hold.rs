@@ -65,6 +65,11 @@ pub struct DirectionHold {
     /// Whether it ended at rest: slower than 1 mm/s, and its pose still over the last
     /// [`PATH_INTERVAL`] (within 0.01 mm).
     pub rested: bool,
+    /// The steps that made this answer (the squeeze's and this pull's), and how many of them
+    /// ran out of solver sweeps before their impulses settled: an answer whose steps did not
+    /// settle depends on where the solves started, not on the physics alone.
+    pub steps: usize,
+    pub unsettled_steps: usize,
     /// Within the distance and angle, and moving as its velocity says: an object whose pose
     /// stood still while its velocity said it moved (issue 41's freeze) never reads as held.
     pub held: bool,
@@ -208,7 +213,10 @@ impl Tested {
             .body(self.object)
             .ok_or(MoveError::NoSuchBody(self.object))?;
         let speed = body.fastest_point_speed();
-        Ok(judge_direction(gravity, start, path, speed, settings))
+        let mut answer = judge_direction(gravity, start, path, speed, settings);
+        let solves = domain.solver_stats();
+        (answer.steps, answer.unsettled_steps) = (solves.steps, solves.unsettled);
+        Ok(answer)
     }
 
     /// Simulates `seconds` under `gravity`, adding a frame to the path every
@@ -299,6 +307,8 @@ fn judge_direction(
         rotation,
         speed,
         rested,
+        steps: 0,
+        unsettled_steps: 0,
         held: within && !frozen,
         path,
     }

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     body::Body,
-    contact::Contact,
+    contact::{Contact, memory::SolverStats},
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
@@ -166,6 +166,11 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     pub fn simulate(&mut self, seconds: f64) -> Result<usize, MoveError> {
         let (backdrop, stage) = self.split();
         stage.simulate_until(&backdrop, seconds, || false)
+    }
+
+    /// How the domain's steps' contact solves ended so far ([`World::solver_stats`]).
+    pub fn solver_stats(&self) -> SolverStats {
+        self.stage.step_memory.solves
     }
 
     /// A body the domain sees: one of its own, or the world's.

@@ -339,7 +339,9 @@ class World:
         -x, +y, -y, +z, -z in turn; ``held`` (all six), and per direction ``displacement``
         (mm), ``rotation`` (degrees), ``speed`` (the object's at the end, mm/s), ``rested``
         (at rest by pose and speed), ``direction_held`` (never for an object whose pose stood
-        still while its velocity said it moved)."""
+        still while its velocity said it moved), ``steps`` and ``unsettled_steps`` (the steps
+        that made each answer, and those whose contact solve ran out of sweeps before it
+        settled: such an answer depends on where the solves started)."""
     def robot_contacts(self, robot: int) -> list[Contact]:
         """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
