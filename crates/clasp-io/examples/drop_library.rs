@@ -60,12 +60,16 @@ fn main() {
                         "{k:4} {:40} {:>9.3} mm/s {:>8.3} mm/0.1 s  {:?}",
                         drop.object, ending.speed, ending.travel, ending.verdict
                     );
-                    results.lock().unwrap().push(ending.verdict);
+                    results.lock().unwrap().push(ending);
                 }
             });
         }
     });
-    let results = results.into_inner().unwrap();
+    let endings = results.into_inner().unwrap();
+    let (steps, unsettled) = endings
+        .iter()
+        .fold((0, 0), |(s, u), e| (s + e.steps, u + e.unsettled_steps));
+    let results: Vec<Verdict> = endings.into_iter().map(|e| e.verdict).collect();
     let count = |f: fn(&Verdict) -> bool| results.iter().filter(|v| f(v)).count();
     let bad = count(|v| !matches!(v, Verdict::Rest | Verdict::Moving));
     println!(
@@ -78,6 +82,7 @@ fn main() {
         count(|v| matches!(v, Verdict::Interpenetrating { .. })),
         count(|v| matches!(v, Verdict::Failed(_))),
     );
+    println!("{unsettled} of {steps} steps' contact solves ran out of sweeps before they settled");
     std::process::exit(i32::from(bad > 0));
 }
 

@@ -63,6 +63,9 @@ pub struct Ending {
     /// The most its kinetic plus potential energy rose above what it had at release, as a share
     /// of that (the potential measured from the world's origin).
     pub energy_excess: f64,
+    /// The steps taken, and how many of their contact solves ran out of sweeps unsettled.
+    pub steps: usize,
+    pub unsettled_steps: usize,
 }
 
 /// Every object of the library that loads (searched under `objects/`, sorted by path), by
@@ -179,7 +182,7 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
         if still_steps >= window {
             return Ending {
                 verdict: Verdict::Frozen { at },
-                ..summary(speed, &recent, excess)
+                ..summary(&world, speed, &recent, excess)
             };
         }
         if recent.len() == window {
@@ -193,18 +196,18 @@ pub fn judge(mut world: World, seconds: f64) -> Ending {
         if over > 1e-3 {
             return Ending {
                 verdict: Verdict::GainedEnergy { at, excess: over },
-                ..summary(speed, &recent, excess)
+                ..summary(&world, speed, &recent, excess)
             };
         }
         if (step % overlap_every == 0 || step == steps) && !interpenetrating(&world).is_empty() {
             return Ending {
                 verdict: Verdict::Interpenetrating { at },
-                ..summary(speed, &recent, excess)
+                ..summary(&world, speed, &recent, excess)
             };
         }
     }
     let speed = world.body(id).map_or(0.0, |b| b.fastest_point_speed());
-    let mut ending = summary(speed, &recent, excess);
+    let mut ending = summary(&world, speed, &recent, excess);
     ending.verdict = match speed < REST_SPEED && ending.travel < REST_TRAVEL {
         true => Verdict::Rest,
         false => Verdict::Moving,
@@ -218,15 +221,25 @@ fn failed(why: &str) -> Ending {
         speed: f64::NAN,
         travel: f64::NAN,
         energy_excess: f64::NAN,
+        steps: 0,
+        unsettled_steps: 0,
     }
 }
 
-fn summary(speed: f64, recent: &std::collections::VecDeque<f64>, excess: f64) -> Ending {
+fn summary(
+    world: &World,
+    speed: f64,
+    recent: &std::collections::VecDeque<f64>,
+    excess: f64,
+) -> Ending {
+    let solves = world.solver_stats();
     Ending {
         verdict: Verdict::Moving,
         speed,
         travel: recent.iter().sum(),
         energy_excess: excess,
+        steps: solves.steps,
+        unsettled_steps: solves.unsettled,
     }
 }
 
