@@ -50,7 +50,7 @@ impl Stepping<'_> {
     /// Every checked pair with a moving body (A first) and its contacts, the engine's search
     /// taken from the step's memory where it can be; the pairs that interpenetrate apart.
     fn search_pairs(&mut self, movers: &Movers) -> Searched {
-        let (backdrop, settings) = (self.backdrop, self.settings);
+        let (backdrop, settings) = (self.backdrop, self.backdrop.settings);
         let threshold = settings.contact_threshold;
         // The memory is written while the stage's bodies are read.
         let mut memory = std::mem::take(&mut self.stage.step_memory);

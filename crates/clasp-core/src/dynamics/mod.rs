@@ -64,7 +64,6 @@ use crate::{
     world::{
         World,
         error::{BodyName, MoveError},
-        settings::WorldSettings,
         stage::{Backdrop, Stage},
     },
 };
@@ -78,7 +77,6 @@ pub const SPEED_LIMIT: f64 = 1.0e6;
 pub(crate) struct Stepping<'s> {
     stage: &'s mut Stage,
     backdrop: Backdrop<'s>,
-    settings: WorldSettings,
 }
 
 impl Stage {
@@ -137,13 +135,12 @@ impl<'s> Stepping<'s> {
         Stepping {
             stage,
             backdrop: *backdrop,
-            settings: backdrop.settings,
         }
     }
 
     /// Seconds a step advances.
     fn dt(&self) -> f64 {
-        self.settings.dynamics.time_step
+        self.backdrop.settings.dynamics.time_step
     }
 
     /// A body the stage sees: its own, or the shared world's.

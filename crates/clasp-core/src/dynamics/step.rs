@@ -63,7 +63,7 @@ impl Stepping<'_> {
 
     /// The step itself, for what `movers` names.
     fn take_step(&mut self, movers: &Movers) -> Result<(), MoveError> {
-        let gravity = self.settings.dynamics.gravity * self.dt();
+        let gravity = self.backdrop.settings.dynamics.gravity * self.dt();
         let (mobiles, mut problem) = self.solve_contacts(movers, gravity, true)?;
         let dt = self.dt();
         let mut left = Vec::with_capacity(movers.dynamic);
@@ -120,7 +120,7 @@ impl Stepping<'_> {
             let v = body.velocity;
             let short = seconds * body.fastest_point_speed();
             assert!(
-                short <= self.settings.contact_threshold,
+                short <= self.backdrop.settings.contact_threshold,
                 "{} stopped {short} mm short of where its velocity ({:?}, {:?}) takes it: its pose and velocity disagree",
                 self.body_name(BodyId::Free(i)),
                 v.linear,
@@ -195,7 +195,7 @@ impl Stepping<'_> {
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
-        let (impulses, report) = match self.settings.dynamics.contact_solver {
+        let (impulses, report) = match self.backdrop.settings.dynamics.contact_solver {
             ContactSolver::PerContact => {
                 solver::solve(&mut mobiles, &rows, &blocks, initial, &mut motors)
             }
