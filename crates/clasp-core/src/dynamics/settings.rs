@@ -10,7 +10,7 @@ use crate::{
     ids::BodyId,
     world::{
         World,
-        error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
+        error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_gravity},
         settings::ContactSolver,
     },
 };
@@ -24,9 +24,7 @@ impl<E: CollisionEngine> World<E> {
     /// Sets gravity (mm/s², any direction; zero turns it off). Refused, changing nothing,
     /// unless every component is finite.
     pub fn set_gravity(&mut self, gravity: Vector3<f64>) -> Result<(), MoveError> {
-        if !gravity.iter().all(|g| g.is_finite()) {
-            return Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z]));
-        }
+        check_gravity(&gravity)?;
         self.settings.dynamics.gravity = gravity;
         Ok(())
     }

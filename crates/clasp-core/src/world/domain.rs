@@ -11,7 +11,7 @@ use nalgebra::Vector3;
 
 use super::{
     World,
-    error::MoveError,
+    error::{MoveError, check_gravity},
     layers::Layer,
     settings::{DynamicsSettings, WorldSettings},
     stage::{Backdrop, Stage},
@@ -147,9 +147,7 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     /// The domain's gravity (mm/s²; any direction, zero turns it off); the world's stays.
     /// Refused, changing nothing, unless every component is finite.
     pub fn set_gravity(&mut self, gravity: Vector3<f64>) -> Result<(), MoveError> {
-        if !gravity.iter().all(|g| g.is_finite()) {
-            return Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z]));
-        }
+        check_gravity(&gravity)?;
         self.dynamics.gravity = gravity;
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! Why a request to a world or a domain is refused, and the checks made before anything
 //! changes.
 
+use nalgebra::Vector3;
+
 use crate::{
     ids::{BodyId, Element, RobotId},
     pose::Pose,
@@ -156,6 +158,14 @@ pub(crate) fn check_distance(distance: f64) -> Result<(), MoveError> {
         Ok(())
     } else {
         Err(MoveError::BadDistance(distance))
+    }
+}
+
+/// A gravity: every component a finite number (zero turns it off).
+pub(crate) fn check_gravity(gravity: &Vector3<f64>) -> Result<(), MoveError> {
+    match gravity.iter().all(|g| g.is_finite()) {
+        true => Ok(()),
+        false => Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z])),
     }
 }
 

@@ -48,7 +48,7 @@ impl<'a> Layer<'a> {
 
     /// A visible robot of the layer.
     pub fn robot(&self, id: RobotId) -> Option<&'a Robot> {
-        if self.hidden.contains(&Element::Robot(id)) {
+        if self.hides(Element::Robot(id)) {
             return None;
         }
         let local = id.index().checked_sub(self.first_robot_slot)?;
@@ -61,7 +61,7 @@ impl<'a> Layer<'a> {
             (Some(robot), Some(which)) => self.robot(robot)?.body(which),
             _ => {
                 let i = id.free_index()?;
-                if self.hidden.contains(&Element::Body(i)) {
+                if self.hides(Element::Body(i)) {
                     return None;
                 }
                 self.bodies
@@ -73,25 +73,35 @@ impl<'a> Layer<'a> {
 
     /// Every body of the layer: free bodies, then each visible robot's palm and links.
     pub fn parts(&self) -> Vec<Part<'a>> {
-        let mut parts = free_parts(self.bodies, self.first_body_slot, self.domain);
-        parts.retain(|p| {
-            let i = p.id.free_index();
-            !i.is_some_and(|i| self.hidden.contains(&Element::Body(i)))
+        let mut parts = free_parts(self.bodies, self.first_body_slot, self.domain, |i| {
+            !self.hides(Element::Body(i))
         });
         parts.extend(robot_parts(
             self.robots,
             self.first_robot_slot,
             self.domain,
-            |r| !self.hidden.contains(&Element::Robot(r)),
+            |r| !self.hides(Element::Robot(r)),
         ));
         parts
     }
+
+    /// Whether the layer leaves this body or robot out of view.
+    fn hides(&self, element: Element) -> bool {
+        self.hidden.contains(&element)
+    }
 }
 
-fn free_parts(bodies: &[Option<Body>], first: usize, domain: u32) -> Vec<Part<'_>> {
+fn free_parts(
+    bodies: &[Option<Body>],
+    first: usize,
+    domain: u32,
+    shown: impl Fn(usize) -> bool,
+) -> Vec<Part<'_>> {
     slots(bodies)
+        .map(|(i, body)| (first + i, body))
+        .filter(|&(i, _)| shown(i))
         .map(|(i, body)| Part {
-            id: BodyId::Free(first + i),
+            id: BodyId::Free(i),
             body,
             robot: None,
             domain,
