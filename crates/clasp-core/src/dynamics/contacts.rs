@@ -24,6 +24,9 @@ use crate::{
     world::{error::MoveError, layers},
 };
 
+/// Where a contact lies on each of its two bodies, each in the body's own frame.
+pub(super) type Places = (Point3<f64>, Point3<f64>);
+
 /// What a search of the pairs with a moving body found.
 #[derive(Default)]
 struct Searched {
@@ -80,7 +83,7 @@ impl Stepping<'_> {
     }
 
     /// Where a contact lies on each of its bodies, in the body's own frame.
-    fn local_points(&self, c: &Contact) -> (Point3<f64>, Point3<f64>) {
+    pub(super) fn local_points(&self, c: &Contact) -> Places {
         let local = |id: BodyId, point: &Point3<f64>| {
             self.body(id)
                 .map_or(*point, |body| body.pose.inverse_transform_point(point))
@@ -90,17 +93,17 @@ impl Stepping<'_> {
 
     /// Each contact's impulse to start from: the one the last step applied at the same
     /// contact (RaiSim's warm start), in this contact's frame, cut to its cone; zero for a new
-    /// contact.
+    /// contact. `placed`: each row's contact (A's side) and where it lies on its bodies.
     pub(super) fn warm_start<'c>(
         &self,
         rows: &[Row],
-        contacts: impl Iterator<Item = &'c Contact>,
+        placed: impl Iterator<Item = (&'c Contact, &'c Places)>,
     ) -> Vec<Vector3<f64>> {
         let memory = &self.stage.step_memory;
         rows.iter()
-            .zip(contacts)
-            .map(|(row, c)| {
-                let last = memory.impulse_of(c, &self.local_points(c));
+            .zip(placed)
+            .map(|(row, (c, local))| {
+                let last = memory.impulse_of(c, local);
                 let Some(impulse) = last else {
                     return Vector3::zeros();
                 };
@@ -117,18 +120,19 @@ impl Stepping<'_> {
             .collect()
     }
 
-    /// Keeps the impulses of the step's first solve (its contacts, A's sides with a place
-    /// in the problem, as they stand before anything moves) for the next step to start from.
-    pub(super) fn remember_impulses(&mut self, contacts: &[Contact]) {
+    /// Keeps the impulses of the step's first solve (its solved contacts, A's sides, where
+    /// they lay before anything moved) for the next step to start from.
+    pub(super) fn remember_impulses<'c>(
+        &mut self,
+        placed: impl Iterator<Item = (&'c Contact, &'c Places)>,
+    ) {
         let mut pushed: HashMap<(BodyId, BodyId), Vec<Pushed>> = HashMap::new();
-        for c in contacts.iter().filter(|c| c.is_object_a) {
-            if c.index_in_contact_problem.is_some() {
-                pushed.entry((c.body, c.other)).or_default().push(Pushed {
-                    triangles: (c.triangle, c.other_triangle),
-                    local: self.local_points(c),
-                    impulse: c.frame.rotation * c.impulse,
-                });
-            }
+        for (c, local) in placed {
+            pushed.entry((c.body, c.other)).or_default().push(Pushed {
+                triangles: (c.triangle, c.other_triangle),
+                local: *local,
+                impulse: c.frame.rotation * c.impulse,
+            });
         }
         self.stage.step_memory.pushed = pushed;
     }

@@ -188,9 +188,18 @@ impl Stepping<'_> {
             })
             .unzip();
         let blocks = solver::delassus_blocks(&mobiles, &rows);
+        // Where the solved contacts lie on their bodies: the warm start finds them by it, and
+        // it is kept for the next step (the first solve's only).
+        let places: Vec<_> = match first {
+            true => solved
+                .iter()
+                .map(|&k| self.local_points(&contacts[2 * k]))
+                .collect(),
+            false => Vec::new(),
+        };
         let (initial, mut motors) = match first {
             true => {
-                let on_a = solved.iter().map(|&k| &contacts[2 * k]);
+                let on_a = solved.iter().map(|&k| &contacts[2 * k]).zip(&places);
                 (self.warm_start(&rows, on_a), self.motors(movers))
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
@@ -220,7 +229,7 @@ impl Stepping<'_> {
             }
         }
         if first {
-            self.remember_impulses(&contacts);
+            self.remember_impulses(solved.iter().map(|&k| &contacts[2 * k]).zip(&places));
             self.remember_efforts(&motors);
             self.stage.step_memory.solves.count(report);
         }
