@@ -1,10 +1,11 @@
 //! A robot in the dynamics: its DOFs are its generalized coordinates. Where its links are and
 //! how they answer a push come from its kinematics: each link's Jacobian (how its centre and
 //! its turning follow each DOF's velocity) from its joints' axes and origins
-//! ([`Robot::link_jacobians`]), the mass matrix is M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and a contact on a link moves
-//! the DOFs by M⁻¹ Jᵀ λ, where J maps the DOFs' velocities to the contact point's (RaiSim's
-//! contact Jacobian; its apparent inverse inertia there is J M⁻¹ Jᵀ). Coupled joints and
-//! breakaway follow from the kinematics as the DOFs drive them. The palm is the base: fixed,
+//! ([`Robot::link_jacobians`]), the mass matrix M = Σ m Jᵥᵀ Jᵥ + Jωᵀ I Jω over the links, and
+//! a contact on a link moves the DOFs by M⁻¹ Jᵀ λ, where J maps the DOFs' velocities to the
+//! contact point's (RaiSim's contact Jacobian; its apparent inverse inertia there is
+//! J M⁻¹ Jᵀ). Coupled joints follow their DOFs at their ratios; a joint held in breakaway
+//! does not follow. The palm is the base: fixed,
 //! kinematic (carrying every link with its velocity), or free — then the base's velocity
 //! (linear at the palm's origin, angular about it) is six more generalized coordinates after
 //! the DOFs, with their columns in every body's Jacobian, the palm's too. Leaving out the

@@ -19,8 +19,8 @@
 //!    controllers are solved together for impulses that leave no contact approaching and none
 //!    slipping inside its friction cone ([`solver`]); friction is the material table's,
 //!    kinetic where the contact slid faster than 1 mm/s at the step's start, static below;
-//!    each contact starts from the impulse the same contact — the same pair of triangles —
-//!    had the step before;
+//!    each contact starts from the impulse the same contact (the same pair, at the same place
+//!    on each body in its own frame) had the step before, each controller from its effort;
 //! 3. each dynamic body moves by its new velocity as a move does, turning about its centre of
 //!    gravity and stopping at contact ([`crate::World::move_to`]'s machinery): nothing ever
 //!    passes into anything; angular momentum is carried through the turn; then each driven

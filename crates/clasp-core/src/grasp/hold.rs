@@ -13,6 +13,7 @@ use nalgebra::{Point3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
 
 use crate::{
+    contact::memory::SolverStats,
     grasp::trial::GraspTrial,
     ids::{BodyId, RobotId},
     pose::Pose,
@@ -213,10 +214,10 @@ impl Tested {
             .body(self.object)
             .ok_or(MoveError::NoSuchBody(self.object))?;
         let speed = body.fastest_point_speed();
-        let mut answer = judge_direction(gravity, start, path, speed, settings);
         let solves = domain.solver_stats();
-        (answer.steps, answer.unsettled_steps) = (solves.steps, solves.unsettled);
-        Ok(answer)
+        Ok(judge_direction(
+            gravity, start, path, speed, solves, settings,
+        ))
     }
 
     /// Simulates `seconds` under `gravity`, adding a frame to the path every
@@ -285,12 +286,14 @@ fn past_bounds(start: &HoldFrame, now: &HoldFrame, settings: &HoldSettings) -> b
     moved > settings.max_displacement || turned > settings.max_rotation
 }
 
-/// A direction's answer from its path and the object's speed at the end.
+/// A direction's answer from its path, the object's speed at the end and how its steps' solves
+/// ended and the object's speed at the end.
 fn judge_direction(
     gravity: Vector3<f64>,
     start: &HoldFrame,
     path: Vec<HoldFrame>,
     speed: f64,
+    solves: SolverStats,
     settings: &HoldSettings,
 ) -> DirectionHold {
     let end = path.last().unwrap_or(start);
@@ -307,8 +310,8 @@ fn judge_direction(
         rotation,
         speed,
         rested,
-        steps: 0,
-        unsettled_steps: 0,
+        steps: solves.steps,
+        unsettled_steps: solves.unsettled,
         held: within && !frozen,
         path,
     }
@@ -448,16 +451,17 @@ mod tests {
         let settings = HoldSettings::default();
         let pull = Vector3::new(0.0, 0.0, -EARTH_GRAVITY);
         let path = || vec![at(0.0), at(1.0), at(1.0)];
+        let none = SolverStats::default();
         // Its pose still for the last interval while its velocity says 200 mm/s: frozen.
-        let frozen = judge_direction(pull, &at(0.0), path(), 200.0, &settings);
+        let frozen = judge_direction(pull, &at(0.0), path(), 200.0, none, &settings);
         assert!(!frozen.held && !frozen.rested, "{frozen:?}");
         // The same path with the object still: held, and at rest.
-        let still = judge_direction(pull, &at(0.0), path(), 0.0, &settings);
+        let still = judge_direction(pull, &at(0.0), path(), 0.0, none, &settings);
         assert!(still.held && still.rested, "{still:?}");
         // Moving as its velocity says (2 mm in 0.01 s at 200 mm/s), within 20 mm: held, not
         // at rest.
         let sliding = vec![at(0.0), at(1.0), at(3.0)];
-        let slipping = judge_direction(pull, &at(0.0), sliding, 200.0, &settings);
+        let slipping = judge_direction(pull, &at(0.0), sliding, 200.0, none, &settings);
         assert!(slipping.held && !slipping.rested, "{slipping:?}");
     }
 }
