@@ -218,7 +218,7 @@ fn play(
             let (dof, from, to) = scenes::dof_to_drag(&mut scene);
             Box::new(move |e: &mut Editor, f| {
                 let value = from + (to - from) * (f + 1) as f64 / FRAMES as f64;
-                e.drag_dof(0, dof, value);
+                e.drag_dof(RobotId::from_index(0), dof, value);
             })
         }
     };

@@ -200,7 +200,7 @@ fn across(v: &Vector3<f64>) -> Unit<Vector3<f64>> {
 pub fn dof_to_drag(scene: &mut Scene) -> (usize, f64, f64) {
     let object = scene.object;
     edit(&mut scene.editor, |editor| {
-        editor.approach(0, 2.0 * START_GAP);
+        editor.approach(RobotId::from_index(0), 2.0 * START_GAP);
         editor.forget_history();
     });
     let world = &scene.editor.resource::<Document>().world;
