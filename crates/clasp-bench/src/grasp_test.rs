@@ -7,8 +7,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use clasp_core::{
-    BatchQuality, BodyId, BodyKind, Element, GraspTrial, HoldSettings, Pose, RobotId, World,
-    WrenchSpaceKind, grasp_candidates,
+    BatchQuality, BodyId, BodyKind, Element, GraspTrial, HoldSettings, Persistence, Pose, RobotId,
+    World, WrenchSpaceKind, grasp_candidates,
 };
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
@@ -72,7 +72,9 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         "  {unsettled} of {steps} steps' contact solves ran out of sweeps before they settled ({:.0} %)",
         100.0 * unsettled as f64 / steps.max(1) as f64
     );
+    let margins = margin_sweep(&world, &trials, &one, &settings, quick, checks);
     json!({
+        "margins": margins,
         "grasps": count,
         "held": held,
         "steps": steps,
@@ -102,4 +104,46 @@ fn grasps(library: &Path, count: usize) -> Option<(World, Vec<GraspTrial>)> {
         .grasp_batch(robot, BodyId::Free(0), &candidates, quality)
         .ok()?;
     Some((world, batch.into_iter().map(|g| g.trial).collect()))
+}
+
+/// The same tests on one thread at each persistence margin (0: every pair searched in full
+/// every step): the tests a second, how the pairs were found, and a check that every margin
+/// gives the very same answers as the default's run.
+fn margin_sweep(
+    world: &World,
+    trials: &[GraspTrial],
+    expected: &[Result<clasp_core::HoldTest, clasp_core::MoveError>],
+    settings: &HoldSettings,
+    quick: bool,
+    checks: &mut Checks,
+) -> Value {
+    let margins: &[f64] = if quick {
+        &[0.0]
+    } else {
+        &[0.0, 0.1, 0.25, 0.5, 1.0, 2.0]
+    };
+    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
+    println!("  one thread at each persistence margin (mm beyond the threshold):");
+    let mut rows = Vec::new();
+    for &margin in margins {
+        let mut world = world.clone();
+        let persistence = Persistence {
+            margin,
+            checked: false,
+        };
+        world.set_persistence(persistence).expect("a good margin");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let started = Instant::now();
+        let tests = pool.install(|| world.test_grasps(robot, object, trials, settings));
+        let rate = trials.len() as f64 / started.elapsed().as_secs_f64();
+        checks.expect(tests == expected, || {
+            format!("the tests at margin {margin} mm differ from the default's")
+        });
+        println!("    {margin:>4} mm: {rate:.2} grasps/s");
+        rows.push(json!({"margin": margin, "per_second": rate}));
+    }
+    Value::Array(rows)
 }

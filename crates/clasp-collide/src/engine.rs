@@ -102,6 +102,32 @@ pub trait CollisionEngine: Send + Sync {
         threshold: f64,
     ) -> Result<Vec<Contact>, Interpenetrating>;
 
+    /// The triangle pairs of the two bodies that may lie closer than `reach` (millimetres),
+    /// sorted: every pair closer is among them, and some a little farther may be. A pair's
+    /// contacts are found among these again ([`Self::contacts_among`]) while neither body has
+    /// moved, relative to the other, farther than `reach` less the contact threshold: then no
+    /// other pair can have come within the threshold. `None` from an engine that cannot say,
+    /// which then searches every time.
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+        let _ = (a, b, reach);
+        None
+    }
+
+    /// [`Self::contacts`] found among the given triangle pairs (sorted) alone: the very same
+    /// contacts, to the bit and in the same order, when `pairs` holds every triangle pair
+    /// closer than `threshold` (which [`Self::near_triangles`] gives while the bodies stay
+    /// within its margin). An engine that cannot narrow its search searches the whole pair.
+    fn contacts_among(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+        pairs: &[TrianglePair],
+    ) -> Result<Vec<Contact>, Interpenetrating> {
+        let _ = pairs;
+        self.contacts(a, b, threshold)
+    }
+
     /// The minimum distance and the closest points.
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating>;
 

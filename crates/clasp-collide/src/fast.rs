@@ -204,18 +204,15 @@ impl Visitor for Crossing {
     }
 }
 
-/// Collects the point pairs of every triangle pair closer than the threshold.
-struct Contacts<'a> {
-    threshold: f64,
-    /// Squared threshold with slack, for the box bounds.
-    reach: f64,
-    moved: &'a Isometry3<f64>,
-    found: Vec<Contact>,
-    points: Vec<(Point, Point)>,
-    crossing: bool,
+/// A query that opens every pair of nodes and triangles that may lie within its reach, and
+/// takes each triangle pair that does.
+trait WithinReach {
+    fn reach(&self) -> &Reach;
+    fn take(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool);
+    fn done(&self) -> bool;
 }
 
-impl Visitor for Contacts<'_> {
+impl<T: WithinReach> Visitor for T {
     fn boxes(
         &self,
         a: &OrientedBox,
@@ -223,34 +220,131 @@ impl Visitor for Contacts<'_> {
         r: &Matrix3<f64>,
         t: &Vector3<f64>,
     ) -> Option<f64> {
-        let bound = boxes_distance_squared(&a.half, &b.half, r, t, self.reach);
-        (bound < self.reach).then_some(bound)
+        self.reach().boxes(a, b, r, t)
     }
     fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        let bound = box_triangle_distance_squared(bv, triangle, self.reach);
-        (bound < self.reach).then_some(bound)
+        self.reach().box_triangle(bv, triangle)
     }
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = separation_bound(ta, tb, with_slack(self.threshold));
-        (gap < with_slack(self.threshold)).then_some(gap * gap)
+        self.reach().triangle_pair(ta, tb)
     }
     fn still_worth(&self, _: f64) -> bool {
         true
     }
-    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, _: bool) {
-        self.points.clear();
-        if !push_triangle_contacts(ta, tb, self.threshold, &mut self.points) {
-            self.crossing = true;
-            return;
-        }
-        for (pa, pb) in &self.points {
-            self.found.extend(Contact::from_points_in_a(
-                i as usize, j as usize, pa, pb, self.moved,
-            ));
-        }
+    fn triangles(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+        self.take(i, j, ta, tb, apart);
     }
     fn finished(&self) -> bool {
+        self.done()
+    }
+}
+
+/// How close a query looks: the bounds of node and triangle pairs it opens, with slack
+/// ([`with_slack`]), so that it never drops a pair the exact routines would keep.
+#[derive(Clone, Copy)]
+struct Reach {
+    distance: f64,
+    squared: f64,
+}
+
+impl Reach {
+    fn new(distance: f64) -> Self {
+        let distance = with_slack(distance);
+        Self {
+            distance,
+            squared: distance * distance,
+        }
+    }
+
+    fn bound(&self, squared: f64) -> Option<f64> {
+        (squared < self.squared).then_some(squared)
+    }
+
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        self.bound(boxes_distance_squared(&a.half, &b.half, r, t, self.squared))
+    }
+
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        self.bound(box_triangle_distance_squared(bv, triangle, self.squared))
+    }
+
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
+        let gap = separation_bound(ta, tb, self.distance);
+        (gap < self.distance).then_some(gap * gap)
+    }
+}
+
+/// A close triangle pair's contacts (`i` of A, `j` of B, both in A's frame) appended to
+/// `found`, `points` the scratch space; false where the triangles cross. What a search and a
+/// search among kept pairs both do, so that they agree to the bit.
+#[allow(clippy::too_many_arguments)]
+fn push_pair_contacts(
+    (i, j): (u32, u32),
+    ta: &Triangle,
+    tb: &Triangle,
+    threshold: f64,
+    moved: &Isometry3<f64>,
+    points: &mut Vec<(Point, Point)>,
+    found: &mut Vec<Contact>,
+) -> bool {
+    points.clear();
+    if !push_triangle_contacts(ta, tb, threshold, points) {
+        return false;
+    }
+    for (pa, pb) in points.iter() {
+        found.extend(Contact::from_points_in_a(
+            i as usize, j as usize, pa, pb, moved,
+        ));
+    }
+    true
+}
+
+/// Collects the point pairs of every triangle pair closer than the threshold.
+struct Contacts<'a> {
+    threshold: f64,
+    reach: Reach,
+    moved: &'a Isometry3<f64>,
+    found: Vec<Contact>,
+    points: Vec<(Point, Point)>,
+    crossing: bool,
+}
+
+impl WithinReach for Contacts<'_> {
+    fn reach(&self) -> &Reach {
+        &self.reach
+    }
+    fn take(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, _: bool) {
+        let (points, found) = (&mut self.points, &mut self.found);
+        if !push_pair_contacts((i, j), ta, tb, self.threshold, self.moved, points, found) {
+            self.crossing = true;
+        }
+    }
+    fn done(&self) -> bool {
         self.crossing
+    }
+}
+
+/// Collects every triangle pair that may lie within the reach.
+struct NearPairs {
+    reach: Reach,
+    pairs: Vec<TrianglePair>,
+}
+
+impl WithinReach for NearPairs {
+    fn reach(&self) -> &Reach {
+        &self.reach
+    }
+    fn take(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
+        self.pairs.push(TrianglePair { a: i, b: j });
+    }
+    fn done(&self) -> bool {
+        false
     }
 }
 
@@ -332,38 +426,15 @@ impl Visitor for Closest {
 /// Stops at the first pair of triangles closer than the tolerance, or crossing.
 struct Near {
     tolerance: f64,
-    /// Squared tolerance with slack, for the bounds.
-    reach: f64,
+    reach: Reach,
     found: bool,
 }
 
-impl Near {
-    fn bound(&self, squared: f64) -> Option<f64> {
-        (squared < self.reach).then_some(squared)
+impl WithinReach for Near {
+    fn reach(&self) -> &Reach {
+        &self.reach
     }
-}
-
-impl Visitor for Near {
-    fn boxes(
-        &self,
-        a: &OrientedBox,
-        b: &OrientedBox,
-        r: &Matrix3<f64>,
-        t: &Vector3<f64>,
-    ) -> Option<f64> {
-        self.bound(boxes_distance_squared(&a.half, &b.half, r, t, self.reach))
-    }
-    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        self.bound(box_triangle_distance_squared(bv, triangle, self.reach))
-    }
-    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = separation_bound(ta, tb, with_slack(self.tolerance));
-        self.bound(gap * gap)
-    }
-    fn still_worth(&self, _: f64) -> bool {
-        true
-    }
-    fn triangles(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+    fn take(&mut self, _: u32, _: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
         let closest = if apart {
             Some(closest_points_apart(ta, tb))
         } else {
@@ -372,7 +443,7 @@ impl Visitor for Near {
         self.found = closest
             .is_none_or(|(pa, pb)| (pa - pb).norm_squared() < self.tolerance * self.tolerance);
     }
-    fn finished(&self) -> bool {
+    fn done(&self) -> bool {
         self.found
     }
 }
@@ -397,7 +468,7 @@ impl CollisionEngine for FastEngine {
         let pair = Pair::new(&a, &b);
         let mut contacts = Contacts {
             threshold,
-            reach: with_slack(threshold).powi(2),
+            reach: Reach::new(threshold),
             moved: &pair.moved,
             found: Vec::new(),
             points: Vec::new(),
@@ -409,6 +480,39 @@ impl CollisionEngine for FastEngine {
         }
         contacts.found.sort_by_key(|c| (c.triangle_a, c.triangle_b));
         Ok(contacts.found)
+    }
+
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+        let mut near = NearPairs {
+            reach: Reach::new(reach),
+            pairs: Vec::new(),
+        };
+        start(&Pair::new(&a, &b), &mut near);
+        near.pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        Some(near.pairs)
+    }
+
+    fn contacts_among(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+        pairs: &[TrianglePair],
+    ) -> Result<Vec<Contact>, Interpenetrating> {
+        let pair = Pair::new(&a, &b);
+        let (mut points, mut found) = (Vec::new(), Vec::new());
+        for &TrianglePair { a: i, b: j } in pairs {
+            let ta = pair.a.triangle(i);
+            let tb = pair.b.triangle(j).map(|p| pair.moved * p);
+            let (points, found) = (&mut points, &mut found);
+            if !push_pair_contacts((i, j), &ta, &tb, threshold, &pair.moved, points, found) {
+                return Err(Interpenetrating);
+            }
+        }
+        if nested(&a, &b) {
+            return Err(Interpenetrating);
+        }
+        Ok(found)
     }
 
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
@@ -464,7 +568,7 @@ impl CollisionEngine for FastEngine {
     fn within(&self, a: Placed, b: Placed, tolerance: f64) -> bool {
         let mut near = Near {
             tolerance,
-            reach: with_slack(tolerance).powi(2),
+            reach: Reach::new(tolerance),
             found: false,
         };
         start(&Pair::new(&a, &b), &mut near);

@@ -72,6 +72,18 @@ impl Geometry {
         self.ball
     }
 
+    /// How far any point of this geometry moves between two of its poses, at most: its
+    /// ball's centre's move plus the ball's radius times the chord of the turn. What a search
+    /// kept for a margin needs to know it still holds.
+    pub fn farthest_move(&self, from: &Isometry3<f64>, to: &Isometry3<f64>) -> f64 {
+        let (centre, radius) = self.ball;
+        let shift = (to * centre - from * centre).norm();
+        // The chord 2 sin(θ/2) from the turn's quaternion: exact for the smallest turns, whose
+        // angle through acos rounds to zero.
+        let turn = from.rotation.inverse() * to.rotation;
+        shift + radius * 2.0 * turn.imag().norm()
+    }
+
     /// The tree for closest points, built on first use.
     pub(crate) fn point_tree(&self) -> &PointTree {
         self.points.get_or_init(|| PointTree::build(&self.mesh))

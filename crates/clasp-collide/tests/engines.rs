@@ -470,3 +470,89 @@ fn both_bounding_volumes_give_the_same_answers() {
         );
     }
 }
+
+#[test]
+fn the_farthest_move_bounds_every_vertex_and_is_tight_for_a_slide() {
+    let mut rng = Random::new(23);
+    for _ in 0..200 {
+        let geometry = Geometry::new(closed_shape(&mut rng));
+        let from = rng.pose(50.0);
+        let scale = [1e-7, 1e-3, 0.1, 1.0][rng.below(4)];
+        let to = Isometry3::from_parts(
+            Translation3::from(from.translation.vector + rng.vector(scale)),
+            UnitQuaternion::from_scaled_axis(rng.vector(scale * 0.05)) * from.rotation,
+        );
+        let bound = geometry.farthest_move(&from, &to);
+        let farthest = geometry
+            .mesh()
+            .vertices()
+            .iter()
+            .map(|v| (to * v - from * v).norm())
+            .fold(0.0, f64::max);
+        assert!(
+            farthest <= bound * (1.0 + 1e-9) + 1e-12,
+            "{farthest} > {bound}"
+        );
+    }
+    let geometry = Geometry::new(cuboid([0.0; 3], [10.0; 3]));
+    let slid = Isometry3::translation(0.3, 0.4, 0.0);
+    let bound = geometry.farthest_move(&Isometry3::identity(), &slid);
+    assert!((bound - 0.5).abs() < 1e-12, "{bound}");
+}
+
+/// The contacts found among the triangle pairs kept within a margin equal the full search's,
+/// to the bit, while the bodies move relative to each other less than the margin: random
+/// shapes brought near, touching and crossing, then nudged.
+#[test]
+fn contacts_among_kept_pairs_equal_the_full_search_within_the_margin() {
+    let mut rng = Random::new(31);
+    let fast = FastEngine;
+    let (mut compared, mut touching, mut crossing, mut fewer) = (0, 0, 0, 0);
+    for case in 0..120 {
+        let (ga, gb) = (
+            Geometry::new(random_mesh(&mut rng)),
+            Geometry::new(random_mesh(&mut rng)),
+        );
+        let (pose_a, pose_b) = (rng.pose(5.0), rng.pose(30.0));
+        let a = Placed::new(&ga, pose_a);
+        let threshold = [0.1, 0.5][case % 2];
+        let Ok(s) = fast.distance(a, Placed::new(&gb, pose_b)) else {
+            continue;
+        };
+        let start = closer(a, pose_b, &s, threshold * rng.range(0.0, 2.0));
+        let margin = [0.05, 0.5, 2.0][case % 3];
+        let kept = fast
+            .near_triangles(a, Placed::new(&gb, start), threshold + margin)
+            .unwrap();
+        let every = ga.mesh().triangles().len() * gb.mesh().triangles().len();
+        fewer += usize::from(kept.len() < every);
+        let relative = pose_a.inv_mul(&start);
+        for nudge in 0..10 {
+            let scale = margin * [0.1, 0.4, 0.9][nudge % 3];
+            let moved_a = Isometry3::from_parts(
+                Translation3::from(pose_a.translation.vector + rng.vector(scale * 0.3)),
+                UnitQuaternion::from_scaled_axis(rng.vector(scale * 0.002)) * pose_a.rotation,
+            );
+            let moved_b = Isometry3::from_parts(
+                Translation3::from(start.translation.vector + rng.vector(scale * 0.3)),
+                UnitQuaternion::from_scaled_axis(rng.vector(scale * 0.002)) * start.rotation,
+            );
+            let (a1, b1) = (Placed::new(&ga, moved_a), Placed::new(&gb, moved_b));
+            if gb.farthest_move(&relative, &moved_a.inv_mul(&moved_b)) >= margin {
+                continue;
+            }
+            let full = fast.contacts(a1, b1, threshold);
+            let among = fast.contacts_among(a1, b1, threshold, &kept);
+            assert_eq!(among, full, "case {case}, nudge {nudge}");
+            compared += 1;
+            match full {
+                Ok(found) => touching += usize::from(!found.is_empty()),
+                Err(Interpenetrating) => crossing += 1,
+            }
+        }
+    }
+    println!(
+        "{compared} compared: {touching} touching, {crossing} crossing; {fewer} kept fewer than every pair"
+    );
+    assert!(compared > 500 && touching > 150 && crossing > 10 && fewer > 50);
+}

@@ -1,6 +1,8 @@
 //! What a dynamics step keeps for the next: the engine's contacts between each pair it
 //! searched, with the poses and geometry they were found at (used again while neither body
-//! moved), and the impulse it applied at each contact, by the contact's identity, and at each
+//! moved), the triangle pairs within the contact threshold plus a margin (the next steps find
+//! the pair's contacts among those alone while the bodies stay within the margin), and the
+//! impulse it applied at each contact, by the contact's identity, and at each
 //! driven DOF: the next step starts the same contact and the same controller from it (warm
 //! start: a resting stack settles in a few sweeps instead of hundreds).
 
@@ -9,12 +11,13 @@ use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
 
-use clasp_collide::{CollisionEngine, Geometry};
+use clasp_collide::{CollisionEngine, Geometry, TrianglePair};
 
 use crate::{
     contact::{Contact, filter::Part},
     ids::{BodyId, RobotId},
     pose::Pose,
+    world::settings::Persistence,
 };
 
 /// A contact a step solved, as the next step knows it again: by its pair, the feature that
@@ -81,6 +84,20 @@ impl SolverStats {
     }
 }
 
+/// How a stage's steps found their pairs' contacts, so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchStats {
+    /// Pairs searched in full (their trees walked).
+    pub searched: usize,
+    /// Pairs whose contacts were found among the triangle pairs kept from an earlier search.
+    pub kept: usize,
+    /// Pairs whose contacts were the last step's, neither body having moved.
+    pub unmoved: usize,
+    /// Under [`Persistence::checked`]: the kept pairs whose contacts differed from a full
+    /// search's (never, if the margin's reasoning holds).
+    pub differed: usize,
+}
+
 /// A pair's search: where both stood, what they were, the threshold, what the engine found.
 #[derive(Debug, Clone)]
 struct Found {
@@ -89,6 +106,40 @@ struct Found {
     threshold: f64,
     /// `None` where the two interpenetrate.
     contacts: Option<Vec<clasp_collide::Contact>>,
+    /// The triangle pairs kept from the pair's last full search, if it kept any.
+    kept: Option<Kept>,
+}
+
+/// The triangle pairs within the threshold plus `margin` where a full search found the bodies.
+#[derive(Debug, Clone)]
+struct Kept {
+    /// B in A's frame, then.
+    relative: Pose,
+    margin: f64,
+    pairs: Vec<TrianglePair>,
+}
+
+/// What a kept set allows for rounding (mm): the bound on the bodies' move must stay this far
+/// inside the margin.
+const MOVE_ROUNDING: f64 = 1e-7;
+
+impl Kept {
+    /// Whether every triangle pair now closer than the threshold is among these: B has moved,
+    /// relative to A, less than the margin since.
+    fn still_holds(&self, (a, b): (&Part, &Part), margin: f64) -> bool {
+        let now = a.body.pose.inv_mul(&b.body.pose);
+        self.margin == margin
+            && b.body.geometry.farthest_move(&self.relative, &now) + MOVE_ROUNDING < margin
+    }
+}
+
+impl Found {
+    /// Whether this search was of these two geometries at this threshold.
+    fn is_of(&self, (a, b): (&Part, &Part), threshold: f64) -> bool {
+        Arc::ptr_eq(&self.geometry.0, &a.body.geometry)
+            && Arc::ptr_eq(&self.geometry.1, &b.body.geometry)
+            && self.threshold == threshold
+    }
 }
 
 /// A contact is the same as last step's where one of its points lies this close (mm, in its
@@ -108,35 +159,59 @@ pub(crate) struct StepMemory {
     pub efforts: HashMap<(RobotId, usize), f64>,
     /// How the steps' contact solves ended.
     pub solves: SolverStats,
+    /// How the steps found their pairs' contacts.
+    pub searches: SearchStats,
 }
 
 impl StepMemory {
     /// What the engine finds between `a` and `b` (A first) within `threshold`, `None` where
-    /// they interpenetrate: remembered if neither moved nor changed since, else searched and
-    /// remembered.
+    /// they interpenetrate: remembered if neither moved nor changed since; found among the
+    /// triangle pairs kept from the pair's last full search while they stay within the
+    /// persistence margin; else searched in full (keeping the triangle pairs within the
+    /// threshold plus the margin) and remembered.
     pub fn contacts(
         &mut self,
         engine: &dyn CollisionEngine,
         (a, b): (Part, Part),
         threshold: f64,
+        persistence: &Persistence,
     ) -> Option<&[clasp_collide::Contact]> {
-        let same = |f: &Found| {
-            f.poses == (a.body.pose, b.body.pose)
-                && Arc::ptr_eq(&f.geometry.0, &a.body.geometry)
-                && Arc::ptr_eq(&f.geometry.1, &b.body.geometry)
-                && f.threshold == threshold
-        };
         let key = (a.id, b.id);
-        if !self.found.get(&key).is_some_and(same) {
-            let contacts = engine.contacts(a.placed(), b.placed(), threshold).ok();
-            let found = Found {
-                poses: (a.body.pose, b.body.pose),
-                geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
-                threshold,
-                contacts,
-            };
-            self.found.insert(key, found);
-        }
+        let poses = (a.body.pose, b.body.pose);
+        let earlier = self
+            .found
+            .remove(&key)
+            .filter(|f| f.is_of((&a, &b), threshold));
+        let found = match earlier {
+            Some(f) if f.poses == poses => {
+                self.searches.unmoved += 1;
+                f
+            }
+            Some(Found {
+                kept: Some(kept), ..
+            }) if kept.still_holds((&a, &b), persistence.margin) => {
+                self.searches.kept += 1;
+                let contacts = engine
+                    .contacts_among(a.placed(), b.placed(), threshold, &kept.pairs)
+                    .ok();
+                if persistence.checked {
+                    let full = engine.contacts(a.placed(), b.placed(), threshold).ok();
+                    self.searches.differed += usize::from(full != contacts);
+                }
+                Found {
+                    poses,
+                    geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
+                    threshold,
+                    contacts,
+                    kept: Some(kept),
+                }
+            }
+            _ => {
+                self.searches.searched += 1;
+                search((&a, &b), engine, threshold, persistence.margin)
+            }
+        };
+        self.found.insert(key, found);
         self.found[&key].contacts.as_deref()
     }
 
@@ -160,6 +235,34 @@ impl StepMemory {
             .filter(|((apart, _), _)| *apart < SAME_PLACE)
             .min_by(|x, y| x.0.0.total_cmp(&y.0.0).then(x.0.1.cmp(&y.0.1)))
             .map(|(_, impulse)| impulse)
+    }
+}
+
+/// A pair searched in full: its contacts, and with a margin, the triangle pairs within the
+/// threshold plus the margin (the contacts found among those, which are the same).
+fn search(
+    (a, b): (&Part, &Part),
+    engine: &dyn CollisionEngine,
+    threshold: f64,
+    margin: f64,
+) -> Found {
+    let near = (margin > 0.0)
+        .then(|| engine.near_triangles(a.placed(), b.placed(), threshold + margin))
+        .flatten();
+    let contacts = match &near {
+        Some(pairs) => engine.contacts_among(a.placed(), b.placed(), threshold, pairs),
+        None => engine.contacts(a.placed(), b.placed(), threshold),
+    };
+    Found {
+        poses: (a.body.pose, b.body.pose),
+        geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
+        threshold,
+        contacts: contacts.ok(),
+        kept: near.map(|pairs| Kept {
+            relative: a.body.pose.inv_mul(&b.body.pose),
+            margin,
+            pairs,
+        }),
     }
 }
 

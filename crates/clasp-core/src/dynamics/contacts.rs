@@ -65,7 +65,8 @@ impl Stepping<'_> {
                 continue;
             }
             let (a, b) = if a.id <= b.id { (a, b) } else { (b, a) };
-            match memory.contacts(rules.engine, (a, b), threshold) {
+            let persistence = &settings.dynamics.persistence;
+            match memory.contacts(rules.engine, (a, b), threshold, persistence) {
                 Some(found) => searched.contacts.extend(contacts_found(
                     rules.engine,
                     (a, b),

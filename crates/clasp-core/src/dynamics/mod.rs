@@ -57,7 +57,7 @@ use clasp_collide::CollisionEngine;
 
 use crate::{
     body::Body,
-    contact::memory::SolverStats,
+    contact::memory::{SearchStats, SolverStats},
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     robot::Robot,
@@ -216,5 +216,11 @@ impl<E: CollisionEngine> World<E> {
     /// they settled (their answers depend on where they started), and the last one's.
     pub fn solver_stats(&self) -> SolverStats {
         self.stage.step_memory.solves
+    }
+
+    /// How the world's steps found their pairs' contacts so far: searched in full, among the
+    /// triangle pairs kept from an earlier search, or unmoved ([`crate::Persistence`]).
+    pub fn search_stats(&self) -> SearchStats {
+        self.stage.step_memory.searches
     }
 }

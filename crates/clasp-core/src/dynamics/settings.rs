@@ -11,7 +11,7 @@ use crate::{
     world::{
         World,
         error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_gravity},
-        settings::ContactSolver,
+        settings::{ContactSolver, Persistence},
     },
 };
 
@@ -32,6 +32,23 @@ impl<E: CollisionEngine> World<E> {
     /// How a step solves its contacts.
     pub fn set_contact_solver(&mut self, solver: ContactSolver) {
         self.settings.dynamics.contact_solver = solver;
+    }
+
+    /// How steps carry each pair's contacts from one search to the next.
+    pub fn persistence(&self) -> Persistence {
+        self.settings.dynamics.persistence
+    }
+
+    /// Sets how steps carry contacts ([`Persistence`]; a margin of 0 searches every pair in
+    /// full every step). Refused, changing nothing, for a margin that is not a finite number,
+    /// none negative. The steps' answers are the same at every margin.
+    pub fn set_persistence(&mut self, persistence: Persistence) -> Result<(), MoveError> {
+        let margin = persistence.margin;
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(MoveError::BadMargin(margin));
+        }
+        self.settings.dynamics.persistence = persistence;
+        Ok(())
     }
 
     /// Seconds a step advances.

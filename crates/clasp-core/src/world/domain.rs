@@ -18,7 +18,10 @@ use super::{
 };
 use crate::{
     body::Body,
-    contact::{Contact, memory::SolverStats},
+    contact::{
+        Contact,
+        memory::{SearchStats, SolverStats},
+    },
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
@@ -169,6 +172,11 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     /// How the domain's steps' contact solves ended so far ([`World::solver_stats`]).
     pub fn solver_stats(&self) -> SolverStats {
         self.stage.step_memory.solves
+    }
+
+    /// How the domain's steps found their pairs' contacts so far ([`World::search_stats`]).
+    pub fn search_stats(&self) -> SearchStats {
+        self.stage.step_memory.searches
     }
 
     /// A body the domain sees: one of its own, or the world's.

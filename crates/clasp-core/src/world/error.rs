@@ -56,6 +56,8 @@ pub enum MoveError {
     BadTimeStep(f64),
     #[error("a duration must be a finite number of seconds, none negative, not {0}")]
     BadDuration(f64),
+    #[error("a persistence margin must be a finite number of millimetres, none negative, not {0}")]
+    BadMargin(f64),
     #[error(
         "{seconds} s at {time_step} s a step is {steps:.0} steps, more than the {MAX_RUN_STEPS} one run takes: run it in parts"
     )]

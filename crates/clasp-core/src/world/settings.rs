@@ -32,6 +32,35 @@ pub struct DynamicsSettings {
     pub time_step: f64,
     /// How a step solves its contacts.
     pub contact_solver: ContactSolver,
+    /// How a step carries each pair's contacts from one search to the next.
+    pub persistence: Persistence,
+}
+
+/// Contacts carried through time: a pair's full search keeps every triangle pair within the
+/// contact threshold plus `margin`, and while neither body moves, relative to the other,
+/// farther than the margin (bounded by the farthest any point of the body moves), the next
+/// steps find the pair's contacts among those alone: no other triangle pair can have come
+/// within the threshold, so they are the contacts a full search gives, to the bit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Persistence {
+    /// Millimetres beyond the contact threshold; 0 searches every pair in full every step.
+    pub margin: f64,
+    /// Also search in full wherever the kept pairs were used, and count where the two differ
+    /// ([`crate::SearchStats::differed`]): the tests' check, at the full search's cost.
+    pub checked: bool,
+}
+
+/// The margin a step keeps triangle pairs within, beyond the contact threshold (mm); chosen by
+/// measurement (docs/benchmarks.md, issue 42).
+pub const DEFAULT_PERSISTENCE_MARGIN: f64 = 0.25;
+
+impl Default for Persistence {
+    fn default() -> Self {
+        Self {
+            margin: DEFAULT_PERSISTENCE_MARGIN,
+            checked: false,
+        }
+    }
 }
 
 /// How a dynamics step solves its contacts (docs/architecture.md says why the first).
@@ -71,6 +100,7 @@ impl Default for DynamicsSettings {
             gravity: Vector3::new(0.0, 0.0, -EARTH_GRAVITY),
             time_step: DEFAULT_TIME_STEP,
             contact_solver: ContactSolver::default(),
+            persistence: Persistence::default(),
         }
     }
 }
