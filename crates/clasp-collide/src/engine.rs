@@ -128,6 +128,20 @@ pub trait CollisionEngine: Send + Sync {
         self.contacts(a, b, threshold)
     }
 
+    /// [`Self::collide`] decided among the given triangle pairs alone (of `a`, of `b`): the
+    /// same answer when `pairs` holds every triangle pair that touches or crosses.
+    fn collide_among(&self, a: Placed, b: Placed, pairs: &[TrianglePair]) -> bool {
+        let _ = pairs;
+        self.collide(a, b)
+    }
+
+    /// [`Self::within`] decided among the given triangle pairs alone: the same answer when
+    /// `pairs` holds every triangle pair closer than `tolerance`.
+    fn within_among(&self, a: Placed, b: Placed, tolerance: f64, pairs: &[TrianglePair]) -> bool {
+        let _ = pairs;
+        self.within(a, b, tolerance)
+    }
+
     /// The minimum distance and the closest points.
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating>;
 

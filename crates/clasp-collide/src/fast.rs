@@ -515,6 +515,23 @@ impl CollisionEngine for FastEngine {
         Ok(found)
     }
 
+    fn collide_among(&self, a: Placed, b: Placed, pairs: &[TrianglePair]) -> bool {
+        let pair = Pair::new(&a, &b);
+        pairs.iter().any(|p| {
+            let tb = pair.b.triangle(p.b).map(|q| pair.moved * q);
+            triangles_intersect(&pair.a.triangle(p.a), &tb)
+        }) || nested(&a, &b)
+    }
+
+    fn within_among(&self, a: Placed, b: Placed, tolerance: f64, pairs: &[TrianglePair]) -> bool {
+        let pair = Pair::new(&a, &b);
+        pairs.iter().any(|p| {
+            let tb = pair.b.triangle(p.b).map(|q| pair.moved * q);
+            triangle_closest_points(&pair.a.triangle(p.a), &tb)
+                .is_none_or(|(pa, pb)| (pa - pb).norm_squared() < tolerance * tolerance)
+        }) || nested(&a, &b)
+    }
+
     fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
         match self.distance_below(a, b, f64::INFINITY, None, 0.0)? {
             Gap::Closer(separation) => Ok(separation),

@@ -544,6 +544,22 @@ fn contacts_among_kept_pairs_equal_the_full_search_within_the_margin() {
             let full = fast.contacts(a1, b1, threshold);
             let among = fast.contacts_among(a1, b1, threshold, &kept);
             assert_eq!(among, full, "case {case}, nudge {nudge}");
+            // Collision and proximity tests among the same pairs, either body first.
+            let tolerance = threshold * 0.5;
+            let flipped: Vec<TrianglePair> = kept
+                .iter()
+                .map(|p| TrianglePair { a: p.b, b: p.a })
+                .collect();
+            for (x, y, pairs) in [(a1, b1, &kept), (b1, a1, &flipped)] {
+                let label = format!("case {case}, nudge {nudge}");
+                assert_eq!(
+                    fast.collide_among(x, y, pairs),
+                    fast.collide(x, y),
+                    "{label}"
+                );
+                let within = fast.within(x, y, tolerance);
+                assert_eq!(fast.within_among(x, y, tolerance, pairs), within, "{label}");
+            }
             compared += 1;
             match full {
                 Ok(found) => touching += usize::from(!found.is_empty()),

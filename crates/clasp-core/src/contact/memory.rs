@@ -11,10 +11,14 @@ use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
 
-use clasp_collide::{CollisionEngine, Geometry, TrianglePair};
+use clasp_collide::{CollisionEngine, Geometry};
 
 use crate::{
-    contact::{Contact, filter::Part},
+    contact::{
+        Contact,
+        filter::Part,
+        kept::{Kept, KeptEngine},
+    },
     ids::{BodyId, RobotId},
     pose::Pose,
     world::settings::Persistence,
@@ -110,29 +114,6 @@ struct Found {
     kept: Option<Kept>,
 }
 
-/// The triangle pairs within the threshold plus `margin` where a full search found the bodies.
-#[derive(Debug, Clone)]
-struct Kept {
-    /// B in A's frame, then.
-    relative: Pose,
-    margin: f64,
-    pairs: Vec<TrianglePair>,
-}
-
-/// What a kept set allows for rounding (mm): the bound on the bodies' move must stay this far
-/// inside the margin.
-const MOVE_ROUNDING: f64 = 1e-7;
-
-impl Kept {
-    /// Whether every triangle pair now closer than the threshold is among these: B has moved,
-    /// relative to A, less than the margin since.
-    fn still_holds(&self, (a, b): (&Part, &Part), margin: f64) -> bool {
-        let now = a.body.pose.inv_mul(&b.body.pose);
-        self.margin == margin
-            && b.body.geometry.farthest_move(&self.relative, &now) + MOVE_ROUNDING < margin
-    }
-}
-
 impl Found {
     /// Whether this search was of these two geometries at this threshold.
     fn is_of(&self, (a, b): (&Part, &Part), threshold: f64) -> bool {
@@ -149,6 +130,17 @@ const SAME_PLACE: f64 = 0.5;
 /// Points closer than this (mm) are one point: a vertex's place in its body's frame, found
 /// again through the body's pose.
 const ROUNDING: f64 = 1e-6;
+
+/// A step memory's searches while its moves use them.
+pub(crate) struct Lent(HashMap<(BodyId, BodyId), Found>);
+
+impl Lent {
+    /// `engine`, asking among the triangle pairs these searches kept wherever they still hold.
+    pub fn engine<'a>(&'a self, engine: &'a dyn CollisionEngine) -> KeptEngine<'a> {
+        let kept = self.0.values().filter_map(|f| f.kept.as_ref()).collect();
+        KeptEngine { engine, kept }
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StepMemory {
@@ -189,7 +181,9 @@ impl StepMemory {
             }
             Some(Found {
                 kept: Some(kept), ..
-            }) if kept.still_holds((&a, &b), persistence.margin) => {
+            }) if kept.reach == threshold + persistence.margin
+                && kept.holds(&a.body.pose.inv_mul(&b.body.pose), threshold) =>
+            {
                 self.searches.kept += 1;
                 let contacts = engine
                     .contacts_among(a.placed(), b.placed(), threshold, &kept.pairs)
@@ -213,6 +207,16 @@ impl StepMemory {
         };
         self.found.insert(key, found);
         self.found[&key].contacts.as_deref()
+    }
+
+    /// The searches, lent out for a step's moves to ask among their kept triangle pairs
+    /// ([`Lent::engine`]); put back with [`Self::put_back`].
+    pub fn lend(&mut self) -> Lent {
+        Lent(std::mem::take(&mut self.found))
+    }
+
+    pub fn put_back(&mut self, lent: Lent) {
+        self.found = lent.0;
     }
 
     /// Forgets every pair but these (those of the step just taken).
@@ -258,10 +262,10 @@ fn search(
         geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
         threshold,
         contacts: contacts.ok(),
-        kept: near.map(|pairs| Kept {
-            relative: a.body.pose.inv_mul(&b.body.pose),
-            margin,
-            pairs,
+        kept: near.map(|pairs| {
+            let relative = a.body.pose.inv_mul(&b.body.pose);
+            let geometry = (&a.body.geometry, &b.body.geometry);
+            Kept::new(geometry.0, geometry.1, relative, threshold + margin, pairs)
         }),
     }
 }

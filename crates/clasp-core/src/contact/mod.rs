@@ -6,6 +6,7 @@ use nalgebra::{Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, V
 
 pub mod filter;
 mod graspit_soft;
+pub(crate) mod kept;
 pub(crate) mod memory;
 pub mod model;
 pub mod modelling;

@@ -169,6 +169,21 @@ impl<'s> Stepping<'s> {
         self.stage.body_name(&self.backdrop, id)
     }
 
+    /// Runs one of the step's moves with the engine asking among the triangle pairs the step's
+    /// searches kept, where they still hold ([`crate::Persistence`]): the same answers as full
+    /// searches, from a few triangles.
+    fn moving<R>(&mut self, run: impl FnOnce(&mut Stage, &Backdrop) -> R) -> R {
+        let lent = self.stage.step_memory.lend();
+        let engine = lent.engine(self.backdrop.engine);
+        let backdrop = Backdrop {
+            engine: &engine,
+            ..self.backdrop
+        };
+        let result = run(self.stage, &backdrop);
+        self.stage.step_memory.put_back(lent);
+        result
+    }
+
     /// Puts one of the stage's elements back where it stood (its contacts found again).
     fn set_pose(&mut self, element: Element, pose: Pose) -> Result<(), MoveError> {
         self.stage.set_pose(&self.backdrop, element, pose)

@@ -255,9 +255,9 @@ impl Stepping<'_> {
             })
             .collect();
         if target != start {
-            let backdrop = self.backdrop;
-            self.stage
-                .move_dofs_to_finding_no_contacts(&backdrop, id, &target)?;
+            self.moving(|stage, backdrop| {
+                stage.move_dofs_to_finding_no_contacts(backdrop, id, &target)
+            })?;
         }
         let r = self.stage.robot_mut(id).ok_or(MoveError::NoSuchRobot(id))?;
         let reached = r.dof_values().to_vec();
@@ -281,13 +281,10 @@ impl Stepping<'_> {
             nalgebra::Translation3::from(pose.translation.vector + velocity.linear * dt),
             turn * pose.rotation,
         );
-        let backdrop = self.backdrop;
-        let outcome = self.stage.move_to_finding_no_contacts(
-            &backdrop,
-            Element::Robot(id),
-            target,
-            Point3::origin(),
-        )?;
+        let outcome = self.moving(|stage, backdrop| {
+            let palm = Element::Robot(id);
+            stage.move_to_finding_no_contacts(backdrop, palm, target, Point3::origin())
+        })?;
         if free && !outcome.completed {
             let reached = self.find_robot(id)?.pose();
             let moved = Velocity::new(

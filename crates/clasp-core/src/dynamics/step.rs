@@ -285,9 +285,9 @@ impl Stepping<'_> {
     /// step to find once all have moved.
     fn move_in_step(&mut self, i: usize, target: Pose) -> Result<MoveOutcome, MoveError> {
         let cog = self.free_body(i).map_or(Point3::origin(), |b| b.mass.cog);
-        let backdrop = self.backdrop;
-        self.stage
-            .move_to_finding_no_contacts(&backdrop, Element::Body(i), target, cog)
+        self.moving(|stage, backdrop| {
+            stage.move_to_finding_no_contacts(backdrop, Element::Body(i), target, cog)
+        })
     }
 }
 

@@ -1,0 +1,190 @@
+//! Triangle pairs kept through time (issue 42): a pair's full search keeps every triangle
+//! pair within the contact threshold plus a margin; while neither body has moved, relative to
+//! the other, farther than the margin allows, every triangle pair that can touch, cross or
+//! come within the threshold is among those kept, and a query asked among them alone gets the
+//! full search's answer to the bit. [`KeptEngine`] answers a step's moves so.
+
+use std::sync::Arc;
+
+use nalgebra::Vector3;
+
+use clasp_collide::{
+    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, Placed, PointDistance, Separation,
+    TrianglePair,
+};
+
+use crate::pose::Pose;
+
+/// What a kept set allows for rounding (mm): the bound on the bodies' move, plus what a query
+/// needs, must stay this far inside the reach.
+const MOVE_ROUNDING: f64 = 1e-7;
+
+/// The triangle pairs of two geometries (A, B) within `reach` where a full search found them.
+#[derive(Debug, Clone)]
+pub(crate) struct Kept {
+    pub geometry: (Arc<Geometry>, Arc<Geometry>),
+    /// B in A's frame, then.
+    pub relative: Pose,
+    /// Millimetres: the contact threshold plus the margin.
+    pub reach: f64,
+    /// Sorted (A's triangle, B's).
+    pub pairs: Vec<TrianglePair>,
+    /// The same, B's triangle first, for a query that asks B first.
+    pub flipped: Vec<TrianglePair>,
+}
+
+impl Kept {
+    /// Keeps what a full search found within `reach` of `a` and `b` as they stand.
+    pub fn new(
+        a: &Arc<Geometry>,
+        b: &Arc<Geometry>,
+        relative: Pose,
+        reach: f64,
+        pairs: Vec<TrianglePair>,
+    ) -> Self {
+        let mut flipped: Vec<TrianglePair> = pairs
+            .iter()
+            .map(|p| TrianglePair { a: p.b, b: p.a })
+            .collect();
+        flipped.sort_unstable_by_key(|p| (p.a, p.b));
+        Kept {
+            geometry: (a.clone(), b.clone()),
+            relative,
+            reach,
+            pairs,
+            flipped,
+        }
+    }
+
+    /// Whether every triangle pair now closer than `need` is among these, B standing at
+    /// `relative` in A's frame: B has moved less than the reach less `need` since.
+    pub fn holds(&self, relative: &Pose, need: f64) -> bool {
+        let moved = self.geometry.1.farthest_move(&self.relative, relative);
+        moved + need + MOVE_ROUNDING < self.reach
+    }
+
+    /// The pairs to ask for `x` then `y` where they still hold for `need`: these, or flipped.
+    fn pairs_for(&self, x: &Placed, y: &Placed, need: f64) -> Option<&[TrianglePair]> {
+        let is = |g: &Arc<Geometry>, p: &Placed| std::ptr::eq(Arc::as_ptr(g), p.geometry);
+        let (a, b) = (&self.geometry.0, &self.geometry.1);
+        if is(a, x) && is(b, y) && self.holds(&x.pose.inv_mul(&y.pose), need) {
+            return Some(&self.pairs);
+        }
+        if is(a, y) && is(b, x) && self.holds(&y.pose.inv_mul(&x.pose), need) {
+            return Some(&self.flipped);
+        }
+        None
+    }
+}
+
+/// An engine that asks collision, proximity and contact queries among the triangle pairs
+/// kept for the two geometries where those still hold, and its own full searches elsewhere:
+/// the same answers either way. What a kept set says depends on the geometries and where one
+/// stands relative to the other alone, so it serves any two bodies of those shapes.
+pub(crate) struct KeptEngine<'a> {
+    pub engine: &'a dyn CollisionEngine,
+    pub kept: Vec<&'a Kept>,
+}
+
+impl KeptEngine<'_> {
+    fn among(&self, a: &Placed, b: &Placed, need: f64) -> Option<&[TrianglePair]> {
+        self.kept.iter().find_map(|k| k.pairs_for(a, b, need))
+    }
+}
+
+impl CollisionEngine for KeptEngine<'_> {
+    fn collide(&self, a: Placed, b: Placed) -> bool {
+        match self.among(&a, &b, 0.0) {
+            Some(pairs) => self.engine.collide_among(a, b, pairs),
+            None => self.engine.collide(a, b),
+        }
+    }
+
+    fn within(&self, a: Placed, b: Placed, tolerance: f64) -> bool {
+        if let Some(pairs) = self.among(&a, &b, tolerance) {
+            return self.engine.within_among(a, b, tolerance, pairs);
+        }
+        // Asked farther than the kept pairs reach: a kept pair that is within the tolerance
+        // says yes as the full search would; only a no needs the full search.
+        let some_kept = self.among(&a, &b, 0.0);
+        some_kept.is_some_and(|pairs| self.engine.within_among(a, b, tolerance, pairs))
+            || self.engine.within(a, b, tolerance)
+    }
+
+    fn contacts(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+    ) -> Result<Vec<Contact>, Interpenetrating> {
+        match self.among(&a, &b, threshold) {
+            Some(pairs) => self.engine.contacts_among(a, b, threshold, pairs),
+            None => self.engine.contacts(a, b, threshold),
+        }
+    }
+
+    fn distance(&self, a: Placed, b: Placed) -> Result<Separation, Interpenetrating> {
+        self.engine.distance(a, b)
+    }
+
+    fn distance_below(
+        &self,
+        a: Placed,
+        b: Placed,
+        cutoff: f64,
+        seed: Option<TrianglePair>,
+        relative_error: f64,
+    ) -> Result<Gap, Interpenetrating> {
+        self.engine
+            .distance_below(a, b, cutoff, seed, relative_error)
+    }
+
+    fn point_distance(
+        &self,
+        body: Placed,
+        point: &clasp_collide::triangle::Point,
+    ) -> PointDistance {
+        self.engine.point_distance(body, point)
+    }
+
+    fn point_distance_below(
+        &self,
+        body: Placed,
+        point: &clasp_collide::triangle::Point,
+        cutoff: f64,
+    ) -> Option<PointDistance> {
+        self.engine.point_distance_below(body, point, cutoff)
+    }
+
+    fn region(
+        &self,
+        body: Placed,
+        point: &clasp_collide::triangle::Point,
+        normal: &Vector3<f64>,
+        radius: f64,
+    ) -> Vec<clasp_collide::triangle::Point> {
+        self.engine.region(body, point, normal, radius)
+    }
+
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+        self.engine.near_triangles(a, b, reach)
+    }
+
+    fn contacts_among(
+        &self,
+        a: Placed,
+        b: Placed,
+        threshold: f64,
+        pairs: &[TrianglePair],
+    ) -> Result<Vec<Contact>, Interpenetrating> {
+        self.engine.contacts_among(a, b, threshold, pairs)
+    }
+
+    fn collide_among(&self, a: Placed, b: Placed, pairs: &[TrianglePair]) -> bool {
+        self.engine.collide_among(a, b, pairs)
+    }
+
+    fn within_among(&self, a: Placed, b: Placed, tolerance: f64, pairs: &[TrianglePair]) -> bool {
+        self.engine.within_among(a, b, tolerance, pairs)
+    }
+}
