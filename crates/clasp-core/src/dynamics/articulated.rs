@@ -19,7 +19,7 @@
 //! arm's joints and the fingers' reactions turn the arm.
 //! Velocity-dependent forces (Coriolis, centrifugal, gyroscopic) are left out: hands move slowly.
 
-use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Point3, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, MatrixXx3, Point3, Vector3};
 
 use super::movers::{Assembly, Member};
 use crate::{
@@ -30,6 +30,17 @@ use crate::{
 /// Inertia added to every DOF, as a share of the largest the links give (a motor's rotor;
 /// GraspIt's DOFs have none): keeps M invertible where a DOF moves no mass.
 const ARMATURE: f64 = 1e-3;
+
+/// A point of a link, ready for a solve's sweeps: how its velocity follows the DOFs (its
+/// Jacobian J) and how the DOFs answer an impulse there (M⁻¹ Jᵀ), both made once a solve
+/// rather than at every sweep.
+#[derive(Debug, Clone)]
+pub(crate) struct LinkPoint {
+    link: usize,
+    lever: Vector3<f64>,
+    jacobian: Matrix3xX<f64>,
+    answer: MatrixXx3<f64>,
+}
 
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
@@ -198,6 +209,28 @@ impl Articulated {
     fn carried(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
         let point = self.centres[link] + r;
         self.base.at(&(point - self.origin))
+    }
+
+    /// The point `lever` from link `link`'s centre, ready for many sweeps.
+    pub fn link_point(&self, link: usize, lever: &Vector3<f64>) -> LinkPoint {
+        let jacobian = self.point_jacobian(link, lever);
+        let answer = &self.inverse_mass * jacobian.transpose();
+        LinkPoint {
+            link,
+            lever: *lever,
+            jacobian,
+            answer,
+        }
+    }
+
+    /// [`Self::point_velocity`] of a point made ready.
+    pub fn velocity_at(&self, point: &LinkPoint) -> Vector3<f64> {
+        &point.jacobian * &self.velocity + self.carried(point.link, &point.lever)
+    }
+
+    /// [`Self::apply`] at a point made ready.
+    pub fn push_at(&mut self, point: &LinkPoint, impulse: &Vector3<f64>) {
+        self.velocity.gemv(1.0, &point.answer, impulse, 1.0);
     }
 
     /// Pushes the point with `impulse` (world axes): the DOFs change by M⁻¹ Jᵀ impulse.

@@ -17,7 +17,10 @@
 
 use nalgebra::{Matrix3, Vector2, Vector3};
 
-use super::{articulated::Articulated, movers::Side};
+use super::{
+    articulated::{Articulated, LinkPoint},
+    movers::Side,
+};
 use crate::{contact::memory::SolveReport, ids::RobotId};
 
 /// One moving free body of the problem: how it answers an impulse, and its velocity so far.
@@ -47,6 +50,17 @@ impl Mobile {
     }
 }
 
+/// One side of a row as the sweeps reach it: a free body at a lever from its centre, or a
+/// link's point made ready ([`LinkPoint`]).
+#[derive(Debug, Clone)]
+enum Reach {
+    Body { index: usize, lever: Vector3<f64> },
+    Link { assembly: usize, point: LinkPoint },
+}
+
+/// Both sides of a row, made ready for the sweeps (`None` for a side that does not move).
+type Reaches = [Option<Reach>; 2];
+
 /// Everything that moves in a step's problem.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Mobiles {
@@ -55,6 +69,59 @@ pub(crate) struct Mobiles {
 }
 
 impl Mobiles {
+    fn reach(&self, side: Option<Side>, lever: &Vector3<f64>) -> Option<Reach> {
+        Some(match side? {
+            Side::Body(index) => Reach::Body {
+                index,
+                lever: *lever,
+            },
+            Side::Link { assembly, link } => Reach::Link {
+                assembly,
+                point: self.robots[assembly].link_point(link, lever),
+            },
+        })
+    }
+
+    fn reaches(&self, row: &Row) -> Reaches {
+        [
+            self.reach(row.a, &row.lever_a),
+            self.reach(row.b, &row.lever_b),
+        ]
+    }
+
+    fn velocity_at(&self, reach: &Reach) -> Vector3<f64> {
+        match reach {
+            Reach::Body { index, lever } => self.bodies[*index].point_velocity(lever),
+            Reach::Link { assembly, point } => self.robots[*assembly].velocity_at(point),
+        }
+    }
+
+    fn push_at(&mut self, reach: &Reach, impulse: &Vector3<f64>) {
+        match reach {
+            Reach::Body { index, lever } => self.bodies[*index].apply(impulse, lever),
+            Reach::Link { assembly, point } => self.robots[*assembly].push_at(point, impulse),
+        }
+    }
+
+    /// The velocity of A's point relative to B's (world axes), the row's sides made ready.
+    fn relative_velocity_at(&self, [a, b]: &Reaches) -> Vector3<f64> {
+        let of = |side: &Option<Reach>| {
+            side.as_ref()
+                .map_or(Vector3::zeros(), |s| self.velocity_at(s))
+        };
+        of(a) - of(b)
+    }
+
+    /// Pushes A's side with `impulse` (world axes) and B's with its opposite.
+    fn apply_at(&mut self, [a, b]: &Reaches, impulse: &Vector3<f64>) {
+        if let Some(a) = a {
+            self.push_at(a, impulse);
+        }
+        if let Some(b) = b {
+            self.push_at(b, &-impulse);
+        }
+    }
+
     fn point_velocity(&self, side: Side, r: &Vector3<f64>) -> Vector3<f64> {
         match side {
             Side::Body(i) => self.bodies[i].point_velocity(r),
@@ -163,10 +230,11 @@ pub(crate) fn solve(
     initial: Vec<Vector3<f64>>,
     motors: &mut [Motor],
 ) -> (Vec<Vector3<f64>>, SolveReport) {
+    let reaches: Vec<Reaches> = rows.iter().map(|row| mobiles.reaches(row)).collect();
     // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
-    for (row, impulse) in rows.iter().zip(&initial) {
+    for ((row, reach), impulse) in rows.iter().zip(&reaches).zip(&initial) {
         if *impulse != Vector3::zeros() {
-            apply(mobiles, row, &(row.frame * impulse));
+            mobiles.apply_at(reach, &(row.frame * impulse));
         }
     }
     for motor in motors.iter_mut() {
@@ -194,14 +262,14 @@ pub(crate) fn solve(
                 let turned = resist_torsion(mobiles, row, &mut torsions[k], limit);
                 change = change.max(turned / radius);
             }
-            let velocity = row.frame.transpose() * relative_velocity(mobiles, row);
+            let velocity = row.frame.transpose() * mobiles.relative_velocity_at(&reaches[k]);
             let old = impulses[k];
             let slip = if sticking[k] { None } else { row.slip };
             let (new, stuck) = solve_one(&blocks[k], &velocity, &old, row.friction, slip);
             sticking[k] |= stuck;
             let delta = new - old;
             if delta != Vector3::zeros() {
-                apply(mobiles, row, &(row.frame * delta));
+                mobiles.apply_at(&reaches[k], &(row.frame * delta));
             }
             impulses[k] = new;
             largest = largest.max(new.norm());
