@@ -61,6 +61,16 @@ impl Separation {
     }
 }
 
+/// The triangle pairs of two bodies that may lie within a reach, from one walk of their trees.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NearTriangles {
+    /// Sorted by the first body's triangle, then the second's.
+    pub pairs: Vec<TrianglePair>,
+    /// Every triangle pair closer than this (mm) is among `pairs`: the reach asked for, or
+    /// more where the walk learnt that what it passed over lies farther.
+    pub complete_within: f64,
+}
+
 /// A point pair of two bodies closer than the contact threshold.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {
@@ -105,10 +115,10 @@ pub trait CollisionEngine: Send + Sync {
     /// The triangle pairs of the two bodies that may lie closer than `reach` (millimetres),
     /// sorted: every pair closer is among them, and some a little farther may be. A pair's
     /// contacts are found among these again ([`Self::contacts_among`]) while neither body has
-    /// moved, relative to the other, farther than `reach` less the contact threshold: then no
-    /// other pair can have come within the threshold. `None` from an engine that cannot say,
-    /// which then searches every time.
-    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+    /// moved, relative to the other, farther than the distance they are complete within less
+    /// the contact threshold: then no other pair can have come within the threshold. `None`
+    /// from an engine that cannot say, which then searches every time.
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<NearTriangles> {
         let _ = (a, b, reach);
         None
     }

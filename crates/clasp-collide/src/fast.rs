@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
 use crate::{
-    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, Placed, PointDistance, Separation,
-    TrianglePair,
+    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, NearTriangles, Placed,
+    PointDistance, Separation, TrianglePair,
     bvh::{
         Child, OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
         point_box_distance_squared, relative,
@@ -330,20 +330,64 @@ impl WithinReach for Contacts<'_> {
     }
 }
 
-/// Collects every triangle pair that may lie within the reach.
+/// Collects every triangle pair that may lie within the reach, and the least bound of what
+/// it passed over: every pair left out lies at least that far apart.
 struct NearPairs {
     reach: Reach,
     pairs: Vec<TrianglePair>,
+    /// The least squared bound of the node and triangle pairs passed over.
+    passed_over: std::cell::Cell<f64>,
 }
 
-impl WithinReach for NearPairs {
-    fn reach(&self) -> &Reach {
-        &self.reach
+impl NearPairs {
+    /// `bound` (squared), if within the reach; else noted as passed over.
+    fn keep(&self, squared: f64) -> Option<f64> {
+        let kept = self.reach.bound(squared);
+        if kept.is_none() {
+            self.passed_over.set(self.passed_over.get().min(squared));
+        }
+        kept
     }
-    fn take(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
+}
+
+impl Visitor for NearPairs {
+    fn boxes(
+        &self,
+        a: &OrientedBox,
+        b: &OrientedBox,
+        r: &Matrix3<f64>,
+        t: &Vector3<f64>,
+    ) -> Option<f64> {
+        self.keep(boxes_distance_squared(
+            &a.half,
+            &b.half,
+            r,
+            t,
+            self.reach.squared,
+        ))
+    }
+    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
+        self.keep(box_triangle_distance_squared(
+            bv,
+            triangle,
+            self.reach.squared,
+        ))
+    }
+    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
+        let gap = separation_bound(ta, tb, self.reach.distance);
+        if gap < self.reach.distance {
+            return Some(gap * gap);
+        }
+        self.passed_over.set(self.passed_over.get().min(gap * gap));
+        None
+    }
+    fn still_worth(&self, _: f64) -> bool {
+        true
+    }
+    fn triangles(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
         self.pairs.push(TrianglePair { a: i, b: j });
     }
-    fn done(&self) -> bool {
+    fn finished(&self) -> bool {
         false
     }
 }
@@ -482,14 +526,21 @@ impl CollisionEngine for FastEngine {
         Ok(contacts.found)
     }
 
-    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<NearTriangles> {
         let mut near = NearPairs {
             reach: Reach::new(reach),
             pairs: Vec::new(),
+            passed_over: std::cell::Cell::new(f64::INFINITY),
         };
         start(&Pair::new(&a, &b), &mut near);
         near.pairs.sort_unstable_by_key(|p| (p.a, p.b));
-        Some(near.pairs)
+        // The bounds are trusted only with the slack the pruning allows them.
+        let passed_over = near.passed_over.get().sqrt();
+        let complete_within = ((passed_over - 1e-12) / (1.0 + 1e-9)).max(reach);
+        Some(NearTriangles {
+            pairs: near.pairs,
+            complete_within,
+        })
     }
 
     fn contacts_among(

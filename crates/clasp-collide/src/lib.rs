@@ -19,8 +19,8 @@ pub mod triangle;
 
 pub use bvh::{BoundingVolume, BvTree};
 pub use engine::{
-    CollisionEngine, Contact, DEFAULT_CONTACT_THRESHOLD, Gap, Interpenetrating, PointDistance,
-    Separation, TrianglePair, pose_is_finite,
+    CollisionEngine, Contact, DEFAULT_CONTACT_THRESHOLD, Gap, Interpenetrating, NearTriangles,
+    PointDistance, Separation, TrianglePair, pose_is_finite,
 };
 pub use fast::FastEngine;
 pub use filter::{

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use nalgebra::Vector3;
 
 use clasp_collide::{
-    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, Placed, PointDistance, Separation,
-    TrianglePair,
+    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, NearTriangles, Placed,
+    PointDistance, Separation, TrianglePair,
 };
 
 use crate::pose::Pose;
@@ -19,13 +19,16 @@ use crate::pose::Pose;
 /// needs, must stay this far inside the reach.
 const MOVE_ROUNDING: f64 = 1e-7;
 
-/// The triangle pairs of two geometries (A, B) within `reach` where a full search found them.
+/// The triangle pairs of two geometries (A, B) a full search kept, and where it found them.
 #[derive(Debug, Clone)]
 pub(crate) struct Kept {
     pub geometry: (Arc<Geometry>, Arc<Geometry>),
     /// B in A's frame, then.
     pub relative: Pose,
-    /// Millimetres: the contact threshold plus the margin.
+    /// What the search was asked to keep within (mm): the contact threshold plus the margin.
+    pub asked: f64,
+    /// Every triangle pair closer than this (mm) then is kept: what was asked, or more where
+    /// the search learnt that what it passed over lies farther.
     pub reach: f64,
     /// Sorted (A's triangle, B's).
     pub pairs: Vec<TrianglePair>,
@@ -34,15 +37,16 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// Keeps what a full search found within `reach` of `a` and `b` as they stand.
+    /// Keeps what a full search asked to keep within `asked` of `a` and `b` found, as they
+    /// stand.
     pub fn new(
-        a: &Arc<Geometry>,
-        b: &Arc<Geometry>,
+        (a, b): (&Arc<Geometry>, &Arc<Geometry>),
         relative: Pose,
-        reach: f64,
-        pairs: Vec<TrianglePair>,
+        asked: f64,
+        near: NearTriangles,
     ) -> Self {
-        let mut flipped: Vec<TrianglePair> = pairs
+        let mut flipped: Vec<TrianglePair> = near
+            .pairs
             .iter()
             .map(|p| TrianglePair { a: p.b, b: p.a })
             .collect();
@@ -50,8 +54,9 @@ impl Kept {
         Kept {
             geometry: (a.clone(), b.clone()),
             relative,
-            reach,
-            pairs,
+            asked,
+            reach: near.complete_within,
+            pairs: near.pairs,
             flipped,
         }
     }
@@ -166,7 +171,7 @@ impl CollisionEngine for KeptEngine<'_> {
         self.engine.region(body, point, normal, radius)
     }
 
-    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<Vec<TrianglePair>> {
+    fn near_triangles(&self, a: Placed, b: Placed, reach: f64) -> Option<NearTriangles> {
         self.engine.near_triangles(a, b, reach)
     }
 

@@ -181,7 +181,7 @@ impl StepMemory {
             }
             Some(Found {
                 kept: Some(kept), ..
-            }) if kept.reach == threshold + persistence.margin
+            }) if kept.asked == threshold + persistence.margin
                 && kept.holds(&a.body.pose.inv_mul(&b.body.pose), threshold) =>
             {
                 self.searches.kept += 1;
@@ -254,7 +254,7 @@ fn search(
         .then(|| engine.near_triangles(a.placed(), b.placed(), threshold + margin))
         .flatten();
     let contacts = match &near {
-        Some(pairs) => engine.contacts_among(a.placed(), b.placed(), threshold, pairs),
+        Some(near) => engine.contacts_among(a.placed(), b.placed(), threshold, &near.pairs),
         None => engine.contacts(a.placed(), b.placed(), threshold),
     };
     Found {
@@ -262,10 +262,10 @@ fn search(
         geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
         threshold,
         contacts: contacts.ok(),
-        kept: near.map(|pairs| {
+        kept: near.map(|near| {
             let relative = a.body.pose.inv_mul(&b.body.pose);
             let geometry = (&a.body.geometry, &b.body.geometry);
-            Kept::new(geometry.0, geometry.1, relative, threshold + margin, pairs)
+            Kept::new(geometry, relative, threshold + margin, near)
         }),
     }
 }
