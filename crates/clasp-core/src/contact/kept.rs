@@ -25,8 +25,6 @@ pub(crate) struct Kept {
     pub geometry: (Arc<Geometry>, Arc<Geometry>),
     /// B in A's frame, then.
     pub relative: Pose,
-    /// What the search was asked to keep within (mm): the contact threshold plus the margin.
-    pub asked: f64,
     /// Every triangle pair closer than this (mm) then is kept: what was asked, or more where
     /// the search learnt that what it passed over lies farther.
     pub reach: f64,
@@ -37,12 +35,10 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// Keeps what a full search asked to keep within `asked` of `a` and `b` found, as they
-    /// stand.
+    /// Keeps what a full search of `a` and `b` as they stand found near.
     pub fn new(
         (a, b): (&Arc<Geometry>, &Arc<Geometry>),
         relative: Pose,
-        asked: f64,
         near: NearTriangles,
     ) -> Self {
         let mut flipped: Vec<TrianglePair> = near
@@ -54,7 +50,6 @@ impl Kept {
         Kept {
             geometry: (a.clone(), b.clone()),
             relative,
-            asked,
             reach: near.complete_within,
             pairs: near.pairs,
             flipped,

@@ -123,6 +123,11 @@ impl Found {
     }
 }
 
+/// How many of its last step's moves a fast pair's search keeps triangle pairs for.
+const RUSH_AHEAD: f64 = 1.5;
+/// The most a search keeps beyond the threshold (mm), however fast the pair.
+const MAX_MARGIN: f64 = 5.0;
+
 /// A contact is the same as last step's where one of its points lies this close (mm, in its
 /// body's own frame) to where that one's lay: a step slides a contact micrometres.
 const SAME_PLACE: f64 = 0.5;
@@ -181,7 +186,7 @@ impl StepMemory {
             }
             Some(Found {
                 kept: Some(kept), ..
-            }) if kept.asked == threshold + persistence.margin
+            }) if persistence.margin > 0.0
                 && kept.holds(&a.body.pose.inv_mul(&b.body.pose), threshold) =>
             {
                 self.searches.kept += 1;
@@ -200,9 +205,21 @@ impl StepMemory {
                     kept: Some(kept),
                 }
             }
-            _ => {
+            earlier => {
                 self.searches.searched += 1;
-                search((&a, &b), engine, threshold, persistence.margin)
+                // A pair that moves fast keeps what this step's moves will reach too: as far
+                // again as it moved in the last step, twice (the step's moves then ask among
+                // the kept pairs instead of walking both trees at every probe).
+                let margin = match earlier {
+                    Some(f) if persistence.margin > 0.0 => {
+                        let before = f.poses.0.inv_mul(&f.poses.1);
+                        let now = a.body.pose.inv_mul(&b.body.pose);
+                        let moved = b.body.geometry.farthest_move(&before, &now);
+                        persistence.margin.max(RUSH_AHEAD * moved).min(MAX_MARGIN)
+                    }
+                    _ => persistence.margin,
+                };
+                search((&a, &b), engine, threshold, margin)
             }
         };
         self.found.insert(key, found);
@@ -265,7 +282,7 @@ fn search(
         kept: near.map(|near| {
             let relative = a.body.pose.inv_mul(&b.body.pose);
             let geometry = (&a.body.geometry, &b.body.geometry);
-            Kept::new(geometry, relative, threshold + margin, near)
+            Kept::new(geometry, relative, near)
         }),
     }
 }
