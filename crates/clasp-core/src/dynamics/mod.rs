@@ -15,14 +15,18 @@
 //! 1. every dynamic body gains gravity's velocity; a world whose bodies interpenetrate is
 //!    refused, the pairs named ([`overlaps`]);
 //! 2. the contacts of every checked pair with a moving body (within the contact threshold,
-//!    pruned as the dynamics needs: [`ContactUse::Dynamics`]) and the robots' DOF
+//!    pruned as the dynamics needs: [`ContactUse::Dynamics`]; found among the triangle pairs
+//!    kept from the pair's last full search while the two stay within the margin that keeps
+//!    them complete, which gives the full search's contacts to the bit:
+//!    [`crate::Persistence`]) and the robots' DOF
 //!    controllers are solved together for impulses that leave no contact approaching and none
 //!    slipping inside its friction cone ([`solver`]); friction is the material table's,
 //!    kinetic where the contact slid faster than 1 mm/s at the step's start, static below;
 //!    each contact starts from the impulse the same contact (the same pair, at the same place
 //!    on each body in its own frame) had the step before, each controller from its effort;
 //! 3. each dynamic body moves by its new velocity as a move does, turning about its centre of
-//!    gravity and stopping at contact ([`crate::World::move_to`]'s machinery): nothing ever
+//!    gravity and stopping at contact ([`crate::World::move_to`]'s machinery, its collision
+//!    tests asked among the kept triangle pairs where they hold): nothing ever
 //!    passes into anything; angular momentum is carried through the turn; then each driven
 //!    robot advances its DOFs and base ([`robots`]);
 //! 4. a body that stopped short met something: an impact solve (no gravity again, the robots
