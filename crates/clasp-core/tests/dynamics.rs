@@ -390,6 +390,19 @@ fn bad_requests_are_refused_and_change_nothing() {
             "{refused}"
         );
     }
+    // A persistence margin is a distance: none negative, none not a number.
+    for margin in [-0.1, f64::NAN, f64::INFINITY] {
+        let bad = clasp_core::Persistence {
+            margin,
+            checked: false,
+        };
+        let refused = world.set_persistence(bad).unwrap_err();
+        assert!(
+            refused.to_string().contains("persistence margin"),
+            "{refused}"
+        );
+    }
+    assert_eq!(world.persistence(), clasp_core::Persistence::default());
     // A duration is not a time step, and a run that would hang is refused up front.
     let negative = world.simulate(-1.0).unwrap_err();
     assert!(negative.to_string().starts_with("a duration"), "{negative}");
