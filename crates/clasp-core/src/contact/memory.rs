@@ -207,9 +207,9 @@ impl StepMemory {
             }
             earlier => {
                 self.searches.searched += 1;
-                // A pair that moves fast keeps what this step's moves will reach too: as far
-                // again as it moved in the last step, twice (the step's moves then ask among
-                // the kept pairs instead of walking both trees at every probe).
+                // A pair that moves fast keeps what this step's moves will reach too: 1.5 times
+                // as far as it moved in the last step (the step's moves then ask among the kept
+                // pairs instead of walking both trees at every probe).
                 let margin = match earlier {
                     Some(f) if persistence.margin > 0.0 => {
                         let before = f.poses.0.inv_mul(&f.poses.1);
