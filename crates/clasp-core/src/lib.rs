@@ -41,6 +41,7 @@ pub use clasp_collide::{
 pub use contact::{
     Contact, KINETIC_SPEED, contact_frame,
     filter::CollisionSwitches,
+    kept::{DEFAULT_PERSISTENCE_MARGIN, Persistence},
     memory::{SearchStats, SolveReport, SolverStats},
     model::{ContactMode, ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, SoftContact},
     soft,
@@ -77,8 +78,5 @@ pub use world::{
     Camera, World,
     domain::Domain,
     error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
-    settings::{
-        ContactSolver, DEFAULT_PERSISTENCE_MARGIN, DEFAULT_TIME_STEP, DynamicsSettings,
-        EARTH_GRAVITY, Persistence, WorldSettings,
-    },
+    settings::{ContactSolver, DEFAULT_TIME_STEP, DynamicsSettings, EARTH_GRAVITY, WorldSettings},
 };

@@ -15,6 +15,33 @@ use clasp_collide::{
 
 use crate::pose::Pose;
 
+/// Contacts carried through time: a pair's full search keeps every triangle pair within the
+/// contact threshold plus `margin`, and while neither body moves, relative to the other,
+/// farther than the margin (bounded by the farthest any point of the body moves), the next
+/// steps find the pair's contacts among those alone: no other triangle pair can have come
+/// within the threshold, so they are the contacts a full search gives, to the bit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Persistence {
+    /// Millimetres beyond the contact threshold; 0 searches every pair in full every step.
+    pub margin: f64,
+    /// Also search in full wherever the kept pairs were used, and count where the two differ
+    /// ([`crate::SearchStats::differed`]): the tests' check, at the full search's cost.
+    pub checked: bool,
+}
+
+/// The margin a step keeps triangle pairs within, beyond the contact threshold (mm); chosen by
+/// measurement (docs/benchmarks.md, issue 42).
+pub const DEFAULT_PERSISTENCE_MARGIN: f64 = 0.25;
+
+impl Default for Persistence {
+    fn default() -> Self {
+        Self {
+            margin: DEFAULT_PERSISTENCE_MARGIN,
+            checked: false,
+        }
+    }
+}
+
 /// What a kept set allows for rounding (mm): the bound on the bodies' move, plus what a query
 /// needs, must stay this far inside the reach.
 const MOVE_ROUNDING: f64 = 1e-7;

@@ -17,11 +17,10 @@ use crate::{
     contact::{
         Contact,
         filter::Part,
-        kept::{Kept, KeptEngine},
+        kept::{Kept, KeptEngine, Persistence},
     },
     ids::{BodyId, RobotId},
     pose::Pose,
-    world::settings::Persistence,
 };
 
 /// A contact a step solved, as the next step knows it again: by its pair, the feature that

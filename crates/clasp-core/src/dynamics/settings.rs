@@ -7,11 +7,12 @@ use nalgebra::Vector3;
 
 use crate::{
     body::{Body, BodyType, velocity::Velocity},
+    contact::kept::Persistence,
     ids::BodyId,
     world::{
         World,
         error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_gravity},
-        settings::{ContactSolver, Persistence},
+        settings::ContactSolver,
     },
 };
 

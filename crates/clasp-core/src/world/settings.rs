@@ -3,7 +3,10 @@
 
 use nalgebra::Vector3;
 
-use crate::{contact::model::ContactOptions, motion::MoveQueries};
+use crate::{
+    contact::{kept::Persistence, model::ContactOptions},
+    motion::MoveQueries,
+};
 
 /// How moves and contacts work in a world.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,33 +37,6 @@ pub struct DynamicsSettings {
     pub contact_solver: ContactSolver,
     /// How a step carries each pair's contacts from one search to the next.
     pub persistence: Persistence,
-}
-
-/// Contacts carried through time: a pair's full search keeps every triangle pair within the
-/// contact threshold plus `margin`, and while neither body moves, relative to the other,
-/// farther than the margin (bounded by the farthest any point of the body moves), the next
-/// steps find the pair's contacts among those alone: no other triangle pair can have come
-/// within the threshold, so they are the contacts a full search gives, to the bit.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Persistence {
-    /// Millimetres beyond the contact threshold; 0 searches every pair in full every step.
-    pub margin: f64,
-    /// Also search in full wherever the kept pairs were used, and count where the two differ
-    /// ([`crate::SearchStats::differed`]): the tests' check, at the full search's cost.
-    pub checked: bool,
-}
-
-/// The margin a step keeps triangle pairs within, beyond the contact threshold (mm); chosen by
-/// measurement (docs/benchmarks.md, issue 42).
-pub const DEFAULT_PERSISTENCE_MARGIN: f64 = 0.25;
-
-impl Default for Persistence {
-    fn default() -> Self {
-        Self {
-            margin: DEFAULT_PERSISTENCE_MARGIN,
-            checked: false,
-        }
-    }
 }
 
 /// How a dynamics step solves its contacts (docs/architecture.md says why the first).
