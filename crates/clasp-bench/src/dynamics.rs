@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use clasp_collide::shapes;
-use clasp_core::{Body, BodyKind, ContactSolver, Persistence, Pose, World};
+use clasp_core::{Body, BodyKind, ContactSolver, Persistence, Pose, StepTimers, World};
 use clasp_io::{Disk, load_body, load_world};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
@@ -72,23 +72,26 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         // far, so fewer steps; where Lemke's algorithm gives up, it says so.
         let lcp = time_clasp(scene, ContactSolver::Lcp, scene.steps.min(LCP_STEPS), None);
         let lcp_text = match &lcp {
-            Ok(rate) => format!("{rate:.0}"),
+            Ok(lcp) => format!("{:.0}", lcp.rate),
             Err(_) => "failed".into(),
         };
         println!(
             "  {:<18} {:>9}   {:>13.0}   {lcp_text:>18}",
             scene.name,
             triangles,
-            timed.as_ref().map_or(0.0, |r| *r)
+            timed.as_ref().map_or(0.0, |t| t.rate)
         );
-        let (timed, lcp_failure) = (timed.ok(), lcp.as_ref().err());
+        if let Ok(t) = &timed {
+            println!("    where a step's time goes: {}", t.split);
+        }
+        let (timed, lcp_failure) = (timed.ok().map(|t| t.rate), lcp.as_ref().err());
         let margins = margin_sweep(scene, quick);
         rows.push(json!({
             "scene": scene.name,
             "margins": margins,
             "triangles": triangles,
             "clasp_steps_per_second": timed,
-            "lcp_steps_per_second": lcp.as_ref().ok(),
+            "lcp_steps_per_second": lcp.as_ref().ok().map(|t| t.rate),
             "lcp_failure": lcp_failure,
         }));
     }
@@ -164,7 +167,7 @@ fn time_clasp(
     solver: ContactSolver,
     steps: usize,
     persistence: Option<Persistence>,
-) -> Result<f64, String> {
+) -> Result<Timed, String> {
     let mut world = scene.world.clone();
     world.set_contact_solver(solver);
     if let Some(persistence) = persistence {
@@ -175,7 +178,7 @@ fn time_clasp(
     world
         .simulate(scene.settle)
         .map_err(|e| format!("settling failed: {e}"))?;
-    let started = Instant::now();
+    let (before, started) = (world.step_timers(), Instant::now());
     for _ in 0..steps {
         world.step().map_err(|e| format!("a step failed: {e}"))?;
     }
@@ -183,7 +186,32 @@ fn time_clasp(
     if !world.overlapping_pairs().is_empty() {
         return Err("bodies interpenetrate after the run".into());
     }
-    Ok(steps as f64 / seconds)
+    Ok(Timed {
+        rate: steps as f64 / seconds,
+        split: time_split(&before, &world.step_timers()),
+    })
+}
+
+/// A run's steps a second, and where its steps' time went.
+struct Timed {
+    rate: f64,
+    split: String,
+}
+
+/// Where the steps between two readings of the timers spent their time, as shares: what
+/// limits a figure, measured.
+pub fn time_split(before: &StepTimers, after: &StepTimers) -> String {
+    let total = (after.total - before.total).max(1e-12);
+    let share = |x: f64, y: f64| 100.0 * (x - y) / total;
+    let (search, solve, moves) = (
+        share(after.search, before.search),
+        share(after.solve, before.solve),
+        share(after.moves, before.moves),
+    );
+    format!(
+        "search {search:.0} %, solve {solve:.0} %, moves {moves:.0} %, the rest {:.0} %",
+        100.0 - search - solve - moves
+    )
 }
 
 /// Clasp's steps a second on the scene at each persistence margin (mm beyond the contact
@@ -208,7 +236,7 @@ fn margin_sweep(scene: &Scene, quick: bool) -> Value {
                 scene.steps,
                 Some(persistence),
             );
-            (margin, rate.unwrap_or(0.0))
+            (margin, rate.map_or(0.0, |t| t.rate))
         })
         .map(|(margin, rate)| format!("{margin} mm {rate:.0}"))
         .collect();

@@ -42,7 +42,7 @@ pub use contact::{
     Contact, KINETIC_SPEED, contact_frame,
     filter::CollisionSwitches,
     kept::{DEFAULT_PERSISTENCE_MARGIN, Persistence},
-    memory::{SearchStats, SolveReport, SolverStats},
+    memory::{SearchStats, SolveReport, SolverStats, StepTimers},
     model::{ContactMode, ContactModel, ContactOptions, GRASPIT_CONTACT_THRESHOLD, SoftContact},
     soft,
 };

@@ -101,6 +101,22 @@ pub struct SearchStats {
     pub differed: usize,
 }
 
+/// Where a stage's steps spent their time so far, in seconds (MuJoCo's `mjData.timer`): what a
+/// benchmark says limits a figure by.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StepTimers {
+    /// Steps timed.
+    pub steps: usize,
+    /// The steps' whole time.
+    pub total: f64,
+    /// Finding the pairs' contacts (full searches and the kept pairs' tests).
+    pub search: f64,
+    /// The contact solves (the per-contact sweeps or the LCP).
+    pub solve: f64,
+    /// The moves, to where the velocities take what moves, stopping at contact.
+    pub moves: f64,
+}
+
 /// A pair's search: where both stood, what they were, the threshold, what the engine found.
 #[derive(Debug, Clone)]
 struct Found {
@@ -157,6 +173,8 @@ pub(crate) struct StepMemory {
     pub solves: SolverStats,
     /// How the steps found their pairs' contacts.
     pub searches: SearchStats,
+    /// Where the steps' time went.
+    pub timers: StepTimers,
 }
 
 impl StepMemory {

@@ -61,7 +61,7 @@ use clasp_collide::CollisionEngine;
 
 use crate::{
     body::Body,
-    contact::memory::{SearchStats, SolverStats},
+    contact::memory::{SearchStats, SolverStats, StepTimers},
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     robot::Robot,
@@ -177,6 +177,7 @@ impl<'s> Stepping<'s> {
     /// searches kept, where they still hold ([`crate::Persistence`]): the same answers as full
     /// searches, from a few triangles.
     fn moving<R>(&mut self, run: impl FnOnce(&mut Stage, &Backdrop) -> R) -> R {
+        let started = std::time::Instant::now();
         let lent = self.stage.step_memory.lend();
         let engine = lent.engine(self.backdrop.engine);
         let backdrop = Backdrop {
@@ -185,6 +186,7 @@ impl<'s> Stepping<'s> {
         };
         let result = run(self.stage, &backdrop);
         self.stage.step_memory.put_back(lent);
+        self.stage.step_memory.timers.moves += started.elapsed().as_secs_f64();
         result
     }
 
@@ -241,5 +243,11 @@ impl<E: CollisionEngine> World<E> {
     /// triangle pairs kept from an earlier search, or unmoved ([`crate::Persistence`]).
     pub fn search_stats(&self) -> SearchStats {
         self.stage.step_memory.searches
+    }
+
+    /// Where the world's steps spent their time so far: searching, solving, moving
+    /// (MuJoCo's timers).
+    pub fn step_timers(&self) -> StepTimers {
+        self.stage.step_memory.timers
     }
 }

@@ -1,5 +1,7 @@
 //! The step itself: solve, move, meet, report (the way of a step is the module's account).
 
+use std::time::Instant;
+
 use nalgebra::{Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::{
@@ -41,7 +43,11 @@ impl Stepping<'_> {
                 Some((r, robot.pose(), state.0, state.1))
             })
             .collect();
+        let started = Instant::now();
         let stepped = self.take_step(&movers);
+        let timers = &mut self.stage.step_memory.timers;
+        timers.steps += 1;
+        timers.total += started.elapsed().as_secs_f64();
         if stepped.is_err() {
             for &(i, pose, velocity) in &bodies {
                 // Each pose was accepted where it stood at the step's start.
@@ -177,7 +183,9 @@ impl Stepping<'_> {
             a.is_some_and(|s| movers.pushes_back(s)) || b.is_some_and(|s| movers.pushes_back(s))
         };
         // Both sides of each contact come together, A's first.
+        let searching = Instant::now();
         let mut contacts = self.fine_contacts(movers)?;
+        self.stage.step_memory.timers.search += searching.elapsed().as_secs_f64();
         let (rows, solved): (Vec<Row>, Vec<usize>) = contacts
             .chunks_exact(2)
             .enumerate()
@@ -204,6 +212,7 @@ impl Stepping<'_> {
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
+        let solving = Instant::now();
         let (impulses, report) = match self.backdrop.settings.dynamics.contact_solver {
             ContactSolver::PerContact => {
                 solver::solve(&mut mobiles, &rows, &blocks, initial, &mut motors)
@@ -219,6 +228,7 @@ impl Stepping<'_> {
                 )
             }
         };
+        self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
         self.check_speeds(movers, &mobiles)?;
         for (place, ((&k, impulse), block)) in solved.iter().zip(impulses).zip(blocks).enumerate() {
             // The same on both sides: from B on A, in the frame both share.
