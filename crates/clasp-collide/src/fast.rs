@@ -240,11 +240,14 @@ impl<T: WithinReach> Visitor for T {
 }
 
 /// How close a query looks: the bounds of node and triangle pairs it opens, with slack
-/// ([`with_slack`]), so that it never drops a pair the exact routines would keep.
-#[derive(Clone, Copy)]
+/// ([`with_slack`]), so that it never drops a pair the exact routines would keep; and the least
+/// bound of what it passed over, which every pair left out lies at least as far apart as.
+#[derive(Clone)]
 struct Reach {
     distance: f64,
     squared: f64,
+    /// The least squared bound of the node and triangle pairs passed over.
+    passed_over: std::cell::Cell<f64>,
 }
 
 impl Reach {
@@ -253,11 +256,17 @@ impl Reach {
         Self {
             distance,
             squared: distance * distance,
+            passed_over: std::cell::Cell::new(f64::INFINITY),
         }
     }
 
+    /// `squared`, if within the reach; else noted as passed over.
     fn bound(&self, squared: f64) -> Option<f64> {
-        (squared < self.squared).then_some(squared)
+        if squared < self.squared {
+            return Some(squared);
+        }
+        self.passed_over.set(self.passed_over.get().min(squared));
+        None
     }
 
     fn boxes(
@@ -276,7 +285,17 @@ impl Reach {
 
     fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
         let gap = separation_bound(ta, tb, self.distance);
-        (gap < self.distance).then_some(gap * gap)
+        if gap < self.distance {
+            return Some(gap * gap);
+        }
+        self.bound(gap * gap)
+    }
+
+    /// Every pair passed over lies at least this far apart (mm): the least bound passed over,
+    /// trusted only with the slack the pruning allows it; at least `asked`.
+    fn complete_within(&self, asked: f64) -> f64 {
+        let passed_over = self.passed_over.get().sqrt();
+        ((passed_over - 1e-12) / (1.0 + 1e-9)).max(asked)
     }
 }
 
@@ -330,64 +349,20 @@ impl WithinReach for Contacts<'_> {
     }
 }
 
-/// Collects every triangle pair that may lie within the reach, and the least bound of what
-/// it passed over: every pair left out lies at least that far apart.
+/// Collects every triangle pair that may lie within the reach.
 struct NearPairs {
     reach: Reach,
     pairs: Vec<TrianglePair>,
-    /// The least squared bound of the node and triangle pairs passed over.
-    passed_over: std::cell::Cell<f64>,
 }
 
-impl NearPairs {
-    /// `bound` (squared), if within the reach; else noted as passed over.
-    fn keep(&self, squared: f64) -> Option<f64> {
-        let kept = self.reach.bound(squared);
-        if kept.is_none() {
-            self.passed_over.set(self.passed_over.get().min(squared));
-        }
-        kept
+impl WithinReach for NearPairs {
+    fn reach(&self) -> &Reach {
+        &self.reach
     }
-}
-
-impl Visitor for NearPairs {
-    fn boxes(
-        &self,
-        a: &OrientedBox,
-        b: &OrientedBox,
-        r: &Matrix3<f64>,
-        t: &Vector3<f64>,
-    ) -> Option<f64> {
-        self.keep(boxes_distance_squared(
-            &a.half,
-            &b.half,
-            r,
-            t,
-            self.reach.squared,
-        ))
-    }
-    fn box_triangle(&self, bv: &OrientedBox, triangle: &Triangle) -> Option<f64> {
-        self.keep(box_triangle_distance_squared(
-            bv,
-            triangle,
-            self.reach.squared,
-        ))
-    }
-    fn triangle_pair(&self, ta: &Triangle, tb: &Triangle) -> Option<f64> {
-        let gap = separation_bound(ta, tb, self.reach.distance);
-        if gap < self.reach.distance {
-            return Some(gap * gap);
-        }
-        self.passed_over.set(self.passed_over.get().min(gap * gap));
-        None
-    }
-    fn still_worth(&self, _: f64) -> bool {
-        true
-    }
-    fn triangles(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
+    fn take(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
         self.pairs.push(TrianglePair { a: i, b: j });
     }
-    fn finished(&self) -> bool {
+    fn done(&self) -> bool {
         false
     }
 }
@@ -530,16 +505,12 @@ impl CollisionEngine for FastEngine {
         let mut near = NearPairs {
             reach: Reach::new(reach),
             pairs: Vec::new(),
-            passed_over: std::cell::Cell::new(f64::INFINITY),
         };
         start(&Pair::new(&a, &b), &mut near);
         near.pairs.sort_unstable_by_key(|p| (p.a, p.b));
-        // The bounds are trusted only with the slack the pruning allows them.
-        let passed_over = near.passed_over.get().sqrt();
-        let complete_within = ((passed_over - 1e-12) / (1.0 + 1e-9)).max(reach);
         Some(NearTriangles {
+            complete_within: near.reach.complete_within(reach),
             pairs: near.pairs,
-            complete_within,
         })
     }
 
