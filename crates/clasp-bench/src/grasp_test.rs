@@ -199,13 +199,7 @@ fn step_split(world: &World, trial: &GraspTrial) -> Option<String> {
     world.put_grasp(robot, trial).ok()?;
     world.set_body_type(object, BodyType::Dynamic).ok()?;
     let hand = world.robot(robot)?;
-    let targets: Vec<f64> = (0..hand.dofs.len())
-        .map(|d| {
-            let (min, max) = hand.dof_limits(d);
-            let closing = hand.dofs[d].default_velocity.signum();
-            (hand.dof_values()[d] + 0.1 * closing).clamp(min, max.max(min))
-        })
-        .collect();
+    let targets = hand.squeezed_dof_values(0.1);
     world.drive_robot(robot, &targets).ok()?;
     let before = world.step_timers();
     world.simulate(0.5).ok()?;

@@ -172,26 +172,6 @@ impl World {
     }
 }
 
-/// Each closing DOF's target `squeeze` past where it stands (in its closing direction, the
-/// sign of its default velocity), within its limits; the others held where they are.
-fn squeeze_targets(world: &World, robot: RobotId, squeeze: f64) -> Result<Vec<f64>, MoveError> {
-    let r = world.find_robot(robot)?;
-    Ok(r.dof_values()
-        .iter()
-        .enumerate()
-        .map(|(dof, &q)| {
-            let (min, max) = r.dof_limits(dof);
-            let closing = r.dofs[dof].default_velocity.signum();
-            let toward = if r.dofs[dof].default_velocity == 0.0 {
-                0.0
-            } else {
-                closing
-            };
-            (q + toward * squeeze).clamp(min, max.max(min))
-        })
-        .collect())
-}
-
 /// What a test runs on its domain: the copies of the object and the hand.
 struct Tested {
     object: BodyId,
@@ -441,7 +421,10 @@ fn alone_with<E: CollisionEngine>(
         return Err(MoveError::Interpenetrating(a, b));
     }
     let hand = RobotId::from_index(0);
-    alone.drive_robot(hand, &squeeze_targets(&alone, hand, settings.squeeze)?)?;
+    let targets = alone
+        .find_robot(hand)?
+        .squeezed_dof_values(settings.squeeze);
+    alone.drive_robot(hand, &targets)?;
     Ok(alone)
 }
 

@@ -839,6 +839,26 @@ impl Robot {
             })
     }
 
+    /// The DOF values `squeeze` past where each closing DOF stands (in its closing direction,
+    /// the sign of its default velocity), within its limits; a DOF with no default velocity
+    /// stays where it is. What the physics test drives the hand to.
+    pub fn squeezed_dof_values(&self, squeeze: f64) -> Vec<f64> {
+        self.dof_values()
+            .iter()
+            .enumerate()
+            .map(|(dof, &q)| {
+                let (min, max) = self.dof_limits(dof);
+                let velocity = self.dofs[dof].default_velocity;
+                let toward = if velocity == 0.0 {
+                    0.0
+                } else {
+                    velocity.signum()
+                };
+                (q + toward * squeeze).clamp(min, max.max(min))
+            })
+            .collect()
+    }
+
     /// The robot's eigengrasp space: its file's eigengrasps, else one per DOF (GraspIt's
     /// identity eigengrasps).
     pub fn eigen_space(&self) -> Result<EigenSpace, EigenError> {
