@@ -13,10 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use clasp_collide::shapes;
-use clasp_core::{Body, BodyKind, ContactSolver, Persistence, Pose, StepTimers, World};
-use clasp_io::{Disk, load_body, load_world};
-use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use clasp_core::{BodyKind, ContactSolver, Persistence, StepTimers, World};
+use clasp_io::{
+    Disk,
+    drops::{box_stack, plain_table, turned_above_floor},
+    load_body, load_world,
+};
+use nalgebra::{UnitQuaternion, Vector3};
 use serde_json::{Value, json};
 
 use crate::check::Checks;
@@ -103,40 +106,14 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
     json!({ "steps": steps, "scenes": rows, "mujoco": mujoco })
 }
 
-/// A 400 × 400 × 20 mm table with five 20 mm boxes stacked on it, 0.02 mm apart.
-fn box_stack() -> World {
-    let mut bodies = vec![Body::from_mesh(
-        "table",
-        BodyKind::Obstacle,
-        shapes::cuboid([-200.0, -200.0, -20.0], [200.0, 200.0, 0.0]),
-    )];
-    for level in 0..5 {
-        let z = 10.0 + level as f64 * 20.03 + 0.02;
-        let cube = shapes::cuboid([-10.0; 3], [10.0; 3]);
-        bodies.push(
-            Body::from_mesh("box", BodyKind::Graspable, cube).at(Pose::translation(0.0, 0.0, z)),
-        );
-    }
-    World::new(bodies, vec![])
-}
-
 /// GraspIt's mug dropped from 5 mm, tipped 30° (it lands on its rim and rocks), on a
 /// 600 × 600 × 20 mm table; GraspIt's glass on its table (`models/worlds/`).
 fn graspit_scenes(library: &Path, steps: usize) -> Vec<Scene> {
     let mut scenes = Vec::new();
     if let Ok(mug) = load_body(&Disk, &library.join("objects/mug.xml"), BodyKind::Graspable) {
         let turn = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), 30f64.to_radians());
-        let turned = mug
-            .clone()
-            .at(Pose::from_parts(Translation3::identity(), turn));
-        let (lo, _) = clasp_core::bounding_box([&turned]).expect("a mesh");
-        let start = Pose::from_parts(Translation3::new(0.0, 0.0, 5.0 - lo.z), turn);
-        let table = Body::from_mesh(
-            "table",
-            BodyKind::Obstacle,
-            shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
-        );
-        let world = World::new(vec![table, mug.at(start)], vec![]);
+        let dropped = turned_above_floor(&mug, turn, 5.0).expect("a mesh");
+        let world = World::new(vec![plain_table(), dropped], vec![]);
         scenes.push(Scene {
             name: "mug dropped",
             world,

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use clasp_collide::shapes;
 use clasp_core::{Body, BodyId, BodyKind, Pose, World};
 use clasp_random::SplitMix64;
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
@@ -129,6 +130,55 @@ pub fn random_drops(objects: &[(String, Body)], per_object: usize, seed: u64) ->
         }
     }
     drops
+}
+
+/// A 600 × 600 × 20 mm table whose top is the plane z = 0: what the mug drops and the dynamics
+/// benchmark drop GraspIt's mug onto.
+pub fn plain_table() -> Body {
+    let top = shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]);
+    Body::from_mesh("table", BodyKind::Obstacle, top)
+}
+
+/// `count` turns about random axes by random angles below π, seeded.
+pub fn random_turns(count: usize, seed: u64) -> Vec<UnitQuaternion<f64>> {
+    let mut random = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let mut coordinate = || random.range(-1.0, 1.0);
+            let axis = Vector3::new(coordinate(), coordinate(), coordinate());
+            UnitQuaternion::from_scaled_axis(
+                axis.normalize() * random.range(0.0, std::f64::consts::PI),
+            )
+        })
+        .collect()
+}
+
+/// `body` turned by `turn` about its origin, the origin over z's axis and its lowest point
+/// `height` above the plane z = 0; `None` for a body with no triangles.
+pub fn turned_above_floor(body: &Body, turn: UnitQuaternion<f64>, height: f64) -> Option<Body> {
+    let turned = body
+        .clone()
+        .at(Pose::from_parts(Translation3::identity(), turn));
+    let (lo, _) = clasp_core::bounding_box([&turned])?;
+    Some(turned.at(Pose::from_parts(
+        Translation3::new(0.0, 0.0, height - lo.z),
+        turn,
+    )))
+}
+
+/// A 400 × 400 × 20 mm table (its top the plane z = 0) with five 20 mm boxes stacked on it,
+/// 0.02 mm apart: the dynamics benchmark's stack.
+pub fn box_stack() -> World {
+    let table = shapes::cuboid([-200.0, -200.0, -20.0], [200.0, 200.0, 0.0]);
+    let mut bodies = vec![Body::from_mesh("table", BodyKind::Obstacle, table)];
+    for level in 0..5 {
+        let z = 10.0 + level as f64 * 20.03 + 0.02;
+        let cube = shapes::cuboid([-10.0; 3], [10.0; 3]);
+        bodies.push(
+            Body::from_mesh("box", BodyKind::Graspable, cube).at(Pose::translation(0.0, 0.0, z)),
+        );
+    }
+    World::new(bodies, vec![])
 }
 
 /// The world of one drop: the table, and the object turned, its lowest point `height` above

@@ -4,18 +4,17 @@
 //! interpenetration by the brute-force reference engine, energy against what was released.
 //! Needs GraspIt's model library.
 
-use clasp_collide::shapes;
-use clasp_core::{Body, BodyKind, Material, Pose, World};
+use clasp_core::{BodyKind, Material, Pose, World};
 use clasp_io::{
     Disk,
     drops::{
-        Drop, Ending, Verdict, drop_world, graspit_table, judge, library_objects, random_drops,
+        Drop, Ending, Verdict, drop_world, graspit_table, judge, library_objects, plain_table,
+        random_drops, random_turns, turned_above_floor,
     },
     fixtures::graspit_models,
     load_body,
 };
-use clasp_random::SplitMix64;
-use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use rayon::prelude::*;
 
 /// Mug drops tried.
@@ -29,34 +28,14 @@ fn drop_mugs(seconds: f64, material: Option<Material>) -> Option<Vec<Ending>> {
     if let Some(material) = material {
         mug.material = material;
     }
-    let table = Body::from_mesh(
-        "table",
-        BodyKind::Obstacle,
-        shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
-    );
-    let mut random = SplitMix64::new(2026);
-    let turns: Vec<UnitQuaternion<f64>> = (0..MUG_DROPS)
-        .map(|_| {
-            let mut coordinate = || random.range(-1.0, 1.0);
-            let axis = Vector3::new(coordinate(), coordinate(), coordinate());
-            UnitQuaternion::from_scaled_axis(
-                axis.normalize() * random.range(0.0, std::f64::consts::PI),
-            )
-        })
-        .collect();
+    let table = plain_table();
+    let turns = random_turns(MUG_DROPS, 2026);
     let ends = turns
         .par_iter()
         .map(|turn| {
             // The mug turned, its lowest point 5 mm above the table's top.
-            let turned = mug
-                .clone()
-                .at(Pose::from_parts(Translation3::identity(), *turn));
-            let (lo, _) = clasp_core::bounding_box([&turned]).unwrap();
-            let start = Pose::from_parts(Translation3::new(0.0, 0.0, 5.0 - lo.z), *turn);
-            judge(
-                World::new(vec![table.clone(), mug.clone().at(start)], vec![]),
-                seconds,
-            )
+            let dropped = turned_above_floor(&mug, *turn, 5.0).unwrap();
+            judge(World::new(vec![table.clone(), dropped], vec![]), seconds)
         })
         .collect();
     Some(ends)

@@ -4,15 +4,18 @@
 //! squeezing the mug in 10 grasps — and the six-direction test gives the very same answers.
 //! The mug and the Barrett need GraspIt's model library.
 
-use clasp_collide::shapes;
 use clasp_core::{
-    BatchQuality, Body, BodyId, BodyKind, Contact, DEFAULT_PERSISTENCE_MARGIN, Element, GraspTrial,
+    BatchQuality, BodyId, BodyKind, Contact, DEFAULT_PERSISTENCE_MARGIN, Element, GraspTrial,
     HoldSettings, Persistence, Pose, RobotId, SearchStats, World, WrenchSpaceKind,
     grasp_candidates,
 };
-use clasp_io::{Disk, fixtures::graspit_models, load_body, load_robot};
-use clasp_random::SplitMix64;
-use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use clasp_io::{
+    Disk,
+    drops::{box_stack, plain_table, random_turns, turned_above_floor},
+    fixtures::graspit_models,
+    load_body, load_robot,
+};
+use nalgebra::Vector3;
 use rayon::prelude::*;
 
 /// Points of one contact found both ways lie this close (mm): the same, to the bit, in fact.
@@ -77,24 +80,6 @@ fn step_beside_the_full_search(world: World, steps: usize, name: &str) -> Search
     kept.search_stats()
 }
 
-/// A 400 × 400 × 20 mm table with five 20 mm boxes stacked on it, 0.02 mm apart (the
-/// dynamics benchmark's stack).
-fn box_stack() -> World {
-    let mut bodies = vec![Body::from_mesh(
-        "table",
-        BodyKind::Obstacle,
-        shapes::cuboid([-200.0, -200.0, -20.0], [200.0, 200.0, 0.0]),
-    )];
-    for level in 0..5 {
-        let z = 10.0 + level as f64 * 20.03 + 0.02;
-        let cube = shapes::cuboid([-10.0; 3], [10.0; 3]);
-        bodies.push(
-            Body::from_mesh("box", BodyKind::Graspable, cube).at(Pose::translation(0.0, 0.0, z)),
-        );
-    }
-    World::new(bodies, vec![])
-}
-
 #[test]
 fn a_stack_of_five_boxes_finds_every_steps_contacts_as_the_full_search_does() {
     let mut world = box_stack();
@@ -116,31 +101,14 @@ fn graspits_mug_dropped_50_ways_finds_every_steps_contacts_as_the_full_search_do
         return;
     };
     let mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
-    let table = Body::from_mesh(
-        "table",
-        BodyKind::Obstacle,
-        shapes::cuboid([-300.0, -300.0, -20.0], [300.0, 300.0, 0.0]),
-    );
-    let mut random = SplitMix64::new(2026);
-    let turns: Vec<UnitQuaternion<f64>> = (0..50)
-        .map(|_| {
-            let mut coordinate = || random.range(-1.0, 1.0);
-            let axis = Vector3::new(coordinate(), coordinate(), coordinate());
-            UnitQuaternion::from_scaled_axis(
-                axis.normalize() * random.range(0.0, std::f64::consts::PI),
-            )
-        })
-        .collect();
+    let table = plain_table();
+    let turns = random_turns(50, 2026);
     let stats: Vec<SearchStats> = turns
         .par_iter()
         .enumerate()
         .map(|(k, turn)| {
-            let turned = mug
-                .clone()
-                .at(Pose::from_parts(Translation3::identity(), *turn));
-            let (lo, _) = clasp_core::bounding_box([&turned]).unwrap();
-            let start = Pose::from_parts(Translation3::new(0.0, 0.0, 5.0 - lo.z), *turn);
-            let world = World::new(vec![table.clone(), mug.clone().at(start)], vec![]);
+            let dropped = turned_above_floor(&mug, *turn, 5.0).unwrap();
+            let world = World::new(vec![table.clone(), dropped], vec![]);
             step_beside_the_full_search(world, 1000, &format!("mug drop {k}"))
         })
         .collect();
@@ -194,13 +162,7 @@ fn the_barrett_squeezing_the_mug_finds_every_steps_contacts_as_the_full_search_d
         world.set_gravity(Vector3::new(9_810.0, 0.0, 0.0)).unwrap();
         // Each DOF driven 0.1 rad further closed, as the test's squeeze drives it.
         let hand = world.robot(robot).unwrap();
-        let targets: Vec<f64> = (0..hand.dofs.len())
-            .map(|d| {
-                let (min, max) = hand.dof_limits(d);
-                let closing = hand.dofs[d].default_velocity.signum();
-                (hand.dof_values()[d] + 0.1 * closing).clamp(min, max.max(min))
-            })
-            .collect();
+        let targets = hand.squeezed_dof_values(0.1);
         world.drive_robot(robot, &targets).unwrap();
         kept += step_beside_the_full_search(world, 300, &format!("grasp {k}")).kept;
     }
