@@ -4,8 +4,6 @@
 //! come within the threshold is among those kept, and a query asked among them alone gets the
 //! full search's answer to the bit. [`KeptEngine`] answers a step's moves so.
 
-use std::sync::Arc;
-
 use nalgebra::Vector3;
 
 use clasp_collide::{
@@ -49,7 +47,6 @@ const MOVE_ROUNDING: f64 = 1e-7;
 /// The triangle pairs of two geometries (A, B) a full search kept, and where it found them.
 #[derive(Debug, Clone)]
 pub(crate) struct Kept {
-    pub geometry: (Arc<Geometry>, Arc<Geometry>),
     /// B in A's frame, then.
     pub relative: Pose,
     /// Every triangle pair closer than this (mm) then is kept: what was asked, or more where
@@ -62,12 +59,8 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// Keeps what a full search of `a` and `b` as they stand found near.
-    pub fn new(
-        (a, b): (&Arc<Geometry>, &Arc<Geometry>),
-        relative: Pose,
-        near: NearTriangles,
-    ) -> Self {
+    /// Keeps what a full search found near, B standing at `relative` in A's frame.
+    pub fn new(relative: Pose, near: NearTriangles) -> Self {
         let mut flipped: Vec<TrianglePair> = near
             .pairs
             .iter()
@@ -75,7 +68,6 @@ impl Kept {
             .collect();
         flipped.sort_unstable_by_key(|p| (p.a, p.b));
         Kept {
-            geometry: (a.clone(), b.clone()),
             relative,
             reach: near.complete_within,
             pairs: near.pairs,
@@ -83,22 +75,35 @@ impl Kept {
         }
     }
 
-    /// Whether every triangle pair now closer than `need` is among these, B standing at
-    /// `relative` in A's frame: B has moved less than the reach less `need` since.
-    pub fn holds(&self, relative: &Pose, need: f64) -> bool {
-        let moved = self.geometry.1.farthest_move(&self.relative, relative);
+    /// Whether every triangle pair now closer than `need` is among these, B (`moving`)
+    /// standing at `relative` in A's frame: B has moved less than the reach less `need` since.
+    pub fn holds(&self, moving: &Geometry, relative: &Pose, need: f64) -> bool {
+        let moved = moving.farthest_move(&self.relative, relative);
         moved + need + MOVE_ROUNDING < self.reach
     }
+}
 
-    /// The pairs to ask for `x` then `y` where they still hold for `need`: these, or flipped.
+/// A kept set with the two geometries (A, B) it was kept for.
+pub(crate) struct KeptFor<'a> {
+    pub geometry: (&'a Geometry, &'a Geometry),
+    pub kept: &'a Kept,
+}
+
+impl KeptFor<'_> {
+    /// The pairs to ask for `x` then `y` where they still hold for `need`: A's and B's, or
+    /// flipped.
     fn pairs_for(&self, x: &Placed, y: &Placed, need: f64) -> Option<&[TrianglePair]> {
-        let is = |g: &Arc<Geometry>, p: &Placed| std::ptr::eq(Arc::as_ptr(g), p.geometry);
-        let (a, b) = (&self.geometry.0, &self.geometry.1);
-        if is(a, x) && is(b, y) && self.holds(&x.pose.inv_mul(&y.pose), need) {
-            return Some(&self.pairs);
+        let (a, b) = self.geometry;
+        let is = |g: &Geometry, p: &Placed| std::ptr::eq(g, p.geometry);
+        let holds = |first: &Placed, second: &Placed| {
+            let relative = first.pose.inv_mul(&second.pose);
+            self.kept.holds(b, &relative, need)
+        };
+        if is(a, x) && is(b, y) && holds(x, y) {
+            return Some(&self.kept.pairs);
         }
-        if is(a, y) && is(b, x) && self.holds(&y.pose.inv_mul(&x.pose), need) {
-            return Some(&self.flipped);
+        if is(a, y) && is(b, x) && holds(y, x) {
+            return Some(&self.kept.flipped);
         }
         None
     }
@@ -110,7 +115,7 @@ impl Kept {
 /// stands relative to the other alone, so it serves any two bodies of those shapes.
 pub(crate) struct KeptEngine<'a> {
     pub engine: &'a dyn CollisionEngine,
-    pub kept: Vec<&'a Kept>,
+    pub kept: Vec<KeptFor<'a>>,
 }
 
 impl KeptEngine<'_> {

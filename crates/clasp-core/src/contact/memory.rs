@@ -17,7 +17,7 @@ use crate::{
     contact::{
         Contact,
         filter::Part,
-        kept::{Kept, KeptEngine, Persistence},
+        kept::{Kept, KeptEngine, KeptFor, Persistence},
     },
     ids::{BodyId, RobotId},
     pose::Pose,
@@ -157,7 +157,17 @@ pub(crate) struct Lent(HashMap<(BodyId, BodyId), Found>);
 impl Lent {
     /// `engine`, asking among the triangle pairs these searches kept wherever they still hold.
     pub fn engine<'a>(&'a self, engine: &'a dyn CollisionEngine) -> KeptEngine<'a> {
-        let kept = self.0.values().filter_map(|f| f.kept.as_ref()).collect();
+        let kept = self
+            .0
+            .values()
+            .filter_map(|f| {
+                let geometry = (&*f.geometry.0, &*f.geometry.1);
+                Some(KeptFor {
+                    geometry,
+                    kept: f.kept.as_ref()?,
+                })
+            })
+            .collect();
         KeptEngine { engine, kept }
     }
 }
@@ -204,7 +214,11 @@ impl StepMemory {
             Some(Found {
                 kept: Some(kept), ..
             }) if persistence.margin > 0.0
-                && kept.holds(&a.body.pose.inv_mul(&b.body.pose), threshold) =>
+                && kept.holds(
+                    &b.body.geometry,
+                    &a.body.pose.inv_mul(&b.body.pose),
+                    threshold,
+                ) =>
             {
                 self.searches.kept += 1;
                 let contacts = engine
@@ -296,11 +310,7 @@ fn search(
         geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
         threshold,
         contacts: contacts.ok(),
-        kept: near.map(|near| {
-            let relative = a.body.pose.inv_mul(&b.body.pose);
-            let geometry = (&a.body.geometry, &b.body.geometry);
-            Kept::new(geometry, relative, near)
-        }),
+        kept: near.map(|near| Kept::new(a.body.pose.inv_mul(&b.body.pose), near)),
     }
 }
 
