@@ -206,35 +206,29 @@ impl StepMemory {
             .found
             .remove(&key)
             .filter(|f| f.is_of((&a, &b), threshold));
+        // B in A's frame: where a kept set is judged from.
+        let now = a.body.pose.inv_mul(&b.body.pose);
+        let holds = |f: &Found| {
+            let kept = f.kept.as_ref();
+            kept.is_some_and(|k| k.holds(&b.body.geometry, &now, threshold))
+        };
         let found = match earlier {
             Some(f) if f.poses == poses => {
                 self.searches.unmoved += 1;
                 f
             }
-            Some(Found {
-                kept: Some(kept), ..
-            }) if persistence.margin > 0.0
-                && kept.holds(
-                    &b.body.geometry,
-                    &a.body.pose.inv_mul(&b.body.pose),
-                    threshold,
-                ) =>
-            {
+            Some(mut f) if persistence.margin > 0.0 && holds(&f) => {
                 self.searches.kept += 1;
+                let pairs = f.kept.as_ref().map_or(&[][..], |k| &k.pairs);
                 let contacts = engine
-                    .contacts_among(a.placed(), b.placed(), threshold, &kept.pairs)
+                    .contacts_among(a.placed(), b.placed(), threshold, pairs)
                     .ok();
                 if persistence.checked {
                     let full = engine.contacts(a.placed(), b.placed(), threshold).ok();
                     self.searches.differed += usize::from(full != contacts);
                 }
-                Found {
-                    poses,
-                    geometry: (a.body.geometry.clone(), b.body.geometry.clone()),
-                    threshold,
-                    contacts,
-                    kept: Some(kept),
-                }
+                (f.poses, f.contacts) = (poses, contacts);
+                f
             }
             earlier => {
                 self.searches.searched += 1;
@@ -244,7 +238,6 @@ impl StepMemory {
                 let margin = match earlier {
                     Some(f) if persistence.margin > 0.0 => {
                         let before = f.poses.0.inv_mul(&f.poses.1);
-                        let now = a.body.pose.inv_mul(&b.body.pose);
                         let moved = b.body.geometry.farthest_move(&before, &now);
                         persistence.margin.max(RUSH_AHEAD * moved).min(MAX_MARGIN)
                     }
