@@ -196,10 +196,6 @@ impl Articulated {
         &j * &self.inverse_mass * k.transpose()
     }
 
-    pub fn point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
-        self.point_jacobian(link, r) * &self.velocity + self.carried(link, r)
-    }
-
     /// The point's velocity at the step's start.
     pub fn start_point_velocity(&self, link: usize, r: &Vector3<f64>) -> Vector3<f64> {
         self.point_jacobian(link, r) * &self.start + self.carried(link, r)
@@ -223,20 +219,15 @@ impl Articulated {
         }
     }
 
-    /// [`Self::point_velocity`] of a point made ready.
+    /// The velocity of a point made ready (world axes).
     pub fn velocity_at(&self, point: &LinkPoint) -> Vector3<f64> {
         &point.jacobian * &self.velocity + self.carried(point.link, &point.lever)
     }
 
-    /// [`Self::apply`] at a point made ready.
+    /// Pushes a point made ready with `impulse` (world axes): the DOFs change by M⁻¹ Jᵀ
+    /// impulse.
     pub fn push_at(&mut self, point: &LinkPoint, impulse: &Vector3<f64>) {
         self.velocity.gemv(1.0, &point.answer, impulse, 1.0);
-    }
-
-    /// Pushes the point with `impulse` (world axes): the DOFs change by M⁻¹ Jᵀ impulse.
-    pub fn apply(&mut self, link: usize, impulse: &Vector3<f64>, r: &Vector3<f64>) {
-        let j = self.point_jacobian(link, r);
-        self.velocity += &self.inverse_mass * (j.transpose() * impulse);
     }
 
     /// How fast link `link` turns, world axes.

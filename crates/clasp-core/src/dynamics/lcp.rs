@@ -14,7 +14,7 @@ use nalgebra::{DMatrix, DVector, Vector3};
 
 use super::{
     movers::Side,
-    solver::{Mobile, Mobiles, Row, apply, relative_velocity},
+    solver::{Mobile, Mobiles, Row},
 };
 
 /// GraspIt's friction pyramid has 8 sides.
@@ -50,7 +50,7 @@ pub(crate) fn solve(mobiles: &mut Mobiles, rows: &[Row]) -> Option<Vec<Vector3<f
         })
         .collect();
     for (row, impulse) in rows.iter().zip(&impulses) {
-        apply(mobiles, row, &(row.frame * impulse));
+        mobiles.apply_at(&mobiles.reaches(row), &(row.frame * impulse));
     }
     Some(impulses)
 }
@@ -89,7 +89,7 @@ fn problem(mobiles: &Mobiles, rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
     }
     let mut q = DVector::zeros(n);
     for (i, row) in rows.iter().enumerate() {
-        let velocity = relative_velocity(mobiles, row);
+        let velocity = mobiles.relative_velocity_at(&mobiles.reaches(row));
         q[i] = velocity.dot(&row.frame.column(2));
         for j in 0..k {
             q[beta(i, j)] = velocity.dot(&(row.frame * direction(j)));

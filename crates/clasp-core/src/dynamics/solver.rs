@@ -53,13 +53,13 @@ impl Mobile {
 /// One side of a row as the sweeps reach it: a free body at a lever from its centre, or a
 /// link's point made ready ([`LinkPoint`]).
 #[derive(Debug, Clone)]
-enum Reach {
+pub(super) enum Reach {
     Body { index: usize, lever: Vector3<f64> },
     Link { assembly: usize, point: LinkPoint },
 }
 
 /// Both sides of a row, made ready for the sweeps (`None` for a side that does not move).
-type Reaches = [Option<Reach>; 2];
+pub(super) type Reaches = [Option<Reach>; 2];
 
 /// Everything that moves in a step's problem.
 #[derive(Debug, Clone, Default)]
@@ -82,7 +82,7 @@ impl Mobiles {
         })
     }
 
-    fn reaches(&self, row: &Row) -> Reaches {
+    pub(super) fn reaches(&self, row: &Row) -> Reaches {
         [
             self.reach(row.a, &row.lever_a),
             self.reach(row.b, &row.lever_b),
@@ -104,7 +104,7 @@ impl Mobiles {
     }
 
     /// The velocity of A's point relative to B's (world axes), the row's sides made ready.
-    fn relative_velocity_at(&self, [a, b]: &Reaches) -> Vector3<f64> {
+    pub(super) fn relative_velocity_at(&self, [a, b]: &Reaches) -> Vector3<f64> {
         let of = |side: &Option<Reach>| {
             side.as_ref()
                 .map_or(Vector3::zeros(), |s| self.velocity_at(s))
@@ -113,7 +113,7 @@ impl Mobiles {
     }
 
     /// Pushes A's side with `impulse` (world axes) and B's with its opposite.
-    fn apply_at(&mut self, [a, b]: &Reaches, impulse: &Vector3<f64>) {
+    pub(super) fn apply_at(&mut self, [a, b]: &Reaches, impulse: &Vector3<f64>) {
         if let Some(a) = a {
             self.push_at(a, impulse);
         }
@@ -122,24 +122,10 @@ impl Mobiles {
         }
     }
 
-    fn point_velocity(&self, side: Side, r: &Vector3<f64>) -> Vector3<f64> {
-        match side {
-            Side::Body(i) => self.bodies[i].point_velocity(r),
-            Side::Link { assembly, link } => self.robots[assembly].point_velocity(link, r),
-        }
-    }
-
     fn response(&self, side: Side, r: &Vector3<f64>) -> Matrix3<f64> {
         match side {
             Side::Body(i) => self.bodies[i].response(r),
             Side::Link { assembly, link } => self.robots[assembly].response(link, r),
-        }
-    }
-
-    fn apply(&mut self, side: Side, impulse: &Vector3<f64>, r: &Vector3<f64>) {
-        match side {
-            Side::Body(i) => self.bodies[i].apply(impulse, r),
-            Side::Link { assembly, link } => self.robots[assembly].apply(link, impulse, r),
         }
     }
 
@@ -344,23 +330,6 @@ fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
         world -= cross + cross.transpose();
     }
     row.frame.transpose() * world * row.frame
-}
-
-/// The velocity of A's point relative to B's, world axes.
-pub(super) fn relative_velocity(mobiles: &Mobiles, row: &Row) -> Vector3<f64> {
-    let of = |side: Option<Side>, lever| {
-        side.map_or(Vector3::zeros(), |s| mobiles.point_velocity(s, lever))
-    };
-    of(row.a, &row.lever_a) - of(row.b, &row.lever_b)
-}
-
-pub(super) fn apply(mobiles: &mut Mobiles, row: &Row, impulse: &Vector3<f64>) {
-    if let Some(a) = row.a {
-        mobiles.apply(a, impulse, &row.lever_a);
-    }
-    if let Some(b) = row.b {
-        mobiles.apply(b, &-impulse, &row.lever_b);
-    }
 }
 
 /// One contact solved with every other held: `velocity` is its relative velocity now (frame
