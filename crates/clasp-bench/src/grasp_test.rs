@@ -8,8 +8,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use clasp_core::{
-    BatchQuality, BodyId, BodyKind, BodyType, Element, GraspTrial, HoldSettings, Persistence, Pose,
-    RobotId, World, WrenchSpaceKind, grasp_candidates,
+    BatchQuality, BodyId, BodyKind, BodyType, Element, GraspTrial, HoldSettings, HoldTest,
+    MoveError, Persistence, Pose, RobotId, World, WrenchSpaceKind, grasp_candidates,
 };
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
@@ -64,16 +64,7 @@ fn run_scene(
 ) -> Value {
     let count = trials.len();
     let settings = HoldSettings::default();
-    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
-    let timed = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        let started = Instant::now();
-        let tests = pool.install(|| world.test_grasps(robot, object, trials, &settings));
-        (tests, started.elapsed().as_secs_f64())
-    };
+    let timed = |threads: usize| time_tests(world, trials, &settings, threads);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (one, one_seconds) = timed(1);
     let (all, all_seconds) = timed(cores);
@@ -148,13 +139,30 @@ fn grasps(hand: &Path, object: &Path, count: usize) -> Option<(World, Vec<GraspT
     Some((world, batch.into_iter().map(|g| g.trial).collect()))
 }
 
+/// The tests of `trials` on a pool of `threads`, and the seconds they took.
+fn time_tests(
+    world: &World,
+    trials: &[GraspTrial],
+    settings: &HoldSettings,
+    threads: usize,
+) -> (Vec<Result<HoldTest, MoveError>>, f64) {
+    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool");
+    let started = Instant::now();
+    let tests = pool.install(|| world.test_grasps(robot, object, trials, settings));
+    (tests, started.elapsed().as_secs_f64())
+}
+
 /// The same tests on one thread at each persistence margin (0: every pair searched in full
-/// every step): the tests a second, how the pairs were found, and a check that every margin
-/// gives the very same answers as the default's run.
+/// every step): the tests a second, and a check that every margin gives the very same answers
+/// as the default's run.
 fn margin_sweep(
     world: &World,
     trials: &[GraspTrial],
-    expected: &[Result<clasp_core::HoldTest, clasp_core::MoveError>],
+    expected: &[Result<HoldTest, MoveError>],
     settings: &HoldSettings,
     quick: bool,
     checks: &mut Checks,
@@ -164,7 +172,6 @@ fn margin_sweep(
     } else {
         &[0.0, 0.1, 0.25, 0.5, 1.0, 2.0]
     };
-    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
     println!("  one thread at each persistence margin (mm beyond the threshold):");
     let mut rows = Vec::new();
     for &margin in margins {
@@ -174,13 +181,8 @@ fn margin_sweep(
             checked: false,
         };
         world.set_persistence(persistence).expect("a good margin");
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a pool");
-        let started = Instant::now();
-        let tests = pool.install(|| world.test_grasps(robot, object, trials, settings));
-        let rate = trials.len() as f64 / started.elapsed().as_secs_f64();
+        let (tests, seconds) = time_tests(&world, trials, settings, 1);
+        let rate = trials.len() as f64 / seconds;
         checks.expect(tests == expected, || {
             format!("the tests at margin {margin} mm differ from the default's")
         });
