@@ -53,7 +53,10 @@ pub use grasp::{
         Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
     },
-    hold::{DirectionHold, HoldFrame, HoldSettings, HoldTest, LiftTest, PATH_INTERVAL},
+    hold::{
+        DirectionHold, FingerTouch, HoldFrame, HoldSettings, HoldTest, LiftTest, PATH_INTERVAL,
+        Squeeze,
+    },
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},
     trial::{GraspTrial, TrialPlan},
@@ -78,5 +81,8 @@ pub use world::{
     Camera, World,
     domain::Domain,
     error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
-    settings::{ContactSolver, DEFAULT_TIME_STEP, DynamicsSettings, EARTH_GRAVITY, WorldSettings},
+    settings::{
+        ContactFriction, ContactSolver, DEFAULT_TIME_STEP, DynamicsSettings, EARTH_GRAVITY,
+        WorldSettings,
+    },
 };

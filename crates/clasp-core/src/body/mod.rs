@@ -1,6 +1,7 @@
 //! Rigid bodies: their mesh and pose, kind (obstacle or graspable), material and friction,
 //! compliance, collision groups and mass.
 
+use nalgebra::Vector3;
 use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 
 use clasp_collide::{CollisionGroups, Geometry, TriMesh};
@@ -233,9 +234,17 @@ pub struct Body {
     pub(crate) velocity: Velocity,
     /// Static, dynamic or kinematic; changes only through the world.
     pub(crate) body_type: BodyType,
+    /// A force on its centre of gravity besides gravity (g·mm/s², world axes: MuJoCo's
+    /// `xfrc_applied`), for a dynamic body; changes only through the world.
+    pub(crate) external_force: Vector3<f64>,
 }
 
 impl Body {
+    /// The force on its centre of gravity besides gravity, g·mm/s² ([`crate::World::set_external_force`]).
+    pub fn external_force(&self) -> Vector3<f64> {
+        self.external_force
+    }
+
     /// The colour the body is drawn in (linear RGB, 0..1), by the app and the renderer alike:
     /// the file's where it gives one, else one that suggests the material.
     pub fn display_color(&self) -> [f32; 3] {
@@ -286,6 +295,7 @@ impl Body {
             lines: SourceLines::default(),
             velocity: Velocity::ZERO,
             body_type: BodyType::default_for(kind),
+            external_force: Vector3::zeros(),
         }
     }
 

@@ -163,17 +163,27 @@ impl Stepping<'_> {
         let slip = velocity(a, c.body, &lever_a) - velocity(b, c.other, &lever_b);
         let tangential = slip - c.normal.into_inner() * c.normal.dot(&slip);
         let in_frame = (rotation.transpose() * tangential).xy();
+        let given = self.backdrop.settings.dynamics.contact_friction;
+        let friction = given.map_or_else(|| c.friction(tangential.norm()), |f| f.coefficient);
+        let own_torsion = match &c.model {
+            ContactModel::Soft(soft) => Some(soft.area.torsion_radius),
+            _ => None,
+        };
+        // The solver holds torsion up to friction × radius × the normal impulse.
+        let given_torsion = given
+            .filter(|f| f.torsional > 0.0 && f.coefficient > 0.0)
+            .map(|f| f.torsional / f.coefficient);
         Row {
             a,
             b,
             lever_a,
             lever_b,
             frame: rotation,
-            friction: c.friction(tangential.norm()),
+            friction,
             slip: (tangential.norm() > KINETIC_SPEED).then(|| in_frame.normalize()),
-            torsion_radius: match &c.model {
-                ContactModel::Soft(soft) => Some(soft.area.torsion_radius),
-                _ => None,
+            torsion_radius: match (own_torsion, given_torsion) {
+                (Some(own), Some(given)) => Some(own.max(given)),
+                (own, given) => own.or(given),
             },
         }
     }

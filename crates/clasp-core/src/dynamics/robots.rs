@@ -16,7 +16,7 @@ use nalgebra::{Point3, Vector3};
 use crate::{
     body::velocity::Velocity,
     ids::{Element, RobotId},
-    world::{World, error::MoveError},
+    world::{World, error::MoveError, stage::Stage},
 };
 
 use super::{
@@ -153,6 +153,27 @@ impl<E: CollisionEngine> World<E> {
             still = if moving { 0 } else { still + 1 };
         }
         Ok(steps as f64 * dt)
+    }
+}
+
+impl Stage {
+    /// Each DOF's controller effort over the last step (the impulse it gave ÷ `dt`): torque
+    /// in g·mm²/s² for a revolute DOF, force in g·mm/s² for a prismatic one (10⁻⁶ N·mm and
+    /// 10⁻⁶ N: GraspIt's `maxEffort` units); 0 for a DOF no controller drove.
+    pub(crate) fn dof_efforts(&self, robot: RobotId, dofs: usize, dt: f64) -> Vec<f64> {
+        let efforts = &self.step_memory.efforts;
+        (0..dofs)
+            .map(|dof| efforts.get(&(robot, dof)).map_or(0.0, |e| e / dt))
+            .collect()
+    }
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// Each of a robot's DOF controllers' effort over the last step ([`Stage::dof_efforts`]'s
+    /// units), at most [`EFFORT_SHARE`] of its `max_effort`: what a finger presses with.
+    pub fn dof_efforts(&self, robot: RobotId) -> Result<Vec<f64>, MoveError> {
+        let dofs = self.find_robot(robot)?.dofs.len();
+        Ok(self.stage.dof_efforts(robot, dofs, self.time_step()))
     }
 }
 

@@ -11,8 +11,11 @@ use crate::{
     ids::BodyId,
     world::{
         World,
-        error::{MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_gravity},
-        settings::ContactSolver,
+        error::{
+            MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_contact_friction,
+            check_external_force, check_gravity,
+        },
+        settings::{ContactFriction, ContactSolver},
     },
 };
 
@@ -49,6 +52,31 @@ impl<E: CollisionEngine> World<E> {
             return Err(MoveError::BadMargin(margin));
         }
         self.settings.dynamics.persistence = persistence;
+        Ok(())
+    }
+
+    /// Pushes a dynamic free body's centre of gravity with `force` (g·mm/s², world axes;
+    /// 10⁻⁶ N) every step besides gravity, until set again (zero stops it): MuJoCo's
+    /// `xfrc_applied`. Refused, changing nothing, for any other body or a force that is not
+    /// finite.
+    pub fn set_external_force(&mut self, id: BodyId, force: Vector3<f64>) -> Result<(), MoveError> {
+        check_external_force(self.body(id), id, &force)?;
+        if let Some(body) = self.body_mut(id) {
+            body.external_force = force;
+        }
+        Ok(())
+    }
+
+    /// One friction for every contact the dynamics solves, whatever the materials (the
+    /// field's grasp tests give one: DexGraspNet 3.0, DexGraspBench 0.6), or the materials'
+    /// again (`None`). Refused, changing nothing, for a coefficient or torsional friction
+    /// that is not a finite number, none negative.
+    pub fn set_contact_friction(
+        &mut self,
+        friction: Option<ContactFriction>,
+    ) -> Result<(), MoveError> {
+        check_contact_friction(friction)?;
+        self.settings.dynamics.contact_friction = friction;
         Ok(())
     }
 

@@ -163,7 +163,13 @@ impl Stepping<'_> {
             let body = self.free_body(i).ok_or(MoveError::NoSuchBody(id))?;
             let one = match k < movers.dynamic {
                 true => {
-                    mobile(body, added).map_err(|fault| fault.error(self.body_name(id), body))?
+                    // An external force is pushed with gravity, in the step's first solve.
+                    let pushed = match first {
+                        true => body.external_force * (self.dt() / body.mass.mass),
+                        false => Vector3::zeros(),
+                    };
+                    mobile(body, added + pushed)
+                        .map_err(|fault| fault.error(self.body_name(id), body))?
                 }
                 false => pusher(body),
             };

@@ -185,10 +185,15 @@ impl Motion<'_, '_> {
             let velocity = dof.default_velocity * sense;
             let (min, max) = robot.dof_limits(i);
             let current = robot.dof_values()[i];
-            // A joint without limits (a URDF continuous joint) turns half a turn at most.
+            // A joint without limits (a URDF continuous joint) turns half a turn at most; a
+            // prismatic DOF goes to the end of its range (its millimetres are not a turn).
+            let reach = match robot.dof_is_revolute(i) {
+                true => std::f64::consts::PI,
+                false => f64::INFINITY,
+            };
             let goal = match velocity {
-                v if v > 0.0 => max.min(current + std::f64::consts::PI),
-                v if v < 0.0 => min.max(current - std::f64::consts::PI),
+                v if v > 0.0 => max.min(current + reach),
+                v if v < 0.0 => min.max(current - reach),
                 _ => current,
             };
             target.push(goal);

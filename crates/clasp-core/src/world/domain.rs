@@ -11,7 +11,7 @@ use nalgebra::Vector3;
 
 use super::{
     World,
-    error::{MoveError, check_gravity},
+    error::{MoveError, check_external_force, check_gravity},
     layers::Layer,
     settings::{DynamicsSettings, WorldSettings},
     stage::{Backdrop, Stage},
@@ -155,6 +155,18 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
         Ok(())
     }
 
+    /// Pushes one of the domain's own dynamic bodies with `force` every step besides gravity
+    /// ([`World::set_external_force`]).
+    pub fn set_external_force(&mut self, id: BodyId, force: Vector3<f64>) -> Result<(), MoveError> {
+        // Only the domain's own bodies: the world's are shared.
+        let body = self.stage.body_mut(id);
+        check_external_force(body.as_deref(), id, &force)?;
+        if let Some(body) = body {
+            body.external_force = force;
+        }
+        Ok(())
+    }
+
     /// Advances the domain's own bodies and driven robots one time step, against the shared
     /// world, which stays ([`World::step`]'s step, written once on the stage).
     pub fn step(&mut self) -> Result<(), MoveError> {
@@ -177,6 +189,22 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     /// How the domain's steps found their pairs' contacts so far ([`World::search_stats`]).
     pub fn search_stats(&self) -> SearchStats {
         self.stage.step_memory.searches
+    }
+
+    /// Seconds the domain's step advances (the world's).
+    pub fn time_step(&self) -> f64 {
+        self.dynamics.time_step
+    }
+
+    /// Each of a domain robot's DOF controllers' effort over the last step
+    /// ([`World::dof_efforts`]).
+    pub fn dof_efforts(&self, robot: RobotId) -> Result<Vec<f64>, MoveError> {
+        let dofs = self
+            .robot(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?
+            .dofs
+            .len();
+        Ok(self.stage.dof_efforts(robot, dofs, self.dynamics.time_step))
     }
 
     /// A body the domain sees: one of its own, or the world's.

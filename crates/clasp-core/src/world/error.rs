@@ -4,9 +4,11 @@
 use nalgebra::Vector3;
 
 use crate::{
+    body::Body,
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     robot::{DofError, Robot, eigengrasp::EigenError},
+    world::settings::ContactFriction,
 };
 
 /// Why a request was refused; the world is unchanged.
@@ -58,6 +60,10 @@ pub enum MoveError {
     BadDuration(f64),
     #[error("a persistence margin must be a finite number of millimetres, none negative, not {0}")]
     BadMargin(f64),
+    #[error("a friction coefficient must be a finite number, none negative, not {0}")]
+    BadFriction(f64),
+    #[error("a force must be three finite numbers (g·mm/s²)")]
+    BadForce,
     #[error(
         "{seconds} s at {time_step} s a step is {steps:.0} steps, more than the {MAX_RUN_STEPS} one run takes: run it in parts"
     )]
@@ -168,6 +174,34 @@ pub(crate) fn check_gravity(gravity: &Vector3<f64>) -> Result<(), MoveError> {
     match gravity.iter().all(|g| g.is_finite()) {
         true => Ok(()),
         false => Err(MoveError::BadGravity([gravity.x, gravity.y, gravity.z])),
+    }
+}
+
+/// A force a body may be pushed with: finite, on a dynamic free body.
+pub(crate) fn check_external_force(
+    body: Option<&Body>,
+    id: BodyId,
+    force: &Vector3<f64>,
+) -> Result<(), MoveError> {
+    if !force.iter().all(|x| x.is_finite()) {
+        return Err(MoveError::BadForce);
+    }
+    match body {
+        Some(b) if id.free_index().is_some() && b.is_dynamic() => Ok(()),
+        _ => Err(MoveError::NotDynamic(id)),
+    }
+}
+
+/// A friction every contact may be given: finite numbers, none negative.
+pub(crate) fn check_contact_friction(friction: Option<ContactFriction>) -> Result<(), MoveError> {
+    match friction {
+        Some(f) if !(f.coefficient >= 0.0 && f.coefficient.is_finite()) => {
+            Err(MoveError::BadFriction(f.coefficient))
+        }
+        Some(f) if !(f.torsional >= 0.0 && f.torsional.is_finite()) => {
+            Err(MoveError::BadFriction(f.torsional))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -37,6 +37,20 @@ pub struct DynamicsSettings {
     pub contact_solver: ContactSolver,
     /// How a step carries each pair's contacts from one search to the next.
     pub persistence: Persistence,
+    /// One friction for every contact, whatever the materials; `None`: the materials'.
+    pub contact_friction: Option<ContactFriction>,
+}
+
+/// One friction for every contact a step solves (MuJoCo's and Isaac's way: a coefficient
+/// per contact, not a table of materials).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactFriction {
+    /// Coulomb's coefficient, static and kinetic alike.
+    pub coefficient: f64,
+    /// Torsional friction, mm: a contact resists turning about its normal with up to this
+    /// times its normal force (MuJoCo's second friction coefficient, there in metres). A soft
+    /// contact keeps the larger of this and its own patch's.
+    pub torsional: f64,
 }
 
 /// How a dynamics step solves its contacts (docs/architecture.md says why the first).
@@ -77,6 +91,7 @@ impl Default for DynamicsSettings {
             time_step: DEFAULT_TIME_STEP,
             contact_solver: ContactSolver::default(),
             persistence: Persistence::default(),
+            contact_friction: None,
         }
     }
 }
