@@ -4,7 +4,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{HoldSettings, HoldTest, LiftTest, MoveOutcome, RobotId, World};
+use clasp_core::{HoldSettings, HoldTest, LiftTest, MoveOutcome, RobotId, Squeeze, World};
 use serde_json::json;
 
 use crate::{
@@ -126,9 +126,61 @@ fn lift_test(world: &World, file: &Path, robot: RobotId, height: f64) -> Result<
         .map_err(|e| world_error(file, e))
 }
 
+/// How the hand pressed after the squeeze: each DOF's effort against its limit (N·mm, or N
+/// for a prismatic DOF), the normal force on the object, what each finger touches.
+fn squeeze_text(squeeze: &Squeeze) -> String {
+    let mut text = String::from("squeeze:");
+    for (dof, (effort, limit)) in squeeze
+        .dof_efforts
+        .iter()
+        .zip(&squeeze.effort_limits)
+        .enumerate()
+    {
+        let _ = write!(
+            text,
+            " DOF {dof} {:.3} of {:.3},",
+            effort * 1e-6,
+            limit * 1e-6
+        );
+    }
+    let _ = writeln!(
+        text,
+        " normal force on the object {:.3} N",
+        squeeze.normal_force * 1e-6
+    );
+    for (chain, finger) in squeeze.fingers.iter().enumerate() {
+        let mut on = Vec::new();
+        if finger.on_object {
+            on.push("the object".to_owned());
+        }
+        on.extend(finger.on_fingers.iter().map(|f| format!("finger {f}")));
+        if finger.on_palm {
+            on.push("the palm".to_owned());
+        }
+        let on = if on.is_empty() {
+            "nothing".to_owned()
+        } else {
+            on.join(", ")
+        };
+        let _ = writeln!(text, "  finger {chain} touches {on}");
+    }
+    text
+}
+
 fn test_json(test: &HoldTest) -> serde_json::Value {
+    let squeeze = &test.squeeze;
     json!({
         "held": test.held,
+        "squeeze": {
+            "dof_efforts": squeeze.dof_efforts,
+            "effort_limits": squeeze.effort_limits,
+            "normal_force": squeeze.normal_force,
+            "fingers": squeeze.fingers.iter().map(|f| json!({
+                "on_object": f.on_object,
+                "on_fingers": f.on_fingers,
+                "on_palm": f.on_palm,
+            })).collect::<Vec<_>>(),
+        },
         "directions": test.directions.iter().map(|d| json!({
             "gravity": [d.gravity.x, d.gravity.y, d.gravity.z],
             "displacement": d.displacement,
@@ -143,7 +195,8 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
 }
 
 fn test_text(test: &HoldTest) -> String {
-    let mut text = String::from("physics test (gravity along each axis in turn):\n");
+    let mut text = squeeze_text(&test.squeeze);
+    text.push_str("physics test (each run from the squeeze):\n");
     for d in &test.directions {
         let axis = d.gravity.normalize();
         let _ = writeln!(

@@ -162,9 +162,13 @@ enum Command {
         /// at most 15° in every one.
         #[arg(long)]
         test: bool,
-        /// Seconds gravity pulls along each direction in the test (default: 0.5).
+        /// Seconds gravity pulls along each direction in the test (default: the preset's).
         #[arg(long, value_name = "S", requires = "test")]
         test_seconds: Option<f64>,
+        /// Which test: Clasp's own (`clasp`, the default), or the field's as Clasp reproduces
+        /// them — `dexgraspnet`, `bodex`, `graspgen` (docs/presets.md says what of each).
+        #[arg(long, value_name = "NAME", requires = "test", value_parser = clap::builder::PossibleValuesParser::new(clasp_core::PRESETS))]
+        preset: Option<String>,
         /// Then GraspIt's lift: the palm rises MM millimetres (at 100 mm/s) under gravity;
         /// held when the object follows it (within 20 mm and 15° of the palm).
         #[arg(long, value_name = "MM")]
@@ -426,6 +430,7 @@ fn main() -> ExitCode {
             auto,
             test,
             test_seconds,
+            preset,
             lift,
             json,
             graspit_root,
@@ -437,9 +442,14 @@ fn main() -> ExitCode {
                 );
             }
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            let hold = test.then(|| clasp_core::HoldSettings {
-                seconds: test_seconds.unwrap_or(clasp_core::HoldSettings::default().seconds),
-                ..Default::default()
+            let hold = test.then(|| {
+                let named = preset.as_deref().unwrap_or("clasp");
+                let settings = clasp_core::HoldSettings::preset(named)
+                    .expect("clap allows only the presets' names");
+                clasp_core::HoldSettings {
+                    seconds: test_seconds.unwrap_or(settings.seconds),
+                    ..settings
+                }
             });
             let request = grasp::GraspRequest {
                 robot: robot.as_deref(),

@@ -1549,3 +1549,73 @@ fn an_arm_mounted_barrett_approaches_the_glass_by_its_arm_and_closes_on_it() {
     println!("fingers on the glass: {fingers:?}");
     assert!(fingers.len() >= 2, "fingers on the glass: {fingers:?}");
 }
+
+/// Each of the field's tests (issue 43's presets) runs on the Barrett's grasp of GraspIt's mug
+/// and reports the squeeze: each DOF's effort within its limit, the force on the mug, what
+/// each finger touches.
+#[test]
+fn grasp_test_runs_each_preset_on_the_barrett_and_graspits_mug() {
+    let Some(root) = graspit_models() else {
+        return;
+    };
+    let text = "<world>\n<graspableBody><filename>objects/mug.xml</filename>\n\
+                <transform><translation>11.67 8.93 0</translation></transform></graspableBody>\n\
+                <robot><filename>robots/Barrett/Barrett.xml</filename>\n\
+                <transform><translation>-200 0 0</translation><rotation>90 y</rotation></transform>\n\
+                </robot>\n</world>\n";
+    let dir = scratch("presets", &[("barrett.xml", text)]);
+    let world = dir.join("barrett.xml");
+    for (preset, runs) in [
+        ("clasp", 6),
+        ("dexgraspnet", 6),
+        ("bodex", 6),
+        ("graspgen", 1),
+    ] {
+        let args = [
+            "grasp",
+            path_str(&world),
+            "--graspit-root",
+            path_str(&root),
+            "--approach",
+            "--auto",
+            "--test",
+            "--preset",
+            preset,
+            "--json",
+        ];
+        let document = ok_json(&run(&args));
+        let test = &document["test"];
+        println!("{preset}: held {}", test["held"]);
+        assert_eq!(
+            test["directions"].as_array().unwrap().len(),
+            runs,
+            "{preset}: {test}"
+        );
+        let squeeze = &test["squeeze"];
+        let efforts = squeeze["dof_efforts"].as_array().unwrap();
+        let limits = squeeze["effort_limits"].as_array().unwrap();
+        assert_eq!(efforts.len(), 4, "{squeeze}");
+        for (e, l) in efforts.iter().zip(limits) {
+            assert!(e.as_f64().unwrap().abs() <= l.as_f64().unwrap() * (1.0 + 1e-9));
+        }
+        assert!(
+            squeeze["normal_force"].as_f64().unwrap() >= 0.0,
+            "{preset}: {squeeze}"
+        );
+        let fingers = squeeze["fingers"].as_array().unwrap();
+        assert_eq!(fingers.len(), 3);
+        let touched = fingers.iter().any(|f| f["on_object"] == true);
+        if preset == "graspgen" && test["held"] == true {
+            assert!(touched, "held by fingers that touch: {squeeze}");
+        }
+    }
+    let refused = run(&[
+        "grasp",
+        path_str(&world),
+        "--auto",
+        "--test",
+        "--preset",
+        "isaac",
+    ]);
+    assert!(!refused.status.success(), "an unknown preset is refused");
+}

@@ -55,7 +55,7 @@ pub use grasp::{
     },
     hold::{
         DirectionHold, FingerTouch, HoldFrame, HoldSettings, HoldTest, LiftTest, PATH_INTERVAL,
-        Squeeze,
+        PRESETS, Pull, Runs, Squeeze, Success,
     },
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},

@@ -708,3 +708,123 @@ fn a_free_hand_dropped_on_a_table_comes_to_rest_on_it() {
         "the palm came down {dropped} mm of {fell}"
     );
 }
+
+/// Each DOF's share of the contact forces on the hand's links (J(point)ᵀ·f summed over the
+/// links' contacts, f the force on the link over the last step): at rest it balances what
+/// each DOF's controller gives.
+fn contact_efforts(world: &World, robot: RobotId) -> Vec<f64> {
+    let hand = world.robot(robot).unwrap();
+    let jacobians = hand.link_jacobians();
+    let first_link: Vec<usize> = hand
+        .chains()
+        .iter()
+        .scan(0, |n, c| {
+            let first = *n;
+            *n += c.links.len();
+            Some(first)
+        })
+        .collect();
+    let dt = world.time_step();
+    let mut efforts = vec![0.0; hand.dofs.len()];
+    for c in world.contacts() {
+        let BodyId::Link {
+            robot: r,
+            chain,
+            link,
+        } = c.body
+        else {
+            continue;
+        };
+        if r != robot {
+            continue;
+        }
+        let body = world.body(c.body).unwrap();
+        let j = &jacobians[first_link[chain] + link];
+        let lever = c.point - body.world_cog();
+        // The impulse is from B on A: the link's own side pushes the other way when it is B.
+        let side = if c.is_object_a { 1.0 } else { -1.0 };
+        let force = c.world_impulse() * (side / dt);
+        for (dof, effort) in efforts.iter_mut().enumerate() {
+            let moves = j.linear.column(dof) + j.angular.column(dof).cross(&lever);
+            *effort += moves.dot(&force);
+        }
+    }
+    efforts
+}
+
+/// The squeeze presses (issue 43): the Barrett grasps Clasp's sphere, squeezes as the hold
+/// test does, and its fingers press the ball with what their controllers give — every closing
+/// DOF at its effort limit, the contact forces on its links balancing each DOF's effort within
+/// 10 % — with no finger inside the ball or another finger (the brute-force judge). The hold
+/// test reports the same efforts and force.
+#[test]
+fn the_barretts_squeeze_presses_the_sphere_with_its_dofs_efforts() {
+    let Some(hand) = graspit("robots/Barrett/Barrett.xml") else {
+        return;
+    };
+    let sphere = workspace().join("models/objects/clasp_sphere.xml");
+    let mut world = scene(&sphere, &hand, 200.0);
+    let robot = RobotId::from_index(0);
+    world.approach_to_contact(robot, 400.0).unwrap();
+    world.auto_grasp(robot).unwrap();
+    let settings = clasp_core::HoldSettings::default();
+    let test = world.test_grasp(robot, BodyId::Free(0), &settings).unwrap();
+    world
+        .set_body_type(BodyId::Free(0), clasp_core::BodyType::Dynamic)
+        .unwrap();
+    world.set_gravity(Vector3::zeros()).unwrap();
+    let targets = world
+        .robot(robot)
+        .unwrap()
+        .squeezed_dof_values(settings.squeeze);
+    world.drive_robot(robot, &targets).unwrap();
+    world.simulate(settings.squeeze_seconds).unwrap();
+    let given = world.dof_efforts(robot).unwrap();
+    let taken = contact_efforts(&world, robot);
+    let squeeze = &test.squeeze;
+    println!(
+        "efforts given {given:?}\n  limits {:?}\n  taken by the contacts {taken:?}",
+        squeeze.effort_limits
+    );
+    println!(
+        "normal force on the ball {:.2} N; fingers {:?}",
+        squeeze.normal_force * 1e-6,
+        squeeze.fingers
+    );
+    let hand = world.robot(robot).unwrap();
+    for dof in 0..hand.dofs.len() {
+        let closing = hand.dofs[dof].default_velocity != 0.0;
+        assert!(
+            (squeeze.dof_efforts[dof] - given[dof]).abs() <= 1e-6 * given[dof].abs().max(1.0),
+            "DOF {dof}: the hold test reports {} where the world gives {}",
+            squeeze.dof_efforts[dof],
+            given[dof]
+        );
+        if !closing {
+            continue;
+        }
+        let limit = squeeze.effort_limits[dof];
+        assert!(
+            (given[dof].abs() - limit).abs() <= 1e-6 * limit,
+            "closing DOF {dof} presses with {} of its {limit}",
+            given[dof]
+        );
+        assert!(
+            (given[dof] + taken[dof]).abs() <= 0.1 * given[dof].abs(),
+            "DOF {dof}: its controller gives {} and its links' contacts take {}",
+            given[dof],
+            taken[dof]
+        );
+    }
+    assert!(
+        squeeze.fingers.iter().all(|f| f.on_object),
+        "{:?}",
+        squeeze.fingers
+    );
+    assert!(squeeze.normal_force > 0.0);
+    let overlaps = clasp_io::fixtures::interpenetrating(&world);
+    assert!(
+        overlaps.is_empty(),
+        "interpenetrating after the squeeze: {overlaps:?}"
+    );
+}

@@ -18,10 +18,16 @@ use crate::{
     grasp::trial::GraspTrial,
     ids::{BodyId, RobotId},
     pose::Pose,
-    world::{World, domain::Domain, error::MoveError, settings::EARTH_GRAVITY},
+    world::{
+        World,
+        domain::Domain,
+        error::{MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
+        settings::{ContactFriction, EARTH_GRAVITY},
+    },
 };
 
-/// How a grasp is tested.
+/// How a grasp is tested. The default is Clasp's own test; [`HoldSettings::preset`] gives the
+/// field's (docs/presets.md says what of each Clasp reproduces).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HoldSettings {
     /// Seconds gravity pulls along each direction.
@@ -35,6 +41,52 @@ pub struct HoldSettings {
     pub max_rotation: f64,
     /// The pull's acceleration, mm/s².
     pub gravity: f64,
+    /// What pulls: gravity on hand and object, or a force on the object alone.
+    pub pull: Pull,
+    /// The runs after the squeeze: each axis direction on its own, or GraspGen's hold and tugs.
+    pub runs: Runs,
+    /// What a run that holds is.
+    pub success: Success,
+    /// The test world's time step, s; `None`: the world's.
+    pub time_step: Option<f64>,
+    /// One friction for every contact of the test; `None`: the materials'.
+    pub friction: Option<ContactFriction>,
+    /// The object's mass during the test, g; `None`: its own.
+    pub object_mass: Option<f64>,
+}
+
+/// What pulls the object in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pull {
+    /// Gravity of [`HoldSettings::gravity`] on the hand's links and the object (DexGraspNet's).
+    Gravity,
+    /// A force on the object alone of its mass times [`HoldSettings::gravity`] (DexGraspBench's
+    /// `xfrc_applied`), no gravity.
+    ObjectForce,
+}
+
+/// The runs after the squeeze, each from where the squeeze left hand and object.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Runs {
+    /// The six axis directions (+x, −x, +y, −y, +z, −z), each [`HoldSettings::seconds`] long.
+    SixDirections,
+    /// GraspGen's: one run, `hold` seconds of gravity down (−z), then a tug of `force`
+    /// (g·mm/s²) on the object for `tug` seconds along each of (0, 0, 1), (0, ±2, 1),
+    /// (±2, 0, 1) normalised in turn, gravity still on.
+    HoldAndTugs { hold: f64, tug: f64, force: f64 },
+}
+
+/// When a run holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Success {
+    /// The object stays within [`HoldSettings::max_displacement`] and
+    /// [`HoldSettings::max_rotation`] of the grasp (Clasp's test; BODex's 100 mm).
+    Within,
+    /// A hand–object contact remains at the end (DexGraspNet's `IsaacValidator`).
+    ContactRemains,
+    /// Every finger that touched the object after the squeeze still touches it at the end
+    /// (GraspGen's "both fingers").
+    FingersTouch,
 }
 
 impl Default for HoldSettings {
@@ -48,9 +100,129 @@ impl Default for HoldSettings {
             max_displacement: 20.0,
             max_rotation: 15f64.to_radians(),
             gravity: EARTH_GRAVITY,
+            pull: Pull::Gravity,
+            runs: Runs::SixDirections,
+            success: Success::Within,
+            time_step: None,
+            friction: None,
+            object_mass: None,
         }
     }
 }
+
+/// The field's grasp tests Clasp reproduces, by name.
+pub const PRESETS: [&str; 4] = ["clasp", "dexgraspnet", "bodex", "graspgen"];
+
+impl HoldSettings {
+    /// A named test: `clasp` (the default), `dexgraspnet`, `bodex` or `graspgen`; `None` for
+    /// another name. docs/presets.md says what of each published test Clasp reproduces.
+    pub fn preset(name: &str) -> Option<Self> {
+        let clasp = Self::default();
+        match name {
+            "clasp" => Some(clasp),
+            // DexGraspNet's IsaacValidator: gravity along each axis direction in turn (it
+            // turns hand and object instead), 100 steps of 1/60 s with 2 substeps, friction
+            // 3.0; valid when a hand–object contact remains. Its 1 mm push toward the contact
+            // normals is a squeeze of 0.02 rad here (1 mm at a 50 mm lever).
+            "dexgraspnet" => Some(Self {
+                seconds: 100.0 / 60.0,
+                squeeze: 0.02,
+                time_step: Some(1.0 / 120.0),
+                friction: Some(ContactFriction {
+                    coefficient: 3.0,
+                    torsional: 0.0,
+                }),
+                success: Success::ContactRemains,
+                ..clasp
+            }),
+            // DexGraspBench (BODex): a force of 10 m/s² times the object's mass along each
+            // axis direction on a 100 g object, friction 0.6 and torsional 0.02 m; success
+            // when it moves less than 10 cm.
+            "bodex" => Some(Self {
+                gravity: 10_000.0,
+                pull: Pull::ObjectForce,
+                object_mass: Some(100.0),
+                friction: Some(ContactFriction {
+                    coefficient: 0.6,
+                    torsional: 20.0,
+                }),
+                max_displacement: 100.0,
+                max_rotation: std::f64::consts::PI,
+                ..clasp
+            }),
+            // GraspGen's GraspDataGen: 1 s of gravity, then five 0.5 s tugs of 1 N; success
+            // when both fingers still touch. It steps at 250 Hz; Clasp keeps its 1 ms: at
+            // 4 ms an object spinning while it slides over a finger's edge can be stopped by
+            // the edge its one contact normal does not see (docs/presets.md).
+            "graspgen" => Some(Self {
+                runs: Runs::HoldAndTugs {
+                    hold: 1.0,
+                    tug: 0.5,
+                    force: 1.0e6,
+                },
+                success: Success::FingersTouch,
+                ..clasp
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// One stretch of a run: what pulls, for how long.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Phase {
+    seconds: f64,
+    /// Gravity on hand and object, mm/s².
+    gravity: Vector3<f64>,
+    /// A force on the object alone, g·mm/s².
+    force: Vector3<f64>,
+}
+
+impl HoldSettings {
+    /// The runs after the squeeze, each its phases, for an object of `mass` grams.
+    fn runs(&self, mass: f64) -> Vec<Vec<Phase>> {
+        match self.runs {
+            Runs::SixDirections => DIRECTIONS
+                .iter()
+                .map(|&d| {
+                    let pull = Vector3::from(d) * self.gravity;
+                    let (gravity, force) = match self.pull {
+                        Pull::Gravity => (pull, Vector3::zeros()),
+                        Pull::ObjectForce => (Vector3::zeros(), pull * mass),
+                    };
+                    vec![Phase {
+                        seconds: self.seconds,
+                        gravity,
+                        force,
+                    }]
+                })
+                .collect(),
+            Runs::HoldAndTugs { hold, tug, force } => {
+                let down = Vector3::new(0.0, 0.0, -self.gravity);
+                let mut phases = vec![Phase {
+                    seconds: hold,
+                    gravity: down,
+                    force: Vector3::zeros(),
+                }];
+                phases.extend(TUGS.iter().map(|&t| Phase {
+                    seconds: tug,
+                    gravity: down,
+                    force: Vector3::from(t).normalize() * force,
+                }));
+                vec![phases]
+            }
+        }
+    }
+}
+
+/// GraspGen's tugs, in order (normalised where used).
+const TUGS: [[f64; 3]; 5] = [
+    [0.0, 0.0, 1.0],
+    [0.0, 2.0, 1.0],
+    [0.0, -2.0, 1.0],
+    [2.0, 0.0, 1.0],
+    [-2.0, 0.0, 1.0],
+];
 
 /// What one direction did to the object.
 #[derive(Debug, Clone, PartialEq)]
@@ -217,19 +389,28 @@ impl<E: CollisionEngine> World<E> {
         let test = Tested { object, hand };
         let start = test.frame(&squeezing)?;
         let mut path = vec![start.clone()];
-        test.run(
-            &mut squeezing,
-            Vector3::zeros(),
-            settings.squeeze_seconds,
-            &mut path,
-            None,
-        )?;
+        let squeeze = Phase {
+            seconds: settings.squeeze_seconds,
+            gravity: Vector3::zeros(),
+            force: Vector3::zeros(),
+        };
+        test.run(&mut squeezing, &squeeze, &mut path, None)?;
         let squeeze = Squeeze::of(&squeezing, test.hand, test.object)?;
-        let directions: Vec<DirectionHold> = DIRECTIONS
+        let mass = squeezing
+            .body(test.object)
+            .ok_or(MoveError::NoSuchBody(test.object))?
+            .mass
+            .mass;
+        let directions: Vec<DirectionHold> = settings
+            .runs(mass)
             .par_iter()
-            .map(|&d| {
-                let gravity = Vector3::from(d) * settings.gravity;
-                test.pull(squeezing.clone(), &start, path.clone(), gravity, settings)
+            .map(|phases| {
+                let run = Run {
+                    start: &start,
+                    squeeze: &squeeze,
+                    settings,
+                };
+                test.pull(squeezing.clone(), path.clone(), phases, &run)
             })
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
@@ -269,41 +450,101 @@ struct Tested {
     hand: RobotId,
 }
 
+/// What every run after the squeeze starts from and is judged by.
+struct Run<'a> {
+    /// Hand and object at the grasp.
+    start: &'a HoldFrame,
+    /// How the hand pressed after the squeeze.
+    squeeze: &'a Squeeze,
+    settings: &'a HoldSettings,
+}
+
 impl Tested {
-    /// One direction's pull after the squeeze; how far the object went from `start`.
+    /// One run's phases after the squeeze; how far the object went from the start, and
+    /// whether it held.
     fn pull(
         &self,
         mut domain: Domain<'_>,
-        start: &HoldFrame,
         mut path: Vec<HoldFrame>,
-        gravity: Vector3<f64>,
-        settings: &HoldSettings,
+        phases: &[Phase],
+        run: &Run<'_>,
     ) -> Result<DirectionHold, MoveError> {
-        let let_go = Some((start, settings));
-        self.run(&mut domain, gravity, settings.seconds, &mut path, let_go)?;
+        // Only a test judged by the bounds ends when the object passes them.
+        let let_go = (run.settings.success == Success::Within).then_some((run.start, run.settings));
+        for phase in phases {
+            domain.set_external_force(self.object, phase.force)?;
+            self.run(&mut domain, phase, &mut path, let_go)?;
+            if let_go.is_some_and(|(start, bounds)| {
+                path.last()
+                    .is_some_and(|now| past_bounds(start, now, bounds))
+            }) {
+                break;
+            }
+        }
         let body = domain
             .body(self.object)
             .ok_or(MoveError::NoSuchBody(self.object))?;
         let speed = body.fastest_point_speed();
+        let mass = body.mass.mass;
         let solves = domain.solver_stats();
+        let touching = self.touching(&domain);
+        let first = phases
+            .first()
+            .map_or(Vector3::zeros(), |p| p.gravity + p.force / mass);
+        let touches = match run.settings.success {
+            Success::Within => None,
+            Success::ContactRemains => Some(touching.iter().any(|&t| t)),
+            Success::FingersTouch => {
+                let touched: Vec<bool> = run.squeeze.fingers.iter().map(|f| f.on_object).collect();
+                Some(
+                    touched.iter().any(|&t| t)
+                        && touched
+                            .iter()
+                            .zip(&touching)
+                            .all(|(&before, &now)| !before || now),
+                )
+            }
+        };
+        let moved = Moved {
+            path,
+            speed,
+            solves,
+        };
         Ok(judge_direction(
-            gravity, start, path, speed, solves, settings,
+            first,
+            run.start,
+            moved,
+            run.settings,
+            touches,
         ))
     }
 
-    /// Simulates `seconds` under `gravity`, adding a frame to the path every
-    /// [`PATH_INTERVAL`]; with `let_go` (the grasp's frame and the bounds), it ends as soon as
-    /// the object is past the distance or the angle: the hand has let it go.
+    /// Which of the hand's fingers (chains) touch the object; one more at the end for the palm.
+    fn touching(&self, domain: &Domain<'_>) -> Vec<bool> {
+        let chains = domain.robot(self.hand).map_or(0, |r| r.chains().len());
+        let mut touching = vec![false; chains + 1];
+        for c in domain.contacts_of(self.object) {
+            match c.other {
+                BodyId::Link { robot, chain, .. } if robot == self.hand => touching[chain] = true,
+                BodyId::Palm { robot } if robot == self.hand => touching[chains] = true,
+                _ => {}
+            }
+        }
+        touching
+    }
+
+    /// Simulates a phase, adding a frame to the path every [`PATH_INTERVAL`]; with `let_go`
+    /// (the grasp's frame and the bounds), it ends as soon as the object is past the distance
+    /// or the angle: the hand has let it go.
     fn run(
         &self,
         domain: &mut Domain<'_>,
-        gravity: Vector3<f64>,
-        seconds: f64,
+        phase: &Phase,
         path: &mut Vec<HoldFrame>,
         let_go: Option<(&HoldFrame, &HoldSettings)>,
     ) -> Result<(), MoveError> {
-        domain.set_gravity(gravity)?;
-        let (mut left, mut resting) = (seconds, 0);
+        domain.set_gravity(phase.gravity)?;
+        let (mut left, mut resting) = (phase.seconds, 0);
         // Once hand and object have rested a while, the rest of the run is skipped: what rests
         // at less than 1 mm/s cannot reach the bounds in what is left of a pull (0.5 mm in
         // 0.5 s against 20 mm), and the answer judges rest the same way.
@@ -366,15 +607,25 @@ fn past_bounds(start: &HoldFrame, now: &HoldFrame, settings: &HoldSettings) -> b
     moved > settings.max_displacement || turned > settings.max_rotation
 }
 
-/// A direction's answer from its path, the object's speed at the end and how its steps' solves
-/// ended and the object's speed at the end.
-fn judge_direction(
-    gravity: Vector3<f64>,
-    start: &HoldFrame,
+/// How a run went: the path, the object's speed at the end, how its steps' solves ended.
+struct Moved {
     path: Vec<HoldFrame>,
     speed: f64,
     solves: SolverStats,
+}
+
+/// A run's answer from how it went: held when the object is not frozen and, by `touches`
+/// where the test judges by contacts, else within the bounds.
+fn judge_direction(
+    gravity: Vector3<f64>,
+    start: &HoldFrame,
+    Moved {
+        path,
+        speed,
+        solves,
+    }: Moved,
     settings: &HoldSettings,
+    touches: Option<bool>,
 ) -> DirectionHold {
     let end = path.last().unwrap_or(start);
     let before = path.len().checked_sub(2).map_or(start, |k| &path[k]);
@@ -392,7 +643,7 @@ fn judge_direction(
         rested,
         steps: solves.steps,
         unsettled_steps: solves.unsettled,
-        held: within && !frozen,
+        held: touches.unwrap_or(within) && !frozen,
         path,
     }
 }
@@ -425,7 +676,26 @@ fn check(settings: &HoldSettings) -> Result<(), MoveError> {
         settings.max_rotation,
         settings.gravity,
     ];
-    if numbers.iter().all(|x| x.is_finite() && *x >= 0.0) && settings.squeeze.is_finite() {
+    let tugs = match settings.runs {
+        Runs::SixDirections => vec![],
+        Runs::HoldAndTugs { hold, tug, force } => vec![hold, tug, force],
+    };
+    let positive = |x: &f64| x.is_finite() && *x >= 0.0;
+    let mass_ok = settings
+        .object_mass
+        .is_none_or(|m| m.is_finite() && m > 0.0);
+    let friction_ok = settings
+        .friction
+        .is_none_or(|f| positive(&f.coefficient) && positive(&f.torsional));
+    let step_ok = settings
+        .time_step
+        .is_none_or(|t| (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&t));
+    if numbers.iter().chain(&tugs).all(positive)
+        && settings.squeeze.is_finite()
+        && mass_ok
+        && friction_ok
+        && step_ok
+    {
         Ok(())
     } else {
         Err(MoveError::BadHoldSettings)
@@ -501,12 +771,18 @@ fn alone_with<E: CollisionEngine>(
     if object.free_index().is_none() {
         return Err(MoveError::NotFree(object));
     }
-    let mut alone = World::with_engine(
-        FastEngine,
-        vec![body.clone().of_type(crate::body::BodyType::Dynamic)],
-        vec![hand],
-    );
+    let mut body = body.clone().of_type(crate::body::BodyType::Dynamic);
+    if let Some(mass) = settings.object_mass {
+        body.mass.mass = mass;
+    }
+    let mut alone = World::with_engine(FastEngine, vec![body], vec![hand]);
     alone.settings = world.settings;
+    if let Some(step) = settings.time_step {
+        alone.set_time_step(step)?;
+    }
+    if settings.friction.is_some() {
+        alone.set_contact_friction(settings.friction)?;
+    }
     // A hand in the object would hold it by its moves refusing to go deeper: no test.
     if let Some(&(a, b)) = alone.overlapping_pairs().first() {
         return Err(MoveError::Interpenetrating(a, b));
@@ -538,15 +814,74 @@ mod tests {
         let path = || vec![at(0.0), at(1.0), at(1.0)];
         let none = SolverStats::default();
         // Its pose still for the last interval while its velocity says 200 mm/s: frozen.
-        let frozen = judge_direction(pull, &at(0.0), path(), 200.0, none, &settings);
+        let moved = |path, speed| Moved {
+            path,
+            speed,
+            solves: none,
+        };
+        let frozen = judge_direction(pull, &at(0.0), moved(path(), 200.0), &settings, None);
         assert!(!frozen.held && !frozen.rested, "{frozen:?}");
         // The same path with the object still: held, and at rest.
-        let still = judge_direction(pull, &at(0.0), path(), 0.0, none, &settings);
+        let still = judge_direction(pull, &at(0.0), moved(path(), 0.0), &settings, None);
         assert!(still.held && still.rested, "{still:?}");
         // Moving as its velocity says (2 mm in 0.01 s at 200 mm/s), within 20 mm: held, not
         // at rest.
         let sliding = vec![at(0.0), at(1.0), at(3.0)];
-        let slipping = judge_direction(pull, &at(0.0), sliding, 200.0, none, &settings);
+        let slipping = judge_direction(pull, &at(0.0), moved(sliding, 200.0), &settings, None);
         assert!(slipping.held && !slipping.rested, "{slipping:?}");
+    }
+
+    #[test]
+    fn each_preset_carries_its_published_figures() {
+        assert_eq!(HoldSettings::preset("clasp"), Some(HoldSettings::default()));
+        assert_eq!(HoldSettings::preset("isaac"), None);
+        assert!(PRESETS.iter().all(|p| HoldSettings::preset(p).is_some()));
+
+        let dex = HoldSettings::preset("dexgraspnet").unwrap();
+        // 100 steps of 1/60 s, 2 substeps each; friction 3.0; six gravity directions.
+        assert!((dex.seconds - 100.0 / 60.0).abs() < 1e-12);
+        assert_eq!(dex.time_step, Some(1.0 / 120.0));
+        assert_eq!(dex.friction.map(|f| f.coefficient), Some(3.0));
+        assert_eq!((dex.pull, dex.runs), (Pull::Gravity, Runs::SixDirections));
+        assert_eq!(dex.success, Success::ContactRemains);
+        assert_eq!(dex.gravity, EARTH_GRAVITY);
+
+        let bodex = HoldSettings::preset("bodex").unwrap();
+        // A force of 10 m/s² × mass on a 100 g object (1 N), μ 0.6, torsional 0.02 m, < 10 cm.
+        assert_eq!(bodex.pull, Pull::ObjectForce);
+        assert_eq!(bodex.object_mass, Some(100.0));
+        assert_eq!(bodex.gravity * bodex.object_mass.unwrap(), 1.0e6);
+        let friction = bodex.friction.unwrap();
+        assert_eq!((friction.coefficient, friction.torsional), (0.6, 20.0));
+        assert_eq!(bodex.max_displacement, 100.0);
+        assert_eq!(bodex.success, Success::Within);
+        assert_eq!(bodex.runs(100.0).len(), 6);
+
+        let graspgen = HoldSettings::preset("graspgen").unwrap();
+        // 1 s hold, then five 0.5 s tugs of 1 N; both fingers still touch (Clasp's 1 ms step).
+        assert_eq!(graspgen.time_step, None);
+        assert_eq!(graspgen.success, Success::FingersTouch);
+        let runs = graspgen.runs(100.0);
+        assert_eq!(runs.len(), 1);
+        let phases = &runs[0];
+        assert_eq!(phases.len(), 6);
+        assert_eq!(phases[0].seconds, 1.0);
+        assert_eq!(phases[0].force, Vector3::zeros());
+        assert!(
+            phases
+                .iter()
+                .all(|p| p.gravity == Vector3::new(0.0, 0.0, -EARTH_GRAVITY))
+        );
+        for (phase, tug) in phases[1..].iter().zip(TUGS) {
+            assert_eq!(phase.seconds, 0.5);
+            assert!((phase.force.norm() - 1.0e6).abs() < 1e-6);
+            assert!((phase.force.normalize() - Vector3::from(tug).normalize()).norm() < 1e-12);
+        }
+        for preset in PRESETS {
+            assert!(
+                check(&HoldSettings::preset(preset).unwrap()).is_ok(),
+                "{preset}"
+            );
+        }
     }
 }
