@@ -8,7 +8,7 @@
 //! the grasp back first.
 
 use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
-use clasp_core::{HoldSettings, HoldTest, MoveError, PATH_INTERVAL, World};
+use clasp_core::{HoldTest, MoveError, PATH_INTERVAL, World};
 
 use crate::{
     commands::grasping_robot,
@@ -39,11 +39,15 @@ impl Editor<'_> {
         }
         self.end_grasp_playback();
         let world = self.doc.world.clone();
+        let settings = self.grasp_test.settings();
         let task = AsyncComputeTaskPool::get()
-            .spawn(async move { world.test_grasp(robot, object, &HoldSettings::default()) });
+            .spawn(async move { world.test_grasp(robot, object, &settings) });
         self.grasp_test.begin(task, (robot, object));
         self.grasp_test.result = None;
-        self.info("testing the grasp: gravity along each axis in turn…");
+        self.info(format!(
+            "testing the grasp ({} test)…",
+            self.grasp_test.preset
+        ));
     }
 
     /// Plays the last test back from its first direction (Grasp test window → Play again).
@@ -135,11 +139,46 @@ fn shown_moment(playback: &Playback, frame: &clasp_core::HoldFrame) -> Result<Wo
     Ok(world)
 }
 
-/// One line per direction: "+x: moved 3.20 mm, turned 4.10°: held".
+/// What each run of a test is called: its pull's axis, or GraspGen's hold and tugs.
+fn run_names(test: &HoldTest) -> Vec<&'static str> {
+    match test.directions.len() {
+        6 => DIRECTION_NAMES.to_vec(),
+        n => vec!["hold and tugs"; n],
+    }
+}
+
+/// How the hand pressed after the squeeze: "squeeze: 1.20 N on the object; fingers 0, 1 on
+/// it; finger 2 only on fingers 0".
+pub fn squeeze_line(test: &HoldTest) -> String {
+    let squeeze = &test.squeeze;
+    let mut line = format!(
+        "squeeze: {:.2} N on the object",
+        squeeze.normal_force * 1e-6
+    );
+    let on: Vec<String> = (0..squeeze.fingers.len())
+        .filter(|&f| squeeze.fingers[f].on_object)
+        .map(|f| f.to_string())
+        .collect();
+    if !on.is_empty() {
+        line.push_str(&format!("; fingers {} on it", on.join(", ")));
+    }
+    for (chain, finger) in squeeze.fingers.iter().enumerate() {
+        if !finger.on_object && !finger.on_fingers.is_empty() {
+            let others: Vec<String> = finger.on_fingers.iter().map(|f| f.to_string()).collect();
+            line.push_str(&format!(
+                "; finger {chain} only on fingers {}",
+                others.join(", ")
+            ));
+        }
+    }
+    line
+}
+
+/// One line per run: "+x: moved 3.20 mm, turned 4.10°: held".
 pub fn direction_lines(test: &HoldTest) -> Vec<String> {
     test.directions
         .iter()
-        .zip(DIRECTION_NAMES)
+        .zip(run_names(test))
         .map(|(d, name)| {
             format!(
                 "{name}: moved {:.2} mm, turned {:.2}°: {}",
@@ -161,13 +200,17 @@ fn finish_grasp_test(mut editor: Editor) {
     };
     match result {
         Ok(test) => {
+            editor.info(squeeze_line(&test));
             for line in direction_lines(&test) {
                 editor.info(line);
             }
             let failed = test.directions.iter().filter(|d| !d.held).count();
-            editor.info(match failed {
-                0 => "the grasp holds in all six directions".to_owned(),
-                n => format!("the grasp lets go in {n} of six directions"),
+            let runs = test.directions.len();
+            editor.info(match (failed, runs) {
+                (0, 6) => "the grasp holds in all six directions".to_owned(),
+                (0, _) => "the grasp holds".to_owned(),
+                (n, 6) => format!("the grasp lets go in {n} of six directions"),
+                _ => "the grasp lets go".to_owned(),
             });
             editor.grasp_test.result = Some(test);
             editor.play_grasp_test();

@@ -858,6 +858,42 @@ fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
     );
 }
 
+/// The Grasp test window's test can be the field's: GraspGen's runs once (its hold and tugs),
+/// and the squeeze is logged.
+#[test]
+fn test_grasp_runs_the_chosen_preset() {
+    let mut app = headless_app();
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyG);
+    {
+        let mut test = app
+            .world_mut()
+            .resource_mut::<clasp_app::editor::GraspTest>();
+        test.wait = true;
+        assert_eq!(test.preset, "clasp", "Clasp's own test is the default");
+        test.preset = "graspgen";
+    }
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyT);
+    for _ in 0..3 {
+        app.update();
+    }
+    let test = app
+        .world()
+        .resource::<clasp_app::editor::GraspTest>()
+        .result
+        .clone()
+        .expect("the test ran");
+    assert_eq!(test.directions.len(), 1, "GraspGen's test is one run");
+    let lines: Vec<&str> = log(&app).iter().map(|e| e.text.as_str()).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("squeeze: ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("hold and tugs: moved ")),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn test_grasp_plays_the_directions_back_and_puts_the_grasp_back() {
     let mut app = headless_app();

@@ -135,8 +135,11 @@ impl PyWorld {
     /// (N, 4, 4), `dofs` (N, D), `contacts` (N,), `force_closure` (N,), `epsilon` and `volume`
     /// (N,; NaN when not force-closure or not asked), `seconds` (N,); for a hand an arm
     /// carries, `reachable` (N,): whether the arm holds the hand there with arm and hand in
-    /// nothing. Each grasp is what it would be alone.
-    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=0.5))]
+    /// nothing. Each grasp is what it would be alone. With `test`, each grasp's physics test
+    /// (`test_preset` names it: `clasp`, the default, `dexgraspnet`, `bodex`, `graspgen`;
+    /// `test_seconds` its pull) adds `held`, `hold_displacement`, `hold_rotation`,
+    /// `squeeze_force` and `fingers_on_object`.
+    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=None, test_preset=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn grasp_batch<'py>(
@@ -149,7 +152,8 @@ impl PyWorld {
         gws: &str,
         threads: Option<usize>,
         test: bool,
-        test_seconds: f64,
+        test_seconds: Option<f64>,
+        test_preset: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let hand = self.robot(robot)?;
@@ -176,7 +180,7 @@ impl PyWorld {
             arrays.set_item("reachable", reachable.into_pyarray(py))?;
         }
         if test {
-            let settings = hold::hold_settings(test_seconds, 0.2, 20.0, 15.0);
+            let settings = hold::hold_settings(test_preset, test_seconds, None, None, None)?;
             let trials: Vec<_> = grasps.iter().map(|g| g.trial.clone()).collect();
             let tests =
                 py.detach(|| batch::tests(world, robot, object, &trials, &settings, pool.as_ref()));

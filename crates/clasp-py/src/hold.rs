@@ -3,44 +3,87 @@
 
 use clasp_core::{HoldSettings, HoldTest, RobotId};
 use numpy::{IntoPyArray, PyArray1, ndarray::Array2};
-use pyo3::{prelude::*, types::PyDict};
+use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 
 use crate::{errors::move_error, ids::PyBodyId, world::PyWorld};
 
-/// The test's settings from Python's keywords (angles in degrees, as users write them).
+/// The test's settings from Python's keywords: a preset by name (`clasp`, the default,
+/// `dexgraspnet`, `bodex`, `graspgen`), each figure given replacing the preset's (angles in
+/// degrees, as users write them). An unknown preset raises `ValueError`.
 pub fn hold_settings(
-    seconds: f64,
-    squeeze: f64,
-    max_displacement: f64,
-    max_rotation: f64,
-) -> HoldSettings {
-    HoldSettings {
-        seconds,
-        squeeze,
-        max_displacement,
-        max_rotation: max_rotation.to_radians(),
-        ..HoldSettings::default()
-    }
+    preset: Option<&str>,
+    seconds: Option<f64>,
+    squeeze: Option<f64>,
+    max_displacement: Option<f64>,
+    max_rotation: Option<f64>,
+) -> PyResult<HoldSettings> {
+    let name = preset.unwrap_or("clasp");
+    let base = HoldSettings::preset(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown test preset {name:?}: one of {}",
+            clasp_core::PRESETS.join(", ")
+        ))
+    })?;
+    Ok(HoldSettings {
+        seconds: seconds.unwrap_or(base.seconds),
+        squeeze: squeeze.unwrap_or(base.squeeze),
+        max_displacement: max_displacement.unwrap_or(base.max_displacement),
+        max_rotation: max_rotation.map_or(base.max_rotation, f64::to_radians),
+        ..base
+    })
 }
 
 /// Several tests as arrays, one row each: `held` (N,) bool, `hold_displacement` and
-/// `hold_rotation` (N, 6; mm and degrees, pulled along +x, −x, +y, −y, +z, −z). A grasp that
-/// could not be tested (`None`: the hand in the object) did not hold; its figures are NaN.
+/// `hold_rotation` (N, R; mm and degrees, R the test's runs: pulled along +x, −x, +y, −y,
+/// +z, −z, or GraspGen's one), and the squeeze's `squeeze_force` (N,; the normal force on
+/// the object, N) and `fingers_on_object` (N, C; each finger). A grasp that could not be
+/// tested (`None`: the hand in the object) did not hold; its figures are NaN, its fingers
+/// touch nothing.
 pub fn hold_arrays<'py>(
     py: Python<'py>,
     tests: &[Option<HoldTest>],
     into: &Bound<'py, PyDict>,
 ) -> PyResult<()> {
+    let runs = tests
+        .iter()
+        .flatten()
+        .map(|t| t.directions.len())
+        .next()
+        .unwrap_or(6);
     let column = |f: &dyn Fn(&clasp_core::DirectionHold) -> f64| {
         let values: Vec<f64> = tests
             .iter()
             .flat_map(|t| match t {
                 Some(t) => t.directions.iter().map(f).collect::<Vec<_>>(),
-                None => vec![f64::NAN; 6],
+                None => vec![f64::NAN; runs],
             })
             .collect();
-        Array2::from_shape_vec((tests.len(), 6), values).expect("six directions a test")
+        Array2::from_shape_vec((tests.len(), runs), values).expect("the same runs every test")
     };
+    let chains = tests
+        .iter()
+        .flatten()
+        .map(|t| t.squeeze.fingers.len())
+        .next()
+        .unwrap_or(0);
+    let on_object: Vec<bool> = tests
+        .iter()
+        .flat_map(|t| match t {
+            Some(t) => t.squeeze.fingers.iter().map(|f| f.on_object).collect(),
+            None => vec![false; chains],
+        })
+        .collect();
+    let on_object =
+        Array2::from_shape_vec((tests.len(), chains), on_object).expect("one hand's fingers");
+    let force: Vec<f64> = tests
+        .iter()
+        .map(|t| {
+            t.as_ref()
+                .map_or(f64::NAN, |t| t.squeeze.normal_force * 1e-6)
+        })
+        .collect();
+    into.set_item("squeeze_force", force.into_pyarray(py))?;
+    into.set_item("fingers_on_object", on_object.into_pyarray(py))?;
     let held: Vec<bool> = tests
         .iter()
         .map(|t| t.as_ref().is_some_and(|t| t.held))
@@ -121,7 +164,7 @@ impl PyWorld {
         max_rotation: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let settings = hold_settings(0.5, 0.2, max_displacement, max_rotation);
+        let settings = hold_settings(None, None, None, Some(max_displacement), Some(max_rotation))?;
         let world = &self.world;
         let lift = py
             .detach(|| world.lift_grasp(robot, object, height, speed, &settings))
@@ -154,12 +197,17 @@ impl PyWorld {
     /// The physics test of the grasp `robot` (default: the current hand) has on `object`
     /// (default: the grasped object) where they stand: the hand squeezes (each closing DOF
     /// driven `squeeze` past where it is) and gravity pulls the object along +x, −x, +y, −y,
-    /// +z, −z in turn for `seconds` each, the hand and object alone. Returns `held` (all six),
-    /// and per direction `displacement` (mm), `rotation` (degrees), `speed` (the object's at
-    /// the end, mm/s), `rested` (at rest by pose and speed), `direction_held`, and `steps` and
-    /// `unsettled_steps` (the steps that made each answer, and those whose contact solve ran out
-    /// of sweeps before it settled).
-    #[pyo3(signature = (robot=None, object=None, seconds=0.5, squeeze=0.2, max_displacement=20.0, max_rotation=15.0))]
+    /// +z, −z in turn for `seconds` each, the hand and object alone. `preset` names the test
+    /// (`clasp`, the default, or the field's: `dexgraspnet`, `bodex`, `graspgen`; each figure
+    /// given replaces the preset's). Returns `held` (every run), and per run `displacement`
+    /// (mm), `rotation` (degrees), `speed` (the object's at the end, mm/s), `rested` (at rest by
+    /// pose and speed), `direction_held`, and `steps` and `unsettled_steps` (the steps that
+    /// made each answer, and those whose contact solve ran out of sweeps before it settled);
+    /// and how the hand pressed after the squeeze: `dof_efforts` and `effort_limits` (per DOF,
+    /// N·mm, or N for a prismatic DOF), `squeeze_force` (the normal force on the object, N),
+    /// `fingers_on_object` and `fingers_on_palm` (per finger), `fingers_on_fingers` (per
+    /// finger, the other fingers it touches).
+    #[pyo3(signature = (robot=None, object=None, seconds=None, squeeze=None, max_displacement=None, max_rotation=None, preset=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn test_grasp<'py>(
@@ -167,13 +215,14 @@ impl PyWorld {
         py: Python<'py>,
         robot: Option<usize>,
         object: Option<PyBodyId>,
-        seconds: f64,
-        squeeze: f64,
-        max_displacement: f64,
-        max_rotation: f64,
+        seconds: Option<f64>,
+        squeeze: Option<f64>,
+        max_displacement: Option<f64>,
+        max_rotation: Option<f64>,
+        preset: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let settings = hold_settings(seconds, squeeze, max_displacement, max_rotation);
+        let settings = hold_settings(preset, seconds, squeeze, max_displacement, max_rotation)?;
         let world = &self.world;
         let test = py
             .detach(|| world.test_grasp(robot, object, &settings))
@@ -201,6 +250,33 @@ impl PyWorld {
             "unsettled_steps",
             count(&|d| d.unsettled_steps).into_pyarray(py),
         )?;
+        squeeze_items(py, &test.squeeze, &answer)?;
         Ok(answer)
     }
+}
+
+/// How the hand pressed after the squeeze, as `test_grasp` returns it (N·mm and N).
+fn squeeze_items<'py>(
+    py: Python<'py>,
+    squeeze: &clasp_core::Squeeze,
+    into: &Bound<'py, PyDict>,
+) -> PyResult<()> {
+    let newtons = |values: &[f64]| values.iter().map(|v| v * 1e-6).collect::<Vec<f64>>();
+    into.set_item(
+        "dof_efforts",
+        newtons(&squeeze.dof_efforts).into_pyarray(py),
+    )?;
+    into.set_item(
+        "effort_limits",
+        newtons(&squeeze.effort_limits).into_pyarray(py),
+    )?;
+    into.set_item("squeeze_force", squeeze.normal_force * 1e-6)?;
+    let fingers = &squeeze.fingers;
+    let on_object: Vec<bool> = fingers.iter().map(|f| f.on_object).collect();
+    let on_palm: Vec<bool> = fingers.iter().map(|f| f.on_palm).collect();
+    let on_fingers: Vec<Vec<usize>> = fingers.iter().map(|f| f.on_fingers.clone()).collect();
+    into.set_item("fingers_on_object", on_object.into_pyarray(py))?;
+    into.set_item("fingers_on_palm", on_palm.into_pyarray(py))?;
+    into.set_item("fingers_on_fingers", on_fingers)?;
+    Ok(())
 }

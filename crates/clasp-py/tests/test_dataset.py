@@ -155,3 +155,19 @@ def test_a_job_with_views_pictures_objects_and_grasps_and_resumes_without_render
     assert [p.stat().st_mtime_ns for p in files if p != written[0]] == [
         s for p, s in zip(files, stamps) if p != written[0]
     ]
+
+
+def test_the_ray_job_takes_a_test_preset(graspit, tmp_path):
+    from clasp import ray as clasp_ray
+
+    out = tmp_path / "preset"
+    hand = str(graspit / "robots" / "Barrett" / "Barrett.xml")
+    mug = str(graspit / "objects" / "mug.xml")
+    args = [hand, mug, "--grasps", "2", "--task-size", "2", "--out", str(out), "--local", "--test-preset", "graspgen"]
+    assert clasp_ray.main(args) == 0
+    table = dataset.read(out)
+    assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS
+    assert all(len(moved) == 1 for moved in table.column("hold_displacement").to_pylist())
+    assert all(len(f) == 3 for f in table.column("fingers_on_object").to_pylist())
+    with pytest.raises(ValueError, match="preset needs the physics test"):
+        dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(out), test_preset="bodex")

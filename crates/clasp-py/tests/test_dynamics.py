@@ -226,3 +226,36 @@ def test_a_hand_with_a_free_base_falls_onto_the_mug_and_stops_there():
     assert not world.has_free_base(0)
     with pytest.raises(clasp.MoveError):
         world.set_free_base(5)
+
+
+def test_the_squeeze_says_how_the_hand_presses():
+    world = clasp.World.default_scene()
+    world.approach(distance=200.0)
+    world.auto_grasp()
+    test = world.test_grasp()
+    efforts, limits = test["dof_efforts"], test["effort_limits"]
+    assert efforts.shape == limits.shape == (world.dof_values(0).shape[0],)
+    assert (np.abs(efforts) <= limits * (1 + 1e-9)).all()
+    assert test["squeeze_force"] > 0.0
+    assert test["fingers_on_object"].any()
+    assert len(test["fingers_on_fingers"]) == len(test["fingers_on_object"]) == len(test["fingers_on_palm"])
+    with pytest.raises(ValueError, match="unknown test preset"):
+        world.test_grasp(preset="isaac")
+
+
+def test_each_preset_tests_the_barretts_grasp_of_graspits_mug(graspit):
+    world = clasp.World()
+    world.add_body(graspit / "objects" / "mug.xml")
+    world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml", pose=clasp.pose((0, 0, 1000)))
+    candidates = clasp.grasp_candidates(world, count=4, seed=2)
+    runs = {"clasp": 6, "dexgraspnet": 6, "bodex": 6, "graspgen": 1}
+    for preset, count in runs.items():
+        batch = world.grasp_batch(candidates, test=True, test_preset=preset, threads=2)
+        assert batch["held"].shape == (4,), preset
+        assert batch["hold_displacement"].shape == (4, count), preset
+        assert batch["fingers_on_object"].shape == (4, 3), preset
+        assert (np.nan_to_num(batch["squeeze_force"]) >= 0.0).all(), preset
+    # The default is Clasp's own test: the same answers as naming it.
+    named = world.grasp_batch(candidates, test=True, test_preset="clasp", threads=2)
+    plain = world.grasp_batch(candidates, test=True, threads=2)
+    np.testing.assert_array_equal(named["hold_displacement"], plain["hold_displacement"])

@@ -9,7 +9,7 @@ use bevy::{
 use clasp_core::{BodyId, HoldTest, MoveError, RobotId, World};
 
 /// Grasp → Test Grasp: the run and what it found.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct GraspTest {
     job: Option<Task<Result<HoldTest, MoveError>>>,
     /// The last test's answer, drawn and listed until closed.
@@ -20,6 +20,8 @@ pub struct GraspTest {
     pub subject: Option<(RobotId, BodyId)>,
     /// The answer being played back in the window, one direction after another.
     pub playback: Option<Playback>,
+    /// Which test runs: one of [`clasp_core::PRESETS`] (Clasp's own first, the default).
+    pub preset: &'static str,
 }
 
 /// A test played back: the world shows the hand and the object as the test moved them, while
@@ -41,7 +43,25 @@ impl Playback {
     }
 }
 
+impl Default for GraspTest {
+    fn default() -> Self {
+        Self {
+            job: None,
+            result: None,
+            wait: false,
+            subject: None,
+            playback: None,
+            preset: clasp_core::PRESETS[0],
+        }
+    }
+}
+
 impl GraspTest {
+    /// The settings of the chosen test.
+    pub fn settings(&self) -> clasp_core::HoldSettings {
+        clasp_core::HoldSettings::preset(self.preset).unwrap_or_default()
+    }
+
     pub fn running(&self) -> bool {
         self.job.is_some()
     }

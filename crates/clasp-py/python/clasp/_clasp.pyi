@@ -330,13 +330,20 @@ class World:
         self,
         robot: int | None = None,
         object: BodyId | None = None,
-        seconds: float = 0.5,
-        squeeze: float = 0.2,
-        max_displacement: float = 20.0,
-        max_rotation: float = 15.0,
+        seconds: float | None = None,
+        squeeze: float | None = None,
+        max_displacement: float | None = None,
+        max_rotation: float | None = None,
+        preset: str | None = None,
     ) -> dict[str, Any]:
         """The physics test of a grasp: the hand squeezes, gravity pulls the object along +x,
-        -x, +y, -y, +z, -z in turn; ``held`` (all six), and per direction ``displacement``
+        -x, +y, -y, +z, -z in turn (0.5 s each, the squeeze 0.2 rad, held within 20 mm and
+        15°). ``preset`` names the test: ``"clasp"`` (the default) or the field's as Clasp
+        reproduces them, ``"dexgraspnet"``, ``"bodex"``, ``"graspgen"`` (docs/presets.md); a
+        figure given replaces the preset's. After the squeeze: ``dof_efforts`` and
+        ``effort_limits`` (per DOF, N·mm or N), ``squeeze_force`` (the normal force on the
+        object, N), ``fingers_on_object``, ``fingers_on_palm`` and ``fingers_on_fingers`` (per
+        finger). ``held`` (every run), and per run ``displacement``
         (mm), ``rotation`` (degrees), ``speed`` (the object's at the end, mm/s), ``rested``
         (at rest by pose and speed), ``direction_held`` (never for an object whose pose stood
         still while its velocity said it moved), ``steps`` and ``unsettled_steps`` (the steps
@@ -409,11 +416,14 @@ class World:
         gws: str = "l1",
         threads: int | None = None,
         test: bool = False,
-        test_seconds: float = 0.5,
+        test_seconds: float | None = None,
+        test_preset: str | None = None,
     ) -> dict[str, np.ndarray]:
         """Tries many grasps in parallel, each on a clone of the hand in its own domain (with
-        ``test``, each grasp's physics test too: ``held`` (N,), ``hold_displacement`` and
-        ``hold_rotation`` (N, 6), mm and degrees).
+        ``test``, each grasp's physics test too, ``test_preset`` naming which: ``held`` (N,),
+        ``hold_displacement`` and ``hold_rotation`` (N, R: a column per run, six but for
+        GraspGen's one), mm and degrees, ``squeeze_force`` (N,; N) and ``fingers_on_object``
+        (N, fingers)).
         ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
         ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
         (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on

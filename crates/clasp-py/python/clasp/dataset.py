@@ -48,10 +48,11 @@ COLUMNS = [
     "seconds",
 ]
 
-# A job with ``test`` adds the physics test of each grasp (``World.test_grasp``): whether it
-# held, and per direction (+x, -x, +y, -y, +z, -z) how far the object moved (mm) and turned
-# (degrees).
-TEST_COLUMNS = ["held", "hold_displacement", "hold_rotation"]
+# A job with ``test`` adds the physics test of each grasp (``World.test_grasp``; its
+# ``test_preset`` names which): whether it held, per run (+x, -x, +y, -y, +z, -z, or GraspGen's
+# one) how far the object moved (mm) and turned (degrees), and after the squeeze the normal
+# force on the object (N) and which fingers touch it.
+TEST_COLUMNS = ["held", "hold_displacement", "hold_rotation", "squeeze_force", "fingers_on_object"]
 
 # A job with ``views`` adds each grasp's picture (a compressed .npz's bytes, see
 # ``decode_image``).
@@ -78,6 +79,7 @@ class Job:
     gws: str = "l1"
     test: bool = False
     views: int = 0
+    test_preset: str | None = None
 
     def __post_init__(self):
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731
@@ -90,13 +92,15 @@ class Job:
             raise ValueError("a job needs at least one object")
         if self.views < 0:
             raise ValueError("views is a number of views, 0 or more")
+        if self.test_preset is not None and not self.test:
+            raise ValueError("a test preset needs the physics test (test=True)")
 
     def recipe(self) -> dict:
         """What decides the grasps and where they go in the shards (all but ``out``): a folder
         of shards holds one recipe's. ``test`` is named only when asked for, so folders written
         before it existed still resume."""
         recipe = {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
-        for extra in ("test", "views"):
+        for extra in ("test", "views", "test_preset"):
             if not recipe[extra]:
                 del recipe[extra]
         return recipe
@@ -256,7 +260,9 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
     candidates = grasp_candidates(world, job.grasps, seed=object_seed(job, task.object_index))
     part = slice(task.first, task.first + task.count)
     aims = {name: candidates[name][part] for name in ("direction", "roll", "dofs")}
-    results = world.grasp_batch(aims, metric=job.metric, gws=job.gws, threads=threads, test=job.test)
+    results = world.grasp_batch(
+        aims, metric=job.metric, gws=job.gws, threads=threads, test=job.test, test_preset=job.test_preset
+    )
     n = task.count
     columns = {
         "object_id": [object_id(job.objects[task.object_index])] * n,
@@ -275,6 +281,8 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
         columns["held"] = results["held"].tolist()
         columns["hold_displacement"] = results["hold_displacement"].tolist()
         columns["hold_rotation"] = results["hold_rotation"].tolist()
+        columns["squeeze_force"] = results["squeeze_force"].tolist()
+        columns["fingers_on_object"] = results["fingers_on_object"].tolist()
     if job.views:
         columns["image"] = grasp_images(world, results)
     return columns

@@ -7,7 +7,8 @@ this machine, and ``--shard i/n`` runs one part of it (a Slurm array's task).
 From the command line::
 
     python -m clasp.ray HAND.xml OBJECT.xml [OBJECT.xml ...] --grasps 1000 --out results/
-        [--seed S] [--task-size 50] [--test] [--views N] [--address auto] [--local]
+        [--seed S] [--task-size 50] [--test] [--test-preset NAME] [--views N]
+        [--address auto] [--local]
         [--shard i/n] [--threads T]
 """
 
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metric", choices=["epsilon", "volume"], default="volume")
     parser.add_argument("--gws", choices=["l1", "linf"], default="l1")
     parser.add_argument("--test", action="store_true", help="add each grasp's physics test (held, and how far the object moved and turned along each axis)")
+    parser.add_argument(
+        "--test-preset",
+        choices=["clasp", "dexgraspnet", "bodex", "graspgen"],
+        help="which physics test: Clasp's own (the default) or the field's as Clasp reproduces them (docs/presets.md); implies --test",
+    )
     parser.add_argument("--views", type=int, default=0, help="render each object alone from N views (views/*.parquet) and each grasp from one view (column image): 640x480 RGB, depth and mask as .npz bytes")
     parser.add_argument("--address", help='a Ray cluster to join ("auto": the local one)')
     parser.add_argument("--num-cpus", type=int, help="CPUs of a new local Ray cluster")
@@ -110,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
             task_size=args.task_size,
             metric=args.metric,
             gws=args.gws,
-            test=args.test,
+            test=args.test or args.test_preset is not None,
             views=args.views,
+            test_preset=args.test_preset,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
