@@ -5,6 +5,11 @@
 //!
 //! `--time-step S` runs the tests at another step (the grasps are made the same).
 //!
+//! Then each disagreement classified by what the test saw: force closure judged again where
+//! the squeeze left hand and object (GraspIt's label judges the grasp before it), the squeeze's
+//! normal force against the weight (friction can hold the weight only if μ·ΣN ≥ m·g), and
+//! whether the fingers still touch the object.
+//!
 //! `cargo run --release -p clasp-io --example hold_table -- [--grasps 500] [--labels FILE] [--show K,K] [--time-step S]`
 
 use clasp_core::{
@@ -111,10 +116,125 @@ fn main() {
         cell(false, true),
         cell(false, false)
     );
+    let mut kinds: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for k in (0..count).filter(|&k| closure[k] != held[k]) {
+        let Ok(test) = &tests[k] else { continue };
+        let kind = disagreement(&world, &trials[k], test, closure[k]);
+        kinds.entry(kind).or_default().push(k);
+    }
+    println!("disagreements by kind (the first grasps of each):");
+    for (kind, grasps) in &kinds {
+        let first: Vec<String> = grasps.iter().take(6).map(|k| k.to_string()).collect();
+        println!("  {:4}  {kind} ({})", grasps.len(), first.join(", "));
+    }
     if let Some(file) = labels {
         let lines: Vec<String> = (0..count)
             .map(|k| format!("{k} {} {}", closure[k], held[k]))
             .collect();
         std::fs::write(file, lines.join("\n") + "\n").unwrap();
     }
+}
+
+/// Within this share of the test's bounds, the squeeze alone has taken the object to them.
+const EDGE: f64 = 0.15;
+
+/// An object faster than this (mm/s) as the squeeze ends is on its way out of the hand.
+const LEAVING_SPEED: f64 = 50.0;
+
+/// Why a grasp's force closure and its held label disagree, from where the squeeze left hand
+/// and object: the first that applies.
+fn disagreement(
+    world: &World,
+    trial: &clasp_core::GraspTrial,
+    test: &clasp_core::HoldTest,
+    closure: bool,
+) -> &'static str {
+    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
+    let squeezed = squeezed_closure(world, trial, test).unwrap_or(false);
+    let squeeze = &test.squeeze;
+    let touching = squeeze.fingers.iter().filter(|f| f.on_object).count();
+    let weight = world.body(object).map_or(0.0, |b| b.mass.mass) * clasp_core::EARTH_GRAVITY;
+    let friction = world
+        .robot(robot)
+        .map(|r| r.bodies().map(|b| b.material).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| m.static_friction(world.body(object).map_or(m, |b| b.material)))
+        .fold(0.0, f64::max);
+    let start = test.directions.first().and_then(|d| d.path.first());
+    let squeeze_moved = start.is_some_and(|start| {
+        let settings = HoldSettings::default();
+        let moved = (squeeze.end.centre - start.centre).norm() / settings.max_displacement;
+        let turned =
+            squeeze.end.object.rotation.angle_to(&start.object.rotation) / settings.max_rotation;
+        moved.max(turned) > 1.0 - EDGE
+    });
+    // The object's speed as the pulls begin: from the first interval after the squeeze.
+    let leaving = test.directions.first().is_some_and(|d| {
+        let at = d.path.iter().position(|f| *f == squeeze.end);
+        at.and_then(|n| {
+            d.path
+                .get(n + 1)
+                .map(|next| (next.centre - squeeze.end.centre).norm())
+        })
+        .is_some_and(|moved| moved / clasp_core::PATH_INTERVAL > LEAVING_SPEED)
+    });
+    match closure {
+        true if squeeze_moved => {
+            "force closure, not held: the squeeze itself moved the object to the bounds (the test measures from the grasp)"
+        }
+        true if leaving => {
+            "force closure, not held: the squeeze launched the object out of the hand (moving ≥ 50 mm/s as it ends)"
+        }
+        true if touching == 0 => {
+            "force closure, not held: the squeeze pushed the object off the fingers"
+        }
+        true if !squeezed => {
+            "force closure, not held: the squeeze lost force closure (the object moved in the hand)"
+        }
+        true if friction * squeeze.normal_force < weight => {
+            "force closure, not held: too little squeeze force (μ·ΣN < m·g)"
+        }
+        true => {
+            "force closure, not held: still closure after the squeeze and normal force enough for the weight, yet a pull slid or turned it past the bounds"
+        }
+        false if squeezed => {
+            "held without force closure: the squeeze made it (GraspIt judges before the squeeze)"
+        }
+        false if touching < squeeze.fingers.len() => {
+            "held without force closure: caged (no closure after the squeeze; a finger off the object)"
+        }
+        false => {
+            "held without force closure: held by the squeeze's contacts though they are not force closure (caged)"
+        }
+    }
+}
+
+/// Whether the grasp is force closure where the squeeze left it: the hand's DOFs and the
+/// object's pose at the squeeze's end, put in a copy of the world.
+fn squeezed_closure(
+    world: &World,
+    trial: &clasp_core::GraspTrial,
+    test: &clasp_core::HoldTest,
+) -> Option<bool> {
+    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
+    let frame = &test.squeeze.end;
+    let mut copy = world.clone();
+    copy.put_grasp(robot, trial).ok()?;
+    copy.set_pose(object.element(), frame.object).ok()?;
+    let hand = copy.robot(robot)?;
+    let dofs: Vec<f64> = frame
+        .dofs
+        .iter()
+        .enumerate()
+        .map(|(d, &q)| {
+            let (lo, hi) = hand.dof_limits(d);
+            q.clamp(lo, hi.max(lo))
+        })
+        .collect();
+    copy.set_dof_values(robot, &dofs).ok()?;
+    let options = copy.settings().contact_options;
+    let grasp = copy.grasp(robot, object, &options).ok()?;
+    let quality = grasp.quality(WrenchSpaceKind::L1).ok()?;
+    Some(quality.force_closure && quality.epsilon.is_some_and(|e| e > 0.0))
 }

@@ -289,6 +289,8 @@ pub struct Squeeze {
     pub normal_force: f64,
     /// Each finger (chain) of the hand, in order.
     pub fingers: Vec<FingerTouch>,
+    /// Where the squeeze left hand and object (every run starts there).
+    pub end: HoldFrame,
 }
 
 /// Where one finger touched at the end of the squeeze.
@@ -305,7 +307,12 @@ pub struct FingerTouch {
 
 impl Squeeze {
     /// How the hand `hand` presses `object` in `domain` after a step.
-    fn of(domain: &Domain<'_>, hand: RobotId, object: BodyId) -> Result<Self, MoveError> {
+    fn of(
+        domain: &Domain<'_>,
+        hand: RobotId,
+        object: BodyId,
+        end: HoldFrame,
+    ) -> Result<Self, MoveError> {
         let robot = domain.robot(hand).ok_or(MoveError::NoSuchRobot(hand))?;
         let effort_limits = robot
             .dofs
@@ -354,6 +361,7 @@ impl Squeeze {
             effort_limits,
             normal_force,
             fingers,
+            end,
         })
     }
 }
@@ -395,7 +403,8 @@ impl<E: CollisionEngine> World<E> {
             force: Vector3::zeros(),
         };
         test.run(&mut squeezing, &squeeze, &mut path, None)?;
-        let squeeze = Squeeze::of(&squeezing, test.hand, test.object)?;
+        let end = test.frame(&squeezing)?;
+        let squeeze = Squeeze::of(&squeezing, test.hand, test.object, end)?;
         let mass = squeezing
             .body(test.object)
             .ok_or(MoveError::NoSuchBody(test.object))?
