@@ -239,3 +239,23 @@ fn a_missing_file_in_a_world_lists_the_places_tried() {
         "{err}"
     );
 }
+
+#[test]
+fn the_gripper_has_two_prismatic_jaws_of_closed_meshes_and_its_soft_twin_soft_jaws() {
+    for (file, soft) in [("ClaspGripper.xml", false), ("ClaspGripperSoft.xml", true)] {
+        let path = models().join("robots/ClaspGripper").join(file);
+        let robot = load_robot(&Disk, &path).unwrap();
+        assert_eq!(robot.dofs.len(), 2, "{file}");
+        assert_eq!(robot.chains().len(), 2, "{file}");
+        for dof in 0..2 {
+            assert!(!robot.dof_is_revolute(dof), "{file}: DOF {dof} slides");
+            assert_eq!(robot.dof_limits(dof), (0.0, 90.0), "{file}");
+            assert_eq!(robot.dofs[dof].max_effort, 1.25e7, "{file}: 12.5 N");
+        }
+        for body in robot.bodies() {
+            assert_closed(body.mesh(), &body.name);
+        }
+        let jaws_soft = robot.chains().iter().all(|c| c.links[0].body.youngs.is_some());
+        assert_eq!(jaws_soft, soft, "{file}");
+    }
+}

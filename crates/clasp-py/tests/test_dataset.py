@@ -160,14 +160,15 @@ def test_a_job_with_views_pictures_objects_and_grasps_and_resumes_without_render
 def test_the_ray_job_takes_a_test_preset(graspit, tmp_path):
     from clasp import ray as clasp_ray
 
-    out = tmp_path / "preset"
     hand = str(graspit / "robots" / "Barrett" / "Barrett.xml")
     mug = str(graspit / "objects" / "mug.xml")
-    args = [hand, mug, "--grasps", "2", "--task-size", "2", "--out", str(out), "--local", "--test-preset", "graspgen"]
-    assert clasp_ray.main(args) == 0
-    table = dataset.read(out)
-    assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS
-    assert all(len(moved) == 1 for moved in table.column("hold_displacement").to_pylist())
-    assert all(len(f) == 3 for f in table.column("fingers_on_object").to_pylist())
+    for preset, runs in {"clasp": 6, "dexgraspnet": 6, "bodex": 6, "graspgen": 1}.items():
+        out = tmp_path / preset
+        args = [hand, mug, "--grasps", "2", "--task-size", "2", "--out", str(out), "--local", "--test-preset", preset]
+        assert clasp_ray.main(args) == 0
+        table = dataset.read(out)
+        assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS, preset
+        assert all(len(moved) == runs for moved in table.column("hold_displacement").to_pylist()), preset
+        assert all(len(f) == 3 for f in table.column("fingers_on_object").to_pylist()), preset
     with pytest.raises(ValueError, match="preset needs the physics test"):
-        dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(out), test_preset="bodex")
+        dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(tmp_path), test_preset="bodex")
