@@ -5,8 +5,8 @@
 //! (b) The centre of gravity off the grip axis by d: point contacts hold no torque about the
 //!     axis, so the box turns for any d; soft contacts hold while m·g·d ≤ 2μ·r·F, r the torsion
 //!     radius of their patches.
-//! (c) Pulled along the grip axis: held while the pull and the jaw's own weight stay within
-//!     the effort of the jaw pulled against.
+//! (c) Pulled along the grip axis (a force on the box alone): held while the pull stays within
+//!     the effort of the jaw it is pulled against, F; the other jaw follows to its target.
 
 use std::path::{Path, PathBuf};
 
@@ -20,8 +20,6 @@ fn models() -> PathBuf {
 
 /// What each jaw presses with: 0.8 of its 12.5 N effort, g·mm/s².
 const JAW_FORCE: f64 = 0.8 * 1.25e7;
-/// Each jaw's mass, g (its body file).
-const JAW_MASS: f64 = 20.0;
 /// How far past the box's face each jaw's target lies, mm.
 const SQUEEZE: f64 = 2.0;
 const HAND: RobotId = RobotId::from_index(0);

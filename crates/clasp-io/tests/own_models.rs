@@ -255,7 +255,10 @@ fn the_gripper_has_two_prismatic_jaws_of_closed_meshes_and_its_soft_twin_soft_ja
         for body in robot.bodies() {
             assert_closed(body.mesh(), &body.name);
         }
-        let jaws_soft = robot.chains().iter().all(|c| c.links[0].body.youngs.is_some());
+        let jaws_soft = robot
+            .chains()
+            .iter()
+            .all(|c| c.links[0].body.youngs.is_some());
         assert_eq!(jaws_soft, soft, "{file}");
     }
 }

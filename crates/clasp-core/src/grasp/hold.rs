@@ -344,10 +344,8 @@ impl Squeeze {
                     robot,
                     chain: other,
                     ..
-                } if robot == hand && other != chain => {
-                    if !finger.on_fingers.contains(&other) {
-                        finger.on_fingers.push(other);
-                    }
+                } if robot == hand && other != chain && !finger.on_fingers.contains(&other) => {
+                    finger.on_fingers.push(other);
                 }
                 BodyId::Palm { robot } if robot == hand => finger.on_palm = true,
                 _ => {}
