@@ -53,12 +53,11 @@ pub use grasp::{
         Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
     },
-    hold::{
-        DirectionHold, FingerTouch, HoldFrame, HoldSettings, HoldTest, LiftTest, PATH_INTERVAL,
-        PRESETS, Pull, Runs, Squeeze, Success,
-    },
+    hold::{DirectionHold, HoldFrame, HoldTest, LiftTest, PATH_INTERVAL},
+    hold_settings::{HoldSettings, PRESETS, Pull, Runs, Success},
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},
+    squeeze::{FingerTouch, Squeeze},
     trial::{GraspTrial, TrialPlan},
     virtual_quality::VIRTUAL_MAX_RADIUS,
 };

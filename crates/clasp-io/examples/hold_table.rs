@@ -164,18 +164,22 @@ fn disagreement(
     let start = test.directions.first().and_then(|d| d.path.first());
     let squeeze_moved = start.is_some_and(|start| {
         let settings = HoldSettings::default();
-        let moved = (squeeze.end.centre - start.centre).norm() / settings.max_displacement;
-        let turned =
-            squeeze.end.object.rotation.angle_to(&start.object.rotation) / settings.max_rotation;
+        let moved = (test.squeeze_end.centre - start.centre).norm() / settings.max_displacement;
+        let turned = test
+            .squeeze_end
+            .object
+            .rotation
+            .angle_to(&start.object.rotation)
+            / settings.max_rotation;
         moved.max(turned) > 1.0 - EDGE
     });
     // The object's speed as the pulls begin: from the first interval after the squeeze.
     let leaving = test.directions.first().is_some_and(|d| {
-        let at = d.path.iter().position(|f| *f == squeeze.end);
+        let at = d.path.iter().position(|f| *f == test.squeeze_end);
         at.and_then(|n| {
             d.path
                 .get(n + 1)
-                .map(|next| (next.centre - squeeze.end.centre).norm())
+                .map(|next| (next.centre - test.squeeze_end.centre).norm())
         })
         .is_some_and(|moved| moved / clasp_core::PATH_INTERVAL > LEAVING_SPEED)
     });
@@ -218,7 +222,7 @@ fn squeezed_closure(
     test: &clasp_core::HoldTest,
 ) -> Option<bool> {
     let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
-    let frame = &test.squeeze.end;
+    let frame = &test.squeeze_end;
     let mut copy = world.clone();
     copy.put_grasp(robot, trial).ok()?;
     copy.set_pose(object.element(), frame.object).ok()?;

@@ -6,8 +6,10 @@ use nalgebra::Point3;
 
 pub mod batch;
 pub mod hold;
+pub mod hold_settings;
 pub mod hull;
 pub mod quality;
+pub mod squeeze;
 pub mod trial;
 pub mod virtual_quality;
 

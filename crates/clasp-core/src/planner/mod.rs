@@ -26,7 +26,8 @@ use crate::{
     contact::filter::Part,
     grasp::{
         batch::{BatchQuality, GraspCandidate},
-        hold::{HoldSettings, HoldTest},
+        hold::HoldTest,
+        hold_settings::HoldSettings,
         quality::WrenchSpaceKind,
         trial::{GraspTrial, TrialPlan},
     },

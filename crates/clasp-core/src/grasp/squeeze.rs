@@ -1,0 +1,93 @@
+//! What a grasp's squeeze did: each DOF's effort against its limit, the normal force on the
+//! object, and what each finger touches.
+
+use crate::{
+    dynamics::robots::EFFORT_SHARE,
+    ids::{BodyId, RobotId},
+    world::{domain::Domain, error::MoveError},
+};
+
+/// How the hand pressed at the end of the squeeze: what its controllers gave, what reached
+/// the object, and where each finger touched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Squeeze {
+    /// Each DOF's controller effort over the squeeze's last step: torque (g·mm²/s²) for a
+    /// revolute DOF, force (g·mm/s²) for a prismatic one — 10⁻⁶ N·mm and 10⁻⁶ N, GraspIt's
+    /// `maxEffort` units. A finger stopped by what it touches presses at its limit.
+    pub dof_efforts: Vec<f64>,
+    /// The most each controller gives: [`EFFORT_SHARE`] of the DOF's `maxEffort`.
+    pub effort_limits: Vec<f64>,
+    /// The sum of the normal forces the hand presses the object with, g·mm/s².
+    pub normal_force: f64,
+    /// Each finger (chain) of the hand, in order.
+    pub fingers: Vec<FingerTouch>,
+}
+
+/// Where one finger touched at the end of the squeeze.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FingerTouch {
+    /// Whether one of its links touches the object.
+    pub on_object: bool,
+    /// The other fingers (chains) it touches: a finger that touches only those closed onto
+    /// the hand, not the object.
+    pub on_fingers: Vec<usize>,
+    /// Whether it touches the palm.
+    pub on_palm: bool,
+}
+
+impl Squeeze {
+    /// How the hand `hand` presses `object` in `domain` after a step.
+    pub(super) fn of(
+        domain: &Domain<'_>,
+        hand: RobotId,
+        object: BodyId,
+    ) -> Result<Self, MoveError> {
+        let robot = domain.robot(hand).ok_or(MoveError::NoSuchRobot(hand))?;
+        let effort_limits = robot
+            .dofs
+            .iter()
+            .map(|d| EFFORT_SHARE * d.max_effort)
+            .collect();
+        let dt = domain.time_step();
+        let normal_force = domain
+            .contacts_of(object)
+            .filter(|c| c.other.robot() == Some(hand))
+            .map(|c| c.impulse.z.abs() / dt)
+            .sum();
+        let mut fingers = vec![
+            FingerTouch {
+                on_object: false,
+                on_fingers: Vec::new(),
+                on_palm: false,
+            };
+            robot.chains().len()
+        ];
+        for c in domain.robot_contacts(hand) {
+            let BodyId::Link { chain, .. } = c.body else {
+                continue;
+            };
+            let finger = &mut fingers[chain];
+            match c.other {
+                other if other == object => finger.on_object = true,
+                BodyId::Link {
+                    robot,
+                    chain: other,
+                    ..
+                } if robot == hand && other != chain && !finger.on_fingers.contains(&other) => {
+                    finger.on_fingers.push(other);
+                }
+                BodyId::Palm { robot } if robot == hand => finger.on_palm = true,
+                _ => {}
+            }
+        }
+        fingers
+            .iter_mut()
+            .for_each(|f| f.on_fingers.sort_unstable());
+        Ok(Self {
+            dof_efforts: domain.dof_efforts(hand)?,
+            effort_limits,
+            normal_force,
+            fingers,
+        })
+    }
+}
