@@ -202,20 +202,7 @@ impl Tested {
         let first = phases
             .first()
             .map_or(Vector3::zeros(), |p| p.gravity + p.force / mass);
-        let touches = match run.settings.success {
-            Success::Within => None,
-            Success::ContactRemains => Some(touching.iter().any(|&t| t)),
-            Success::FingersTouch => {
-                let touched: Vec<bool> = run.squeeze.fingers.iter().map(|f| f.on_object).collect();
-                Some(
-                    touched.iter().any(|&t| t)
-                        && touched
-                            .iter()
-                            .zip(&touching)
-                            .all(|(&before, &now)| !before || now),
-                )
-            }
-        };
+        let touches = held_by_contacts(run.settings.success, run.squeeze, &touching);
         let moved = Moved {
             path,
             speed,
@@ -308,6 +295,23 @@ impl Tested {
             object: body.pose(),
             dofs: hand.dof_values().to_vec(),
         })
+    }
+}
+
+/// Whether a run held by the contacts its test judges by (`touching`: each finger, then the
+/// palm, on the object at the end); `None` for a test judged by the bounds.
+fn held_by_contacts(success: Success, squeeze: &Squeeze, touching: &[bool]) -> Option<bool> {
+    match success {
+        Success::Within => None,
+        Success::ContactRemains => Some(touching.iter().any(|&t| t)),
+        Success::FingersTouch => {
+            let touched: Vec<bool> = squeeze.fingers.iter().map(|f| f.on_object).collect();
+            let kept = touched
+                .iter()
+                .zip(touching)
+                .all(|(&before, &now)| !before || now);
+            Some(touched.iter().any(|&t| t) && kept)
+        }
     }
 }
 
@@ -507,5 +511,43 @@ mod tests {
         let sliding = vec![at(0.0), at(1.0), at(3.0)];
         let slipping = judge_direction(pull, &at(0.0), moved(sliding, 200.0), &settings, None);
         assert!(slipping.held && !slipping.rested, "{slipping:?}");
+    }
+
+    #[test]
+    fn contact_judged_tests_ask_the_contacts_at_the_end() {
+        let finger = |on_object| crate::grasp::squeeze::FingerTouch {
+            on_object,
+            on_fingers: Vec::new(),
+            on_palm: false,
+        };
+        let squeeze = |fingers| Squeeze {
+            dof_efforts: Vec::new(),
+            effort_limits: Vec::new(),
+            normal_force: 0.0,
+            fingers,
+        };
+        let two_of_three = squeeze(vec![finger(true), finger(true), finger(false)]);
+        // Each finger, then the palm, on the object at the end.
+        let both_still = [true, true, false, false];
+        let one_left = [true, false, true, false];
+        let palm_only = [false, false, false, true];
+        let fingers = Success::FingersTouch;
+        assert_eq!(
+            held_by_contacts(fingers, &two_of_three, &both_still),
+            Some(true)
+        );
+        assert_eq!(
+            held_by_contacts(fingers, &two_of_three, &one_left),
+            Some(false)
+        );
+        let none = squeeze(vec![finger(false), finger(false)]);
+        assert_eq!(
+            held_by_contacts(fingers, &none, &[false, false, true]),
+            Some(false)
+        );
+        let remains = Success::ContactRemains;
+        assert_eq!(held_by_contacts(remains, &none, &palm_only), Some(true));
+        assert_eq!(held_by_contacts(remains, &none, &[false; 4]), Some(false));
+        assert_eq!(held_by_contacts(Success::Within, &none, &palm_only), None);
     }
 }
