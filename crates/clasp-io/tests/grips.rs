@@ -190,3 +190,40 @@ fn a_pull_along_the_grip_is_held_up_to_the_far_jaws_effort() {
         "held {largest} against F = {JAW_FORCE}"
     );
 }
+
+/// DexGraspNet's squeeze, 1 mm toward the contacts: each jaw's target lies 1 mm into the box
+/// (a prismatic jaw moves its contact 1 mm a mm); without contacts, the plain squeeze.
+#[test]
+fn a_squeeze_by_distance_moves_each_jaw_its_distance_into_the_box() {
+    let gripper = load_robot(
+        &Disk,
+        &models().join("robots/ClaspGripper/ClaspGripper.xml"),
+    )
+    .unwrap();
+    let body = load_body(
+        &Disk,
+        &models().join("objects/clasp_box.xml"),
+        BodyKind::Graspable,
+    )
+    .unwrap();
+    let mut world = World::new(vec![body.of_type(BodyType::Dynamic)], vec![gripper]);
+    world
+        .set_pose(
+            clasp_core::Element::Body(0),
+            clasp_core::Pose::translation(0.0, 0.0, 20.0),
+        )
+        .unwrap();
+    let settings = clasp_core::HoldSettings::preset("dexgraspnet").unwrap();
+    let open = world.squeeze_targets(HAND, BOX, &settings).unwrap();
+    assert_eq!(
+        open,
+        vec![settings.squeeze; 2],
+        "no contact yet: the plain squeeze"
+    );
+    world.auto_grasp(HAND).unwrap();
+    let at = world.find_robot(HAND).unwrap().dof_values().to_vec();
+    let targets = world.squeeze_targets(HAND, BOX, &settings).unwrap();
+    for (target, q) in targets.iter().zip(&at) {
+        assert!((target - q - 1.0).abs() < 1e-9, "{target} from {q}");
+    }
+}

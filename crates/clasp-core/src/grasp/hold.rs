@@ -16,7 +16,7 @@ use crate::{
     contact::memory::SolverStats,
     grasp::{
         hold_settings::{HoldSettings, Phase, Success, check},
-        squeeze::Squeeze,
+        squeeze::{self, Squeeze},
         trial::GraspTrial,
     },
     ids::{BodyId, RobotId},
@@ -152,6 +152,27 @@ impl World {
                 world.test_grasp(robot, object, settings)
             })
             .collect()
+    }
+}
+
+impl<E: CollisionEngine> World<E> {
+    /// The DOF targets the physics test's squeeze drives `robot` to on `object` where both
+    /// stand: each closing DOF `squeeze` past where it is, or, with `squeeze_distance`, as far
+    /// as moves its contacts on the object that far into it.
+    pub fn squeeze_targets(
+        &self,
+        robot: RobotId,
+        object: BodyId,
+        settings: &HoldSettings,
+    ) -> Result<Vec<f64>, MoveError> {
+        match settings.squeeze_distance {
+            Some(distance) => {
+                squeeze::targets_moving_contacts(self, robot, object, distance, settings.squeeze)
+            }
+            None => Ok(self
+                .find_robot(robot)?
+                .squeezed_dof_values(settings.squeeze)),
+        }
     }
 }
 
@@ -469,9 +490,7 @@ fn alone_with<E: CollisionEngine>(
         return Err(MoveError::Interpenetrating(a, b));
     }
     let hand = RobotId::from_index(0);
-    let targets = alone
-        .find_robot(hand)?
-        .squeezed_dof_values(settings.squeeze);
+    let targets = alone.squeeze_targets(hand, BodyId::Free(0), settings)?;
     alone.drive_robot(hand, &targets)?;
     Ok(alone)
 }

@@ -18,6 +18,10 @@ pub struct HoldSettings {
     pub squeeze_seconds: f64,
     /// How far past the grasp each closing DOF's target lies (rad, or mm for a prismatic DOF).
     pub squeeze: f64,
+    /// Instead, how far (mm) each closing DOF's target moves its contacts on the object
+    /// toward it (DexGraspNet's push toward the contact normals); a DOF with none there
+    /// squeezes by `squeeze`.
+    pub squeeze_distance: Option<f64>,
     /// The most the object may move (mm) and turn (rad) in a direction that holds.
     pub max_displacement: f64,
     pub max_rotation: f64,
@@ -79,6 +83,7 @@ impl Default for HoldSettings {
             seconds: 0.5,
             squeeze_seconds: 0.1,
             squeeze: 0.2,
+            squeeze_distance: None,
             max_displacement: 20.0,
             max_rotation: 15f64.to_radians(),
             gravity: EARTH_GRAVITY,
@@ -105,10 +110,10 @@ impl HoldSettings {
             // DexGraspNet's IsaacValidator: gravity along each axis direction in turn (it
             // turns hand and object instead), 100 steps of 1/60 s with 2 substeps, friction
             // 3.0; valid when a hand–object contact remains. Its 1 mm push toward the contact
-            // normals is a squeeze of 0.02 rad here (1 mm at a 50 mm lever).
+            // normals: each closing DOF's target moves its contacts 1 mm into the object.
             "dexgraspnet" => Some(Self {
                 seconds: 100.0 / 60.0,
-                squeeze: 0.02,
+                squeeze_distance: Some(1.0),
                 time_step: Some(1.0 / 120.0),
                 friction: Some(ContactFriction {
                     coefficient: 3.0,
@@ -238,7 +243,9 @@ pub(super) fn check(settings: &HoldSettings) -> Result<(), MoveError> {
     let step_ok = settings
         .time_step
         .is_none_or(|t| (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&t));
+    let distance_ok = settings.squeeze_distance.is_none_or(|d| positive(&d));
     if numbers.iter().chain(&tugs).all(positive)
+        && distance_ok
         && settings.squeeze.is_finite()
         && mass_ok
         && friction_ok
@@ -265,6 +272,11 @@ mod tests {
         assert!((dex.seconds - 100.0 / 60.0).abs() < 1e-12);
         assert_eq!(dex.time_step, Some(1.0 / 120.0));
         assert_eq!(dex.friction.map(|f| f.coefficient), Some(3.0));
+        assert_eq!(
+            dex.squeeze_distance,
+            Some(1.0),
+            "1 mm toward the contact normals"
+        );
         assert_eq!((dex.pull, dex.runs), (Pull::Gravity, Runs::SixDirections));
         assert_eq!(dex.success, Success::ContactRemains);
         assert_eq!(dex.gravity, EARTH_GRAVITY);

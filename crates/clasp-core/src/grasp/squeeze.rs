@@ -4,7 +4,7 @@
 use crate::{
     dynamics::robots::EFFORT_SHARE,
     ids::{BodyId, RobotId},
-    world::{domain::Domain, error::MoveError},
+    world::{World, domain::Domain, error::MoveError},
 };
 
 /// How the hand pressed at the end of the squeeze: what its controllers gave, what reached
@@ -90,4 +90,69 @@ impl Squeeze {
             fingers,
         })
     }
+}
+
+/// The DOF targets that move each closing DOF's contacts on `object` `distance` mm into it
+/// (DexGraspNet's push toward the contact normals): a DOF moves its contact points toward
+/// the object at a rate (mm per unit of the DOF) its links' Jacobians give; its target lies
+/// `distance` over the fastest of its contacts' rates past where it stands, within its
+/// limits. A closing DOF with no contact on the object squeezes by `fallback` (rad or mm).
+pub(super) fn targets_moving_contacts<E: clasp_collide::CollisionEngine>(
+    world: &World<E>,
+    hand: RobotId,
+    object: BodyId,
+    distance: f64,
+    fallback: f64,
+) -> Result<Vec<f64>, MoveError> {
+    let robot = world.find_robot(hand)?;
+    let jacobians = robot.link_jacobians();
+    let first_links: Vec<usize> = robot
+        .chains()
+        .iter()
+        .scan(0, |n, chain| {
+            let first = *n;
+            *n += chain.links.len();
+            Some(first)
+        })
+        .collect();
+    let mut rates = vec![0.0_f64; robot.dofs.len()];
+    for c in world.contacts_of(object) {
+        let BodyId::Link {
+            robot: r,
+            chain,
+            link,
+        } = c.other
+        else {
+            continue;
+        };
+        let Some(body) = world.body(c.other).filter(|_| r == hand) else {
+            continue;
+        };
+        let jacobian = &jacobians[first_links[chain] + link];
+        let lever = c.other_point - body.world_cog();
+        // Into the object: the way the link pushes it.
+        let into = c.inward().into_inner();
+        for (dof, rate) in rates.iter_mut().enumerate() {
+            let moves = jacobian.linear.column(dof) + jacobian.angular.column(dof).cross(&lever);
+            let closing = robot.dofs[dof].default_velocity.signum();
+            *rate = rate.max(closing * moves.dot(&into));
+        }
+    }
+    let values = robot.dof_values();
+    Ok((0..robot.dofs.len())
+        .map(|dof| {
+            let velocity = robot.dofs[dof].default_velocity;
+            let (min, max) = robot.dof_limits(dof);
+            let step = match rates[dof] {
+                rate if rate > 1e-9 => distance / rate,
+                _ => fallback,
+            };
+            let toward = if velocity == 0.0 {
+                0.0
+            } else {
+                velocity.signum()
+            };
+            (values[dof] + toward * step).clamp(min, max.max(min))
+        })
+        .collect())
 }
