@@ -124,17 +124,8 @@ fn next_moment(playback: &mut Playback, test: &HoldTest, seconds: f64) -> bool {
 fn shown_moment(playback: &Playback, frame: &clasp_core::HoldFrame) -> Result<World, MoveError> {
     let mut world = playback.grasp.clone();
     world.set_pose(playback.object.element(), frame.object)?;
-    let hand = world.find_robot(playback.robot)?;
     // The dynamics may press a DOF a hair past its limit; the kinematics refuses that.
-    let dofs: Vec<f64> = frame
-        .dofs
-        .iter()
-        .enumerate()
-        .map(|(dof, &q)| {
-            let (min, max) = hand.dof_limits(dof);
-            q.clamp(min, max.max(min))
-        })
-        .collect();
+    let dofs = world.find_robot(playback.robot)?.within_limits(&frame.dofs);
     world.set_dof_values(playback.robot, &dofs)?;
     Ok(world)
 }

@@ -819,23 +819,27 @@ fn a_body_dragged_while_playing_is_held_and_pushes() {
     );
 }
 
+/// Grasp → Test Grasp (Ctrl+T), waited for: its answer.
+fn run_grasp_test(app: &mut App) -> clasp_core::HoldTest {
+    app.world_mut()
+        .resource_mut::<clasp_app::editor::GraspTest>()
+        .wait = true;
+    press_key(app, &[KeyCode::ControlLeft], KeyCode::KeyT);
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world()
+        .resource::<clasp_app::editor::GraspTest>()
+        .result
+        .clone()
+        .expect("the test ran")
+}
+
 #[test]
 fn test_grasp_pulls_the_mug_six_ways_and_shows_each_answer() {
     let mut app = headless_app();
     press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyG);
-    app.world_mut()
-        .resource_mut::<clasp_app::editor::GraspTest>()
-        .wait = true;
-    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyT);
-    for _ in 0..3 {
-        app.update();
-    }
-    let test = app
-        .world()
-        .resource::<clasp_app::editor::GraspTest>()
-        .result
-        .clone()
-        .expect("the test ran");
+    let test = run_grasp_test(&mut app);
     assert_eq!(test.directions.len(), 6);
     assert!(
         test.held,
@@ -868,20 +872,10 @@ fn test_grasp_runs_the_chosen_preset() {
         let mut test = app
             .world_mut()
             .resource_mut::<clasp_app::editor::GraspTest>();
-        test.wait = true;
         assert_eq!(test.preset, "clasp", "Clasp's own test is the default");
         test.preset = "graspgen";
     }
-    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyT);
-    for _ in 0..3 {
-        app.update();
-    }
-    let test = app
-        .world()
-        .resource::<clasp_app::editor::GraspTest>()
-        .result
-        .clone()
-        .expect("the test ran");
+    let test = run_grasp_test(&mut app);
     assert_eq!(test.directions.len(), 1, "GraspGen's test is one run");
     let lines: Vec<&str> = log(&app).iter().map(|e| e.text.as_str()).collect();
     assert!(

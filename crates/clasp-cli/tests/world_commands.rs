@@ -807,20 +807,24 @@ fn quality_refuses_bad_options_and_worlds_it_cannot_grasp_in() {
     assert!(message.starts_with(path_str(&missing)), "{message}");
 }
 
-#[test]
-fn barrett_grasps_graspits_mug_through_the_graspit_root() {
-    let Some(root) = graspit_models() else {
-        return;
-    };
-    // GraspIt's mug centred on the origin (its bounding box's centre is at (-11.67, -8.93, 0)),
-    // the Barrett 200 mm away along -x with its approach direction (palm z) along +x.
+/// A world file (in a scratch folder named after `name`) of GraspIt's mug centred on the origin
+/// (its bounding box's centre is at (-11.67, -8.93, 0)) and the Barrett 200 mm away along -x
+/// with its approach direction (palm z) along +x; its file names resolve in GraspIt's library.
+fn barrett_facing_graspits_mug(name: &str) -> PathBuf {
     let text = "<world>\n<graspableBody><filename>objects/mug.xml</filename>\n\
                 <transform><translation>11.67 8.93 0</translation></transform></graspableBody>\n\
                 <robot><filename>robots/Barrett/Barrett.xml</filename>\n\
                 <transform><translation>-200 0 0</translation><rotation>90 y</rotation></transform>\n\
                 </robot>\n</world>\n";
-    let dir = scratch("barrett", &[("barrett.xml", text)]);
-    let world = dir.join("barrett.xml");
+    scratch(name, &[("barrett.xml", text)]).join("barrett.xml")
+}
+
+#[test]
+fn barrett_grasps_graspits_mug_through_the_graspit_root() {
+    let Some(root) = graspit_models() else {
+        return;
+    };
+    let world = barrett_facing_graspits_mug("barrett");
     let args = [
         path_str(&world),
         "--graspit-root",
@@ -1558,13 +1562,7 @@ fn grasp_test_runs_each_preset_on_the_barrett_and_graspits_mug() {
     let Some(root) = graspit_models() else {
         return;
     };
-    let text = "<world>\n<graspableBody><filename>objects/mug.xml</filename>\n\
-                <transform><translation>11.67 8.93 0</translation></transform></graspableBody>\n\
-                <robot><filename>robots/Barrett/Barrett.xml</filename>\n\
-                <transform><translation>-200 0 0</translation><rotation>90 y</rotation></transform>\n\
-                </robot>\n</world>\n";
-    let dir = scratch("presets", &[("barrett.xml", text)]);
-    let world = dir.join("barrett.xml");
+    let world = barrett_facing_graspits_mug("presets");
     for (preset, runs) in [
         ("clasp", 6),
         ("dexgraspnet", 6),

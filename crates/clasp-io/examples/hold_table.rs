@@ -226,16 +226,8 @@ fn squeezed_closure(
     let mut copy = world.clone();
     copy.put_grasp(robot, trial).ok()?;
     copy.set_pose(object.element(), frame.object).ok()?;
-    let hand = copy.robot(robot)?;
-    let dofs: Vec<f64> = frame
-        .dofs
-        .iter()
-        .enumerate()
-        .map(|(d, &q)| {
-            let (lo, hi) = hand.dof_limits(d);
-            q.clamp(lo, hi.max(lo))
-        })
-        .collect();
+    // The dynamics may press a DOF a hair past its limit; the kinematics refuses that.
+    let dofs = copy.robot(robot)?.within_limits(&frame.dofs);
     copy.set_dof_values(robot, &dofs).ok()?;
     let options = copy.settings().contact_options;
     let grasp = copy.grasp(robot, object, &options).ok()?;

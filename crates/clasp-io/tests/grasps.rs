@@ -715,15 +715,6 @@ fn a_free_hand_dropped_on_a_table_comes_to_rest_on_it() {
 fn contact_efforts(world: &World, robot: RobotId) -> Vec<f64> {
     let hand = world.robot(robot).unwrap();
     let jacobians = hand.link_jacobians();
-    let first_link: Vec<usize> = hand
-        .chains()
-        .iter()
-        .scan(0, |n, c| {
-            let first = *n;
-            *n += c.links.len();
-            Some(first)
-        })
-        .collect();
     let dt = world.time_step();
     let mut efforts = vec![0.0; hand.dofs.len()];
     for c in world.contacts() {
@@ -739,14 +730,13 @@ fn contact_efforts(world: &World, robot: RobotId) -> Vec<f64> {
             continue;
         }
         let body = world.body(c.body).unwrap();
-        let j = &jacobians[first_link[chain] + link];
-        let lever = c.point - body.world_cog();
+        let jacobian = &jacobians[hand.link_jacobian_index(chain, link)];
+        let moves = jacobian.at_point(&(c.point - body.world_cog()));
         // The impulse is from B on A: the link's own side pushes the other way when it is B.
         let side = if c.is_object_a { 1.0 } else { -1.0 };
         let force = c.world_impulse() * (side / dt);
         for (dof, effort) in efforts.iter_mut().enumerate() {
-            let moves = j.linear.column(dof) + j.angular.column(dof).cross(&lever);
-            *effort += moves.dot(&force);
+            *effort += moves.column(dof).dot(&force);
         }
     }
     efforts

@@ -30,6 +30,27 @@ const BOX: BodyId = BodyId::Free(0);
 /// the box of `mass` grams and `material`. The jaws close to the box, then press for 0.1 s
 /// without gravity.
 fn gripped(soft: bool, mass: f64, material: Material, offset: Vector3<f64>) -> World {
+    let mut world = open_round_box(soft, |body| {
+        body.mass.mass = mass;
+        body.mass.cog = Point3::new(0.0, 0.0, 40.0) + offset;
+        body.material = material;
+    });
+    world.auto_grasp(HAND).unwrap();
+    let reached = world.find_robot(HAND).unwrap().dof_values().to_vec();
+    assert!(
+        reached.iter().all(|d| (d - 67.0).abs() < 0.5),
+        "the jaws meet the box's faces at 67 mm: {reached:?}"
+    );
+    let targets: Vec<f64> = reached.iter().map(|d| d + SQUEEZE).collect();
+    world.drive_robot(HAND, &targets).unwrap();
+    world.set_gravity(Vector3::zeros()).unwrap();
+    world.simulate(0.1).unwrap();
+    world
+}
+
+/// The gripper (soft jaws or not), open, round Clasp's box centred on its grip axis (z = 60)
+/// and standing clear of its palm; the box as `change` leaves it.
+fn open_round_box(soft: bool, change: impl FnOnce(&mut clasp_core::Body)) -> World {
     let file = match soft {
         true => "robots/ClaspGripper/ClaspGripperSoft.xml",
         false => "robots/ClaspGripper/ClaspGripper.xml",
@@ -41,9 +62,7 @@ fn gripped(soft: bool, mass: f64, material: Material, offset: Vector3<f64>) -> W
         BodyKind::Graspable,
     )
     .unwrap();
-    body.mass.mass = mass;
-    body.mass.cog = Point3::new(0.0, 0.0, 40.0) + offset;
-    body.material = material;
+    change(&mut body);
     let mut world = World::new(vec![body.of_type(BodyType::Dynamic)], vec![gripper]);
     world
         .set_pose(
@@ -51,16 +70,6 @@ fn gripped(soft: bool, mass: f64, material: Material, offset: Vector3<f64>) -> W
             clasp_core::Pose::translation(0.0, 0.0, 20.0),
         )
         .unwrap();
-    world.auto_grasp(HAND).unwrap();
-    let reached = world.find_robot(HAND).unwrap().dof_values().to_vec();
-    assert!(
-        reached.iter().all(|d| (d - 67.0).abs() < 0.5),
-        "the jaws meet the box's faces at 67 mm: {reached:?}"
-    );
-    let targets: Vec<f64> = reached.iter().map(|d| d + SQUEEZE).collect();
-    world.drive_robot(HAND, &targets).unwrap();
-    world.set_gravity(Vector3::zeros()).unwrap();
-    world.simulate(0.1).unwrap();
     world
 }
 
@@ -195,24 +204,7 @@ fn a_pull_along_the_grip_is_held_up_to_the_far_jaws_effort() {
 /// (a prismatic jaw moves its contact 1 mm a mm); without contacts, the plain squeeze.
 #[test]
 fn a_squeeze_by_distance_moves_each_jaw_its_distance_into_the_box() {
-    let gripper = load_robot(
-        &Disk,
-        &models().join("robots/ClaspGripper/ClaspGripper.xml"),
-    )
-    .unwrap();
-    let body = load_body(
-        &Disk,
-        &models().join("objects/clasp_box.xml"),
-        BodyKind::Graspable,
-    )
-    .unwrap();
-    let mut world = World::new(vec![body.of_type(BodyType::Dynamic)], vec![gripper]);
-    world
-        .set_pose(
-            clasp_core::Element::Body(0),
-            clasp_core::Pose::translation(0.0, 0.0, 20.0),
-        )
-        .unwrap();
+    let mut world = open_round_box(false, |_| {});
     let settings = clasp_core::HoldSettings::preset("dexgraspnet").unwrap();
     let open = world.squeeze_targets(HAND, BOX, &settings).unwrap();
     assert_eq!(

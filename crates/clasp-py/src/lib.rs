@@ -35,5 +35,6 @@ fn _clasp(m: &Bound<'_, PyModule>) -> PyResult<()> {
         clasp_collide::DEFAULT_CONTACT_THRESHOLD,
     )?;
     m.add("VIRTUAL_MAX_RADIUS", clasp_core::VIRTUAL_MAX_RADIUS)?;
+    m.add("TEST_PRESETS", clasp_core::PRESETS.to_vec())?;
     Ok(())
 }

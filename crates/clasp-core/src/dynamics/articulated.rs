@@ -167,13 +167,7 @@ impl Articulated {
 
     /// How the velocity of the point `r` from link `link`'s centre follows the DOFs' (3 × n).
     fn point_jacobian(&self, link: usize, r: &Vector3<f64>) -> Matrix3xX<f64> {
-        let l = &self.links[link];
-        let mut jacobian = l.linear.clone();
-        for (c, turning) in l.angular.column_iter().enumerate() {
-            let along = jacobian.column(c) + turning.cross(r);
-            jacobian.set_column(c, &along);
-        }
-        jacobian
+        self.links[link].at_point(r)
     }
 
     /// The change of that point's velocity per unit impulse there (world axes).

@@ -16,7 +16,7 @@ use crate::{
     contact::memory::SolverStats,
     grasp::{
         hold_settings::{HoldSettings, Phase, Success, check},
-        squeeze::{self, Squeeze},
+        squeeze::{self, FingerTouch, Squeeze, fingers_touching},
         trial::GraspTrial,
     },
     ids::{BodyId, RobotId},
@@ -104,7 +104,8 @@ impl<E: CollisionEngine> World<E> {
             force: Vector3::zeros(),
         };
         test.run(&mut squeezing, &squeeze, &mut path, None)?;
-        let squeeze_end = test.frame(&squeezing)?;
+        // The squeeze's run ends on its last frame (the path starts with the grasp's).
+        let squeeze_end = path.last().cloned().unwrap_or_else(|| start.clone());
         let squeeze = Squeeze::of(&squeezing, test.hand, test.object)?;
         let mass = squeezing
             .body(test.object)
@@ -219,11 +220,19 @@ impl Tested {
         let speed = body.fastest_point_speed();
         let mass = body.mass.mass;
         let solves = domain.solver_stats();
-        let touching = self.touching(&domain);
+        let fingers = fingers_touching(&domain, self.hand, self.object)?;
+        let hand_touches = domain.contacts_of(self.object).any(|c| {
+            matches!(c.other, BodyId::Link { robot, .. } | BodyId::Palm { robot } if robot == self.hand)
+        });
         let first = phases
             .first()
             .map_or(Vector3::zeros(), |p| p.gravity + p.force / mass);
-        let touches = held_by_contacts(run.settings.success, run.squeeze, &touching);
+        let touches = held_by_contacts(
+            run.settings.success,
+            &run.squeeze.fingers,
+            &fingers,
+            hand_touches,
+        );
         let moved = Moved {
             path,
             speed,
@@ -236,20 +245,6 @@ impl Tested {
             run.settings,
             touches,
         ))
-    }
-
-    /// Which of the hand's fingers (chains) touch the object; one more at the end for the palm.
-    fn touching(&self, domain: &Domain<'_>) -> Vec<bool> {
-        let chains = domain.robot(self.hand).map_or(0, |r| r.chains().len());
-        let mut touching = vec![false; chains + 1];
-        for c in domain.contacts_of(self.object) {
-            match c.other {
-                BodyId::Link { robot, chain, .. } if robot == self.hand => touching[chain] = true,
-                BodyId::Palm { robot } if robot == self.hand => touching[chains] = true,
-                _ => {}
-            }
-        }
-        touching
     }
 
     /// Simulates a phase, adding a frame to the path every [`PATH_INTERVAL`]; with `let_go`
@@ -319,19 +314,24 @@ impl Tested {
     }
 }
 
-/// Whether a run held by the contacts its test judges by (`touching`: each finger, then the
-/// palm, on the object at the end); `None` for a test judged by the bounds.
-fn held_by_contacts(success: Success, squeeze: &Squeeze, touching: &[bool]) -> Option<bool> {
+/// Whether a run held by the contacts its test judges by (where the fingers touched after the
+/// squeeze and at the end, and whether a finger or the palm touches the object at the end);
+/// `None` for a test judged by the bounds.
+fn held_by_contacts(
+    success: Success,
+    squeezed: &[FingerTouch],
+    now: &[FingerTouch],
+    hand_touches: bool,
+) -> Option<bool> {
     match success {
         Success::Within => None,
-        Success::ContactRemains => Some(touching.iter().any(|&t| t)),
+        Success::ContactRemains => Some(hand_touches),
         Success::FingersTouch => {
-            let touched: Vec<bool> = squeeze.fingers.iter().map(|f| f.on_object).collect();
-            let kept = touched
+            let kept = squeezed
                 .iter()
-                .zip(touching)
-                .all(|(&before, &now)| !before || now);
-            Some(touched.iter().any(|&t| t) && kept)
+                .zip(now)
+                .all(|(before, after)| !before.on_object || after.on_object);
+            Some(squeezed.iter().any(|f| f.on_object) && kept)
         }
     }
 }
@@ -534,39 +534,34 @@ mod tests {
 
     #[test]
     fn contact_judged_tests_ask_the_contacts_at_the_end() {
-        let finger = |on_object| crate::grasp::squeeze::FingerTouch {
-            on_object,
-            on_fingers: Vec::new(),
-            on_palm: false,
+        let on = |fingers: &[bool]| -> Vec<FingerTouch> {
+            fingers
+                .iter()
+                .map(|&on_object| FingerTouch {
+                    on_object,
+                    on_fingers: Vec::new(),
+                    on_palm: false,
+                })
+                .collect()
         };
-        let squeeze = |fingers| Squeeze {
-            dof_efforts: Vec::new(),
-            effort_limits: Vec::new(),
-            normal_force: 0.0,
-            fingers,
-        };
-        let two_of_three = squeeze(vec![finger(true), finger(true), finger(false)]);
-        // Each finger, then the palm, on the object at the end.
-        let both_still = [true, true, false, false];
-        let one_left = [true, false, true, false];
-        let palm_only = [false, false, false, true];
+        let two_of_three = on(&[true, true, false]);
+        let both_still = on(&[true, true, false]);
+        let one_left = on(&[true, false, true]);
         let fingers = Success::FingersTouch;
         assert_eq!(
-            held_by_contacts(fingers, &two_of_three, &both_still),
+            held_by_contacts(fingers, &two_of_three, &both_still, true),
             Some(true)
         );
         assert_eq!(
-            held_by_contacts(fingers, &two_of_three, &one_left),
+            held_by_contacts(fingers, &two_of_three, &one_left, true),
             Some(false)
         );
-        let none = squeeze(vec![finger(false), finger(false)]);
-        assert_eq!(
-            held_by_contacts(fingers, &none, &[false, false, true]),
-            Some(false)
-        );
+        let none = on(&[false, false]);
+        // Only the palm on the object at the end.
+        assert_eq!(held_by_contacts(fingers, &none, &none, true), Some(false));
         let remains = Success::ContactRemains;
-        assert_eq!(held_by_contacts(remains, &none, &palm_only), Some(true));
-        assert_eq!(held_by_contacts(remains, &none, &[false; 4]), Some(false));
-        assert_eq!(held_by_contacts(Success::Within, &none, &palm_only), None);
+        assert_eq!(held_by_contacts(remains, &none, &none, true), Some(true));
+        assert_eq!(held_by_contacts(remains, &none, &none, false), Some(false));
+        assert_eq!(held_by_contacts(Success::Within, &none, &none, true), None);
     }
 }

@@ -54,42 +54,53 @@ impl Squeeze {
             .filter(|c| c.other.robot() == Some(hand))
             .map(|c| c.impulse.z.abs() / dt)
             .sum();
-        let mut fingers = vec![
-            FingerTouch {
-                on_object: false,
-                on_fingers: Vec::new(),
-                on_palm: false,
-            };
-            robot.chains().len()
-        ];
-        for c in domain.robot_contacts(hand) {
-            let BodyId::Link { chain, .. } = c.body else {
-                continue;
-            };
-            let finger = &mut fingers[chain];
-            match c.other {
-                other if other == object => finger.on_object = true,
-                BodyId::Link {
-                    robot,
-                    chain: other,
-                    ..
-                } if robot == hand && other != chain && !finger.on_fingers.contains(&other) => {
-                    finger.on_fingers.push(other);
-                }
-                BodyId::Palm { robot } if robot == hand => finger.on_palm = true,
-                _ => {}
-            }
-        }
-        fingers
-            .iter_mut()
-            .for_each(|f| f.on_fingers.sort_unstable());
         Ok(Self {
             dof_efforts: domain.dof_efforts(hand)?,
             effort_limits,
             normal_force,
-            fingers,
+            fingers: fingers_touching(domain, hand, object)?,
         })
     }
+}
+
+/// Where each finger (chain) of the hand `hand` touches in `domain`: `object`, the other
+/// fingers, the palm.
+pub(super) fn fingers_touching(
+    domain: &Domain<'_>,
+    hand: RobotId,
+    object: BodyId,
+) -> Result<Vec<FingerTouch>, MoveError> {
+    let robot = domain.robot(hand).ok_or(MoveError::NoSuchRobot(hand))?;
+    let mut fingers = vec![
+        FingerTouch {
+            on_object: false,
+            on_fingers: Vec::new(),
+            on_palm: false,
+        };
+        robot.chains().len()
+    ];
+    for c in domain.robot_contacts(hand) {
+        let BodyId::Link { chain, .. } = c.body else {
+            continue;
+        };
+        let finger = &mut fingers[chain];
+        match c.other {
+            other if other == object => finger.on_object = true,
+            BodyId::Link {
+                robot,
+                chain: other,
+                ..
+            } if robot == hand && other != chain && !finger.on_fingers.contains(&other) => {
+                finger.on_fingers.push(other);
+            }
+            BodyId::Palm { robot } if robot == hand => finger.on_palm = true,
+            _ => {}
+        }
+    }
+    fingers
+        .iter_mut()
+        .for_each(|f| f.on_fingers.sort_unstable());
+    Ok(fingers)
 }
 
 /// The DOF targets that move each closing DOF's contacts on `object` `distance` mm into it
@@ -106,15 +117,6 @@ pub(super) fn targets_moving_contacts<E: clasp_collide::CollisionEngine>(
 ) -> Result<Vec<f64>, MoveError> {
     let robot = world.find_robot(hand)?;
     let jacobians = robot.link_jacobians();
-    let first_links: Vec<usize> = robot
-        .chains()
-        .iter()
-        .scan(0, |n, chain| {
-            let first = *n;
-            *n += chain.links.len();
-            Some(first)
-        })
-        .collect();
     let mut rates = vec![0.0_f64; robot.dofs.len()];
     for c in world.contacts_of(object) {
         let BodyId::Link {
@@ -128,31 +130,17 @@ pub(super) fn targets_moving_contacts<E: clasp_collide::CollisionEngine>(
         let Some(body) = world.body(c.other).filter(|_| r == hand) else {
             continue;
         };
-        let jacobian = &jacobians[first_links[chain] + link];
-        let lever = c.other_point - body.world_cog();
+        let jacobian = &jacobians[robot.link_jacobian_index(chain, link)];
+        let moves = jacobian.at_point(&(c.other_point - body.world_cog()));
         // Into the object: the way the link pushes it.
         let into = c.inward().into_inner();
         for (dof, rate) in rates.iter_mut().enumerate() {
-            let moves = jacobian.linear.column(dof) + jacobian.angular.column(dof).cross(&lever);
             let closing = robot.dofs[dof].default_velocity.signum();
-            *rate = rate.max(closing * moves.dot(&into));
+            *rate = rate.max(closing * moves.column(dof).dot(&into));
         }
     }
-    let values = robot.dof_values();
-    Ok((0..robot.dofs.len())
-        .map(|dof| {
-            let velocity = robot.dofs[dof].default_velocity;
-            let (min, max) = robot.dof_limits(dof);
-            let step = match rates[dof] {
-                rate if rate > 1e-9 => distance / rate,
-                _ => fallback,
-            };
-            let toward = if velocity == 0.0 {
-                0.0
-            } else {
-                velocity.signum()
-            };
-            (values[dof] + toward * step).clamp(min, max.max(min))
-        })
-        .collect())
+    Ok(robot.squeezed_by(|dof| match rates[dof] {
+        rate if rate > 1e-9 => distance / rate,
+        _ => fallback,
+    }))
 }

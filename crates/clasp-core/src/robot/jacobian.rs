@@ -24,6 +24,17 @@ impl LinkJacobian {
             angular: Matrix3xX::zeros(dofs),
         }
     }
+
+    /// How the point `r` from the body's centre of gravity moves, mm per unit of each DOF:
+    /// the centre's motion plus the turning across `r`.
+    pub fn at_point(&self, r: &Vector3<f64>) -> Matrix3xX<f64> {
+        let mut jacobian = self.linear.clone();
+        for (c, turning) in self.angular.column_iter().enumerate() {
+            let along = jacobian.column(c) + turning.cross(r);
+            jacobian.set_column(c, &along);
+        }
+        jacobian
+    }
 }
 
 /// One joint's motion where the robot stands: the DOF that drives it, at what rate, and the
@@ -52,6 +63,13 @@ impl JointMotion {
 }
 
 impl Robot {
+    /// Where link `link` of chain `chain` stands in [`Robot::link_jacobians`]: after every
+    /// link of the chains before it.
+    pub fn link_jacobian_index(&self, chain: usize, link: usize) -> usize {
+        let before: usize = self.chains[..chain].iter().map(|c| c.links.len()).sum();
+        before + link
+    }
+
     /// Each link's Jacobians where the robot stands, chain by chain and link by link as
     /// [`Robot::chains`] lists them: the sum, over the joints that carry the link, of each
     /// joint's motion (ω × r turning, its axis sliding) at its coupling's rate. A link on its

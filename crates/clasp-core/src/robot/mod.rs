@@ -385,13 +385,7 @@ impl Robot {
             breakaway,
             dof_targets: None,
         };
-        let clamped: Vec<f64> = (0..robot.dofs.len())
-            .map(|i| {
-                let (min, max) = robot.dof_limits(i);
-                robot.dof_values[i].clamp(min, max.max(min))
-            })
-            .collect();
-        robot.dof_values = clamped;
+        robot.dof_values = robot.within_limits(&robot.dof_values);
         robot.place_links();
         robot.overlapping_at_start = robot.find_own_overlaps();
         robot
@@ -843,18 +837,38 @@ impl Robot {
     /// the sign of its default velocity), within its limits; a DOF with no default velocity
     /// stays where it is. What the physics test drives the hand to.
     pub fn squeezed_dof_values(&self, squeeze: f64) -> Vec<f64> {
-        self.dof_values()
+        self.squeezed_by(|_| squeeze)
+    }
+
+    /// The DOF values `step(dof)` past where each closing DOF stands (in its closing
+    /// direction), within its limits; a DOF with no default velocity stays where it is.
+    pub fn squeezed_by(&self, step: impl Fn(usize) -> f64) -> Vec<f64> {
+        let squeezed: Vec<f64> = self
+            .dof_values()
             .iter()
             .enumerate()
             .map(|(dof, &q)| {
-                let (min, max) = self.dof_limits(dof);
                 let velocity = self.dofs[dof].default_velocity;
                 let toward = if velocity == 0.0 {
                     0.0
                 } else {
                     velocity.signum()
                 };
-                (q + toward * squeeze).clamp(min, max.max(min))
+                q + toward * step(dof)
+            })
+            .collect();
+        self.within_limits(&squeezed)
+    }
+
+    /// `values`, one per DOF, each brought within its DOF's limits (a DOF whose limits are
+    /// written high to low keeps its lower one).
+    pub fn within_limits(&self, values: &[f64]) -> Vec<f64> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(dof, &v)| {
+                let (min, max) = self.dof_limits(dof);
+                v.clamp(min, max.max(min))
             })
             .collect()
     }

@@ -364,16 +364,7 @@ impl Stage {
         amplitudes: &[f64],
     ) -> Result<MoveOutcome, MoveError> {
         let r = self.own_robot(robot)?;
-        let target: Vec<f64> = r
-            .eigen_space()?
-            .dofs_for(amplitudes, r.dof_values())?
-            .into_iter()
-            .enumerate()
-            .map(|(d, v)| {
-                let (min, max) = r.dof_limits(d);
-                v.clamp(min, max.max(min))
-            })
-            .collect();
+        let target = r.within_limits(&r.eigen_space()?.dofs_for(amplitudes, r.dof_values())?);
         self.move_dofs_to(backdrop, robot, &target)
     }
 

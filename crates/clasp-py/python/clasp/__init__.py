@@ -17,6 +17,7 @@ import numpy as np
 
 from ._clasp import (
     DEFAULT_CONTACT_THRESHOLD,
+    TEST_PRESETS,
     VIRTUAL_MAX_RADIUS,
     BodyId,
     Contact,
@@ -29,6 +30,7 @@ from .errors import ClaspError, LoadError, MoveError, QualityError, SaveError
 
 __all__ = [
     "DEFAULT_CONTACT_THRESHOLD",
+    "TEST_PRESETS",
     "VIRTUAL_MAX_RADIUS",
     "BodyId",
     "ClaspError",

@@ -9,6 +9,8 @@ import numpy.typing as npt
 DEFAULT_CONTACT_THRESHOLD: float
 """Bodies closer than this (mm) are in contact unless a world says otherwise (0.1)."""
 VIRTUAL_MAX_RADIUS: float
+# The physics tests `test_grasp(preset=...)` runs: Clasp's own first, then the field's.
+TEST_PRESETS: list[str]
 """The torque scale (mm) of a grasp on virtual contacts alone (GraspIt's 150)."""
 
 _Path = str | PathLike[str]

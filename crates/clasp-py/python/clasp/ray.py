@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import dataset
+from ._clasp import TEST_PRESETS
 from .dataset import Job
 
 
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--test", action="store_true", help="add each grasp's physics test (held, and how far the object moved and turned along each axis)")
     parser.add_argument(
         "--test-preset",
-        choices=["clasp", "dexgraspnet", "bodex", "graspgen"],
+        choices=TEST_PRESETS,
         help="which physics test: Clasp's own (the default) or the field's as Clasp reproduces them (docs/presets.md); implies --test",
     )
     parser.add_argument("--views", type=int, default=0, help="render each object alone from N views (views/*.parquet) and each grasp from one view (column image): 640x480 RGB, depth and mask as .npz bytes")
