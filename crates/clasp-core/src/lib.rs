@@ -14,7 +14,8 @@
 //!   and domains;
 //! - `grasp`: grasps, wrench spaces, hulls, quality, trials and batches;
 //! - `dynamics`: time steps of free bodies under gravity on the world's contacts;
-//! - `planner`: GraspIt's EigenGrasp planner.
+//! - `planner`: GraspIt's EigenGrasp planner;
+//! - `recording`: runs kept moment by moment, to play back and share.
 //!
 //! This file only states the public API: nothing inside the crate imports through it.
 
@@ -26,6 +27,7 @@ pub mod ids;
 mod motion;
 mod planner;
 pub mod pose;
+mod recording;
 mod robot;
 mod world;
 
@@ -67,6 +69,7 @@ pub use planner::{
     Annealing, Guided, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy,
 };
 pub use pose::Pose;
+pub use recording::{Moment, PlaybackError, Posture, RecordedContact, Recording};
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot,

@@ -53,7 +53,7 @@ mod mass;
 pub(crate) mod movers;
 pub mod overlaps;
 pub mod robots;
-mod settings;
+pub(crate) mod settings;
 pub(crate) mod solver;
 mod step;
 
