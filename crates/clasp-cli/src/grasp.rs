@@ -4,12 +4,16 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::{HoldSettings, HoldTest, LiftTest, MoveOutcome, RobotId, Squeeze, World};
+use clasp_core::{
+    HoldSettings, HoldTest, LiftTest, MoveOutcome, PATH_INTERVAL, Recording, RobotId, Squeeze,
+    World,
+};
 use serde_json::json;
 
 use crate::{
     contacts::physical_contacts,
     output::{Failure, Format, world_error},
+    record::Playback,
     render::{approach_json, contact_json, contact_line, count, moves_text, pairs_json},
     world_file::{load, pick_robot},
 };
@@ -23,6 +27,8 @@ pub struct GraspRequest<'a> {
     pub hold: Option<HoldSettings>,
     /// GraspIt's lift to run on the grasp: the height the palm rises, mm.
     pub lift: Option<f64>,
+    /// What of the physics test to keep: a recording, a video.
+    pub playback: Playback,
 }
 
 /// How fast the palm rises in `--lift`, mm/s.
@@ -36,6 +42,10 @@ pub fn grasp(
     request: &GraspRequest,
     format: Format,
 ) -> Result<String, Failure> {
+    request.playback.check()?;
+    if request.playback.wanted() && request.hold.is_none() {
+        return Err("--record and --video keep the physics test: add --test".into());
+    }
     let mut world = load(file, root)?;
     let robot = pick_robot(&world, file, request.robot)?;
     let approach = request.approach;
@@ -47,6 +57,15 @@ pub fn grasp(
         .hold
         .map(|settings| hold_test(&world, file, robot, &settings))
         .transpose()?;
+    let wrote = match &test {
+        Some(test) if request.playback.wanted() => {
+            let object = world.grasped_object().ok_or("the world has no object")?;
+            let recording = Recording::of_hold_test(&world, robot, object, test, PATH_INTERVAL)
+                .map_err(|e| world_error(file, e))?;
+            request.playback.write(&recording, &world, root)?
+        }
+        _ => String::new(),
+    };
     let lift = request
         .lift
         .map(|height| lift_test(&world, file, robot, height))
@@ -66,6 +85,7 @@ pub fn grasp(
             "count": contacts.len(),
             "contacts": contacts.iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
             "test": test.as_ref().map(test_json),
+            "wrote": wrote.lines().collect::<Vec<_>>(),
             "lift": lift.as_ref().map(|l| json!({
                 "held": l.held,
                 "raised": l.raised,
@@ -85,6 +105,10 @@ pub fn grasp(
             if let Some(test) = &test {
                 text.push('\n');
                 text.push_str(&test_text(test));
+            }
+            if !wrote.is_empty() {
+                text.push('\n');
+                text.push_str(wrote.trim_end());
             }
             if let Some(l) = &lift {
                 let _ = write!(

@@ -17,6 +17,7 @@ mod picture;
 mod plan;
 mod pool;
 mod quality;
+mod record;
 mod render;
 mod simulate;
 mod summary;
@@ -132,6 +133,8 @@ enum Command {
         /// dynamic body in another is first moved the shortest way out, and the moves listed.
         #[arg(long)]
         resolve_overlaps: bool,
+        #[command(flatten)]
+        playback: record::Playback,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -173,6 +176,9 @@ enum Command {
         /// held when the object follows it (within 20 mm and 15° of the palm).
         #[arg(long, value_name = "MM")]
         lift: Option<f64>,
+        /// With --test: the test's runs one after another, every 0.01 s of each.
+        #[command(flatten)]
+        playback: record::Playback,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -301,6 +307,9 @@ enum Command {
         /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
         #[arg(long, value_name = "DIR")]
         save: Option<PathBuf>,
+        /// The grasps found, best first, a second apart, as one recording or video.
+        #[command(flatten)]
+        playback: record::Playback,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -393,6 +402,7 @@ fn main() -> ExitCode {
             seconds,
             time_step,
             resolve_overlaps,
+            playback,
             json,
             graspit_root,
         } => {
@@ -401,6 +411,7 @@ fn main() -> ExitCode {
                 seconds,
                 time_step,
                 resolve_overlaps,
+                playback,
             };
             report(simulate::simulate(
                 &world,
@@ -432,6 +443,7 @@ fn main() -> ExitCode {
             test_seconds,
             preset,
             lift,
+            playback,
             json,
             graspit_root,
         } => {
@@ -456,6 +468,7 @@ fn main() -> ExitCode {
                 approach,
                 hold,
                 lift,
+                playback,
             };
             report(grasp::grasp(
                 &world,
@@ -530,12 +543,14 @@ fn main() -> ExitCode {
             anneal,
             guided,
             save,
+            playback,
             json,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             let request = plan::PlanRequest {
                 save,
+                playback,
                 robot,
                 settings: PlanSettings {
                     steps,
@@ -591,7 +606,7 @@ fn format(json: bool) -> Format {
 
 /// Prints a command's output on stdout, or its failure as one line on stderr.
 /// `640x480` as (640, 480).
-fn picture_size(text: &str) -> Result<(u32, u32), String> {
+pub(crate) fn picture_size(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text
         .split_once(['x', 'X', '×'])
         .ok_or_else(|| format!("expected WxH, e.g. 640x480, not {text:?}"))?;
@@ -620,7 +635,7 @@ fn annealing(text: &str) -> Result<clasp_core::Annealing, String> {
 }
 
 /// N numbers separated by commas.
-fn numbers<const N: usize>(text: &str) -> Result<[f64; N], String> {
+pub(crate) fn numbers<const N: usize>(text: &str) -> Result<[f64; N], String> {
     let values: Vec<f64> = text
         .split(',')
         .map(|s| {

@@ -56,7 +56,7 @@ pub fn render(
     Ok(describe(&world, &images, renderer.adapter(), format))
 }
 
-fn camera(world: &World, view: &View) -> Result<Camera, clasp_render::RenderError> {
+pub(crate) fn camera(world: &World, view: &View) -> Result<Camera, clasp_render::RenderError> {
     let fov = view.fov_degrees.map_or(DEFAULT_FOV_Y, f64::to_radians);
     if let Some([x, y, z, tx, ty, tz]) = view.look_at {
         let up = Vector3::z();

@@ -7,12 +7,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use clasp_core::{PlanProgress, PlanSettings, PlannedGrasp, RobotId, World};
+use clasp_core::{Moment, PlanProgress, PlanSettings, PlannedGrasp, Recording, RobotId, World};
 use serde_json::json;
 
 use crate::{
     output::{Failure, Format, world_error},
     pool::thread_pool,
+    record::Playback,
     render::pose_row,
     world_file::{load, pick_robot},
 };
@@ -26,6 +27,8 @@ pub struct PlanRequest {
     pub threads: usize,
     /// Where to write each grasp found as a GraspIt world (`grasp-K.xml`, best first).
     pub save: Option<PathBuf>,
+    /// The grasps found, a second apart, as a recording or video.
+    pub playback: Playback,
 }
 
 pub fn plan(
@@ -34,6 +37,7 @@ pub fn plan(
     request: &PlanRequest,
     format: Format,
 ) -> Result<String, Failure> {
+    request.playback.check()?;
     let world = load(file, root)?;
     let robot = pick_robot(&world, file, request.robot.as_deref())?;
     let object = world
@@ -47,6 +51,14 @@ pub fn plan(
     if let Some(folder) = &request.save {
         save_grasps(&world, robot, &plan.grasps, folder, root)?;
     }
+    let wrote = match request.playback.wanted() {
+        true => {
+            let recording =
+                grasps_recording(&world, robot, &plan.grasps).map_err(|e| world_error(file, e))?;
+            request.playback.write(&recording, &world, root)?
+        }
+        false => String::new(),
+    };
     // Annealing steps a second, as GraspIt's planner counts them (closing the best excluded).
     let rate = plan.steps as f64 / plan.search_seconds;
     let hand = &world
@@ -70,10 +82,11 @@ pub fn plan(
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),
+            "wrote": wrote.lines().collect::<Vec<_>>(),
         })
         .to_string(),
         Format::Text => {
-            let mut text = String::new();
+            let mut text = wrote.clone();
             if let Some(why) = plan.why_empty() {
                 let _ = writeln!(text, "no grasp found: {why}");
             } else if plan.unreachable > 0 {
@@ -136,6 +149,21 @@ fn save_grasps(
         clasp_io::save_world(&placed, &file, root).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// The grasps found, best first, one a second: the hand put where each left it.
+fn grasps_recording(
+    world: &World,
+    robot: RobotId,
+    grasps: &[PlannedGrasp],
+) -> Result<Recording, clasp_core::MoveError> {
+    let mut placed = world.clone();
+    let mut recording = Recording::default();
+    for (k, g) in grasps.iter().enumerate() {
+        placed.put_grasp(robot, &g.grasp)?;
+        recording.moments.push(Moment::of(&placed, k as f64));
+    }
+    Ok(recording)
 }
 
 fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {

@@ -5,12 +5,13 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use clasp_core::World;
+use clasp_core::{Recording, World};
 use serde_json::json;
 
 use crate::{
     contacts::physical_contacts,
     output::{Failure, Format, world_error},
+    record::{Playback, steps_between_moments},
     render::{body_name, contact_json, count, pose_row},
     world_file::load,
 };
@@ -21,6 +22,8 @@ pub struct SimulateRequest {
     pub seconds: f64,
     pub time_step: Option<f64>,
     pub resolve_overlaps: bool,
+    /// What of the run to keep: a recording, a video.
+    pub playback: Playback,
 }
 
 pub fn simulate(
@@ -29,6 +32,7 @@ pub fn simulate(
     request: &SimulateRequest,
     format: Format,
 ) -> Result<String, Failure> {
+    request.playback.check()?;
     let mut world = load(file, root)?;
     if let Some(dt) = request.time_step {
         world.set_time_step(dt).map_err(|e| world_error(file, e))?;
@@ -37,9 +41,15 @@ pub fn simulate(
         true => world.resolve_overlaps().map_err(|e| world_error(file, e))?,
         false => Vec::new(),
     };
-    let steps = world
-        .simulate(request.seconds)
-        .map_err(|e| world_error(file, e))?;
+    let start = world.clone();
+    let mut recording = Recording::default();
+    let every = steps_between_moments(world.time_step());
+    let steps = match request.playback.wanted() {
+        true => world.simulate_recorded(request.seconds, every, &mut recording),
+        false => world.simulate(request.seconds),
+    }
+    .map_err(|e| world_error(file, e))?;
+    let wrote = request.playback.write(&recording, &start, root)?;
     let separations: Vec<String> = separated
         .iter()
         .map(|s| {
@@ -67,10 +77,12 @@ pub fn simulate(
             "separated": separations,
             "bodies": moving.iter().map(|&i| body_state(&world, i)).collect::<Vec<_>>(),
             "contacts": physical_contacts(&world).iter().map(|c| contact_json(&world, c)).collect::<Vec<_>>(),
+            "wrote": wrote.lines().collect::<Vec<_>>(),
         })
         .to_string(),
         Format::Text => {
             let mut text: String = separations.iter().map(|s| format!("{s}\n")).collect();
+            text.push_str(&wrote);
             let _ = writeln!(
                 text,
                 "{} of {} s",

@@ -162,7 +162,7 @@ impl Recording {
     pub fn of_hold_test<E: CollisionEngine + Clone>(
         world: &World<E>,
         robot: RobotId,
-        object: usize,
+        object: BodyId,
         test: &HoldTest,
         interval: f64,
     ) -> Result<Recording, PlaybackError> {
@@ -170,7 +170,7 @@ impl Recording {
         let mut moments = Vec::new();
         let frames = test.directions.iter().flat_map(|d| &d.path);
         for (k, frame) in frames.enumerate() {
-            placed.set_pose(Element::Body(object), frame.object)?;
+            placed.set_pose(object.element(), frame.object)?;
             placed.set_dof_values(robot, &frame.dofs)?;
             moments.push(Moment::of(&placed, k as f64 * interval));
         }

@@ -10,10 +10,14 @@
 mod camera;
 mod gpu;
 mod images;
+mod video;
 
 pub use camera::{Camera, DEFAULT_FOV_Y, Intrinsics, MAX_SIZE};
 pub use gpu::{Renderer, Scene};
 pub use images::{CloudFrame, Images, PointCloud};
+pub use video::{
+    DEFAULT_FPS, VideoError, VideoSummary, VideoWriter, check_video_path, render_video,
+};
 
 use clasp_core::BodyId;
 

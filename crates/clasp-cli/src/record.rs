@@ -1,0 +1,146 @@
+//! `--record` and `--video`: a command's run kept as a recording (rerun's `.rrd`, or Clasp's
+//! own `.clasprec` that the app opens) and drawn as a video by the headless renderer.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use clasp_core::{Recording, World};
+use clasp_render::{DEFAULT_FPS, Renderer, check_video_path, render_video};
+
+use crate::{
+    output::Failure,
+    picture::{View, camera},
+};
+
+/// Seconds between a recording's moments.
+pub const RECORD_INTERVAL: f64 = 0.01;
+
+/// What a run keeps of itself: a recording, a video, or both.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Playback {
+    /// Record the run: FILE.rrd for rerun's viewer (written through rerun's Python SDK:
+    /// `pip install rerun-sdk`; $CLASP_PYTHON chooses the Python), or FILE.clasprec for
+    /// Clasp's app (its world is written beside it as FILE.clasprec.xml).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Draw the run as a video: FILE.gif (Clasp's own encoder), or .mp4, .webm, .mkv, .mov
+    /// (through the ffmpeg program).
+    #[arg(long, value_name = "FILE")]
+    pub video: Option<PathBuf>,
+    /// The video's size (default 640x480).
+    #[arg(long, value_name = "WxH", value_parser = crate::picture_size, default_value = "640x480", requires = "video")]
+    pub size: (u32, u32),
+    /// The video's frames a second of simulated time (default 30).
+    #[arg(long, value_name = "N", requires = "video")]
+    pub fps: Option<u32>,
+    /// The video's camera at EX,EY,EZ looking at TX,TY,TZ (mm, z up), as `render` takes it.
+    #[arg(long, value_name = "EX,EY,EZ,TX,TY,TZ", value_parser = crate::numbers::<6>, allow_hyphen_values = true, requires = "video")]
+    pub camera: Option<[f64; 6]>,
+    /// The video looks at the world's object from direction DX,DY,DZ, framing it.
+    #[arg(long, value_name = "DX,DY,DZ", value_parser = crate::numbers::<3>, allow_hyphen_values = true, conflicts_with = "camera", requires = "video")]
+    pub look_from: Option<[f64; 3]>,
+    /// The video's vertical field of view in degrees (default 45).
+    #[arg(long, value_name = "DEG", requires = "video")]
+    pub fov: Option<f64>,
+}
+
+impl Playback {
+    /// Whether the run is to be kept at all.
+    pub fn wanted(&self) -> bool {
+        self.record.is_some() || self.video.is_some()
+    }
+
+    /// Refuses, before any run, a recording file of a kind Clasp does not write.
+    pub fn check(&self) -> Result<(), Failure> {
+        if let Some(path) = &self.record {
+            record_kind(path)?;
+        }
+        if let Some(path) = &self.video {
+            check_video_path(path).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Writes what was asked of `recording`, a run that began in `start`; says what was
+    /// written, a line each.
+    pub fn write(
+        &self,
+        recording: &Recording,
+        start: &World,
+        root: Option<&Path>,
+    ) -> Result<String, Failure> {
+        let mut said = String::new();
+        if let Some(path) = &self.record {
+            write_recording(path, recording, start, root)?;
+            said.push_str(&format!(
+                "recorded {} moments to {}\n",
+                recording.moments.len(),
+                path.display()
+            ));
+        }
+        if let Some(path) = &self.video {
+            let view = View {
+                look_at: self.camera,
+                look_from: self.look_from,
+                fov_degrees: self.fov,
+                size: self.size,
+            };
+            let camera = camera(start, &view).map_err(|e| format!("{}: {e}", path.display()))?;
+            let renderer = Renderer::new().map_err(|e| e.to_string())?;
+            let fps = self.fps.unwrap_or(DEFAULT_FPS);
+            let video = render_video(&renderer, start, recording, &camera, fps, path)
+                .map_err(|e| e.to_string())?;
+            said.push_str(&format!(
+                "wrote {} frames of {}x{} at {} fps to {}\n",
+                video.frames,
+                video.size.0,
+                video.size.1,
+                video.fps,
+                path.display()
+            ));
+        }
+        Ok(said)
+    }
+}
+
+/// The two kinds of recording file.
+enum RecordKind {
+    Rerun,
+    Clasp,
+}
+
+fn record_kind(path: &Path) -> Result<RecordKind, Failure> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("rrd") => Ok(RecordKind::Rerun),
+        Some("clasprec") => Ok(RecordKind::Clasp),
+        _ => Err(format!(
+            "{}: a recording is a .rrd file (rerun) or a .clasprec file (Clasp's app)",
+            path.display()
+        )),
+    }
+}
+
+fn write_recording(
+    path: &Path,
+    recording: &Recording,
+    start: &World,
+    root: Option<&Path>,
+) -> Result<(), Failure> {
+    let written = match record_kind(path)? {
+        RecordKind::Clasp => clasp_io::save_recording(recording, start, path, root),
+        RecordKind::Rerun => clasp_io::save_rrd(recording, start, path, &python()),
+    };
+    written.map_err(|e| e.to_string())
+}
+
+/// The Python that writes `.rrd` files: $CLASP_PYTHON, else `python3`.
+fn python() -> PathBuf {
+    std::env::var_os("CLASP_PYTHON")
+        .filter(|p| !p.is_empty())
+        .map_or_else(|| PathBuf::from("python3"), PathBuf::from)
+}
+
+/// Steps in a recording's interval at time step `dt` (at least one).
+pub fn steps_between_moments(dt: f64) -> usize {
+    ((RECORD_INTERVAL / dt).round() as usize).max(1)
+}

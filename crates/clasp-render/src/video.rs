@@ -1,0 +1,224 @@
+//! Videos of recorded runs: each frame drawn by the headless renderer with the bodies where
+//! the recording had them at that time, and written as an animated GIF by a pure-Rust encoder
+//! (the image-rs `gif` crate: no program to install, plays in every browser and slide deck),
+//! or as MP4, WebM, MKV or MOV by the `ffmpeg` program when it is on the PATH (no well-kept
+//! pure-Rust encoder of those exists; ffmpeg is what every video tool uses).
+
+use std::{
+    fs::File,
+    io::{BufWriter, Write},
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+};
+
+use clasp_core::{Recording, World};
+
+use crate::{Camera, Renderer};
+
+/// Frames a second when none is asked for.
+pub const DEFAULT_FPS: u32 = 30;
+
+/// Why a video could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum VideoError {
+    #[error("{file}: {message}")]
+    File { file: PathBuf, message: String },
+    #[error(transparent)]
+    Render(#[from] crate::RenderError),
+    #[error(transparent)]
+    Playback(#[from] clasp_core::PlaybackError),
+}
+
+/// What was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VideoSummary {
+    pub frames: usize,
+    pub size: (u32, u32),
+    pub fps: u32,
+}
+
+/// Renders `recording` of a run in `world` (the world it was recorded in) from `camera`, `fps`
+/// frames a second of simulated time from its first moment to its last, into `path` (by its
+/// extension: `.gif`, or `.mp4`/`.webm`/`.mkv`/`.mov` through ffmpeg).
+pub fn render_video(
+    renderer: &Renderer,
+    world: &World,
+    recording: &Recording,
+    camera: &Camera,
+    fps: u32,
+    path: &Path,
+) -> Result<VideoSummary, VideoError> {
+    let fail = |message: String| VideoError::File {
+        file: path.to_path_buf(),
+        message,
+    };
+    if fps == 0 || fps > 240 {
+        return Err(fail(format!("{fps} frames a second: give 1 to 240")));
+    }
+    let (Some(first), Some(last)) = (recording.moments.first(), recording.moments.last()) else {
+        return Err(fail("the recording has no moments to draw".into()));
+    };
+    let size = (camera.width, camera.height);
+    let mut writer = VideoWriter::create(path, size, fps)?;
+    let scene = renderer.scene(world)?;
+    let mut posed = world.clone();
+    let frames = ((last.time - first.time) * fps as f64).floor() as usize + 1;
+    for k in 0..frames {
+        // A hair past the frame's time, so a moment recorded at it is the one shown.
+        let time = first.time + k as f64 / fps as f64 + 1e-9;
+        if let Some(moment) = recording.at(time) {
+            moment.apply_to(&mut posed)?;
+        }
+        let images = renderer.render(&scene, &posed, camera)?;
+        writer.push(&images.rgb)?;
+    }
+    writer.finish()?;
+    Ok(VideoSummary { frames, size, fps })
+}
+
+/// A video file being written, frame by frame (sRGB, 3 bytes a pixel).
+pub struct VideoWriter {
+    path: PathBuf,
+    size: (u32, u32),
+    /// A GIF frame's time on screen, hundredths of a second (GIF's unit).
+    delay: u16,
+    sink: Sink,
+}
+
+/// Which encoder a file's extension asks for.
+enum Encoder {
+    Gif,
+    Ffmpeg,
+}
+
+/// Refuses, before anything is drawn, a video file of a kind Clasp does not write.
+pub fn check_video_path(path: &Path) -> Result<(), VideoError> {
+    encoder_for(path).map(|_| ())
+}
+
+fn encoder_for(path: &Path) -> Result<Encoder, VideoError> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("gif") => Ok(Encoder::Gif),
+        Some("mp4" | "webm" | "mkv" | "mov") => Ok(Encoder::Ffmpeg),
+        _ => Err(VideoError::File {
+            file: path.to_path_buf(),
+            message: "a video is a .gif (written by Clasp) or .mp4, .webm, .mkv or .mov (written by ffmpeg)".into(),
+        }),
+    }
+}
+
+enum Sink {
+    Gif(Box<gif::Encoder<BufWriter<File>>>),
+    Ffmpeg(Child),
+}
+
+impl VideoWriter {
+    /// Starts a video at `path`; the extension chooses the encoder.
+    pub fn create(path: &Path, size: (u32, u32), fps: u32) -> Result<VideoWriter, VideoError> {
+        let fail = |message: String| VideoError::File {
+            file: path.to_path_buf(),
+            message,
+        };
+        let sink = match encoder_for(path)? {
+            Encoder::Gif => Sink::Gif(Box::new(gif_encoder(path, size).map_err(fail)?)),
+            Encoder::Ffmpeg => Sink::Ffmpeg(ffmpeg(path, size, fps).map_err(fail)?),
+        };
+        Ok(VideoWriter {
+            path: path.to_path_buf(),
+            size,
+            delay: (100.0 / fps.max(1) as f64).round().max(1.0) as u16,
+            sink,
+        })
+    }
+
+    /// Adds a frame.
+    pub fn push(&mut self, rgb: &[u8]) -> Result<(), VideoError> {
+        let (w, h) = self.size;
+        let fail = |message: String| VideoError::File {
+            file: self.path.clone(),
+            message,
+        };
+        if rgb.len() != (w * h * 3) as usize {
+            return Err(fail(format!(
+                "a frame of {} bytes is not {w}×{h} RGB",
+                rgb.len()
+            )));
+        }
+        match &mut self.sink {
+            Sink::Gif(encoder) => {
+                // Speed 10 of 1..30: NeuQuant's palette, good for flat-shaded scenes.
+                let mut frame = gif::Frame::from_rgb_speed(w as u16, h as u16, rgb, 10);
+                frame.delay = self.delay;
+                encoder.write_frame(&frame).map_err(|e| fail(e.to_string()))
+            }
+            Sink::Ffmpeg(child) => child
+                .stdin
+                .as_mut()
+                .ok_or("ffmpeg closed its input".to_string())
+                .and_then(|stdin| {
+                    stdin
+                        .write_all(rgb)
+                        .map_err(|e| format!("ffmpeg stopped: {e}"))
+                })
+                .map_err(fail),
+        }
+    }
+
+    /// Ends the file.
+    pub fn finish(self) -> Result<(), VideoError> {
+        let fail = |message: String| VideoError::File {
+            file: self.path.clone(),
+            message,
+        };
+        match self.sink {
+            Sink::Gif(encoder) => {
+                let mut out = encoder.into_inner().map_err(|e| fail(e.to_string()))?;
+                out.flush().map_err(|e| fail(e.to_string()))
+            }
+            Sink::Ffmpeg(mut child) => {
+                drop(child.stdin.take());
+                let output = child.wait_with_output().map_err(|e| fail(e.to_string()))?;
+                match output.status.success() {
+                    true => Ok(()),
+                    false => Err(fail(format!(
+                        "ffmpeg failed: {}",
+                        String::from_utf8_lossy(&output.stderr).trim()
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+fn gif_encoder(path: &Path, (w, h): (u32, u32)) -> Result<gif::Encoder<BufWriter<File>>, String> {
+    if w > u16::MAX as u32 || h > u16::MAX as u32 {
+        return Err(format!("a GIF is at most 65535 pixels a side, not {w}×{h}"));
+    }
+    let file = File::create(path).map_err(|e| format!("cannot write: {e}"))?;
+    let mut encoder = gif::Encoder::new(BufWriter::new(file), w as u16, h as u16, &[])
+        .map_err(|e| e.to_string())?;
+    encoder
+        .set_repeat(gif::Repeat::Infinite)
+        .map_err(|e| e.to_string())?;
+    Ok(encoder)
+}
+
+/// ffmpeg reading raw RGB frames on stdin; even sizes padded, as H.264's 4:2:0 needs.
+fn ffmpeg(path: &Path, (w, h): (u32, u32), fps: u32) -> Result<Child, String> {
+    Command::new("ffmpeg")
+        .args(["-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24"])
+        .args(["-s", &format!("{w}x{h}"), "-r", &fps.to_string(), "-i", "-"])
+        .args(["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            format!("writing this video needs the ffmpeg program, which could not start ({e}): install ffmpeg, or write a .gif")
+        })
+}
