@@ -53,7 +53,7 @@ impl Playback {
     /// Refuses, before any run, a recording file of a kind Clasp does not write.
     pub fn check(&self) -> Result<(), Failure> {
         if let Some(path) = &self.record {
-            record_kind(path)?;
+            clasp_io::check_recording_path(path).map_err(|e| e.to_string())?;
         }
         if let Some(path) = &self.video {
             check_video_path(path).map_err(|e| e.to_string())?;
@@ -71,7 +71,8 @@ impl Playback {
     ) -> Result<String, Failure> {
         let mut said = String::new();
         if let Some(path) = &self.record {
-            write_recording(path, recording, start, root)?;
+            clasp_io::save_any_recording(recording, start, path, root, &python())
+                .map_err(|e| e.to_string())?;
             said.push_str(&format!(
                 "recorded {} moments to {}\n",
                 recording.moments.len(),
@@ -101,36 +102,6 @@ impl Playback {
         }
         Ok(said)
     }
-}
-
-/// The two kinds of recording file.
-enum RecordKind {
-    Rerun,
-    Clasp,
-}
-
-fn record_kind(path: &Path) -> Result<RecordKind, Failure> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("rrd") => Ok(RecordKind::Rerun),
-        Some("clasprec") => Ok(RecordKind::Clasp),
-        _ => Err(format!(
-            "{}: a recording is a .rrd file (rerun) or a .clasprec file (Clasp's app)",
-            path.display()
-        )),
-    }
-}
-
-fn write_recording(
-    path: &Path,
-    recording: &Recording,
-    start: &World,
-    root: Option<&Path>,
-) -> Result<(), Failure> {
-    let written = match record_kind(path)? {
-        RecordKind::Clasp => clasp_io::save_recording(recording, start, path, root),
-        RecordKind::Rerun => clasp_io::save_rrd(recording, start, path, &python()),
-    };
-    written.map_err(|e| e.to_string())
 }
 
 /// The Python that writes `.rrd` files: $CLASP_PYTHON, else `python3`.

@@ -42,7 +42,10 @@ pub use mjcf::save_mjcf;
 pub use obj::parse_obj;
 pub use off::parse_off;
 pub use ply::parse_ply;
-pub use recording::{load_recording, pose_numbers, recording_world_path, save_recording};
+pub use recording::{
+    check_recording_path, load_recording, pose_numbers, recording_world_path, save_any_recording,
+    save_recording,
+};
 pub use robot::{load_robot, parse_dof_expression};
 pub use rrd::save_rrd;
 pub use source::{Disk, Embedded, FileSource};

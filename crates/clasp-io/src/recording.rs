@@ -32,6 +32,34 @@ pub fn recording_world_path(recording: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Refuses a recording file of a kind Clasp does not write: a recording is a `.rrd` (rerun) or
+/// a `.clasprec` (Clasp's own) file.
+pub fn check_recording_path(path: &Path) -> Result<(), SaveError> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("rrd" | "clasprec") => Ok(()),
+        _ => Err(SaveError {
+            file: path.to_path_buf(),
+            message: "a recording is a .rrd file (rerun) or a .clasprec file (Clasp's app)".into(),
+        }),
+    }
+}
+
+/// Writes `recording` of a run that began in `start` in the format its file's extension
+/// names: `.clasprec` ([`save_recording`]) or `.rrd` ([`crate::save_rrd`], with `python`).
+pub fn save_any_recording(
+    recording: &Recording,
+    start: &World,
+    path: &Path,
+    graspit_root: Option<&Path>,
+    python: &Path,
+) -> Result<(), SaveError> {
+    check_recording_path(path)?;
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("rrd") => crate::rrd::save_rrd(recording, start, path, python),
+        _ => save_recording(recording, start, path, graspit_root),
+    }
+}
+
 /// Writes `recording` of a run that began in `start` (the world as it stood before the first
 /// step) as a `.clasprec` file, and `start` beside it as a GraspIt world file.
 pub fn save_recording(

@@ -5,7 +5,12 @@ use clasp_core::{HoldSettings, HoldTest, RobotId};
 use numpy::{IntoPyArray, PyArray1, ndarray::Array2};
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 
-use crate::{errors::move_error, ids::PyBodyId, world::PyWorld};
+use crate::{
+    errors::move_error,
+    ids::PyBodyId,
+    recordings::{check_record_path, write_recording},
+    world::PyWorld,
+};
 
 /// The test's settings from Python's keywords: a preset by name (`clasp`, the default,
 /// `dexgraspnet`, `bodex`, `graspgen`), each figure given replacing the preset's (angles in
@@ -206,8 +211,9 @@ impl PyWorld {
     /// and how the hand pressed after the squeeze: `dof_efforts` and `effort_limits` (per DOF,
     /// N·mm, or N for a prismatic DOF), `squeeze_force` (the normal force on the object, N),
     /// `fingers_on_object` and `fingers_on_palm` (per finger), `fingers_on_fingers` (per
-    /// finger, the other fingers it touches).
-    #[pyo3(signature = (robot=None, object=None, seconds=None, squeeze=None, max_displacement=None, max_rotation=None, preset=None))]
+    /// finger, the other fingers it touches). `record` (a path) keeps the test's runs one after
+    /// another, a moment every 0.01 s: `.clasprec` (Clasp's app) or `.rrd` (rerun's viewer).
+    #[pyo3(signature = (robot=None, object=None, seconds=None, squeeze=None, max_displacement=None, max_rotation=None, preset=None, record=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn test_grasp<'py>(
@@ -220,13 +226,26 @@ impl PyWorld {
         max_displacement: Option<f64>,
         max_rotation: Option<f64>,
         preset: Option<&str>,
+        record: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        check_record_path(record.as_deref())?;
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let settings = hold_settings(preset, seconds, squeeze, max_displacement, max_rotation)?;
         let world = &self.world;
         let test = py
             .detach(|| world.test_grasp(robot, object, &settings))
             .map_err(move_error)?;
+        if let Some(path) = record {
+            let recording = clasp_core::Recording::of_hold_test(
+                world,
+                robot,
+                object,
+                &test,
+                clasp_core::PATH_INTERVAL,
+            )
+            .map_err(move_error)?;
+            write_recording(py, &path, &recording, world)?;
+        }
         let answer = PyDict::new(py);
         answer.set_item("held", test.held)?;
         let of = |f: &dyn Fn(&clasp_core::DirectionHold) -> f64| -> Vec<f64> {

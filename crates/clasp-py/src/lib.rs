@@ -17,6 +17,7 @@ mod grasps;
 mod hold;
 mod ids;
 mod moves;
+mod recordings;
 mod render;
 mod world;
 

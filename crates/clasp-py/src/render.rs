@@ -10,7 +10,7 @@ use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
 use crate::{convert, errors::move_error, ids::PyBodyId, world::PyWorld};
 
 /// The process's renderer, or why there is none.
-fn renderer() -> PyResult<&'static Renderer> {
+pub(crate) fn renderer() -> PyResult<&'static Renderer> {
     static RENDERER: OnceLock<Result<Renderer, String>> = OnceLock::new();
     RENDERER
         .get_or_init(|| Renderer::new().map_err(|e| e.to_string()))
@@ -21,7 +21,7 @@ fn renderer() -> PyResult<&'static Renderer> {
 impl PyWorld {
     /// The camera the keywords describe: a 4×4 pose, a direction to frame the object from,
     /// or the world's default view.
-    fn camera(
+    pub(crate) fn camera(
         &self,
         camera: Option<&Bound<'_, PyAny>>,
         look_from: Option<[f64; 3]>,

@@ -337,6 +337,7 @@ class World:
         max_displacement: float | None = None,
         max_rotation: float | None = None,
         preset: str | None = None,
+        record: _Path | None = None,
     ) -> dict[str, Any]:
         """The physics test of a grasp: the hand squeezes, gravity pulls the object along +x,
         -x, +y, -y, +z, -z in turn (0.5 s each, the squeeze 0.2 rad, held within 20 mm and
@@ -350,7 +351,9 @@ class World:
         (at rest by pose and speed), ``direction_held`` (never for an object whose pose stood
         still while its velocity said it moved), ``steps`` and ``unsettled_steps`` (the steps
         that made each answer, and those whose contact solve ran out of sweeps before it
-        settled: such an answer depends on where the solves started)."""
+        settled: such an answer depends on where the solves started). ``record`` (a path)
+        keeps the runs one after another, a moment every 0.01 s: ``.clasprec`` (Clasp's app)
+        or ``.rrd`` (rerun's viewer, through ``rerun-sdk``)."""
     def robot_contacts(self, robot: int) -> list[Contact]:
         """A robot's contacts as one list over its palm, links and mount, seen from the robot."""
     def step(self) -> None:
@@ -359,11 +362,34 @@ class World:
         its start, as RaiSim's and MuJoCo's are), each with the impulse the solver applied
         there, its inverse inertia and its place in the problem; a move afterwards finds them
         again, with no impulse."""
-    def simulate(self, seconds: float, resolve_overlaps: bool = False) -> int:
+    def simulate(
+        self,
+        seconds: float,
+        resolve_overlaps: bool = False,
+        record: _Path | None = None,
+    ) -> int:
         """Steps for ``seconds`` of simulated time; returns the steps taken. Ctrl-C raises
         ``KeyboardInterrupt`` with the world at its last whole step; bodies that start inside
         one another raise ``MoveError`` naming them, unless ``resolve_overlaps`` separates
-        them first. A time step is 1e-6 to 0.1 s; a run of over 1,000,000 steps is refused."""
+        them first. A time step is 1e-6 to 0.1 s; a run of over 1,000,000 steps is refused.
+        ``record`` (a path) keeps the run, a moment every 0.01 s: ``.clasprec`` for Clasp's
+        app (its world written beside it as ``.clasprec.xml``), ``.rrd`` for rerun's viewer
+        (needs ``pip install rerun-sdk``); another kind raises ``ValueError`` before the run."""
+    def render_video(
+        self,
+        path: _Path,
+        seconds: float,
+        width: int = 640,
+        height: int = 480,
+        fps: int = 30,
+        camera: Any | None = None,
+        look_from: Sequence[float] | None = None,
+        fov: float = 45.0,
+    ) -> int:
+        """Simulates ``seconds`` and draws the run as a video: ``.gif`` (Clasp's own encoder)
+        or ``.mp4``, ``.webm``, ``.mkv``, ``.mov`` (through the ffmpeg program), ``fps`` frames
+        a second of simulated time, the camera as ``render`` takes it. Returns the frames
+        written; the world is left where the run ended."""
     def resolve_overlaps(self) -> list[tuple[BodyId, BodyId, list[float]]]:
         """Moves each dynamic body inside another the shortest way out; returns (moved, the
         body it was in, the move in mm) for each."""

@@ -1,0 +1,80 @@
+//! Runs kept from Python: `simulate(..., record=)` and `test_grasp(..., record=)` write a
+//! recording (`.clasprec` for Clasp's app, `.rrd` for rerun's viewer, written with this very
+//! Python, which has `rerun-sdk` when the rerun extra is installed), and `render_video` draws a
+//! simulated run as a video.
+
+use std::path::{Path, PathBuf};
+
+use clasp_core::{Recording, World};
+use clasp_render::{check_video_path, render_video};
+use pyo3::{exceptions::PyValueError, prelude::*};
+
+use crate::{errors::move_error, world::PyWorld};
+
+/// Seconds between a recording's moments (the physics test's own interval).
+const RECORD_INTERVAL: f64 = clasp_core::PATH_INTERVAL;
+
+/// Refuses a recording file of a kind Clasp does not write, before any run.
+pub(crate) fn check_record_path(path: Option<&Path>) -> PyResult<()> {
+    match path {
+        Some(path) => {
+            clasp_io::check_recording_path(path).map_err(|e| PyValueError::new_err(e.to_string()))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Writes `recording` of a run that began in `start`, by the file's extension.
+pub(crate) fn write_recording(
+    py: Python<'_>,
+    path: &Path,
+    recording: &Recording,
+    start: &World,
+) -> PyResult<()> {
+    let python: PathBuf = py.import("sys")?.getattr("executable")?.extract()?;
+    py.detach(|| clasp_io::save_any_recording(recording, start, path, None, &python))
+        .map_err(move_error)
+}
+
+/// Steps between a recording's moments at time step `dt`.
+pub(crate) fn steps_between_moments(dt: f64) -> usize {
+    ((RECORD_INTERVAL / dt).round() as usize).max(1)
+}
+
+#[pymethods]
+impl PyWorld {
+    /// Simulates `seconds` and draws the run as a video at `path`: `.gif` (Clasp's own
+    /// encoder) or `.mp4`, `.webm`, `.mkv`, `.mov` (through the ffmpeg program), `fps` frames a
+    /// second of simulated time, the camera as `render` takes it. Returns the frames written.
+    /// The world is left where the run ended.
+    #[pyo3(signature = (path, seconds, width=640, height=480, fps=30, camera=None, look_from=None, fov=45.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn render_video(
+        &mut self,
+        py: Python<'_>,
+        path: PathBuf,
+        seconds: f64,
+        width: u32,
+        height: u32,
+        fps: u32,
+        camera: Option<&Bound<'_, PyAny>>,
+        look_from: Option<[f64; 3]>,
+        fov: f64,
+    ) -> PyResult<usize> {
+        check_video_path(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let camera = self.camera(camera, look_from, fov, (width, height))?;
+        let renderer = crate::render::renderer()?;
+        let start = self.world.clone();
+        let mut recording = Recording::default();
+        let every = steps_between_moments(self.world.time_step());
+        let world = &mut self.world;
+        let video = py.detach(|| -> Result<_, String> {
+            world
+                .simulate_recorded(seconds, every, &mut recording)
+                .map_err(|e| e.to_string())?;
+            render_video(renderer, &start, &recording, &camera, fps, &path)
+                .map_err(|e| e.to_string())
+        });
+        Ok(video.map_err(move_error)?.frames)
+    }
+}
