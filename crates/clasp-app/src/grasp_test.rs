@@ -105,16 +105,49 @@ impl Editor<'_> {
     }
 }
 
+impl Editor<'_> {
+    /// A playing grasp test on the timeline: (0, its whole length, the time shown), seconds,
+    /// each run's length and the rest after it laid end to end.
+    pub fn grasp_playback_span(&self) -> Option<(f64, f64, f64)> {
+        let (playback, test) = (
+            self.grasp_test.playback.as_ref()?,
+            self.grasp_test.result.as_ref()?,
+        );
+        let lengths: Vec<f64> = test.directions.iter().map(run_length).collect();
+        let before: f64 = lengths[..playback.direction.min(lengths.len())]
+            .iter()
+            .sum();
+        Some((0.0, lengths.iter().sum(), before + playback.elapsed))
+    }
+
+    /// Moves a grasp test's playback to `time` seconds from its start (as the slider shows).
+    pub fn seek_grasp_playback(&mut self, time: f64) {
+        let Some(playback) = self.grasp_test.playback.as_mut() else {
+            return;
+        };
+        playback.direction = 0;
+        playback.elapsed = 0.0;
+        // The very end would end the playback: the slider's end shows the last run's last moment.
+        let end = self.grasp_playback_span().map_or(0.0, |(_, end, _)| end);
+        self.advance_grasp_playback(time.clamp(0.0, (end - 1e-6).max(0.0)));
+    }
+}
+
+/// A run's time on the timeline: its path, then the rest on its last moment.
+fn run_length(direction: &clasp_core::DirectionHold) -> f64 {
+    direction.path.len().saturating_sub(1) as f64 * PATH_INTERVAL + DIRECTION_PAUSE
+}
+
 /// Moves the playback's clock on by `seconds`, into the next direction (after a pause on the
 /// last moment of this one) where this one has ended; false after the last direction.
 fn next_moment(playback: &mut Playback, test: &HoldTest, seconds: f64) -> bool {
     playback.elapsed += seconds;
     while let Some(direction) = test.directions.get(playback.direction) {
-        let length = direction.path.len().saturating_sub(1) as f64 * PATH_INTERVAL;
-        if playback.elapsed < length + DIRECTION_PAUSE {
+        let length = run_length(direction);
+        if playback.elapsed < length {
             return true;
         }
-        playback.elapsed -= length + DIRECTION_PAUSE;
+        playback.elapsed -= length;
         playback.direction += 1;
     }
     false

@@ -20,6 +20,7 @@ pub mod scene;
 pub mod selection;
 pub mod simulation;
 pub mod systems;
+pub mod timeline;
 pub mod ui;
 
 use std::process::ExitCode;
@@ -56,6 +57,7 @@ impl Plugin for ClaspPlugin {
                 camera::OrbitCameraPlugin,
                 selection::SelectionPlugin,
                 ui::UiPlugin,
+                timeline::TimelinePlugin,
                 capture::CapturePlugin,
                 dialog::DialogPlugin,
                 commands::CommandsPlugin,

@@ -3,7 +3,9 @@
 //! them, so the window keeps drawing: the status bar shows how far behind real time that
 //! leaves it). A body dragged while it plays becomes kinematic and is steered to the pointer,
 //! pushing what it meets (MuJoCo's perturbation); it gets its type back when let go. Play
-//! takes an undo step, so Undo after a run puts the world back where Play found it.
+//! takes an undo step, so Undo after a run puts the world back where Play found it. Each
+//! frame's moment goes onto the timeline (`crate::timeline`); Play goes on from the moment
+//! the timeline shows.
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +32,7 @@ impl Editor<'_> {
             return;
         }
         self.checkpoint("simulation");
+        self.continue_timeline();
         self.simulation.playing = true;
         self.simulation.owed = 0.0;
     }
@@ -56,7 +59,9 @@ impl Editor<'_> {
     pub fn step_once(&mut self) {
         self.pause();
         self.checkpoint("simulation step");
+        self.continue_timeline();
         self.take_steps(1, None);
+        self.remember_moment();
         self.refresh_quality(true);
     }
 
@@ -78,6 +83,7 @@ impl Editor<'_> {
             self.simulation.owed = 0.0;
         }
         self.simulation.real_time_factor = Some(taken as f64 * dt / frame);
+        self.remember_moment();
         self.record_trace();
         self.refresh_quality(false);
     }

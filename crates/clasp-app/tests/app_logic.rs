@@ -929,6 +929,25 @@ fn test_grasp_plays_the_directions_back_and_puts_the_grasp_back() {
         edit(&mut app, |editor| editor.advance_grasp_playback(0.01));
     }
     assert_eq!(playing(&app), Some(1));
+    // The playback is on the timeline: scrubbed back into the first run, the fingers stand
+    // where the test had them then.
+    let position = edit(&mut app, |editor| editor.timeline_position()).unwrap();
+    assert!(
+        position.0 == 0.0 && position.2 > 0.0 && position.1 > position.2,
+        "{position:?}"
+    );
+    edit(&mut app, |editor| editor.scrub_to(0.05));
+    assert_eq!(playing(&app), Some(0));
+    let frame = {
+        let test = app.world().resource::<clasp_app::editor::GraspTest>();
+        test.result.as_ref().unwrap().directions[0].path[5].clone()
+    };
+    let (object, dofs) = shown(&app);
+    assert_eq!(object, frame.object);
+    let hand = world(&app)
+        .find_robot(clasp_core::RobotId::from_index(0))
+        .unwrap();
+    assert_eq!(dofs, hand.within_limits(&frame.dofs));
     edit(&mut app, |editor| editor.advance_grasp_playback(60.0));
     assert_eq!(playing(&app), None);
     assert_eq!(shown(&app), (grasp_pose, grasp_dofs.clone()));
@@ -962,4 +981,162 @@ fn a_mujoco_model_given_first_opens_as_the_world() {
         clasp_app::dialog::purpose_for_file(&file),
         clasp_app::dialog::DialogPurpose::OpenWorld
     );
+}
+
+/// Every body's pose.
+fn poses(world: &clasp_core::World) -> Vec<clasp_core::Pose> {
+    world
+        .body_ids()
+        .into_iter()
+        .map(|id| world.body(id).unwrap().pose())
+        .collect()
+}
+
+fn assert_same_poses(a: &[clasp_core::Pose], b: &[clasp_core::Pose], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    for (x, y) in a.iter().zip(b) {
+        let moved = (x.translation.vector - y.translation.vector).norm();
+        let turned = x.rotation.angle_to(&y.rotation);
+        assert!(moved < 1e-9 && turned < 1e-9, "{what}: {x} vs {y}");
+    }
+}
+
+/// `world` stepped on by whole steps to `time`, apart from the app.
+fn simulated_to(world: &clasp_core::World, time: f64) -> clasp_core::World {
+    let mut world = world.clone();
+    let steps = (time / world.time_step()).round() as usize;
+    for _ in 0..steps {
+        world.step().unwrap();
+    }
+    world
+}
+
+fn timeline(app: &App) -> &clasp_app::editor::Timeline {
+    app.world().resource::<clasp_app::editor::Timeline>()
+}
+
+#[test]
+fn the_timeline_scrubs_back_to_where_the_run_was_and_play_goes_on_from_there() {
+    let mut app = box_over_a_table_app();
+    let start = world(&app).clone();
+    press_key(&mut app, &[], KeyCode::Space);
+    play_until(&mut app, 1.0);
+    press_key(&mut app, &[], KeyCode::Space);
+    let (first, last) = timeline(&app).span().unwrap();
+    assert!(first == 0.0 && last >= 1.0, "{first}..{last}");
+    let position = edit(&mut app, |editor| editor.timeline_position());
+    assert_eq!(
+        position.map(|(_, _, now)| now),
+        Some(last),
+        "the bar shows the live end"
+    );
+
+    // Back to 0.5 s: the bodies stand where the simulation had them then.
+    edit(&mut app, |editor| editor.scrub_to(0.5));
+    let shown = simulation(&app).time;
+    assert!(
+        shown <= 0.5 && shown > 0.45,
+        "the frame's moment at or before 0.5 s: {shown}"
+    );
+    let then = poses(world(&app));
+    assert_same_poses(
+        &then,
+        &poses(&simulated_to(&start, shown)),
+        "at the moment shown",
+    );
+    assert_ne!(then, poses(&start), "the box had fallen");
+    // The plot's cursor follows (it shows while a moment is scrubbed to).
+    assert!(timeline(&app).shown.is_some());
+
+    // Play goes on from there, the later moments dropped; Undo goes back to the moment.
+    press_key(&mut app, &[], KeyCode::Space);
+    play_until(&mut app, shown + 0.1);
+    press_key(&mut app, &[], KeyCode::Space);
+    let (_, last) = timeline(&app).span().unwrap();
+    assert!(
+        last < shown + 0.2,
+        "the old future is gone: the timeline ends at {last}"
+    );
+    assert_same_poses(
+        &poses(world(&app)),
+        &poses(&simulated_to(&start, last)),
+        "the run from the moment shown is the same run",
+    );
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyZ);
+    assert_same_poses(&poses(world(&app)), &then, "Undo");
+    assert_eq!(simulation(&app).time, shown);
+}
+
+#[test]
+fn a_recording_opens_onto_the_timeline_and_scrubs_to_the_runs_moments() {
+    let file = box_over_a_table();
+    let start = clasp_io::load_world(&clasp_io::Disk, &file, None).unwrap();
+    let mut run = start.clone();
+    let mut recording = clasp_core::Recording::default();
+    run.simulate_recorded(1.0, 10, &mut recording).unwrap();
+    let recorded = file.with_file_name("box.clasprec");
+    clasp_io::save_recording(&recording, &start, &recorded, None).unwrap();
+
+    let mut app = box_over_a_table_app();
+    assert!(edit(&mut app, |editor| editor.open_world(&recorded)));
+    assert_eq!(timeline(&app).len(), 101);
+    assert_same_poses(
+        &poses(world(&app)),
+        &poses(&start),
+        "it opens at its first moment",
+    );
+    edit(&mut app, |editor| editor.scrub_to(0.5));
+    assert!((simulation(&app).time - 0.5).abs() < 1e-9);
+    assert_same_poses(
+        &poses(world(&app)),
+        &poses(&simulated_to(&start, 0.5)),
+        "0.5 s",
+    );
+    assert_same_poses(
+        &poses(world(&app)),
+        &recording.at(0.5 + 1e-9).unwrap().poses,
+        "the file's",
+    );
+    // Played back by itself from there, to its end.
+    edit(&mut app, |editor| {
+        editor.toggle_replay();
+        editor.advance_replay(0.2);
+    });
+    assert!(
+        (simulation(&app).time - 0.7).abs() < 0.011,
+        "{}",
+        simulation(&app).time
+    );
+    edit(&mut app, |editor| editor.advance_replay(5.0));
+    assert!(!timeline(&app).replaying);
+    assert_same_poses(&poses(world(&app)), &poses(&run), "its last moment");
+
+    // A damaged recording changes nothing and says why, naming the file.
+    let broken = file.with_file_name("broken.clasprec");
+    std::fs::write(&broken, "{\"clasp_recording\": 1, \"world\": ").unwrap();
+    let before = poses(world(&app));
+    assert!(!edit(&mut app, |editor| editor.open_world(&broken)));
+    assert_same_poses(&poses(world(&app)), &before, "a bad file changes nothing");
+    let last = log(&app).last().unwrap();
+    assert!(
+        last.error && last.text.contains("broken.clasprec"),
+        "{}",
+        last.text
+    );
+}
+
+#[test]
+fn the_history_saves_as_a_recording_that_opens_again() {
+    let mut app = box_over_a_table_app();
+    press_key(&mut app, &[], KeyCode::Space);
+    play_until(&mut app, 0.3);
+    press_key(&mut app, &[], KeyCode::Space);
+    let saved = box_over_a_table().with_file_name("history.clasprec");
+    assert!(edit(&mut app, |editor| editor.save_recording(&saved)));
+    let (_, recording) = clasp_io::load_recording(&clasp_io::Disk, &saved, None).unwrap();
+    assert_eq!(recording.moments.len(), timeline(&app).len());
+    for (moment, kept) in recording.moments.iter().zip(timeline(&app).moments()) {
+        assert_eq!(moment.time, kept.time);
+        assert_same_poses(&moment.poses, &poses(&kept.world), "each moment");
+    }
 }

@@ -71,7 +71,7 @@ impl Playback {
     ) -> Result<String, Failure> {
         let mut said = String::new();
         if let Some(path) = &self.record {
-            clasp_io::save_any_recording(recording, start, path, root, &python())
+            clasp_io::save_any_recording(recording, start, path, root, &clasp_io::rrd_python())
                 .map_err(|e| e.to_string())?;
             said.push_str(&format!(
                 "recorded {} moments to {}\n",
@@ -102,13 +102,6 @@ impl Playback {
         }
         Ok(said)
     }
-}
-
-/// The Python that writes `.rrd` files: $CLASP_PYTHON, else `python3`.
-fn python() -> PathBuf {
-    std::env::var_os("CLASP_PYTHON")
-        .filter(|p| !p.is_empty())
-        .map_or_else(|| PathBuf::from("python3"), PathBuf::from)
 }
 
 /// Steps in a recording's interval at time step `dt` (at least one).

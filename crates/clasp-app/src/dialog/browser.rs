@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::purpose::{DialogPurpose, with_xml_extension};
+use super::purpose::{DialogPurpose, with_extension_or};
 
 /// Where a dialog starts: the open world's folder, else the current folder.
 pub fn start_folder(world_path: Option<&Path>) -> PathBuf {
@@ -68,12 +68,15 @@ pub fn list_folder(dir: &Path, extensions: &[&str]) -> std::io::Result<Vec<Brows
 
 /// Where Save As writes: `name` in `dir` (or `name` itself when it is absolute), with `.xml`
 /// added when it has no extension; `None` for an empty name.
-pub fn save_target(dir: &Path, name: &str) -> Option<PathBuf> {
+pub fn save_target(dir: &Path, name: &str, purpose: DialogPurpose) -> Option<PathBuf> {
     let name = name.trim();
     if name.is_empty() {
         return None;
     }
-    Some(with_xml_extension(&dir.join(name)))
+    Some(with_extension_or(
+        &dir.join(name),
+        purpose.default_extension(),
+    ))
 }
 
 /// Clasp's own file browser, for where no native dialog answers.
@@ -110,7 +113,9 @@ impl FileBrowser {
             path_text: String::new(),
             entries: Vec::new(),
             selected: None,
-            file_name: if purpose == DialogPurpose::SaveAs {
+            file_name: if purpose == DialogPurpose::SaveRecording {
+                "run.clasprec".into()
+            } else if purpose == DialogPurpose::SaveAs {
                 save_name(world_path)
             } else {
                 String::new()
@@ -150,7 +155,7 @@ impl FileBrowser {
     /// A click on an entry: a file is picked (and named, for Save As); a folder only marked.
     pub fn pick(&mut self, entry: &BrowserEntry) {
         self.selected = Some(entry.path.clone());
-        if !entry.is_dir && self.purpose == DialogPurpose::SaveAs {
+        if !entry.is_dir && self.purpose.saves() {
             self.file_name = entry.name.clone();
         }
     }
@@ -174,7 +179,7 @@ impl FileBrowser {
             self.enter(&typed);
             return None;
         }
-        if self.purpose == DialogPurpose::SaveAs {
+        if self.purpose.saves() {
             let parent = typed.parent().filter(|p| p.is_dir()).map(Path::to_path_buf);
             if let (Some(parent), Some(name)) = (parent, typed.file_name()) {
                 let name = name.to_string_lossy().into_owned();
@@ -192,8 +197,8 @@ impl FileBrowser {
     /// The Open/Import/Save button: the picked file, or for Save As the named one.
     pub fn confirm(&mut self) -> Option<PathBuf> {
         match self.purpose {
-            DialogPurpose::SaveAs => {
-                let target = save_target(&self.dir, &self.file_name);
+            DialogPurpose::SaveAs | DialogPurpose::SaveRecording => {
+                let target = save_target(&self.dir, &self.file_name, self.purpose);
                 if target.as_ref().is_some_and(|t| t.is_dir()) {
                     self.problem = Some("that is a folder: give a file name".into());
                     return None;
@@ -214,7 +219,9 @@ impl FileBrowser {
 
     pub(super) fn can_confirm(&self) -> bool {
         match self.purpose {
-            DialogPurpose::SaveAs => !self.file_name.trim().is_empty(),
+            DialogPurpose::SaveAs | DialogPurpose::SaveRecording => {
+                !self.file_name.trim().is_empty()
+            }
             _ => self.selected.is_some(),
         }
     }
@@ -262,11 +269,7 @@ impl FileBrowser {
                     .weak(),
                 );
                 ui.separator();
-                let footer = if self.purpose == DialogPurpose::SaveAs {
-                    86.0
-                } else {
-                    58.0
-                };
+                let footer = if self.purpose.saves() { 86.0 } else { 58.0 };
                 egui::ScrollArea::vertical()
                     .id_salt("browser_list")
                     .max_height((ui.available_height() - footer).max(80.0))
@@ -295,12 +298,12 @@ impl FileBrowser {
                         }
                     });
                 ui.separator();
-                if self.purpose == DialogPurpose::SaveAs {
+                if self.purpose.saves() {
                     ui.horizontal(|ui| {
                         ui.label("File name:");
                         ui.text_edit_singleline(&mut self.file_name);
                     });
-                    if let Some(target) = save_target(&self.dir, &self.file_name)
+                    if let Some(target) = save_target(&self.dir, &self.file_name, self.purpose)
                         && target.is_file()
                     {
                         ui.colored_label(

@@ -14,8 +14,9 @@ use clasp_core::World;
 use clasp_io::{LoadError, LoadWarning};
 
 use crate::{
-    editor::{Editor, ImportKind},
+    editor::{Editor, ImportKind, TimelineMoment},
     files::{self, Loaded},
+    timeline::{is_recording, load_recording_file},
 };
 
 /// What a file is loaded for.
@@ -45,6 +46,7 @@ struct Load {
 /// What a loaded file holds, or why it did not load.
 enum FileContents {
     World(Result<Box<(World, Vec<LoadWarning>)>, LoadError>),
+    Recording(Result<Vec<TimelineMoment>, LoadError>),
     Import(Result<Loaded, LoadError>),
 }
 
@@ -54,6 +56,9 @@ impl Loads {
         let file = path.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             match purpose {
+                LoadPurpose::OpenWorld if is_recording(&file) => {
+                    FileContents::Recording(load_recording_file(&file))
+                }
                 LoadPurpose::OpenWorld => {
                     FileContents::World(files::load_world_file(&file).map(Box::new))
                 }
@@ -105,6 +110,7 @@ pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
         let job = loads.jobs.remove(0);
         match contents {
             FileContents::World(world) => editor.open_loaded_world(&job.path, world.map(|w| *w)),
+            FileContents::Recording(moments) => editor.open_loaded_recording(&job.path, moments),
             FileContents::Import(loaded) => editor.import_loaded(&job.path, loaded),
         };
     }

@@ -119,14 +119,14 @@ impl FileDialogs {
             .set_title(purpose.title())
             .add_filter(purpose.filter_name(), purpose.extensions())
             .set_directory(start_folder(document.path.as_deref()));
-        if purpose == DialogPurpose::SaveAs {
+        if purpose.saves() {
             dialog = dialog
                 .set_file_name(save_name(document.path.as_deref()))
                 .set_can_create_directories(true);
         }
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let opened = Instant::now();
-            let chosen = if purpose == DialogPurpose::SaveAs {
+            let chosen = if purpose.saves() {
                 dialog.save_file().await
             } else {
                 dialog.pick_file().await
@@ -229,6 +229,9 @@ fn use_chosen(
             DialogPurpose::SaveAs => {
                 editor.save(Some(&with_xml_extension(&path)));
             }
+            DialogPurpose::SaveRecording => {
+                editor.save_recording(&with_extension_or(&path, "clasprec"));
+            }
         }
     }
 }
@@ -327,17 +330,19 @@ mod tests {
     #[test]
     fn save_as_adds_xml_to_a_bare_name_only() {
         let dir = Path::new("/tmp/w");
-        assert_eq!(save_target(dir, " grasp "), Some(dir.join("grasp.xml")));
-        assert_eq!(save_target(dir, "grasp.xml"), Some(dir.join("grasp.xml")));
+        let save_as = |name| save_target(dir, name, DialogPurpose::SaveAs);
+        assert_eq!(save_as(" grasp "), Some(dir.join("grasp.xml")));
+        assert_eq!(save_as("grasp.xml"), Some(dir.join("grasp.xml")));
+        assert_eq!(save_as("grasp.world"), Some(dir.join("grasp.world")));
+        assert_eq!(save_as("  "), None);
         assert_eq!(
-            save_target(dir, "grasp.world"),
-            Some(dir.join("grasp.world"))
-        );
-        assert_eq!(save_target(dir, "  "), None);
-        assert_eq!(
-            save_target(dir, "/elsewhere/g"),
+            save_as("/elsewhere/g"),
             Some(PathBuf::from("/elsewhere/g.xml"))
         );
+        // A recording's bare name is Clasp's own kind; rerun's is kept.
+        let record = |name| save_target(dir, name, DialogPurpose::SaveRecording);
+        assert_eq!(record("run"), Some(dir.join("run.clasprec")));
+        assert_eq!(record("run.rrd"), Some(dir.join("run.rrd")));
     }
 
     #[test]

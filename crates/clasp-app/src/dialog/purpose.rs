@@ -12,6 +12,8 @@ pub enum DialogPurpose {
     OpenWorld,
     Import(ImportKind),
     SaveAs,
+    /// File → Save Recording As: the timeline as a recording.
+    SaveRecording,
 }
 
 impl DialogPurpose {
@@ -22,6 +24,20 @@ impl DialogPurpose {
             DialogPurpose::Import(ImportKind::Obstacle) => "Import Obstacle",
             DialogPurpose::Import(ImportKind::Robot) => "Import Robot",
             DialogPurpose::SaveAs => "Save World As",
+            DialogPurpose::SaveRecording => "Save Recording As",
+        }
+    }
+
+    /// Whether the file chosen is one to write (a name may be typed), not one to read.
+    pub fn saves(self) -> bool {
+        matches!(self, DialogPurpose::SaveAs | DialogPurpose::SaveRecording)
+    }
+
+    /// The extension a name typed without one gets.
+    pub fn default_extension(self) -> &'static str {
+        match self {
+            DialogPurpose::SaveRecording => "clasprec",
+            _ => "xml",
         }
     }
 
@@ -29,7 +45,9 @@ impl DialogPurpose {
     /// URDF only; bodies also as bare meshes.
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
-            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => &["xml"],
+            DialogPurpose::OpenWorld => &["xml", "clasprec"],
+            DialogPurpose::SaveAs => &["xml"],
+            DialogPurpose::SaveRecording => &["clasprec", "rrd"],
             DialogPurpose::Import(ImportKind::Robot) => &["xml", "urdf"],
             DialogPurpose::Import(_) => &["xml", "urdf", "off", "ply", "obj", "stl", "iv", "wrl"],
         }
@@ -37,7 +55,9 @@ impl DialogPurpose {
 
     pub(super) fn filter_name(self) -> &'static str {
         match self {
-            DialogPurpose::OpenWorld | DialogPurpose::SaveAs => "GraspIt world (*.xml)",
+            DialogPurpose::OpenWorld => "World (GraspIt XML, MJCF) or Clasp recording",
+            DialogPurpose::SaveAs => "GraspIt world (*.xml)",
+            DialogPurpose::SaveRecording => "Recording (Clasp's .clasprec, rerun's .rrd)",
             DialogPurpose::Import(ImportKind::Robot) => "Robot (GraspIt XML, URDF)",
             DialogPurpose::Import(_) => "Body (GraspIt XML, URDF, mesh)",
         }
@@ -48,7 +68,7 @@ impl DialogPurpose {
         match self {
             DialogPurpose::OpenWorld => "Open",
             DialogPurpose::Import(_) => "Import",
-            DialogPurpose::SaveAs => "Save",
+            DialogPurpose::SaveAs | DialogPurpose::SaveRecording => "Save",
         }
     }
 }
@@ -56,6 +76,9 @@ impl DialogPurpose {
 /// What a dropped file (or a recent file) does: a world (GraspIt's or MuJoCo's) opens, anything else is imported,
 /// robots as robots.
 pub fn purpose_for_file(path: &Path) -> DialogPurpose {
+    if crate::timeline::is_recording(path) {
+        return DialogPurpose::OpenWorld;
+    }
     match FileKind::of(&Disk, path) {
         Ok(kind) if kind.is_world() => DialogPurpose::OpenWorld,
         _ => DialogPurpose::Import(import_kind_of(path)),
@@ -64,9 +87,14 @@ pub fn purpose_for_file(path: &Path) -> DialogPurpose {
 
 /// GraspIt's Save As: a name without an extension gets `.xml`.
 pub fn with_xml_extension(path: &Path) -> PathBuf {
+    with_extension_or(path, "xml")
+}
+
+/// A name without an extension gets `extension`.
+pub fn with_extension_or(path: &Path, extension: &str) -> PathBuf {
     if path.extension().is_some() {
         path.to_path_buf()
     } else {
-        path.with_extension("xml")
+        path.with_extension(extension)
     }
 }

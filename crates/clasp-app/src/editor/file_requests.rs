@@ -13,6 +13,9 @@ impl Editor<'_> {
     /// Opens a world file in place of the current one; a file that does not load changes
     /// nothing and is reported.
     pub fn open_world(&mut self, path: &Path) -> bool {
+        if crate::timeline::is_recording(path) {
+            return self.open_loaded_recording(path, crate::timeline::load_recording_file(path));
+        }
         self.open_loaded_world(path, files::load_world_file(path))
     }
 
@@ -30,6 +33,8 @@ impl Editor<'_> {
                 }
                 self.checkpoint("open world");
                 self.doc.world = world;
+                self.simulation.time = 0.0;
+                self.timeline.replace(Default::default(), Vec::new());
                 self.doc.source = path.display().to_string();
                 self.doc.path = Some(path.to_path_buf());
                 self.selection.0.clear();
@@ -122,7 +127,7 @@ impl Editor<'_> {
         }
     }
 
-    pub(super) fn remember(&mut self, path: &Path) {
+    pub(crate) fn remember(&mut self, path: &Path) {
         self.doc.recent.retain(|p| p != path);
         self.doc.recent.insert(0, path.to_path_buf());
         self.doc.recent.truncate(10);

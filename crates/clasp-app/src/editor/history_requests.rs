@@ -47,6 +47,9 @@ impl Editor<'_> {
         simulation.held = None;
         simulation.time = snapshot.time;
         simulation.trace = Default::default();
+        // The timeline keeps its moments; the world shown is Undo's, at the live end.
+        self.timeline.shown = None;
+        self.timeline.replaying = false;
         self.history.drag_start = None;
         self.doc.touching = None;
         self.structure_changed();
@@ -81,7 +84,7 @@ impl Editor<'_> {
 
     /// After bodies came or went: the selection keeps only bodies that are still there. The
     /// scene sees the change through the document's change flag.
-    pub(super) fn structure_changed(&mut self) {
+    pub(crate) fn structure_changed(&mut self) {
         let world = &self.doc.world;
         if self.selection.iter().any(|&id| world.body(id).is_none()) {
             self.selection.0.retain(|&id| world.body(id).is_some());

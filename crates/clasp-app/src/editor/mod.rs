@@ -5,7 +5,7 @@
 //! only what it changes. No Bevy systems live here; they turn pointer and keyboard input into
 //! these requests and show the result (design: input → request → core → ECS view).
 //!
-//! The resources are defined in `resources`, `history`, `plans` and `simulation`; the [`Editor`] and its
+//! The resources are defined in `resources`, `history`, `plans`, `simulation` and `timeline`; the [`Editor`] and its
 //! requests in `requests`, `move_requests`, `history_requests` and `file_requests`.
 
 pub use crate::files::ImportKind;
@@ -20,6 +20,7 @@ pub use resources::{
 };
 pub(crate) use simulation::Held;
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
+pub use timeline::{TIMELINE_LENGTH, Timeline, TimelineMoment, TimelineSource};
 
 mod file_requests;
 mod grasp_test;
@@ -30,3 +31,4 @@ mod plans;
 mod requests;
 mod resources;
 mod simulation;
+mod timeline;

@@ -15,6 +15,7 @@ use super::resources::{
     Document, FrameRequest, Log, LogEntry, Selection, ShownCamera, ViewSettings,
 };
 use super::simulation::Simulation;
+use super::timeline::Timeline;
 
 /// Every resource a request may change, borrowed together. Systems that only look take
 /// `Res<Document>`, `Res<Selection>` and the others instead, so they mark nothing changed.
@@ -33,6 +34,8 @@ pub struct Editor<'w> {
     pub simulation: ResMut<'w, Simulation>,
     /// Grasp → Test Grasp's run and answer.
     pub grasp_test: ResMut<'w, GraspTest>,
+    /// The moments a run went through, for the slider under the view.
+    pub timeline: ResMut<'w, Timeline>,
 }
 
 /// Puts an editor opened on `document` into a Bevy world: the document and empty others.
@@ -47,6 +50,7 @@ pub fn install_editor(world: &mut bevy::ecs::world::World, document: Document) {
     world.init_resource::<ShownCamera>();
     world.init_resource::<Simulation>();
     world.init_resource::<GraspTest>();
+    world.init_resource::<Timeline>();
 }
 
 /// Moves the editor's resources from one Bevy world into another.
@@ -65,6 +69,7 @@ pub fn move_editor(from: &mut bevy::ecs::world::World, to: &mut bevy::ecs::world
     carry::<ShownCamera>(from, to);
     carry::<Simulation>(from, to);
     carry::<GraspTest>(from, to);
+    carry::<Timeline>(from, to);
 }
 
 /// Makes requests of the editor in `world` outside a system: start-up, tests, benchmarks.

@@ -77,6 +77,14 @@ pub(super) fn file_menu(ui: &mut egui::Ui, editor: &mut Editor, dialogs: &mut Fi
     if item(ui, Action::SaveAs) {
         perform(Action::SaveAs, editor, dialogs);
     }
+    let recorded = editor.timeline.len() > 1;
+    if ui
+        .add_enabled(recorded, egui::Button::new("Save Recording As…"))
+        .on_hover_text("The timeline's moments as a recording: .clasprec (Clasp opens it) or .rrd (rerun's viewer)")
+        .clicked()
+    {
+        dialogs.request(DialogPurpose::SaveRecording);
+    }
     ui.separator();
     ui.add_enabled_ui(!editor.doc.recent.is_empty(), |ui| {
         ui.menu_button("Open Recent", |ui| {

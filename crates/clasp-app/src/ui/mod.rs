@@ -30,6 +30,7 @@ mod robot;
 mod state;
 mod status;
 mod style;
+mod timeline;
 mod widgets;
 
 use bodies::*;
@@ -45,6 +46,7 @@ pub use progress::*;
 pub use robot::*;
 pub use state::UiState;
 pub use status::*;
+use timeline::timeline_bar;
 
 pub struct UiPlugin;
 
@@ -130,6 +132,12 @@ fn panels(
         .inner;
     let frame_rate = frames.rate().filter(|_| editor.view.frame_rate_shown);
     egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, editor, state, frame_rate));
+    if editor
+        .timeline_position()
+        .is_some_and(|(first, last, _)| last > first)
+    {
+        egui::Panel::bottom("timeline").show(&mut root, |ui| timeline_bar(ui, editor));
+    }
     if state.log_open {
         egui::Panel::bottom("log")
             .resizable(true)

@@ -16,6 +16,8 @@ pub(super) fn plot_window(ctx: &egui::Context, editor: &mut Editor) {
     }
     let mut open = true;
     let trace = &editor.simulation.trace;
+    // The timeline's moment, while it is scrubbed back.
+    let cursor = editor.timeline.shown.map(|_| editor.simulation.time);
     let title = trace.body.map_or("Plot".to_owned(), |id| {
         format!("Plot: {}", editor.doc.body_name(id))
     });
@@ -36,7 +38,7 @@ pub(super) fn plot_window(ctx: &egui::Context, editor: &mut Editor) {
             for (name, unit, value) in charts {
                 let values: Vec<(f64, f64)> =
                     trace.samples.iter().map(|s| (s.time, value(s))).collect();
-                chart(ui, name, unit, &values);
+                chart(ui, name, unit, &values, cursor);
             }
         });
     if !open {
@@ -44,8 +46,9 @@ pub(super) fn plot_window(ctx: &egui::Context, editor: &mut Editor) {
     }
 }
 
-/// One quantity over time: its latest value and range above a line through its samples.
-fn chart(ui: &mut egui::Ui, name: &str, unit: &str, values: &[(f64, f64)]) {
+/// One quantity over time: its latest value and range above a line through its samples, and
+/// a cursor at the time the timeline shows.
+fn chart(ui: &mut egui::Ui, name: &str, unit: &str, values: &[(f64, f64)], cursor: Option<f64>) {
     let (lo, hi) = values
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| {
@@ -78,4 +81,9 @@ fn chart(ui: &mut egui::Ui, name: &str, unit: &str, values: &[(f64, f64)]) {
         .collect();
     let stroke = egui::Stroke::new(1.5, ui.visuals().selection.bg_fill);
     painter.add(egui::Shape::line(points, stroke));
+    if let Some(time) = cursor.filter(|&t| t >= t0 && t <= t1) {
+        let x = rect.left() + ((time - t0) / span(t0, t1)) as f32 * rect.width();
+        let cursor_stroke = egui::Stroke::new(1.0, ui.visuals().warn_fg_color);
+        painter.vline(x, rect.y_range(), cursor_stroke);
+    }
 }

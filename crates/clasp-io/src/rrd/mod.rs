@@ -6,7 +6,7 @@
 
 use std::{
     io::Write,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Command, Stdio},
 };
 
@@ -20,6 +20,14 @@ const SCRIPT: &str = include_str!("write_rrd.py");
 
 /// The exit status by which the script says the rerun SDK is missing.
 const NO_SDK: i32 = 3;
+
+/// The Python that writes `.rrd` files for the CLI and the app: `$CLASP_PYTHON`, else
+/// `python3`.
+pub fn rrd_python() -> PathBuf {
+    std::env::var_os("CLASP_PYTHON")
+        .filter(|p| !p.is_empty())
+        .map_or_else(|| PathBuf::from("python3"), PathBuf::from)
+}
 
 /// Writes `recording` of a run in `world` (whose bodies it places) as an `.rrd` file, with
 /// `python` (a Python that has `rerun-sdk`).
