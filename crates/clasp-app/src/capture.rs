@@ -89,7 +89,7 @@ fn request_screenshot(
     );
 }
 
-fn save_png(image: &Image, path: &Path) -> Result<(), String> {
+pub(crate) fn save_png(image: &Image, path: &Path) -> Result<(), String> {
     let pixels = image
         .clone()
         .try_into_dynamic()

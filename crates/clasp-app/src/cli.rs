@@ -40,6 +40,13 @@ pub struct Args {
     /// frame rate (View → Frame rate; the state file's `frame_rate`).
     #[arg(long)]
     pub no_vsync: bool,
+
+    /// Draw N frames into an offscreen image, with no window and no window system (no X
+    /// server: a GPU machine without a display, or CI), as fast as the GPU allows; print the
+    /// frame counter's figures (fps, median and p99 frame time) and exit. `--size` is the
+    /// image's size, `--screenshot` saves the last frame, `--play` runs the dynamics.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub offscreen: Option<u64>,
 }
 
 fn window_size(text: &str) -> Result<(u32, u32), String> {

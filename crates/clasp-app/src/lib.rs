@@ -15,6 +15,7 @@ pub mod frame_rate;
 pub mod grasp_test;
 pub mod icon;
 pub mod markers;
+pub mod offscreen;
 pub mod planning;
 pub mod scene;
 pub mod selection;
@@ -142,6 +143,9 @@ pub fn install(app: &mut App, mut scene: EditorWorld, options: RunOptions) {
 
 /// Runs the desktop app until its window closes or `--exit-after` ends it.
 pub fn run(args: Args) -> ExitCode {
+    if let Some(frames) = args.offscreen {
+        return offscreen::run_offscreen(&args, frames);
+    }
     let mut scene = open_scene(&args.files);
     if args.play {
         edit(&mut scene, |editor| editor.play());

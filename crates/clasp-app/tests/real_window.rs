@@ -349,3 +349,43 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
     assert_eq!(mug_of(&end)["position"], mug_of(&dragged)["position"]);
     assert!(distinct_colours(&before_png) > 100 && distinct_colours(&after_png) > 100);
 }
+
+/// `--offscreen`: the app's own frame drawn into an image with no window system at all (no
+/// DISPLAY), its figures printed and its last frame saved: the panels and the scene in it.
+#[test]
+fn the_app_draws_offscreen_without_a_window_system_and_prints_its_frame_rate() {
+    if !Path::new("/usr/share/vulkan/icd.d").exists() {
+        clasp_io::fixtures::skipped("no Vulkan driver (apt-get install mesa-vulkan-drivers)");
+        return;
+    }
+    let dir = scratch_dir("offscreen");
+    let png = dir.join("last.png");
+    let output = Command::new(env!("CARGO_BIN_EXE_clasp"))
+        .args(["--offscreen", "40", "--size", "480x320", "--screenshot"])
+        .arg(&png)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let figures = said
+        .lines()
+        .find(|l| l.starts_with("offscreen 480x320: "))
+        .unwrap_or_default();
+    assert!(
+        figures.contains(" fps · ") && figures.contains(" ms p99 over 10 frames"),
+        "{said}"
+    );
+    let image = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(image.dimensions(), (480, 320));
+    let colours = image.pixels().map(|p| p.0).collect::<HashSet<_>>().len();
+    assert!(
+        colours > 50,
+        "the panels and the scene are drawn: {colours} colours"
+    );
+}
