@@ -1,6 +1,8 @@
 //! `clasp.World`'s grasps: the quality of a grasp as the contacts stand, of a hand's virtual
 //! contacts, and batches of grasps with the candidates they start from.
 
+use std::path::PathBuf;
+
 use clasp_core::{ContactOptions, Quality, WrenchSpaceKind};
 use numpy::IntoPyArray;
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
@@ -11,6 +13,7 @@ use crate::{
     errors::{move_error, quality_error},
     hold,
     ids::PyBodyId,
+    recordings::{check_record_path, write_recording},
     world::PyWorld,
 };
 
@@ -138,8 +141,9 @@ impl PyWorld {
     /// nothing. Each grasp is what it would be alone. With `test`, each grasp's physics test
     /// (`test_preset` names it: `clasp`, the default, `dexgraspnet`, `bodex`, `graspgen`;
     /// `test_seconds` its pull) adds `held`, `hold_displacement`, `hold_rotation`,
-    /// `squeeze_force` and `fingers_on_object`.
-    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=None, test_preset=None))]
+    /// `squeeze_force` and `fingers_on_object`; `test_record` (a path or None per candidate)
+    /// keeps each test's runs as a recording there (`.clasprec` or `.rrd`).
+    #[pyo3(signature = (candidates, robot=None, object=None, metric="epsilon", gws="l1", threads=None, test=false, test_seconds=None, test_preset=None, test_record=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn grasp_batch<'py>(
@@ -154,8 +158,18 @@ impl PyWorld {
         test: bool,
         test_seconds: Option<f64>,
         test_preset: Option<&str>,
+        test_record: Option<Vec<Option<PathBuf>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
+        let records = test_record.unwrap_or_default();
+        if !records.is_empty() && !test {
+            return Err(PyValueError::new_err(
+                "test_record keeps the physics test's runs: it needs test=True",
+            ));
+        }
+        for path in records.iter().flatten() {
+            check_record_path(Some(path))?;
+        }
         let hand = self.robot(robot)?;
         let candidates = batch::candidates_from(&self.world, hand, object, candidates)?;
         batch::check_dofs(hand, &candidates)?;
@@ -185,6 +199,11 @@ impl PyWorld {
             let tests =
                 py.detach(|| batch::tests(world, robot, object, &trials, &settings, pool.as_ref()));
             hold::hold_arrays(py, &tests, &arrays)?;
+            for ((path, trial), test) in records.iter().zip(&trials).zip(&tests) {
+                if let (Some(path), Some(test)) = (path, test) {
+                    record_test(py, world, robot, object, trial, test, path)?;
+                }
+            }
         }
         Ok(arrays)
     }
@@ -313,4 +332,28 @@ pub fn grasp_candidates<'py>(
     arrays.set_item("palm", convert::poses_array(py, &palms))?;
     arrays.set_item("approach", approach.into_pyarray(py))?;
     Ok(arrays)
+}
+
+/// Writes a batch grasp's physics test as a recording: the grasp put back in the world, the
+/// test's runs one after another.
+fn record_test(
+    py: Python<'_>,
+    world: &clasp_core::World,
+    robot: clasp_core::RobotId,
+    object: clasp_core::BodyId,
+    trial: &clasp_core::GraspTrial,
+    test: &clasp_core::HoldTest,
+    path: &std::path::Path,
+) -> PyResult<()> {
+    let mut placed = world.clone();
+    placed.put_grasp(robot, trial).map_err(move_error)?;
+    let recording = clasp_core::Recording::of_hold_test(
+        &placed,
+        robot,
+        object,
+        test,
+        clasp_core::PATH_INTERVAL,
+    )
+    .map_err(move_error)?;
+    write_recording(py, path, &recording, &placed)
 }

@@ -3,6 +3,7 @@ cluster of 2 CPUs: every row equal to the single-machine run, and a rerun resume
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -172,3 +173,31 @@ def test_the_ray_job_takes_a_test_preset(graspit, tmp_path):
         assert all(len(f) == 3 for f in table.column("fingers_on_object").to_pylist()), preset
     with pytest.raises(ValueError, match="preset needs the physics test"):
         dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(tmp_path), test_preset="bodex")
+
+
+def test_the_ray_job_keeps_each_grasps_test_as_a_recording(graspit, tmp_path):
+    from clasp import ray as clasp_ray
+
+    hand = str(graspit / "robots" / "Barrett" / "Barrett.xml")
+    mug = str(graspit / "objects" / "mug.xml")
+    out = tmp_path / "recorded"
+    args = [hand, mug, "--grasps", "3", "--task-size", "3", "--out", str(out), "--local", "--record"]
+    assert clasp_ray.main(args) == 0
+    table = dataset.read(out)
+    assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS, "--record implies --test"
+    job = dataset.Job(hand=hand, objects=(mug,), grasps=3, out=str(out), test=True, record=True)
+    for k in range(len(table)):
+        path = dataset.recording_path(job, 0, k)
+        assert path.is_file() and path.with_name(path.name + ".xml").is_file(), path
+        moments = json.loads(path.read_text())["moments"]
+        assert len(moments) > 6 and moments[0]["time"] == 0.0
+        # The runs recorded start from the row's grasp: the palm (body 1, after the mug) where
+        # the row says, the fingers at its DOFs.
+        palm = np.asarray(table.column("palm")[k].as_py()).reshape(4, 4)
+        assert np.allclose(moments[0]["poses"][1][:3], palm[:3, 3], atol=1e-9), k
+        assert np.allclose(moments[0]["robots"][0]["dofs"], table.column("dofs")[k].as_py(), atol=1e-9), k
+    assert dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(out), test=True, record=True).recipe() == dataset.Job(
+        hand=hand, objects=(mug,), grasps=1, out=str(out), test=True
+    ).recipe(), "recording changes no label: it is not in the recipe"
+    with pytest.raises(ValueError, match="needs test=True"):
+        dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(tmp_path), record=True)

@@ -446,12 +446,14 @@ class World:
         test: bool = False,
         test_seconds: float | None = None,
         test_preset: str | None = None,
+        test_record: Sequence[_Path | None] | None = None,
     ) -> dict[str, np.ndarray]:
         """Tries many grasps in parallel, each on a clone of the hand in its own domain (with
         ``test``, each grasp's physics test too, ``test_preset`` naming which: ``held`` (N,),
         ``hold_displacement`` and ``hold_rotation`` (N, R: a column per run, six but for
         GraspGen's one), mm and degrees, ``squeeze_force`` (N,; N) and ``fingers_on_object``
-        (N, fingers)).
+        (N, fingers); ``test_record``, a path or None per candidate, keeps each test's runs as
+        a recording there: ``.clasprec`` or ``.rrd``).
         ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
         ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
         (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on

@@ -80,6 +80,9 @@ class Job:
     test: bool = False
     views: int = 0
     test_preset: str | None = None
+    # Keep each tested grasp's run as a recording (``recording_path``); it changes no label, so
+    # it is not part of the recipe.
+    record: bool = False
 
     def __post_init__(self):
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731
@@ -94,12 +97,15 @@ class Job:
             raise ValueError("views is a number of views, 0 or more")
         if self.test_preset is not None and not self.test:
             raise ValueError("a test preset needs the physics test (test=True)")
+        if self.record and not self.test:
+            raise ValueError("a recording keeps the physics test's run: it needs test=True")
 
     def recipe(self) -> dict:
         """What decides the grasps and where they go in the shards (all but ``out``): a folder
         of shards holds one recipe's. ``test`` is named only when asked for, so folders written
         before it existed still resume."""
-        recipe = {k: v for k, v in asdict(self).items() if k != "out"} | {"objects": list(self.objects)}
+        recipe = {k: v for k, v in asdict(self).items() if k not in ("out", "record")}
+        recipe |= {"objects": list(self.objects)}
         for extra in ("test", "views", "test_preset"):
             if not recipe[extra]:
                 del recipe[extra]
@@ -132,6 +138,14 @@ def tasks(job: Job) -> list[Task]:
         for index in range(len(job.objects))
         for first in range(0, job.grasps, job.task_size)
     ]
+
+
+def recording_path(job: Job, object_index: int, grasp_index: int) -> Path:
+    """Where a job with ``record`` keeps a grasp's physics test as Clasp's recording (its
+    world beside it): ``recordings/<object id>/grasp-<index>.clasprec``; Clasp's app opens it,
+    and its timeline plays the test's runs one after another."""
+    name = f"{object_index:04d}-{object_id(job.objects[object_index])}"
+    return Path(job.out) / "recordings" / name / f"grasp-{grasp_index:07d}.clasprec"
 
 
 def shard_path(job: Job, task: Task) -> Path:
@@ -260,8 +274,17 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
     candidates = grasp_candidates(world, job.grasps, seed=object_seed(job, task.object_index))
     part = slice(task.first, task.first + task.count)
     aims = {name: candidates[name][part] for name in ("direction", "roll", "dofs")}
+    records = [recording_path(job, task.object_index, task.first + k) for k in range(task.count)] if job.record else None
+    for path in records or []:
+        path.parent.mkdir(parents=True, exist_ok=True)
     results = world.grasp_batch(
-        aims, metric=job.metric, gws=job.gws, threads=threads, test=job.test, test_preset=job.test_preset
+        aims,
+        metric=job.metric,
+        gws=job.gws,
+        threads=threads,
+        test=job.test,
+        test_preset=job.test_preset,
+        test_record=records,
     )
     n = task.count
     columns = {

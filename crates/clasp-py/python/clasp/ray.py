@@ -7,7 +7,7 @@ this machine, and ``--shard i/n`` runs one part of it (a Slurm array's task).
 From the command line::
 
     python -m clasp.ray HAND.xml OBJECT.xml [OBJECT.xml ...] --grasps 1000 --out results/
-        [--seed S] [--task-size 50] [--test] [--test-preset NAME] [--views N]
+        [--seed S] [--task-size 50] [--test] [--test-preset NAME] [--record] [--views N]
         [--address auto] [--local]
         [--shard i/n] [--threads T]
 """
@@ -100,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=TEST_PRESETS,
         help="which physics test: Clasp's own (the default) or the field's as Clasp reproduces them (docs/presets.md); implies --test",
     )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="keep each grasp's physics test as a recording Clasp's app opens (recordings/<object>/grasp-N.clasprec); implies --test",
+    )
     parser.add_argument("--views", type=int, default=0, help="render each object alone from N views (views/*.parquet) and each grasp from one view (column image): 640x480 RGB, depth and mask as .npz bytes")
     parser.add_argument("--address", help='a Ray cluster to join ("auto": the local one)')
     parser.add_argument("--num-cpus", type=int, help="CPUs of a new local Ray cluster")
@@ -117,9 +122,10 @@ def main(argv: list[str] | None = None) -> int:
             task_size=args.task_size,
             metric=args.metric,
             gws=args.gws,
-            test=args.test or args.test_preset is not None,
+            test=args.test or args.test_preset is not None or args.record,
             views=args.views,
             test_preset=args.test_preset,
+            record=args.record,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
