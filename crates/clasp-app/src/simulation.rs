@@ -3,9 +3,8 @@
 //! them, so the window keeps drawing: the status bar shows how far behind real time that
 //! leaves it). A body dragged while it plays becomes kinematic and is steered to the pointer,
 //! pushing what it meets (MuJoCo's perturbation); it gets its type back when let go. Play
-//! takes an undo step, so Undo after a run puts the world back where Play found it. Each
-//! frame's moment goes onto the timeline (`crate::timeline`); Play goes on from the moment
-//! the timeline shows.
+//! takes an undo step, so Undo after a run puts the world back where Play found it. The run's
+//! moments go onto the timeline (`crate::timeline`); Play goes on from the moment it shows.
 
 use std::time::{Duration, Instant};
 
@@ -83,7 +82,7 @@ impl Editor<'_> {
             self.simulation.owed = 0.0;
         }
         self.simulation.real_time_factor = Some(taken as f64 * dt / frame);
-        self.remember_moment();
+        self.remember_frame();
         self.record_trace();
         self.refresh_quality(false);
     }

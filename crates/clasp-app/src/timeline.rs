@@ -1,5 +1,5 @@
-//! The timeline under the view: while the world plays, each frame's moment is kept (the
-//! resource and its bound are in `editor::timeline`); the slider scrubs back and forth through
+//! The timeline under the view: while the world plays, its moments are kept, one every 1/30 s
+//! of simulated time (the resource and its bound are in `editor::timeline`); the slider scrubs back and forth through
 //! them, the bodies, cones and force arrows drawn as they were, the plot's cursor following;
 //! Play goes on from the moment shown, the moments after it dropped. A grasp test's playback
 //! and an opened recording use the same slider. File → Save Recording As keeps the timeline as
@@ -12,7 +12,7 @@ use clasp_core::{Moment, Recording, World};
 use clasp_io::LoadError;
 
 use crate::{
-    editor::{Editor, TimelineMoment, TimelineSource},
+    editor::{Editor, TIMELINE_INTERVAL, TimelineMoment, TimelineSource},
     systems::ClaspSystems,
 };
 
@@ -85,6 +85,15 @@ impl Editor<'_> {
         self.timeline.drop_after(time);
         self.simulation.trace.samples.retain(|s| s.time <= time);
         self.remember_moment();
+    }
+
+    /// Keeps a frame's moment of a run, when the last one kept is at least
+    /// [`TIMELINE_INTERVAL`] of simulated time before it.
+    pub(crate) fn remember_frame(&mut self) {
+        let last = self.timeline.span().map(|(_, last)| last);
+        if last.is_none_or(|last| self.simulation.time - last >= TIMELINE_INTERVAL - 1e-9) {
+            self.remember_moment();
+        }
     }
 
     /// Keeps the world as it stands now in the timeline; a moment kept at the same time (the

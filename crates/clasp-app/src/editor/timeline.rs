@@ -7,10 +7,16 @@ use std::{collections::VecDeque, path::PathBuf};
 use bevy::prelude::Resource;
 use clasp_core::World;
 
-/// How many moments the timeline keeps: one a frame, so the last 20 s at 60 frames a second.
-/// A moment is a copy of the world with its geometry shared (poses, velocities, contacts and
-/// the solver's memory): about 20 kB for the default scene, so at most some 25 MB.
-pub const TIMELINE_LENGTH: usize = 1200;
+/// How many moments the timeline keeps: a moment every [`TIMELINE_INTERVAL`] of simulated
+/// time, so the last 20 s. A moment is a copy of the world with its meshes shared (poses,
+/// velocities, contacts with their friction edges, the solver's and the search's memory):
+/// measured 192 kB for the default scene after half a second of play (128 contacts), so at
+/// most some 115 MB for it; a scene with more contacts takes more.
+pub const TIMELINE_LENGTH: usize = 600;
+
+/// The simulated time between two moments a run keeps (a frame's moment is skipped when the
+/// last one kept is nearer): 30 a second of simulated time.
+pub const TIMELINE_INTERVAL: f64 = 1.0 / 30.0;
 
 /// The moments, oldest first, and which one the world shows.
 #[derive(Resource, Default)]
@@ -98,5 +104,29 @@ impl Timeline {
         self.source = source;
         self.shown = None;
         self.replaying = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timeline_keeps_its_last_moments_and_drops_a_future() {
+        let mut timeline = Timeline::default();
+        for k in 0..=TIMELINE_LENGTH {
+            timeline.push(k as f64, World::default());
+        }
+        assert_eq!(timeline.len(), TIMELINE_LENGTH, "bounded: the oldest went");
+        assert_eq!(timeline.span(), Some((1.0, TIMELINE_LENGTH as f64)));
+        assert_eq!(
+            timeline.index_at(0.5),
+            Some(0),
+            "before them all: the first"
+        );
+        assert_eq!(timeline.index_at(10.9), Some(9));
+        timeline.shown = Some(9);
+        timeline.drop_after(10.0);
+        assert_eq!((timeline.len(), timeline.shown), (10, None));
     }
 }
