@@ -183,7 +183,8 @@ pub fn pose_numbers(pose: &Pose) -> [f64; 7] {
     [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
 }
 
-fn contact_numbers(c: &RecordedContact) -> Vec<f64> {
+/// A contact as 11 numbers: its two bodies' places, the point, the normal, the impulse.
+pub(crate) fn contact_numbers(c: &RecordedContact) -> Vec<f64> {
     let (p, n, i) = (c.point, c.normal, c.impulse);
     vec![
         c.body as f64,

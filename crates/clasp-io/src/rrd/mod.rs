@@ -13,7 +13,10 @@ use std::{
 use clasp_core::{Recording, World};
 use serde_json::{Value, json};
 
-use crate::{recording::pose_numbers, world::SaveError};
+use crate::{
+    recording::{contact_numbers, pose_numbers},
+    world::SaveError,
+};
 
 /// The writer, run as `python -c SCRIPT OUT`.
 const SCRIPT: &str = include_str!("write_rrd.py");
@@ -104,10 +107,8 @@ fn run_json(recording: &Recording, world: &World, path: &Path) -> Value {
         "bodies": bodies,
         "times": moments.iter().map(|m| m.time).collect::<Vec<_>>(),
         "poses": moments.iter().map(|m| m.poses.iter().map(pose_numbers).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "contacts": moments.iter().map(|m| m.contacts.iter().flat_map(|c| {
-            let (p, n, i) = (c.point, c.normal, c.impulse);
-            [p.x, p.y, p.z, n.x, n.y, n.z, i.x, i.y, i.z]
-        }).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        // The script takes each contact's point, normal and impulse: its numbers after the bodies.
+        "contacts": moments.iter().map(|m| m.contacts.iter().flat_map(|c| contact_numbers(c).split_off(2)).collect::<Vec<_>>()).collect::<Vec<_>>(),
     })
 }
 
