@@ -1097,6 +1097,16 @@ fn a_recording_opens_onto_the_timeline_and_scrubs_to_the_runs_moments() {
         &recording.at(0.5 + 1e-9).unwrap().poses,
         "the file's",
     );
+    // Early in the fall the box moves as the run had it move: Play would go on from there.
+    edit(&mut app, |editor| editor.scrub_to(0.05));
+    let falling = |w: &clasp_core::World| w.free_body(1).unwrap().velocity();
+    assert_eq!(falling(world(&app)), falling(&simulated_to(&start, 0.05)));
+    assert!(
+        falling(world(&app)).linear.z < -100.0,
+        "{:?}",
+        falling(world(&app))
+    );
+    edit(&mut app, |editor| editor.scrub_to(0.5));
     // Played back by itself from there, to its end.
     edit(&mut app, |editor| {
         editor.toggle_replay();

@@ -8,6 +8,7 @@ use clasp_collide::CollisionEngine;
 use nalgebra::{Point3, Vector3};
 
 use crate::{
+    body::velocity::Velocity,
     dynamics::settings::run_steps,
     grasp::hold::HoldTest,
     ids::{BodyId, Element, RobotId},
@@ -28,6 +29,9 @@ pub struct Moment {
     pub time: f64,
     /// Every body's pose, in [`World::body_ids`] order.
     pub poses: Vec<Pose>,
+    /// Every body's velocity, in the same order (a robot's bodies move with its DOFs: theirs
+    /// are kept as the world has them, and not put back).
+    pub velocities: Vec<Velocity>,
     /// Each robot's posture, in [`World::robots`] order.
     pub robots: Vec<Posture>,
     /// Each physical contact once (the side on the pair's first body).
@@ -78,6 +82,10 @@ impl Moment {
             .iter()
             .map(|&id| world.body(id).map_or_else(Pose::identity, |b| b.pose()))
             .collect();
+        let velocities = ids
+            .iter()
+            .map(|&id| world.body(id).map_or(Velocity::ZERO, |b| b.velocity()))
+            .collect();
         let robots = world
             .robots()
             .map(|(_, r)| Posture {
@@ -102,14 +110,15 @@ impl Moment {
         Moment {
             time,
             poses,
+            velocities,
             robots,
             contacts,
         }
     }
 
-    /// Puts the world where it stood at this moment: each free body at its pose, each robot
-    /// not carried by another at its palm's pose, and every robot in its posture; the contacts
-    /// are found again (without impulses). Refused, changing nothing, for a world with other
+    /// Puts the world where it stood at this moment: each free body at its pose (a moving one
+    /// with its velocity), each robot not carried by another at its palm's pose, and every
+    /// robot in its posture; the contacts are found again (without impulses). Refused, changing nothing, for a world with other
     /// bodies or robots than the recorded one.
     pub fn apply_to<E: CollisionEngine + Clone>(
         &self,
@@ -117,7 +126,8 @@ impl Moment {
     ) -> Result<(), PlaybackError> {
         let ids = world.body_ids();
         let robots: Vec<RobotId> = world.robots().map(|(r, _)| r).collect();
-        if ids.len() != self.poses.len() || robots.len() != self.robots.len() {
+        let shape = (self.poses.len(), self.velocities.len());
+        if shape != (ids.len(), ids.len()) || robots.len() != self.robots.len() {
             return Err(PlaybackError::DifferentWorld {
                 recorded: self.poses.len(),
                 robots: self.robots.len(),
@@ -136,6 +146,12 @@ impl Moment {
         }
         for (&robot, posture) in robots.iter().zip(&self.robots) {
             placed.set_posture(robot, &posture.dofs, &posture.breakaway)?;
+        }
+        for (&id, &velocity) in ids.iter().zip(&self.velocities) {
+            let moves = placed.body(id).is_some_and(|b| !b.is_static());
+            if id.free_index().is_some() && moves {
+                placed.set_velocity(id, velocity)?;
+            }
         }
         *world = placed;
         Ok(())

@@ -6,13 +6,14 @@
 //! { "clasp_recording": 1, "world": "run.clasprec.xml", "graspit_root": null,
 //!   "bodies": ["mug", …], "robots": ["Barrett", …],
 //!   "moments": [ { "time": 0.0, "poses": [[x, y, z, qw, qx, qy, qz], …],
+//!                  "velocities": [[vx, vy, vz, wx, wy, wz], …],
 //!                  "robots": [ { "dofs": […], "breakaway": [[null, 0.3], …] } ],
 //!                  "contacts": [[body, other, px, py, pz, nx, ny, nz, ix, iy, iz], …] } ] }
 //! ```
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{Moment, Pose, Posture, RecordedContact, Recording, World};
+use clasp_core::{Moment, Pose, Posture, RecordedContact, Recording, Velocity, World};
 use nalgebra::{Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
 
@@ -172,6 +173,7 @@ fn moment_json(moment: &Moment) -> Value {
     json!({
         "time": moment.time,
         "poses": moment.poses.iter().map(pose_numbers).collect::<Vec<_>>(),
+        "velocities": moment.velocities.iter().map(velocity_numbers).collect::<Vec<_>>(),
         "robots": moment.robots.iter().map(|p| json!({"dofs": p.dofs, "breakaway": p.breakaway})).collect::<Vec<_>>(),
         "contacts": moment.contacts.iter().map(contact_numbers).collect::<Vec<_>>(),
     })
@@ -181,6 +183,12 @@ fn moment_json(moment: &Moment) -> Value {
 pub fn pose_numbers(pose: &Pose) -> [f64; 7] {
     let (t, q) = (pose.translation.vector, pose.rotation.quaternion());
     [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
+}
+
+/// A velocity as 6 numbers: linear (mm/s), then angular (rad/s).
+fn velocity_numbers(v: &Velocity) -> [f64; 6] {
+    let (l, a) = (v.linear, v.angular);
+    [l.x, l.y, l.z, a.x, a.y, a.z]
 }
 
 /// A contact as 11 numbers: its two bodies' places, the point, the normal, the impulse.
@@ -211,10 +219,19 @@ fn read_moment(value: &Value, shape: &Shape) -> Result<Moment, String> {
         .iter()
         .map(|p| numbers::<7>(p).and_then(pose_of))
         .collect::<Result<Vec<_>, _>>()?;
-    if poses.len() != shape.bodies {
+    let velocities = list(value, "velocities")?
+        .iter()
+        .map(|v| {
+            numbers::<6>(v).map(|[x, y, z, a, b, c]| {
+                Velocity::new(Vector3::new(x, y, z), Vector3::new(a, b, c))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if poses.len() != shape.bodies || velocities.len() != shape.bodies {
         return Err(format!(
-            "it places {} bodies; the world has {}",
+            "it places {} bodies and moves {}; the world has {}",
             poses.len(),
+            velocities.len(),
             shape.bodies
         ));
     }
@@ -236,6 +253,7 @@ fn read_moment(value: &Value, shape: &Shape) -> Result<Moment, String> {
     Ok(Moment {
         time,
         poses,
+        velocities,
         robots,
         contacts,
     })

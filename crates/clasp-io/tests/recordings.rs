@@ -73,11 +73,17 @@ fn a_recorded_moment_put_back_stands_where_the_run_had_it() {
     );
     read.moments.last().unwrap().apply_to(&mut world).unwrap();
     assert_same_poses(&poses(&world), &poses(&end), "the last moment");
-    // A moment halfway, against the same run stopped there.
+    // A moment halfway, against the same run stopped there: poses and velocities both.
     let mut halfway = start.clone();
     halfway.simulate(0.15).unwrap();
     read.at(0.15 + 1e-9).unwrap().apply_to(&mut world).unwrap();
     assert_same_poses(&poses(&world), &poses(&halfway), "0.15 s");
+    let velocity = |w: &World| w.free_body(1).unwrap().velocity();
+    assert_eq!(
+        velocity(&world),
+        velocity(&halfway),
+        "the glass moves as it did then"
+    );
     let moved = (poses(&end)[1].translation.vector - poses(&start)[1].translation.vector).norm();
     assert!(moved > 10.0, "the glass fell ({moved} mm)");
     assert!(
@@ -115,7 +121,7 @@ fn damaged_recordings_are_refused_naming_the_file() {
         (
             "world.clasprec",
             text.replacen("\"poses\":[[", "\"poses\":[[1,2,3,1,0,0,0],[", 1),
-            "places 3 bodies",
+            "places 3 bodies and moves 2",
         ),
     ];
     for (name, text, said) in cases {
