@@ -109,6 +109,49 @@ fn a_video_of_falling_spheres_has_a_frame_for_each_thirtieth_and_they_move() {
     assert!(changed > 100, "{changed} pixels changed");
 }
 
+/// An MP4 through the ffmpeg program: ffprobe reads back its frames and size (an odd side
+/// padded, as H.264's 4:2:0 needs).
+#[test]
+fn an_mp4_goes_through_ffmpeg_and_ffprobe_reads_it_back() {
+    let has_ffmpeg = Command::new("ffprobe")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_ffmpeg {
+        clasp_io::fixtures::skipped("ffmpeg is not installed (apt-get install ffmpeg)");
+        return;
+    }
+    let file = scratch("mp4").join("fall.mp4");
+    let said = succeeded(&run(&[
+        "simulate",
+        "models/worlds/raisim_four_spheres.xml",
+        "--seconds",
+        "0.5",
+        "--video",
+        text(&file),
+        "--size",
+        "161x121",
+        "--fps",
+        "20",
+    ]));
+    assert!(
+        said.contains("wrote 11 frames of 162x122 at 20 fps"),
+        "{said}"
+    );
+    let probe = Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+        .args([
+            "-show_entries",
+            "stream=nb_read_frames,width,height",
+            "-of",
+            "csv=p=0",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&probe.stdout).trim(), "162,122,11");
+}
+
 #[test]
 fn grasp_test_on_the_default_scene_records_each_run() {
     let dir = scratch("grasp");

@@ -33,6 +33,7 @@ pub enum VideoError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VideoSummary {
     pub frames: usize,
+    /// The file's frame size: the camera's, an odd side padded by one for ffmpeg's encoders.
     pub size: (u32, u32),
     pub fps: u32,
 }
@@ -72,6 +73,7 @@ pub fn render_video(
         let images = renderer.render(&scene, &posed, camera)?;
         writer.push(&images.rgb)?;
     }
+    let size = writer.file_size();
     writer.finish()?;
     Ok(VideoSummary { frames, size, fps })
 }
@@ -133,6 +135,15 @@ impl VideoWriter {
             delay: (100.0 / fps.max(1) as f64).round().max(1.0) as u16,
             sink,
         })
+    }
+
+    /// The size of the file's frames: ffmpeg's 4:2:0 encoders pad an odd side by one pixel.
+    pub fn file_size(&self) -> (u32, u32) {
+        let (w, h) = self.size;
+        match self.sink {
+            Sink::Gif(_) => (w, h),
+            Sink::Ffmpeg(_) => (w + w % 2, h + h % 2),
+        }
     }
 
     /// Adds a frame.
