@@ -8,13 +8,13 @@ use bevy::{
     mesh::{Indices, PrimitiveTopology},
     prelude::*,
 };
-use clasp_core::{BodyId, Contact, ContactModel, World};
+use clasp_core::{BodyId, Contact, ContactModel, RecordedContact, World};
 use nalgebra::{Point3, Vector3};
 
 use crate::{
     convert,
     dragger::perpendiculars,
-    editor::{Document, ViewSettings},
+    editor::{Document, Timeline, ViewSettings},
     systems::ClaspSystems,
 };
 
@@ -139,13 +139,29 @@ fn force_arrows(world: &World, longest: f64) -> Vec<(Vec3, Vec3)> {
         true => -c.world_impulse(),
         false => c.world_impulse(),
     };
-    let marked: Vec<(Point3<f64>, Vector3<f64>)> = world
+    let marked = world
         .contacts()
         .iter()
         .filter(|c| marked(world, c))
-        .map(|c| (c.point, pushes(c)))
-        .filter(|(_, impulse)| impulse.norm() > 0.0)
-        .collect();
+        .map(|c| (c.point, pushes(c)));
+    scaled_arrows(marked, longest)
+}
+
+/// The force arrows of a recording's moment: each contact's point is on its first body (A, the
+/// side that carries the cone: a free body before a robot's), which pushes the other with the
+/// opposite of the impulse it took.
+pub fn recorded_force_arrows(contacts: &[RecordedContact], longest: f64) -> Vec<(Vec3, Vec3)> {
+    scaled_arrows(contacts.iter().map(|c| (c.point, -c.impulse)), longest)
+}
+
+/// Arrows from each point along its push, the largest `longest` mm long; pushes of zero drawn
+/// as nothing.
+fn scaled_arrows(
+    pushes: impl Iterator<Item = (Point3<f64>, Vector3<f64>)>,
+    longest: f64,
+) -> Vec<(Vec3, Vec3)> {
+    let marked: Vec<(Point3<f64>, Vector3<f64>)> =
+        pushes.filter(|(_, impulse)| impulse.norm() > 0.0).collect();
     let largest = marked.iter().map(|(_, f)| f.norm()).fold(0.0, f64::max);
     marked
         .iter()
@@ -215,13 +231,18 @@ fn rebuild_markers(
     mut commands: Commands,
     document: Res<Document>,
     view: Res<ViewSettings>,
+    timeline: Res<Timeline>,
     markers: Query<(Entity, &Mesh3d, &mut Visibility), With<ContactMarkers>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    if !document.is_changed() && !view.is_changed() {
+    if !document.is_changed() && !view.is_changed() && !timeline.is_changed() {
         return;
     }
-    let geometry = marker_geometry(&document.world, view.cone_height);
+    let mut geometry = marker_geometry(&document.world, view.cone_height);
+    // A recording's moment: the forces the run had, not those of the contacts found again.
+    if let Some(moment) = timeline.shown_moment().filter(|m| !m.recorded.is_empty()) {
+        geometry.force_arrows = recorded_force_arrows(&moment.recorded, 1.5 * view.cone_height);
+    }
     for (entity, mesh, mut visibility) in markers {
         *visibility = if view.contacts_shown && !geometry.indices.is_empty() {
             Visibility::Inherited

@@ -140,6 +140,8 @@ impl Editor<'_> {
         self.selection.0.clear();
         self.timeline
             .replace(TimelineSource::Recording(path.to_path_buf()), moments);
+        // Its first moment is shown, with the forces it recorded.
+        self.timeline.shown = Some(0);
         self.remember(path);
         self.info(format!(
             "opened the recording {} ({count} moments, {span:.2} s): the slider under the view plays it",
@@ -221,6 +223,7 @@ pub fn load_recording_file(path: &Path) -> Result<Vec<TimelineMoment>, LoadError
             Ok(TimelineMoment {
                 time: moment.time,
                 world: placed,
+                recorded: moment.contacts.clone(),
             })
         })
         .collect()

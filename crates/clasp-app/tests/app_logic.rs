@@ -1097,6 +1097,26 @@ fn a_recording_opens_onto_the_timeline_and_scrubs_to_the_runs_moments() {
         &recording.at(0.5 + 1e-9).unwrap().poses,
         "the file's",
     );
+    // The forces drawn are those the run had at that moment (the contacts found again when the
+    // moment was put back carry none): the table pushes the resting box up.
+    app.update();
+    let arrows = app
+        .world_mut()
+        .query::<&clasp_app::markers::ShownMarkers>()
+        .single(app.world())
+        .unwrap()
+        .0
+        .force_arrows
+        .clone();
+    assert!(
+        markers(&app).force_arrows.is_empty(),
+        "the contacts found again carry none"
+    );
+    assert!(!arrows.is_empty(), "the recorded forces are drawn");
+    assert!(
+        arrows.iter().all(|(tail, tip)| tip.z > tail.z),
+        "{arrows:?}"
+    );
     // Early in the fall the box moves as the run had it move: Play would go on from there.
     edit(&mut app, |editor| editor.scrub_to(0.05));
     let falling = |w: &clasp_core::World| w.free_body(1).unwrap().velocity();

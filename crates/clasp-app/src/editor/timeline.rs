@@ -5,7 +5,7 @@
 use std::{collections::VecDeque, path::PathBuf};
 
 use bevy::prelude::Resource;
-use clasp_core::World;
+use clasp_core::{RecordedContact, World};
 
 /// How many moments the timeline keeps: a moment every [`TIMELINE_INTERVAL`] of simulated
 /// time, so the last 20 s. A moment is a copy of the world with its meshes shared (poses,
@@ -38,6 +38,10 @@ pub struct TimelineMoment {
     /// Simulated seconds.
     pub time: f64,
     pub world: World,
+    /// A recording's contacts with the impulses the run had there (the world's own contacts
+    /// were found again when the moment was put back, and carry none); empty for the
+    /// simulation's moments, whose world keeps its step's impulses.
+    pub recorded: Vec<RecordedContact>,
 }
 
 /// What the timeline holds.
@@ -86,7 +90,11 @@ impl Timeline {
         if self.moments.len() == TIMELINE_LENGTH {
             self.moments.pop_front();
         }
-        self.moments.push_back(TimelineMoment { time, world });
+        self.moments.push_back(TimelineMoment {
+            time,
+            world,
+            recorded: Vec::new(),
+        });
     }
 
     /// Drops every moment after `time`: a run goes on from there (the future dropped, as an
@@ -96,6 +104,11 @@ impl Timeline {
             self.moments.pop_back();
         }
         self.shown = None;
+    }
+
+    /// The moment the world shows, while one is scrubbed to.
+    pub fn shown_moment(&self) -> Option<&TimelineMoment> {
+        self.moments.get(self.shown?)
     }
 
     /// Starts afresh with `moments` from `source`.
