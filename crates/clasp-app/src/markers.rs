@@ -240,8 +240,8 @@ fn rebuild_markers(
     }
     let mut geometry = marker_geometry(&document.world, view.cone_height);
     // A recording's moment: the forces the run had, not those of the contacts found again.
-    if let Some(moment) = timeline.shown_moment().filter(|m| !m.recorded.is_empty()) {
-        geometry.force_arrows = recorded_force_arrows(&moment.recorded, 1.5 * view.cone_height);
+    if let Some(contacts) = timeline.shown_recorded_contacts() {
+        geometry.force_arrows = recorded_force_arrows(contacts, 1.5 * view.cone_height);
     }
     for (entity, mesh, mut visibility) in markers {
         *visibility = if view.contacts_shown && !geometry.indices.is_empty() {

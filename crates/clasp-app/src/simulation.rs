@@ -41,6 +41,8 @@ impl Editor<'_> {
         if !self.simulation.playing {
             return;
         }
+        // The run's last frame is its last moment on the timeline.
+        self.remember_moment();
         self.let_go();
         self.simulation.playing = false;
         self.simulation.real_time_factor = None;

@@ -8,11 +8,11 @@
 use std::path::Path;
 
 use bevy::prelude::*;
-use clasp_core::{Moment, Recording, World};
+use clasp_core::{Recording, World};
 use clasp_io::LoadError;
 
 use crate::{
-    editor::{Editor, TIMELINE_INTERVAL, TimelineMoment, TimelineSource},
+    editor::{Editor, TIMELINE_INTERVAL},
     systems::ClaspSystems,
 };
 
@@ -29,6 +29,11 @@ impl Editor<'_> {
         };
         if self.simulation.playing {
             self.pause();
+        }
+        // Leaving the live end is one undo step: Undo brings back the world as it was there
+        // (with any edit made since the run).
+        if self.timeline.shown.is_none() {
+            self.checkpoint("timeline");
         }
         self.show_moment(index);
     }
@@ -75,11 +80,11 @@ impl Editor<'_> {
 
     /// A run goes on from the moment the world shows: the moments after it are dropped (as
     /// the plot's samples are), and the world as it stands is the timeline's latest moment.
+    /// A world whose bodies came or went since starts a timeline afresh.
     pub(crate) fn continue_timeline(&mut self) {
         let time = self.simulation.time;
-        if self.timeline.source != TimelineSource::Simulation {
-            self.timeline
-                .replace(TimelineSource::Simulation, Vec::new());
+        if !self.timeline.is_of(&self.doc.world) {
+            self.timeline.clear();
         }
         self.timeline.replaying = false;
         self.timeline.drop_after(time);
@@ -110,38 +115,30 @@ impl Editor<'_> {
     pub fn open_loaded_recording(
         &mut self,
         path: &Path,
-        loaded: Result<Vec<TimelineMoment>, LoadError>,
+        loaded: Result<(World, Recording), LoadError>,
     ) -> bool {
-        let moments = match loaded {
-            Ok(moments) if !moments.is_empty() => moments,
-            Ok(_) => {
-                self.error(format!(
-                    "{}: the recording has no moments (the scene is unchanged)",
-                    path.display()
-                ));
-                return false;
-            }
+        let (world, recording) = match loaded.and_then(|r| ends_fit_their_world(path, r)) {
+            Ok(loaded) => loaded,
             Err(e) => {
                 self.error(format!("{e} (the scene is unchanged)"));
                 return false;
             }
         };
+        self.pause();
         self.checkpoint("open recording");
-        let (count, span) = (
-            moments.len(),
-            moments[moments.len() - 1].time - moments[0].time,
-        );
-        self.doc.world = moments[0].world.clone();
-        self.simulation.time = moments[0].time;
+        let (count, span) = (recording.moments.len(), recording.duration());
+        let first = recording.moments[0].time;
+        self.timeline.open(path.to_path_buf(), world, recording);
+        let Some(Ok(shown)) = self.timeline.world_at(0) else {
+            return false;
+        };
+        self.doc.world = shown;
+        self.simulation.time = first;
         self.simulation.trace = Default::default();
         self.doc.source = path.display().to_string();
         // Save writes a world: where to is asked, never over the recording.
         self.doc.path = None;
         self.selection.0.clear();
-        self.timeline
-            .replace(TimelineSource::Recording(path.to_path_buf()), moments);
-        // Its first moment is shown, with the forces it recorded.
-        self.timeline.shown = Some(0);
         self.remember(path);
         self.info(format!(
             "opened the recording {} ({count} moments, {span:.2} s): the slider under the view plays it",
@@ -155,26 +152,16 @@ impl Editor<'_> {
     /// Saves the timeline as a recording: `.clasprec` (the app opens it; its world beside it)
     /// or `.rrd` (rerun's viewer, through its Python SDK).
     pub fn save_recording(&mut self, path: &Path) -> bool {
-        let Some(first) = self.timeline.moment(0) else {
-            self.error("there is nothing to record yet: press Play first");
-            return false;
-        };
-        let start = first.world.clone();
-        let recording = Recording {
-            moments: self
-                .timeline
-                .moments()
-                .map(|m| Moment::of(&m.world, m.time))
-                .collect(),
+        let (start, recording) = match self.timeline.recording() {
+            Ok(recording) => recording,
+            Err(why) => {
+                self.error(format!("cannot save {}: {why}", path.display()));
+                return false;
+            }
         };
         let root = clasp_io::graspit_root_or_env(None);
-        match clasp_io::save_any_recording(
-            &recording,
-            &start,
-            path,
-            root.as_deref(),
-            &clasp_io::rrd_python(),
-        ) {
+        let python = clasp_io::rrd_python();
+        match clasp_io::save_any_recording(&recording, &start, path, root.as_deref(), &python) {
             Ok(()) => {
                 self.info(format!(
                     "saved the timeline's {} moments to {}",
@@ -190,12 +177,23 @@ impl Editor<'_> {
         }
     }
 
-    /// Puts the world at the timeline's moment `index`, for looking at.
+    /// Puts the world at the timeline's moment `index`, for looking at; a recorded moment that
+    /// does not fit its world is reported and shows nothing.
     fn show_moment(&mut self, index: usize) {
-        let Some(moment) = self.timeline.moment(index) else {
+        let Some(time) = self.timeline.moment(index).map(|m| m.time) else {
             return;
         };
-        let (time, world) = (moment.time, moment.world.clone());
+        let world = match self.timeline.world_at(index) {
+            Some(Ok(world)) => world,
+            Some(Err(e)) => {
+                self.timeline.replaying = false;
+                self.error(format!(
+                    "the recording's moment at {time:.3} s cannot be shown: {e}"
+                ));
+                return;
+            }
+            None => return,
+        };
         self.doc.world = world;
         self.simulation.time = time;
         self.timeline.shown = Some(index);
@@ -207,26 +205,32 @@ impl Editor<'_> {
     }
 }
 
-/// Reads a `.clasprec` recording: each moment put into its world.
-pub fn load_recording_file(path: &Path) -> Result<Vec<TimelineMoment>, LoadError> {
+/// Reads a `.clasprec` recording and the world it began in.
+pub fn load_recording_file(path: &Path) -> Result<(World, Recording), LoadError> {
     let root = clasp_io::graspit_root_or_env(None);
-    let (world, recording) = clasp_io::load_recording(&clasp_io::Disk, path, root.as_deref())?;
-    recording
-        .moments
-        .iter()
-        .enumerate()
-        .map(|(k, moment)| {
-            let mut placed: World = world.clone();
-            moment
-                .apply_to(&mut placed)
-                .map_err(|e| LoadError::new(path, None, format!("moment {k}: {e}")))?;
-            Ok(TimelineMoment {
-                time: moment.time,
-                world: placed,
-                recorded: moment.contacts.clone(),
-            })
-        })
-        .collect()
+    clasp_io::load_recording(&clasp_io::Disk, path, root.as_deref())
+}
+
+/// A recording with moments, its first and last put into its world as a check (the others are
+/// put in when shown, and one that does not fit is reported then).
+fn ends_fit_their_world(
+    path: &Path,
+    (world, recording): (World, Recording),
+) -> Result<(World, Recording), LoadError> {
+    let fail = |message: String| LoadError::new(path, None, message);
+    let (Some(first), Some(last)) = (recording.moments.first(), recording.moments.last()) else {
+        return Err(fail("the recording has no moments".into()));
+    };
+    for moment in [first, last] {
+        let mut placed = world.clone();
+        moment.apply_to(&mut placed).map_err(|e| {
+            fail(format!(
+                "its moment at {} s does not fit its world: {e}",
+                moment.time
+            ))
+        })?;
+    }
+    Ok((world, recording))
 }
 
 /// Whether a file is a recording (opened onto the timeline) rather than a world.

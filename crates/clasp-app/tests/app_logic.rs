@@ -1030,6 +1030,12 @@ fn the_timeline_scrubs_back_to_where_the_run_was_and_play_goes_on_from_there() {
         Some(last),
         "the bar shows the live end"
     );
+    assert_eq!(
+        last,
+        simulation(&app).time,
+        "the pause kept the run's last frame"
+    );
+    let live = poses(world(&app));
 
     // Back to 0.5 s: the bodies stand where the simulation had them then.
     edit(&mut app, |editor| editor.scrub_to(0.5));
@@ -1065,6 +1071,9 @@ fn the_timeline_scrubs_back_to_where_the_run_was_and_play_goes_on_from_there() {
     press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyZ);
     assert_same_poses(&poses(world(&app)), &then, "Undo");
     assert_eq!(simulation(&app).time, shown);
+    // Scrubbing away from the live end was an undo step of its own.
+    press_key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyZ);
+    assert_same_poses(&poses(world(&app)), &live, "Undo the scrub");
 }
 
 #[test]
@@ -1156,6 +1165,35 @@ fn a_recording_opens_onto_the_timeline_and_scrubs_to_the_runs_moments() {
 }
 
 #[test]
+fn a_run_after_bodies_came_or_went_starts_the_timeline_afresh() {
+    let mut app = box_over_a_table_app();
+    press_key(&mut app, &[], KeyCode::Space);
+    play_until(&mut app, 0.2);
+    press_key(&mut app, &[], KeyCode::Space);
+    let kept = timeline(&app).len();
+    assert!(kept > 3);
+    // The pause kept the run's last frame.
+    assert_eq!(timeline(&app).span().unwrap().1, simulation(&app).time);
+    edit(&mut app, |editor| {
+        editor.click_body(BodyId::Free(1), false);
+        editor.delete_selection();
+    });
+    press_key(&mut app, &[], KeyCode::Space);
+    play_until(&mut app, 0.3);
+    press_key(&mut app, &[], KeyCode::Space);
+    let (first, _) = timeline(&app).span().unwrap();
+    assert!(
+        first >= 0.2,
+        "the moments of the world with the box are gone: from {first} s"
+    );
+    let saved = box_over_a_table().with_file_name("afresh.clasprec");
+    assert!(edit(&mut app, |editor| editor.save_recording(&saved)));
+    let (world, recording) = clasp_io::load_recording(&clasp_io::Disk, &saved, None).unwrap();
+    assert_eq!(world.body_ids().len(), 1);
+    assert!(recording.moments.iter().all(|m| m.poses.len() == 1));
+}
+
+#[test]
 fn the_history_saves_as_a_recording_that_opens_again() {
     let mut app = box_over_a_table_app();
     press_key(&mut app, &[], KeyCode::Space);
@@ -1165,8 +1203,9 @@ fn the_history_saves_as_a_recording_that_opens_again() {
     assert!(edit(&mut app, |editor| editor.save_recording(&saved)));
     let (_, recording) = clasp_io::load_recording(&clasp_io::Disk, &saved, None).unwrap();
     assert_eq!(recording.moments.len(), timeline(&app).len());
-    for (moment, kept) in recording.moments.iter().zip(timeline(&app).moments()) {
-        assert_eq!(moment.time, kept.time);
-        assert_same_poses(&moment.poses, &poses(&kept.world), "each moment");
+    for (k, moment) in recording.moments.iter().enumerate() {
+        assert_eq!(moment.time, timeline(&app).moment(k).unwrap().time);
+        let kept = timeline(&app).world_at(k).unwrap().unwrap();
+        assert_same_poses(&moment.poses, &poses(&kept), "each moment");
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use clasp_core::{Recording, World};
-use clasp_render::{DEFAULT_FPS, Renderer, check_video_path, render_video};
+use clasp_render::{DEFAULT_FPS, Renderer, check_video, render_video};
 
 use crate::{
     output::Failure,
@@ -50,15 +50,25 @@ impl Playback {
         self.record.is_some() || self.video.is_some()
     }
 
-    /// Refuses, before any run, a recording file of a kind Clasp does not write.
+    /// Refuses, before any run, a recording file of a kind Clasp does not write (or a `.rrd`
+    /// with no Python to write it), and a video of a kind or frame rate it does not.
     pub fn check(&self) -> Result<(), Failure> {
         if let Some(path) = &self.record {
             clasp_io::check_recording_path(path).map_err(|e| e.to_string())?;
+            if path.extension().is_some_and(|e| e == "rrd") {
+                clasp_io::check_rrd_python(&clasp_io::rrd_python(), path)
+                    .map_err(|e| e.to_string())?;
+            }
         }
         if let Some(path) = &self.video {
-            check_video_path(path).map_err(|e| e.to_string())?;
+            check_video(path, self.fps()).map_err(|e| e.to_string())?;
         }
         Ok(())
+    }
+
+    /// The video's frames a second.
+    fn fps(&self) -> u32 {
+        self.fps.unwrap_or(DEFAULT_FPS)
     }
 
     /// Writes what was asked of `recording`, a run that began in `start`; says what was
@@ -88,7 +98,7 @@ impl Playback {
             };
             let camera = camera(start, &view).map_err(|e| format!("{}: {e}", path.display()))?;
             let renderer = Renderer::new().map_err(|e| e.to_string())?;
-            let fps = self.fps.unwrap_or(DEFAULT_FPS);
+            let fps = self.fps();
             let video = render_video(&renderer, start, recording, &camera, fps, path)
                 .map_err(|e| e.to_string())?;
             said.push_str(&format!(

@@ -204,6 +204,19 @@ impl<E: CollisionEngine> World<E> {
         every: usize,
         recording: &mut Recording,
     ) -> Result<usize, MoveError> {
+        self.simulate_recorded_until(seconds, every, recording, || false)
+    }
+
+    /// [`Self::simulate_recorded`], asking `stop` before each step whether to stop there (a
+    /// user's Ctrl-C): the run's last whole step is then its last moment. Returns the steps
+    /// taken.
+    pub fn simulate_recorded_until(
+        &mut self,
+        seconds: f64,
+        every: usize,
+        recording: &mut Recording,
+        mut stop: impl FnMut() -> bool,
+    ) -> Result<usize, MoveError> {
         let dt = self.time_step();
         let steps = run_steps(seconds, dt)?;
         let start = recording.moments.last().map_or(0.0, |m| m.time);
@@ -212,6 +225,14 @@ impl<E: CollisionEngine> World<E> {
         }
         let every = every.max(1);
         for taken in 1..=steps {
+            if stop() {
+                let last = (taken - 1) % every != 0;
+                if last {
+                    let time = start + (taken - 1) as f64 * dt;
+                    recording.moments.push(Moment::of(self, time));
+                }
+                return Ok(taken - 1);
+            }
             self.step()?;
             if taken % every == 0 || taken == steps {
                 recording

@@ -47,7 +47,7 @@ pub use recording::{
     save_recording,
 };
 pub use robot::{load_robot, parse_dof_expression};
-pub use rrd::{rrd_python, save_rrd};
+pub use rrd::{check_rrd_python, rrd_python, save_rrd};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;
 pub use urdf::load_urdf;

@@ -130,6 +130,7 @@ pub fn load_recording(
         .map(PathBuf::from);
     let root = graspit_root.map(Path::to_path_buf).or(named_root);
     let world = load_world(source, &world_file, root.as_deref())?;
+    check_names(&document, &world).map_err(fail)?;
     let moments = document
         .get("moments")
         .and_then(Value::as_array)
@@ -152,6 +153,34 @@ pub fn load_recording(
         recording.moments.push(moment);
     }
     Ok((world, recording))
+}
+
+/// Refuses a world beside the recording whose bodies or robots are not the ones it names (a
+/// world file replaced with another of as many bodies would put each pose on another body).
+fn check_names(document: &Value, world: &World) -> Result<(), String> {
+    let named = |key: &str| -> Result<Vec<String>, String> {
+        let list = document.get(key).and_then(Value::as_array);
+        let list = list.ok_or_else(|| format!("the recording has no \"{key}\" list"))?;
+        Ok(list
+            .iter()
+            .map(|n| n.as_str().unwrap_or_default().to_owned())
+            .collect())
+    };
+    let bodies: Vec<String> = world
+        .body_ids()
+        .into_iter()
+        .map(|id| world.body_name(id).name)
+        .collect();
+    let robots: Vec<String> = world.robots().map(|(_, r)| r.name.clone()).collect();
+    for (key, found) in [("bodies", bodies), ("robots", robots)] {
+        let recorded = named(key)?;
+        if recorded != found {
+            return Err(format!(
+                "the world beside it is not the recorded one: its {key} are {found:?}, the recording's {recorded:?}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What every moment of a world's recording has: how many bodies, and each robot's DOFs.

@@ -133,6 +133,20 @@ fn damaged_recordings_are_refused_naming_the_file() {
             "{name}: {error}"
         );
     }
+    // A world beside it with as many bodies but other ones is refused, not mapped pose by pose.
+    let swapped = dir.join("swapped.clasprec");
+    std::fs::write(
+        &swapped,
+        text.replace(
+            "\"bodies\":[\"table\",\"glass\"]",
+            "\"bodies\":[\"glass\",\"table\"]",
+        ),
+    )
+    .unwrap();
+    let error = load_recording(&Disk, &swapped, None)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("not the recorded one"), "{error}");
     // A moment of another world is refused by the world, which is left as it was.
     let mut other = glass_on_table(&root);
     let before = poses(&other);

@@ -153,7 +153,7 @@ impl PyWorld {
         resolve_overlaps: bool,
         record: Option<PathBuf>,
     ) -> PyResult<usize> {
-        check_record_path(record.as_deref())?;
+        check_record_path(py, record.as_deref())?;
         if resolve_overlaps {
             self.resolve_overlaps()?;
         }
@@ -162,18 +162,7 @@ impl PyWorld {
         }
         let world: &mut World = &mut self.world;
         let mut interrupted = None;
-        let mut last_look = std::time::Instant::now();
-        let steps = py.detach(|| {
-            world.simulate_until(seconds, || {
-                // Python's signal handlers run only with the GIL: take it a few times a second.
-                if last_look.elapsed() < SIGNAL_LOOK {
-                    return false;
-                }
-                last_look = std::time::Instant::now();
-                interrupted = Python::attach(|py| py.check_signals().err());
-                interrupted.is_some()
-            })
-        });
+        let steps = py.detach(|| world.simulate_until(seconds, stop_on_signal(&mut interrupted)));
         match interrupted {
             Some(error) => Err(error),
             None => steps.map_err(move_error),
@@ -181,17 +170,41 @@ impl PyWorld {
     }
 }
 
+/// A `stop` for a long run: a few times a second it takes the GIL to see whether Python has a
+/// signal (Ctrl-C) to raise, and keeps what was raised in `interrupted`.
+fn stop_on_signal(interrupted: &mut Option<PyErr>) -> impl FnMut() -> bool + '_ {
+    let mut last_look = std::time::Instant::now();
+    move || {
+        // Python's signal handlers run only with the GIL.
+        if last_look.elapsed() < SIGNAL_LOOK {
+            return false;
+        }
+        last_look = std::time::Instant::now();
+        *interrupted = Python::attach(|py| py.check_signals().err());
+        interrupted.is_some()
+    }
+}
+
 impl PyWorld {
-    /// `simulate` keeping its run in a recording file.
+    /// `simulate` keeping its run in a recording file. A run the file cannot be written for
+    /// is taken back: the world stands where it started.
     fn simulate_recorded(&mut self, py: Python<'_>, seconds: f64, path: &Path) -> PyResult<usize> {
         let start = self.world.clone();
         let mut recording = Recording::default();
         let every = steps_between_moments(self.world.time_step());
         let world = &mut self.world;
-        let steps = py
-            .detach(|| world.simulate_recorded(seconds, every, &mut recording))
-            .map_err(move_error)?;
-        write_recording(py, path, &recording, &start)?;
+        let mut interrupted = None;
+        let stop = stop_on_signal(&mut interrupted);
+        let steps =
+            py.detach(|| world.simulate_recorded_until(seconds, every, &mut recording, stop));
+        if let Some(error) = interrupted {
+            return Err(error);
+        }
+        let steps = steps.map_err(move_error)?;
+        if let Err(error) = write_recording(py, path, &recording, &start) {
+            self.world = start;
+            return Err(error);
+        }
         Ok(steps)
     }
 }

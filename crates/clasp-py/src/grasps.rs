@@ -168,11 +168,18 @@ impl PyWorld {
             ));
         }
         for path in records.iter().flatten() {
-            check_record_path(Some(path))?;
+            check_record_path(py, Some(path))?;
         }
         let hand = self.robot(robot)?;
         let candidates = batch::candidates_from(&self.world, hand, object, candidates)?;
         batch::check_dofs(hand, &candidates)?;
+        if !records.is_empty() && records.len() != candidates.len() {
+            return Err(PyValueError::new_err(format!(
+                "test_record has {} entries for {} candidates: give one path (or None) each",
+                records.len(),
+                candidates.len()
+            )));
+        }
         let quality = clasp_core::BatchQuality {
             wrench_space: wrench_space(gws)?,
             volume: with_volume(metric)?,

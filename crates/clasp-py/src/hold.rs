@@ -228,7 +228,7 @@ impl PyWorld {
         preset: Option<&str>,
         record: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        check_record_path(record.as_deref())?;
+        check_record_path(py, record.as_deref())?;
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let settings = hold_settings(preset, seconds, squeeze, max_displacement, max_rotation)?;
         let world = &self.world;

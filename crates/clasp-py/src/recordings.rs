@@ -6,22 +6,32 @@
 use std::path::{Path, PathBuf};
 
 use clasp_core::{Recording, World};
-use clasp_render::{check_video_path, render_video};
-use pyo3::{exceptions::PyValueError, prelude::*};
+use clasp_render::{check_video, render_video};
+use pyo3::{
+    exceptions::{PyImportError, PyValueError},
+    prelude::*,
+};
 
 use crate::{errors::move_error, world::PyWorld};
 
 /// Seconds between a recording's moments (the physics test's own interval).
 const RECORD_INTERVAL: f64 = clasp_core::PATH_INTERVAL;
 
-/// Refuses a recording file of a kind Clasp does not write, before any run.
-pub(crate) fn check_record_path(path: Option<&Path>) -> PyResult<()> {
-    match path {
-        Some(path) => {
-            clasp_io::check_recording_path(path).map_err(|e| PyValueError::new_err(e.to_string()))
-        }
-        None => Ok(()),
+/// Refuses, before any run, a recording file of a kind Clasp does not write, or an `.rrd` when
+/// this Python has no rerun SDK to write it with.
+pub(crate) fn check_record_path(py: Python<'_>, path: Option<&Path>) -> PyResult<()> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    clasp_io::check_recording_path(path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let rerun = path.extension().is_some_and(|e| e == "rrd");
+    if rerun && py.import("rerun").is_err() {
+        return Err(PyImportError::new_err(format!(
+            "{}: writing .rrd needs the rerun SDK (pip install rerun-sdk), or record to a .clasprec file",
+            path.display()
+        )));
     }
+    Ok(())
 }
 
 /// Writes `recording` of a run that began in `start`, by the file's extension.
@@ -46,7 +56,8 @@ impl PyWorld {
     /// Simulates `seconds` and draws the run as a video at `path`: `.gif` (Clasp's own
     /// encoder) or `.mp4`, `.webm`, `.mkv`, `.mov` (through the ffmpeg program), `fps` frames a
     /// second of simulated time, the camera as `render` takes it. Returns the frames written.
-    /// The world is left where the run ended.
+    /// The world is left where the run ended; a video that cannot be written (no ffmpeg, a
+    /// folder that is not there) takes the run back.
     #[pyo3(signature = (path, seconds, width=640, height=480, fps=30, camera=None, look_from=None, fov=45.0))]
     #[allow(clippy::too_many_arguments)]
     fn render_video(
@@ -61,7 +72,7 @@ impl PyWorld {
         look_from: Option<[f64; 3]>,
         fov: f64,
     ) -> PyResult<usize> {
-        check_video_path(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        check_video(&path, fps).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let camera = self.camera(camera, look_from, fov, (width, height))?;
         let renderer = crate::render::renderer()?;
         let start = self.world.clone();
@@ -75,6 +86,12 @@ impl PyWorld {
             render_video(renderer, &start, &recording, &camera, fps, &path)
                 .map_err(|e| e.to_string())
         });
-        Ok(video.map_err(move_error)?.frames)
+        match video {
+            Ok(video) => Ok(video.frames),
+            Err(error) => {
+                self.world = start;
+                Err(move_error(error))
+            }
+        }
     }
 }

@@ -92,13 +92,17 @@ def test_ctrl_c_stops_a_long_simulation_at_a_whole_step():
         return world, box
 
     world, box = falling()
+    # Python's own Ctrl-C handler, whatever an earlier test's library (Ray's workers) left in
+    # its place: the run must see KeyboardInterrupt, not a signal taken elsewhere.
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            world.simulate(900.0)  # 900,000 steps: minutes, were it not stopped
+            world.simulate(900.0)  # 900,000 steps: seconds, were it not stopped
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, handler)
     z, vz = world.body_pose(box)[2, 3], world.velocity(box)[0][2]
     # A whole number of steps: each adds g dt to the speed.
     steps = round(-vz / (1.0 * world.time_step))

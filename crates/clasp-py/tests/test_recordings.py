@@ -74,6 +74,11 @@ def test_unknown_kinds_are_refused_before_the_run(models: Path, tmp_path: Path):
         world.simulate(0.1, record=tmp_path / "run.txt")
     with pytest.raises(ValueError, match="a video is a .gif"):
         world.render_video(tmp_path / "run.avi", 0.1)
+    with pytest.raises(ValueError, match="give 1 to 50"):
+        world.render_video(tmp_path / "fast.gif", 0.1, fps=60)
+    # A video that cannot be written takes its run back.
+    with pytest.raises(clasp.MoveError):
+        world.render_video(tmp_path / "no" / "such" / "folder.gif", 0.1)
     assert np.array_equal(world.body_pose(world.bodies[0]), before)
     assert not list(tmp_path.iterdir())
 

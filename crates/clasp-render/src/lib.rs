@@ -15,9 +15,7 @@ mod video;
 pub use camera::{Camera, DEFAULT_FOV_Y, Intrinsics, MAX_SIZE};
 pub use gpu::{Renderer, Scene};
 pub use images::{CloudFrame, Images, PointCloud};
-pub use video::{
-    DEFAULT_FPS, VideoError, VideoSummary, VideoWriter, check_video_path, render_video,
-};
+pub use video::{DEFAULT_FPS, VideoError, VideoSummary, VideoWriter, check_video, render_video};
 
 use clasp_core::BodyId;
 

@@ -53,9 +53,7 @@ pub fn render_video(
         file: path.to_path_buf(),
         message,
     };
-    if fps == 0 || fps > 240 {
-        return Err(fail(format!("{fps} frames a second: give 1 to 240")));
-    }
+    check_video(path, fps)?;
     let (Some(first), Some(last)) = (recording.moments.first(), recording.moments.last()) else {
         return Err(fail("the recording has no moments to draw".into()));
     };
@@ -63,7 +61,8 @@ pub fn render_video(
     let mut writer = VideoWriter::create(path, size, fps)?;
     let scene = renderer.scene(world)?;
     let mut posed = world.clone();
-    let frames = ((last.time - first.time) * fps as f64).floor() as usize + 1;
+    // A hair added: a span of whole frames that rounding left a hair short keeps its last.
+    let frames = ((last.time - first.time) * fps as f64 + 1e-6).floor() as usize + 1;
     for k in 0..frames {
         // A hair past the frame's time, so a moment recorded at it is the one shown.
         let time = first.time + k as f64 / fps as f64 + 1e-9;
@@ -82,10 +81,15 @@ pub fn render_video(
 pub struct VideoWriter {
     path: PathBuf,
     size: (u32, u32),
-    /// A GIF frame's time on screen, hundredths of a second (GIF's unit).
-    delay: u16,
+    fps: u32,
+    /// Frames written so far.
+    written: u64,
     sink: Sink,
 }
+
+/// The most frames a second a GIF plays at: its delays are whole hundredths of a second, and
+/// players draw a delay under 2 hundredths as 10.
+const GIF_MAX_FPS: u32 = 50;
 
 /// Which encoder a file's extension asks for.
 enum Encoder {
@@ -93,9 +97,20 @@ enum Encoder {
     Ffmpeg,
 }
 
-/// Refuses, before anything is drawn, a video file of a kind Clasp does not write.
-pub fn check_video_path(path: &Path) -> Result<(), VideoError> {
-    encoder_for(path).map(|_| ())
+/// Refuses, before anything is drawn, a video file of a kind Clasp does not write, or a frame
+/// rate it cannot play at (1 to 240 a second; a GIF at most 50).
+pub fn check_video(path: &Path, fps: u32) -> Result<(), VideoError> {
+    let most = match encoder_for(path)? {
+        Encoder::Gif => GIF_MAX_FPS,
+        Encoder::Ffmpeg => 240,
+    };
+    match (1..=most).contains(&fps) {
+        true => Ok(()),
+        false => Err(VideoError::File {
+            file: path.to_path_buf(),
+            message: format!("{fps} frames a second: give 1 to {most} for this kind of video"),
+        }),
+    }
 }
 
 fn encoder_for(path: &Path) -> Result<Encoder, VideoError> {
@@ -132,7 +147,8 @@ impl VideoWriter {
         Ok(VideoWriter {
             path: path.to_path_buf(),
             size,
-            delay: (100.0 / fps.max(1) as f64).round().max(1.0) as u16,
+            fps: fps.max(1),
+            written: 0,
             sink,
         })
     }
@@ -163,7 +179,8 @@ impl VideoWriter {
             Sink::Gif(encoder) => {
                 // Speed 10 of 1..30: NeuQuant's palette, good for flat-shaded scenes.
                 let mut frame = gif::Frame::from_rgb_speed(w as u16, h as u16, rgb, 10);
-                frame.delay = self.delay;
+                frame.delay = gif_delay(self.written, self.fps);
+                self.written += 1;
                 encoder.write_frame(&frame).map_err(|e| fail(e.to_string()))
             }
             Sink::Ffmpeg(child) => child
@@ -205,6 +222,13 @@ impl VideoWriter {
     }
 }
 
+/// Frame `k`'s delay, hundredths of a second: the rounding spread over the frames (30 fps
+/// is 3, 4, 3, 3, 4, 3, …), so the video plays at its rate.
+fn gif_delay(k: u64, fps: u32) -> u16 {
+    let at = |k: u64| (k as f64 * 100.0 / fps as f64).round() as u64;
+    (at(k + 1) - at(k)) as u16
+}
+
 fn gif_encoder(path: &Path, (w, h): (u32, u32)) -> Result<gif::Encoder<BufWriter<File>>, String> {
     if w > u16::MAX as u32 || h > u16::MAX as u32 {
         return Err(format!("a GIF is at most 65535 pixels a side, not {w}×{h}"));
@@ -232,4 +256,21 @@ fn ffmpeg(path: &Path, (w, h): (u32, u32), fps: u32) -> Result<Child, String> {
         .map_err(|e| {
             format!("writing this video needs the ffmpeg program, which could not start ({e}): install ffmpeg, or write a .gif")
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gif_delays_add_up_to_the_frame_rate() {
+        for fps in [1, 7, 24, 25, 30, 50] {
+            let total: u64 = (0..fps as u64 * 10).map(|k| gif_delay(k, fps) as u64).sum();
+            assert_eq!(total, 1000, "{fps} fps: ten seconds");
+            assert!((0..300).all(|k| gif_delay(k, fps) >= 2), "{fps} fps");
+        }
+        assert!(check_video(Path::new("a.gif"), 60).is_err());
+        assert!(check_video(Path::new("a.mp4"), 60).is_ok());
+        assert!(check_video(Path::new("a.mp4"), 0).is_err());
+    }
 }

@@ -14,7 +14,7 @@ use clasp_core::World;
 use clasp_io::{LoadError, LoadWarning};
 
 use crate::{
-    editor::{Editor, ImportKind, TimelineMoment},
+    editor::{Editor, ImportKind},
     files::{self, Loaded},
     timeline::{is_recording, load_recording_file},
 };
@@ -46,7 +46,7 @@ struct Load {
 /// What a loaded file holds, or why it did not load.
 enum FileContents {
     World(Result<Box<(World, Vec<LoadWarning>)>, LoadError>),
-    Recording(Result<Vec<TimelineMoment>, LoadError>),
+    Recording(Result<Box<(World, clasp_core::Recording)>, LoadError>),
     Import(Result<Loaded, LoadError>),
 }
 
@@ -57,7 +57,7 @@ impl Loads {
         let task = AsyncComputeTaskPool::get().spawn(async move {
             match purpose {
                 LoadPurpose::OpenWorld if is_recording(&file) => {
-                    FileContents::Recording(load_recording_file(&file))
+                    FileContents::Recording(load_recording_file(&file).map(Box::new))
                 }
                 LoadPurpose::OpenWorld => {
                     FileContents::World(files::load_world_file(&file).map(Box::new))
@@ -110,7 +110,9 @@ pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
         let job = loads.jobs.remove(0);
         match contents {
             FileContents::World(world) => editor.open_loaded_world(&job.path, world.map(|w| *w)),
-            FileContents::Recording(moments) => editor.open_loaded_recording(&job.path, moments),
+            FileContents::Recording(loaded) => {
+                editor.open_loaded_recording(&job.path, loaded.map(|r| *r))
+            }
             FileContents::Import(loaded) => editor.import_loaded(&job.path, loaded),
         };
     }

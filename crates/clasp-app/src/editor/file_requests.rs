@@ -34,7 +34,7 @@ impl Editor<'_> {
                 self.checkpoint("open world");
                 self.doc.world = world;
                 self.simulation.time = 0.0;
-                self.timeline.replace(Default::default(), Vec::new());
+                self.timeline.clear();
                 self.doc.source = path.display().to_string();
                 self.doc.path = Some(path.to_path_buf());
                 self.selection.0.clear();

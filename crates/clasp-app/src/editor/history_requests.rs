@@ -72,6 +72,8 @@ impl Editor<'_> {
     pub(crate) fn checkpoint(&mut self, what: &str) {
         let snapshot = self.snapshot(what);
         self.push_undo(snapshot);
+        // A change leaves the moment the timeline showed: the world is the user's again.
+        self.timeline.shown = None;
     }
 
     pub(super) fn push_undo(&mut self, snapshot: Snapshot) {

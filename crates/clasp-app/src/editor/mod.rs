@@ -20,7 +20,9 @@ pub use resources::{
 };
 pub(crate) use simulation::Held;
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
-pub use timeline::{TIMELINE_INTERVAL, TIMELINE_LENGTH, Timeline, TimelineMoment, TimelineSource};
+pub use timeline::{
+    Kept, TIMELINE_INTERVAL, TIMELINE_LENGTH, Timeline, TimelineMoment, TimelineSource,
+};
 
 mod file_requests;
 mod grasp_test;

@@ -1,11 +1,12 @@
 //! The timeline: the moments a run went through, kept so the slider under the view can show
-//! any of them again — the simulation's recent history (a moment a frame while it plays), or
-//! an opened recording. What scrubs, plays and fills it is in `crate::timeline`.
+//! any of them again — the simulation's recent history (a moment every 1/30 s of simulated
+//! time while it plays), or an opened recording. What scrubs, plays and fills it is in
+//! `crate::timeline`.
 
 use std::{collections::VecDeque, path::PathBuf};
 
 use bevy::prelude::Resource;
-use clasp_core::{RecordedContact, World};
+use clasp_core::{BodyId, Moment, PlaybackError, RecordedContact, Recording, World};
 
 /// How many moments the timeline keeps: a moment every [`TIMELINE_INTERVAL`] of simulated
 /// time, so the last 20 s. A moment is a copy of the world with its meshes shared (poses,
@@ -30,18 +31,28 @@ pub struct Timeline {
     pub replaying: bool,
     /// Where a replay stands, seconds.
     pub(crate) clock: f64,
+    /// The world an opened recording began in: its moments are put into it when shown.
+    recorded_world: Option<World>,
 }
 
-/// One moment: the whole world as it stood then.
+/// One moment of the timeline.
 #[derive(Clone)]
 pub struct TimelineMoment {
     /// Simulated seconds.
     pub time: f64,
-    pub world: World,
-    /// A recording's contacts with the impulses the run had there (the world's own contacts
-    /// were found again when the moment was put back, and carry none); empty for the
-    /// simulation's moments, whose world keeps its step's impulses.
-    pub recorded: Vec<RecordedContact>,
+    pub kept: Kept,
+}
+
+/// How a moment is kept.
+#[derive(Clone)]
+pub enum Kept {
+    /// A run's own moment: the whole world (meshes shared), its contacts with their step's
+    /// impulses, so a run goes on from it exactly.
+    World(Box<World>),
+    /// An opened recording's moment (poses, velocities, postures, contacts with the run's
+    /// impulses: a few kB), put into the recording's world when shown, so a long recording
+    /// costs no more than its file.
+    Recorded(Moment),
 }
 
 /// What the timeline holds.
@@ -76,6 +87,74 @@ impl Timeline {
         Some((self.moments.front()?.time, self.moments.back()?.time))
     }
 
+    /// The world at moment `index`: a run's own copy, or the opened recording's world with the
+    /// moment put in (refused, for a moment that does not fit it).
+    pub fn world_at(&self, index: usize) -> Option<Result<World, PlaybackError>> {
+        match &self.moments.get(index)?.kept {
+            Kept::World(world) => Some(Ok((**world).clone())),
+            Kept::Recorded(moment) => {
+                let mut world = self.recorded_world.clone()?;
+                Some(moment.apply_to(&mut world).map(|()| world))
+            }
+        }
+    }
+
+    /// The contacts, with the run's impulses, of the recording's moment shown; `None` for a
+    /// run's own moment (its world's contacts carry their impulses) or at the live end.
+    pub fn shown_recorded_contacts(&self) -> Option<&[RecordedContact]> {
+        match &self.moments.get(self.shown?)?.kept {
+            Kept::Recorded(moment) => Some(&moment.contacts),
+            Kept::World(_) => None,
+        }
+    }
+
+    /// The timeline as a recording and the world it began in; refused when its moments are
+    /// not all of one world (bodies came or went between them).
+    pub fn recording(&self) -> Result<(World, Recording), String> {
+        let start = match (&self.recorded_world, self.moments.front()) {
+            (Some(world), _) => world.clone(),
+            (
+                None,
+                Some(TimelineMoment {
+                    kept: Kept::World(world),
+                    ..
+                }),
+            ) => (**world).clone(),
+            _ => return Err("there is nothing to record yet: press Play first".into()),
+        };
+        let shape = Shape::of(&start);
+        let mut recording = Recording::default();
+        for m in &self.moments {
+            let moment = match &m.kept {
+                Kept::World(world) if Shape::of(world) != shape => {
+                    return Err(format!(
+                        "bodies came or went at {:.3} s of the timeline: a recording is of one world (play again to record this one)",
+                        m.time
+                    ));
+                }
+                Kept::World(world) => Moment::of(world, m.time),
+                Kept::Recorded(moment) => moment.clone(),
+            };
+            recording.moments.push(moment);
+        }
+        Ok((start, recording))
+    }
+
+    /// Whether a run's moments are of `world`'s bodies and robots (none of them came or went).
+    pub fn is_of(&self, world: &World) -> bool {
+        match (&self.recorded_world, self.moments.back()) {
+            (Some(start), _) => Shape::of(start) == Shape::of(world),
+            (
+                None,
+                Some(TimelineMoment {
+                    kept: Kept::World(last),
+                    ..
+                }),
+            ) => Shape::of(last) == Shape::of(world),
+            _ => true,
+        }
+    }
+
     /// The moment shown at `time`: the last at or before it (the first before them all).
     pub fn index_at(&self, time: f64) -> Option<usize> {
         if self.moments.is_empty() {
@@ -92,8 +171,7 @@ impl Timeline {
         }
         self.moments.push_back(TimelineMoment {
             time,
-            world,
-            recorded: Vec::new(),
+            kept: Kept::World(Box::new(world)),
         });
     }
 
@@ -106,17 +184,42 @@ impl Timeline {
         self.shown = None;
     }
 
-    /// The moment the world shows, while one is scrubbed to.
-    pub fn shown_moment(&self) -> Option<&TimelineMoment> {
-        self.moments.get(self.shown?)
+    /// Starts afresh, empty, for the simulation's history.
+    pub(crate) fn clear(&mut self) {
+        *self = Timeline::default();
     }
 
-    /// Starts afresh with `moments` from `source`.
-    pub(crate) fn replace(&mut self, source: TimelineSource, moments: Vec<TimelineMoment>) {
-        self.moments = moments.into();
-        self.source = source;
-        self.shown = None;
+    /// Holds an opened recording: its moments, put into `world` (where it began) when shown;
+    /// the first is shown.
+    pub(crate) fn open(&mut self, path: PathBuf, world: World, recording: Recording) {
+        self.moments = recording
+            .moments
+            .into_iter()
+            .map(|moment| TimelineMoment {
+                time: moment.time,
+                kept: Kept::Recorded(moment),
+            })
+            .collect();
+        self.source = TimelineSource::Recording(path);
+        self.recorded_world = Some(world);
+        self.shown = Some(0);
         self.replaying = false;
+    }
+}
+
+/// What a moment must share with its timeline's others: the bodies and each robot's DOFs.
+#[derive(PartialEq)]
+struct Shape {
+    bodies: Vec<BodyId>,
+    dofs: Vec<usize>,
+}
+
+impl Shape {
+    fn of(world: &World) -> Shape {
+        Shape {
+            bodies: world.body_ids(),
+            dofs: world.robots().map(|(_, r)| r.dof_values().len()).collect(),
+        }
     }
 }
 

@@ -32,6 +32,26 @@ pub fn rrd_python() -> PathBuf {
         .map_or_else(|| PathBuf::from("python3"), PathBuf::from)
 }
 
+/// Refuses, before a run, a Python that cannot write `.rrd` files (not there, or without the
+/// rerun SDK), saying how to get one.
+pub fn check_rrd_python(python: &Path, path: &Path) -> Result<(), SaveError> {
+    let probe = Command::new(python)
+        .args(["-c", "import numpy, rerun"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match probe {
+        Ok(status) if status.success() => Ok(()),
+        _ => Err(SaveError {
+            file: path.to_path_buf(),
+            message: format!(
+                "writing .rrd needs a Python with the rerun SDK, and {} is not one: pip install rerun-sdk, set CLASP_PYTHON to a Python that has it, or record to a .clasprec file",
+                python.display()
+            ),
+        }),
+    }
+}
+
 /// Writes `recording` of a run in `world` (whose bodies it places) as an `.rrd` file, with
 /// `python` (a Python that has `rerun-sdk`).
 pub fn save_rrd(
