@@ -68,23 +68,23 @@ fn simulate_records_every_hundredth_of_a_second_to_a_file_the_app_reads() {
     assert!(!last.contacts.is_empty() && last.contacts.iter().any(|c| c.impulse.z != 0.0));
 }
 
-#[test]
-fn a_video_of_falling_spheres_has_a_frame_for_each_thirtieth_and_they_move() {
-    let file = scratch("video").join("fall.gif");
-    let said = succeeded(&run(&[
+/// Half a second of RaiSim's four spheres falling, drawn into `file`; what the CLI said.
+fn falling_spheres_video(file: &Path, size: &str, fps: &str, more: &[&str]) -> String {
+    let mut args = vec![
         "simulate",
         "models/worlds/raisim_four_spheres.xml",
         "--seconds",
         "0.5",
-        "--video",
-        text(&file),
-        "--size",
-        "160x120",
-        "--fps",
-        "30",
-        "--camera",
-        "400,0,0,0,0,0",
-    ]));
+    ];
+    args.extend(["--video", text(file), "--size", size, "--fps", fps]);
+    args.extend(more);
+    succeeded(&run(&args))
+}
+
+#[test]
+fn a_video_of_falling_spheres_has_a_frame_for_each_thirtieth_and_they_move() {
+    let file = scratch("video").join("fall.gif");
+    let said = falling_spheres_video(&file, "160x120", "30", &["--camera", "400,0,0,0,0,0"]);
     assert!(
         said.contains("wrote 16 frames of 160x120 at 30 fps"),
         "{said}"
@@ -124,18 +124,7 @@ fn an_mp4_goes_through_ffmpeg_and_ffprobe_reads_it_back() {
         return;
     }
     let file = scratch("mp4").join("fall.mp4");
-    let said = succeeded(&run(&[
-        "simulate",
-        "models/worlds/raisim_four_spheres.xml",
-        "--seconds",
-        "0.5",
-        "--video",
-        text(&file),
-        "--size",
-        "161x121",
-        "--fps",
-        "20",
-    ]));
+    let said = falling_spheres_video(&file, "161x121", "20", &[]);
     assert!(
         said.contains("wrote 11 frames of 162x122 at 20 fps"),
         "{said}"
