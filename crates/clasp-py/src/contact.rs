@@ -121,12 +121,12 @@ impl PyContact {
     fn local_index(&self) -> Option<usize> {
         self.0.local_index
     }
-    /// "static" or "dynamic".
+    /// "static", "dynamic" or "kinematic".
     #[getter]
     fn body_type(&self) -> &'static str {
         self.0.body_type.name()
     }
-    /// "static" or "dynamic", for the other body.
+    /// "static", "dynamic" or "kinematic", for the other body.
     #[getter]
     fn other_type(&self) -> &'static str {
         self.0.other_type.name()

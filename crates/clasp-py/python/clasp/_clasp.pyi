@@ -118,10 +118,10 @@ class Contact:
         """This body's index within its robot (0 the palm), None for a free body."""
     @property
     def body_type(self) -> str:
-        """"static" or "dynamic"."""
+        """"static", "dynamic" or "kinematic"."""
     @property
     def other_type(self) -> str:
-        """"static" or "dynamic", for the other body."""
+        """"static", "dynamic" or "kinematic", for the other body."""
     @property
     def static_friction(self) -> float:
         """Static (Coulomb) friction of the two materials."""
@@ -375,6 +375,35 @@ class World:
         ``record`` (a path) keeps the run, a moment every 0.01 s: ``.clasprec`` for Clasp's
         app (its world written beside it as ``.clasprec.xml``), ``.rrd`` for rerun's viewer
         (needs ``pip install rerun-sdk``); another kind raises ``ValueError`` before the run."""
+    def render(
+        self,
+        camera: _Pose | None = None,
+        width: int = 640,
+        height: int = 480,
+        look_from: Sequence[float] | None = None,
+        fov: float = 45.0,
+    ) -> dict[str, Any]:
+        """Renders the world headless (no window: Vulkan on a GPU, or Mesa's software Vulkan).
+        The camera: ``camera`` (4×4 camera-to-world pose, OpenCV axes: x right, y down, z
+        forward, mm), or ``look_from`` (a direction to frame the grasped object from), else the
+        world's saved camera or a view of it all; ``fov`` is vertical, degrees. Returns ``rgb``
+        (H, W, 3) uint8, ``depth`` (H, W) float32 (mm along the view axis, inf where nothing is
+        seen), ``segmentation`` (H, W) int32 (index into ``bodies``, -1 where no body is),
+        ``bodies``, ``intrinsics`` (3×3 K) and ``camera`` (4×4). Bad sizes (0 or over 16384), a
+        camera inside a body or with a NaN pose raise ``ValueError``."""
+    def point_cloud(
+        self,
+        camera: _Pose | None = None,
+        width: int = 640,
+        height: int = 480,
+        look_from: Sequence[float] | None = None,
+        fov: float = 45.0,
+        frame: str = "world",
+    ) -> dict[str, Any]:
+        """The points the depth of a render (as ``render`` takes its camera) stands for, one per
+        pixel that sees a body: ``points`` (N, 3) mm in ``frame`` ("world" or "camera", OpenCV
+        axes), ``segmentation`` (N,) the body's index in ``bodies``, ``pixels`` (N, 2) column and
+        row, with ``intrinsics`` and ``camera``."""
     def render_video(
         self,
         path: _Path,
