@@ -156,10 +156,7 @@ fn next_moment(playback: &mut Playback, test: &HoldTest, seconds: f64) -> bool {
 /// The grasp's world with the object and the hand's DOFs where the test had them.
 fn shown_moment(playback: &Playback, frame: &clasp_core::HoldFrame) -> Result<World, MoveError> {
     let mut world = playback.grasp.clone();
-    world.set_pose(playback.object.element(), frame.object)?;
-    // The dynamics may press a DOF a hair past its limit; the kinematics refuses that.
-    let dofs = world.find_robot(playback.robot)?.within_limits(&frame.dofs);
-    world.set_dof_values(playback.robot, &dofs)?;
+    world.place_hold_frame(playback.robot, playback.object, frame)?;
     Ok(world)
 }
 

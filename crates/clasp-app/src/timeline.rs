@@ -87,8 +87,8 @@ impl Editor<'_> {
             self.timeline.clear();
         }
         self.timeline.replaying = false;
-        self.timeline.drop_after(time);
         self.simulation.trace.samples.retain(|s| s.time <= time);
+        // Keeping this moment drops those after it.
         self.remember_moment();
     }
 
@@ -198,8 +198,7 @@ impl Editor<'_> {
         self.simulation.time = time;
         self.timeline.shown = Some(index);
         self.doc.touching = None;
-        let world = &self.doc.world;
-        self.selection.0.retain(|&id| world.body(id).is_some());
+        self.forget_gone_bodies();
         // Epsilon alone (a millisecond): a slider dragged shows a moment a frame.
         self.refresh_quality(false);
     }
@@ -222,8 +221,7 @@ fn ends_fit_their_world(
         return Err(fail("the recording has no moments".into()));
     };
     for moment in [first, last] {
-        let mut placed = world.clone();
-        moment.apply_to(&mut placed).map_err(|e| {
+        moment.applied_to(world.clone()).map_err(|e| {
             fail(format!(
                 "its moment at {} s does not fit its world: {e}",
                 moment.time

@@ -5,8 +5,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use clasp_core::{
-    HoldSettings, HoldTest, LiftTest, MoveOutcome, PATH_INTERVAL, Recording, RobotId, Squeeze,
-    World,
+    HoldSettings, HoldTest, LiftTest, MoveOutcome, Recording, RobotId, Squeeze, World,
 };
 use serde_json::json;
 
@@ -60,7 +59,7 @@ pub fn grasp(
     let wrote = match &test {
         Some(test) if request.playback.wanted() => {
             let object = world.grasped_object().ok_or("the world has no object")?;
-            let recording = Recording::of_hold_test(&world, robot, object, test, PATH_INTERVAL)
+            let recording = Recording::of_hold_test(&world, robot, object, test)
                 .map_err(|e| world_error(file, e))?;
             request.playback.write(&recording, &world, root)?
         }

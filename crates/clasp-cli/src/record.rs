@@ -12,9 +12,6 @@ use crate::{
     picture::{View, camera},
 };
 
-/// Seconds between a recording's moments.
-pub const RECORD_INTERVAL: f64 = 0.01;
-
 /// What a run keeps of itself: a recording, a video, or both.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Playback {
@@ -54,8 +51,8 @@ impl Playback {
     /// with no Python to write it), and a video of a kind or frame rate it does not.
     pub fn check(&self) -> Result<(), Failure> {
         if let Some(path) = &self.record {
-            clasp_io::check_recording_path(path).map_err(|e| e.to_string())?;
-            if path.extension().is_some_and(|e| e == "rrd") {
+            let kind = clasp_io::recording_kind(path).map_err(|e| e.to_string())?;
+            if kind == clasp_io::RecordingKind::Rerun {
                 clasp_io::check_rrd_python(&clasp_io::rrd_python(), path)
                     .map_err(|e| e.to_string())?;
             }
@@ -112,9 +109,4 @@ impl Playback {
         }
         Ok(said)
     }
-}
-
-/// Steps in a recording's interval at time step `dt` (at least one).
-pub fn steps_between_moments(dt: f64) -> usize {
-    ((RECORD_INTERVAL / dt).round() as usize).max(1)
 }

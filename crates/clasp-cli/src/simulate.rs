@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::{
     contacts::physical_contacts,
     output::{Failure, Format, world_error},
-    record::{Playback, steps_between_moments},
+    record::Playback,
     render::{body_name, contact_json, count, pose_row},
     world_file::load,
 };
@@ -43,7 +43,7 @@ pub fn simulate(
     };
     let start = world.clone();
     let mut recording = Recording::default();
-    let every = steps_between_moments(world.time_step());
+    let every = clasp_core::steps_per_moment(world.time_step());
     let steps = match request.playback.wanted() {
         true => world.simulate_recorded(request.seconds, every, &mut recording),
         false => world.simulate(request.seconds),

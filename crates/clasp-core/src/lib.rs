@@ -69,7 +69,9 @@ pub use planner::{
     Annealing, Guided, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy,
 };
 pub use pose::Pose;
-pub use recording::{Moment, PlaybackError, Posture, RecordedContact, Recording};
+pub use recording::{
+    Moment, PlaybackError, Posture, RECORD_INTERVAL, RecordedContact, Recording, steps_per_moment,
+};
 pub use robot::{
     Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
     JointFrame, JointKind, Link, Robot,

@@ -10,11 +10,19 @@ use nalgebra::{Point3, Vector3};
 use crate::{
     body::velocity::Velocity,
     dynamics::settings::run_steps,
-    grasp::hold::HoldTest,
+    grasp::hold::{HoldTest, PATH_INTERVAL},
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     world::{World, error::MoveError},
 };
+
+/// Seconds between the moments a recorded run keeps (the physics test's own interval).
+pub const RECORD_INTERVAL: f64 = PATH_INTERVAL;
+
+/// Steps between a recorded run's moments at time step `time_step` (at least one).
+pub fn steps_per_moment(time_step: f64) -> usize {
+    ((RECORD_INTERVAL / time_step).round() as usize).max(1)
+}
 
 /// A run, moment by moment, in time order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -118,12 +126,22 @@ impl Moment {
 
     /// Puts the world where it stood at this moment: each free body at its pose (a moving one
     /// with its velocity), each robot not carried by another at its palm's pose, and every
-    /// robot in its posture; the contacts are found again (without impulses). Refused, changing nothing, for a world with other
-    /// bodies or robots than the recorded one.
+    /// robot in its posture; the contacts are found again (without impulses). Refused,
+    /// changing nothing, for a world with other bodies or robots than the recorded one.
     pub fn apply_to<E: CollisionEngine + Clone>(
         &self,
         world: &mut World<E>,
     ) -> Result<(), PlaybackError> {
+        *world = self.applied_to(world.clone())?;
+        Ok(())
+    }
+
+    /// [`Self::apply_to`] on a world of the caller's to give up: no copy is made to keep it
+    /// whole on a refusal.
+    pub fn applied_to<E: CollisionEngine>(
+        &self,
+        mut world: World<E>,
+    ) -> Result<World<E>, PlaybackError> {
         let ids = world.body_ids();
         let robots: Vec<RobotId> = world.robots().map(|(r, _)| r).collect();
         let shape = (self.poses.len(), self.velocities.len());
@@ -135,26 +153,24 @@ impl Moment {
                 world_robots: robots.len(),
             });
         }
-        let mut placed = world.clone();
         for (&id, &pose) in ids.iter().zip(&self.poses) {
             let element = match id {
                 BodyId::Free(i) => Element::Body(i),
-                BodyId::Palm { robot } if !carried(&placed, robot) => Element::Robot(robot),
+                BodyId::Palm { robot } if !carried(&world, robot) => Element::Robot(robot),
                 _ => continue,
             };
-            placed.set_pose(element, pose)?;
+            world.set_pose(element, pose)?;
         }
         for (&robot, posture) in robots.iter().zip(&self.robots) {
-            placed.set_posture(robot, &posture.dofs, &posture.breakaway)?;
+            world.set_posture(robot, &posture.dofs, &posture.breakaway)?;
         }
         for (&id, &velocity) in ids.iter().zip(&self.velocities) {
-            let moves = placed.body(id).is_some_and(|b| !b.is_static());
+            let moves = world.body(id).is_some_and(|b| !b.is_static());
             if id.free_index().is_some() && moves {
-                placed.set_velocity(id, velocity)?;
+                world.set_velocity(id, velocity)?;
             }
         }
-        *world = placed;
-        Ok(())
+        Ok(world)
     }
 }
 
@@ -173,22 +189,21 @@ impl Recording {
         }
     }
 
-    /// A grasp test played back as one run: each direction's path after the other, the hand
-    /// and object placed in `world` (the world the test began from) at each frame.
+    /// A grasp test played back as one run: each direction's path after the other (a frame
+    /// every [`PATH_INTERVAL`]), the hand and object placed in `world` (the world the test
+    /// began from) at each frame.
     pub fn of_hold_test<E: CollisionEngine + Clone>(
         world: &World<E>,
         robot: RobotId,
         object: BodyId,
         test: &HoldTest,
-        interval: f64,
     ) -> Result<Recording, PlaybackError> {
         let mut placed = world.clone();
         let mut moments = Vec::new();
         let frames = test.directions.iter().flat_map(|d| &d.path);
         for (k, frame) in frames.enumerate() {
-            placed.set_pose(object.element(), frame.object)?;
-            placed.set_dof_values(robot, &frame.dofs)?;
-            moments.push(Moment::of(&placed, k as f64 * interval));
+            placed.place_hold_frame(robot, object, frame)?;
+            moments.push(Moment::of(&placed, k as f64 * PATH_INTERVAL));
         }
         Ok(Recording { moments })
     }

@@ -43,8 +43,8 @@ pub use obj::parse_obj;
 pub use off::parse_off;
 pub use ply::parse_ply;
 pub use recording::{
-    check_recording_path, load_recording, pose_numbers, recording_world_path, save_any_recording,
-    save_recording,
+    RecordingKind, load_recording, pose_numbers, recording_kind, recording_world_path,
+    save_any_recording, save_recording,
 };
 pub use robot::{load_robot, parse_dof_expression};
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};

@@ -33,15 +33,25 @@ pub fn recording_world_path(recording: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Refuses a recording file of a kind Clasp does not write: a recording is a `.rrd` (rerun) or
-/// a `.clasprec` (Clasp's own) file.
-pub fn check_recording_path(path: &Path) -> Result<(), SaveError> {
+/// The two kinds of recording file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordingKind {
+    /// rerun's `.rrd`.
+    Rerun,
+    /// Clasp's own `.clasprec`.
+    Clasp,
+}
+
+/// The kind of recording a file's extension names; refused for any other: a recording is a
+/// `.rrd` (rerun) or a `.clasprec` (Clasp's own) file.
+pub fn recording_kind(path: &Path) -> Result<RecordingKind, SaveError> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("rrd" | "clasprec") => Ok(()),
-        _ => Err(SaveError {
-            file: path.to_path_buf(),
-            message: "a recording is a .rrd file (rerun) or a .clasprec file (Clasp's app)".into(),
-        }),
+        Some("rrd") => Ok(RecordingKind::Rerun),
+        Some("clasprec") => Ok(RecordingKind::Clasp),
+        _ => Err(SaveError::new(
+            path,
+            "a recording is a .rrd file (rerun) or a .clasprec file (Clasp's app)",
+        )),
     }
 }
 
@@ -54,10 +64,9 @@ pub fn save_any_recording(
     graspit_root: Option<&Path>,
     python: &Path,
 ) -> Result<(), SaveError> {
-    check_recording_path(path)?;
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("rrd") => crate::rrd::save_rrd(recording, start, path, python),
-        _ => save_recording(recording, start, path, graspit_root),
+    match recording_kind(path)? {
+        RecordingKind::Rerun => crate::rrd::save_rrd(recording, start, path, python),
+        RecordingKind::Clasp => save_recording(recording, start, path, graspit_root),
     }
 }
 
@@ -69,19 +78,15 @@ pub fn save_recording(
     path: &Path,
     graspit_root: Option<&Path>,
 ) -> Result<(), SaveError> {
-    let error = |message: String| SaveError {
-        file: path.to_path_buf(),
-        message,
-    };
+    let error = |message: String| SaveError::new(path, message);
     let world_file = recording_world_path(path);
     save_world(start, &world_file, graspit_root)?;
-    let names = |ids: Vec<String>| Value::from(ids);
     let document = json!({
         "clasp_recording": VERSION,
         "world": world_file.file_name().map(|n| n.to_string_lossy().into_owned()),
         "graspit_root": graspit_root.map(|r| std::path::absolute(r).unwrap_or(r.to_path_buf()).display().to_string()),
-        "bodies": names(start.body_ids().into_iter().map(|id| start.body_name(id).name).collect()),
-        "robots": names(start.robots().map(|(_, r)| r.name.clone()).collect()),
+        "bodies": start.body_ids().into_iter().map(|id| start.body_name(id).name).collect::<Vec<_>>(),
+        "robots": start.robots().map(|(_, r)| r.name.clone()).collect::<Vec<_>>(),
         "moments": recording.moments.iter().map(moment_json).collect::<Vec<_>>(),
     });
     std::fs::write(path, document.to_string())

@@ -530,6 +530,15 @@ pub struct SaveError {
     pub message: String,
 }
 
+impl SaveError {
+    pub fn new(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self {
+            file: file.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// Saves a world as GraspIt world XML. Bodies and robots refer to the files they were loaded
 /// from, relative to the GraspIt root when under it, else relative to the saved file's folder;
 /// a free body with no file (inline or built in code) is written inline, its mesh as an OFF file
@@ -540,10 +549,7 @@ pub fn save_world(
     path: &Path,
     graspit_root: Option<&Path>,
 ) -> Result<(), SaveError> {
-    let error = |message: String| SaveError {
-        file: path.to_path_buf(),
-        message,
-    };
+    let error = |message: String| SaveError::new(path, message);
     let folder = absolute(path.parent().unwrap_or(Path::new("")));
     let root = graspit_root.map(absolute);
     let refer = |file: &Path| escape(&reference(file, &folder, root.as_deref()));

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{BodyType, Recording, RobotId, Velocity, World};
+use clasp_core::{BodyType, Recording, RobotId, Velocity, World, steps_per_moment};
 use nalgebra::Vector3;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -13,7 +13,7 @@ use crate::{
     convert,
     errors::move_error,
     ids::PyBodyId,
-    recordings::{check_record_path, steps_between_moments, write_recording},
+    recordings::{check_record_path, write_recording},
     world::PyWorld,
 };
 
@@ -186,21 +186,35 @@ fn stop_on_signal(interrupted: &mut Option<PyErr>) -> impl FnMut() -> bool + '_ 
 }
 
 impl PyWorld {
-    /// `simulate` keeping its run in a recording file. A run the file cannot be written for
-    /// is taken back: the world stands where it started.
-    fn simulate_recorded(&mut self, py: Python<'_>, seconds: f64, path: &Path) -> PyResult<usize> {
+    /// A run of `seconds` kept as a recording, a moment every [`clasp_core::RECORD_INTERVAL`]
+    /// (Ctrl-C raising `KeyboardInterrupt`): the world it began in, and the recording and the
+    /// steps taken, or why the run stopped. What to do with the world on a failure is the
+    /// caller's.
+    pub(crate) fn recorded_run(
+        &mut self,
+        py: Python<'_>,
+        seconds: f64,
+    ) -> (World, PyResult<(Recording, usize)>) {
         let start = self.world.clone();
         let mut recording = Recording::default();
-        let every = steps_between_moments(self.world.time_step());
+        let every = steps_per_moment(self.world.time_step());
         let world = &mut self.world;
         let mut interrupted = None;
         let stop = stop_on_signal(&mut interrupted);
         let steps =
             py.detach(|| world.simulate_recorded_until(seconds, every, &mut recording, stop));
-        if let Some(error) = interrupted {
-            return Err(error);
-        }
-        let steps = steps.map_err(move_error)?;
+        let run = match interrupted {
+            Some(error) => Err(error),
+            None => steps.map(|steps| (recording, steps)).map_err(move_error),
+        };
+        (start, run)
+    }
+
+    /// `simulate` keeping its run in a recording file. A run the file cannot be written for
+    /// is taken back: the world stands where it started.
+    fn simulate_recorded(&mut self, py: Python<'_>, seconds: f64, path: &Path) -> PyResult<usize> {
+        let (start, run) = self.recorded_run(py, seconds);
+        let (recording, steps) = run?;
         if let Err(error) = write_recording(py, path, &recording, &start) {
             self.world = start;
             return Err(error);

@@ -354,13 +354,7 @@ fn record_test(
 ) -> PyResult<()> {
     let mut placed = world.clone();
     placed.put_grasp(robot, trial).map_err(move_error)?;
-    let recording = clasp_core::Recording::of_hold_test(
-        &placed,
-        robot,
-        object,
-        test,
-        clasp_core::PATH_INTERVAL,
-    )
-    .map_err(move_error)?;
+    let recording =
+        clasp_core::Recording::of_hold_test(&placed, robot, object, test).map_err(move_error)?;
     write_recording(py, path, &recording, &placed)
 }

@@ -236,14 +236,8 @@ impl PyWorld {
             .detach(|| world.test_grasp(robot, object, &settings))
             .map_err(move_error)?;
         if let Some(path) = record {
-            let recording = clasp_core::Recording::of_hold_test(
-                world,
-                robot,
-                object,
-                &test,
-                clasp_core::PATH_INTERVAL,
-            )
-            .map_err(move_error)?;
+            let recording = clasp_core::Recording::of_hold_test(world, robot, object, &test)
+                .map_err(move_error)?;
             write_recording(py, &path, &recording, world)?;
         }
         let answer = PyDict::new(py);

@@ -14,18 +14,14 @@ use pyo3::{
 
 use crate::{errors::move_error, world::PyWorld};
 
-/// Seconds between a recording's moments (the physics test's own interval).
-const RECORD_INTERVAL: f64 = clasp_core::PATH_INTERVAL;
-
 /// Refuses, before any run, a recording file of a kind Clasp does not write, or an `.rrd` when
 /// this Python has no rerun SDK to write it with.
 pub(crate) fn check_record_path(py: Python<'_>, path: Option<&Path>) -> PyResult<()> {
     let Some(path) = path else {
         return Ok(());
     };
-    clasp_io::check_recording_path(path).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let rerun = path.extension().is_some_and(|e| e == "rrd");
-    if rerun && py.import("rerun").is_err() {
+    let kind = clasp_io::recording_kind(path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if kind == clasp_io::RecordingKind::Rerun && py.import("rerun").is_err() {
         return Err(PyImportError::new_err(format!(
             "{}: writing .rrd needs the rerun SDK (pip install rerun-sdk), or record to a .clasprec file",
             path.display()
@@ -44,11 +40,6 @@ pub(crate) fn write_recording(
     let python: PathBuf = py.import("sys")?.getattr("executable")?.extract()?;
     py.detach(|| clasp_io::save_any_recording(recording, start, path, None, &python))
         .map_err(move_error)
-}
-
-/// Steps between a recording's moments at time step `dt`.
-pub(crate) fn steps_between_moments(dt: f64) -> usize {
-    ((RECORD_INTERVAL / dt).round() as usize).max(1)
 }
 
 #[pymethods]
@@ -75,22 +66,16 @@ impl PyWorld {
         check_video(&path, fps).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let camera = self.camera(camera, look_from, fov, (width, height))?;
         let renderer = crate::render::renderer()?;
-        let start = self.world.clone();
-        let mut recording = Recording::default();
-        let every = steps_between_moments(self.world.time_step());
-        let world = &mut self.world;
-        let video = py.detach(|| -> Result<_, String> {
-            world
-                .simulate_recorded(seconds, every, &mut recording)
-                .map_err(|e| e.to_string())?;
-            render_video(renderer, &start, &recording, &camera, fps, &path)
-                .map_err(|e| e.to_string())
+        let (start, run) = self.recorded_run(py, seconds);
+        let video = run.and_then(|(recording, _)| {
+            py.detach(|| render_video(renderer, &start, &recording, &camera, fps, &path))
+                .map_err(move_error)
         });
         match video {
             Ok(video) => Ok(video.frames),
             Err(error) => {
                 self.world = start;
-                Err(move_error(error))
+                Err(error)
             }
         }
     }

@@ -67,7 +67,7 @@ pub fn render_video(
         // A hair past the frame's time, so a moment recorded at it is the one shown.
         let time = first.time + k as f64 / fps as f64 + 1e-9;
         if let Some(moment) = recording.at(time) {
-            moment.apply_to(&mut posed)?;
+            posed = moment.applied_to(posed)?;
         }
         let images = renderer.render(&scene, &posed, camera)?;
         writer.push(&images.rgb)?;

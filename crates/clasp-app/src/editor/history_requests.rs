@@ -87,10 +87,16 @@ impl Editor<'_> {
     /// After bodies came or went: the selection keeps only bodies that are still there. The
     /// scene sees the change through the document's change flag.
     pub(crate) fn structure_changed(&mut self) {
+        self.forget_gone_bodies();
+        self.refresh_quality(true);
+    }
+
+    /// The selection keeps only bodies that are still there; it is marked changed only when
+    /// one went.
+    pub(crate) fn forget_gone_bodies(&mut self) {
         let world = &self.doc.world;
         if self.selection.iter().any(|&id| world.body(id).is_none()) {
             self.selection.0.retain(|&id| world.body(id).is_some());
         }
-        self.refresh_quality(true);
     }
 }

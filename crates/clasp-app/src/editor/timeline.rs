@@ -92,10 +92,7 @@ impl Timeline {
     pub fn world_at(&self, index: usize) -> Option<Result<World, PlaybackError>> {
         match &self.moments.get(index)?.kept {
             Kept::World(world) => Some(Ok((**world).clone())),
-            Kept::Recorded(moment) => {
-                let mut world = self.recorded_world.clone()?;
-                Some(moment.apply_to(&mut world).map(|()| world))
-            }
+            Kept::Recorded(moment) => Some(moment.applied_to(self.recorded_world.clone()?)),
         }
     }
 
@@ -164,9 +161,10 @@ impl Timeline {
         Some(after.saturating_sub(1))
     }
 
-    /// Adds a moment at the live end; the oldest goes when the timeline is full.
+    /// Adds a moment at the live end; the oldest go while the timeline is full (an opened
+    /// recording may hold more, until a run goes on from it).
     pub(crate) fn push(&mut self, time: f64, world: World) {
-        if self.moments.len() == TIMELINE_LENGTH {
+        while self.moments.len() >= TIMELINE_LENGTH {
             self.moments.pop_front();
         }
         self.moments.push_back(TimelineMoment {

@@ -157,6 +157,20 @@ impl World {
 }
 
 impl<E: CollisionEngine> World<E> {
+    /// Puts the object and the hand's DOFs where a frame of a test's path had them, for
+    /// playing the test back. The dynamics may press a DOF a hair past its limit, which the
+    /// kinematics refuses: each value is taken within its limits.
+    pub fn place_hold_frame(
+        &mut self,
+        robot: RobotId,
+        object: BodyId,
+        frame: &HoldFrame,
+    ) -> Result<(), MoveError> {
+        self.set_pose(object.element(), frame.object)?;
+        let dofs = self.find_robot(robot)?.within_limits(&frame.dofs);
+        self.set_dof_values(robot, &dofs)
+    }
+
     /// The DOF targets the physics test's squeeze drives `robot` to on `object` where both
     /// stand: each closing DOF `squeeze` past where it is, or, with `squeeze_distance`, as far
     /// as moves its contacts on the object that far into it.

@@ -39,10 +39,7 @@ const JOINT_BODY_MASS: f64 = 1e-6;
 
 /// Writes `world` as MJCF at `path`, its meshes in `<stem>_meshes/` beside it.
 pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
-    let error = |message: String| SaveError {
-        file: path.to_path_buf(),
-        message,
-    };
+    let error = |message: String| SaveError::new(path, message);
     let stem = path
         .file_stem()
         .map_or("world".into(), |s| s.to_string_lossy().into_owned());
@@ -265,10 +262,8 @@ impl Writer {
         let file = format!("{}.obj", self.meshes);
         self.meshes += 1;
         let path = self.folder.join(&file);
-        std::fs::write(&path, obj_text(body)).map_err(|e| SaveError {
-            file: path.clone(),
-            message: format!("cannot write the mesh: {e}"),
-        })?;
+        std::fs::write(&path, obj_text(body))
+            .map_err(|e| SaveError::new(&path, format!("cannot write the mesh: {e}")))?;
         let mesh = file.trim_end_matches(".obj").to_owned();
         let _ = writeln!(
             self.assets,

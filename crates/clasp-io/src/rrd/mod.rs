@@ -42,13 +42,13 @@ pub fn check_rrd_python(python: &Path, path: &Path) -> Result<(), SaveError> {
         .status();
     match probe {
         Ok(status) if status.success() => Ok(()),
-        _ => Err(SaveError {
-            file: path.to_path_buf(),
-            message: format!(
+        _ => Err(SaveError::new(
+            path,
+            format!(
                 "writing .rrd needs a Python with the rerun SDK, and {} is not one: pip install rerun-sdk, set CLASP_PYTHON to a Python that has it, or record to a .clasprec file",
                 python.display()
             ),
-        }),
+        )),
     }
 }
 
@@ -60,10 +60,7 @@ pub fn save_rrd(
     path: &Path,
     python: &Path,
 ) -> Result<(), SaveError> {
-    let error = |message: String| SaveError {
-        file: path.to_path_buf(),
-        message,
-    };
+    let error = |message: String| SaveError::new(path, message);
     let input = run_json(recording, world, path).to_string();
     let mut child = Command::new(python)
         .arg("-c")
