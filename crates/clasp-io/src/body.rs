@@ -90,7 +90,7 @@ pub(crate) fn body_from_element(
     Ok(body)
 }
 
-fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {
+pub(crate) fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {
     let value = number(element, file)?;
     if value <= 0.0 {
         return Err(LoadError::new(
@@ -123,7 +123,7 @@ fn compliance(root: &Element, path: &Path) -> Result<Option<Compliance>, LoadErr
 
 /// Nine numbers, row by row, per unit mass, kept exactly as written: GraspIt's own
 /// `objects/flask.xml` gives a tensor that is not symmetric, and GraspIt uses it as it is.
-fn inertia(element: &Element, file: &Path) -> Result<Matrix3<f64>, LoadError> {
+pub(crate) fn inertia(element: &Element, file: &Path) -> Result<Matrix3<f64>, LoadError> {
     Ok(Matrix3::from_row_slice(&fixed_numbers::<9>(element, file)?))
 }
 

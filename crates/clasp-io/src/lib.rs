@@ -6,6 +6,7 @@
 
 mod any;
 mod body;
+mod body_edits;
 pub mod drops;
 mod error;
 pub mod fixtures;

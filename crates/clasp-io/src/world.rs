@@ -15,6 +15,7 @@ use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use crate::{
     FileSource, LoadError, LoadWarning,
     body::{body_from_element, load_body},
+    body_edits::{body_edits_xml, inertia_text, read_body_edits},
     groups::{groups_xml, read_groups},
     robot::load_robot,
     source::read,
@@ -193,7 +194,10 @@ impl WorldLoader<'_> {
     fn free_body(&self, element: &Element, kind: BodyKind) -> Result<Body, LoadError> {
         let body = match element.child("body") {
             Some(inline) => self.inline_body(inline, kind)?,
-            None => load_body(self.source, &self.resolve(element, "filename")?, kind)?,
+            None => {
+                let body = load_body(self.source, &self.resolve(element, "filename")?, kind)?;
+                read_body_edits(body, element, self.path)?
+            }
         };
         let groups = read_groups(element, self.path, body.groups())?;
         let mut body = body.at(placement(element, self.path)?).in_groups(groups);
@@ -542,8 +546,10 @@ impl SaveError {
 /// Saves a world as GraspIt world XML. Bodies and robots refer to the files they were loaded
 /// from, relative to the GraspIt root when under it, else relative to the saved file's folder;
 /// a free body with no file (inline or built in code) is written inline, its mesh as an OFF file
-/// beside the world (`<world stem>.<index>.off`). Poses and DOF values keep full precision, so
-/// loading the file gives the same world.
+/// beside the world (`<world stem>.<index>.off`); what was changed of a body from a file (its
+/// name, material, mass, centre, inertia, Young's modulus) is written beside its `<filename>`,
+/// and of a robot's body beside the robot's. Poses, DOF values and every number keep full
+/// precision, so loading the file gives the same world.
 pub fn save_world(
     world: &World,
     path: &Path,
@@ -563,6 +569,7 @@ pub fn save_world(
         match &body.source {
             Some(file) => {
                 let _ = writeln!(xml, "\t\t<filename>{}</filename>", refer(file));
+                xml.push_str(&body_edits_xml(body, file, "\t\t"));
             }
             None => {
                 let mesh_file = sibling(path, &format!("{i}.off"));
@@ -656,7 +663,6 @@ fn camera_xml(camera: &Camera) -> String {
 /// An inline `<body>` with every property given, so that nothing is recomputed on loading.
 fn inline_body(body: &Body, mesh_file: &Path) -> String {
     let m = &body.mass;
-    let inertia: Vec<String> = m.inertia.transpose().iter().map(f64::to_string).collect();
     let mut xml = format!("\t\t<body>\n\t\t\t<name>{}</name>\n", escape(&body.name));
     // GraspIt knows no "generic"; leaving the material out reads back as generic.
     if body.material != Material::Generic {
@@ -669,7 +675,7 @@ fn inline_body(body: &Body, mesh_file: &Path) -> String {
         m.cog.x,
         m.cog.y,
         m.cog.z,
-        inertia.join(" ")
+        inertia_text(body)
     );
     if let Some(youngs) = body.youngs {
         let _ = writeln!(xml, "\t\t\t<youngs>{youngs}</youngs>");

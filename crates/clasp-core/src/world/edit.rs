@@ -4,7 +4,7 @@ use clasp_collide::CollisionEngine;
 
 use super::{World, error::MoveError};
 use crate::{
-    body::{Body, Material},
+    body::{Body, Material, mass::MassProperties},
     ids::{BodyId, Element, RobotId},
     robot::Robot,
 };
@@ -60,6 +60,38 @@ impl<E: CollisionEngine> World<E> {
     /// Changes a body's material, and so the friction of its contacts.
     pub fn set_material(&mut self, id: BodyId, material: Material) -> Result<(), MoveError> {
         self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.material = material;
+        self.find_all_contacts();
+        Ok(())
+    }
+
+    /// Changes a body's mass (g), centre of gravity (mm, body frame) and inertia per unit mass
+    /// (mm², about the centre, body axes), all checked finite and the mass positive; its
+    /// contacts do not depend on them. (Whether a dynamic body's inertia can be simulated — it
+    /// must be symmetric positive definite — is checked where a step starts, as for one loaded.)
+    pub fn set_mass_properties(
+        &mut self,
+        id: BodyId,
+        mass: MassProperties,
+    ) -> Result<(), MoveError> {
+        let finite = mass
+            .cog
+            .iter()
+            .chain(mass.inertia.iter())
+            .all(|x| x.is_finite());
+        if !(mass.mass.is_finite() && mass.mass > 0.0 && finite) {
+            return Err(MoveError::BadMassProperties);
+        }
+        self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.mass = mass;
+        Ok(())
+    }
+
+    /// Makes a body soft with a Young's modulus in Pa (GraspIt's `<youngs>`), or rigid with
+    /// `None`, and finds its contacts again (soft ones are fitted patches).
+    pub fn set_youngs(&mut self, id: BodyId, youngs: Option<f64>) -> Result<(), MoveError> {
+        if let Some(bad) = youngs.filter(|y| !(y.is_finite() && *y > 0.0)) {
+            return Err(MoveError::BadYoungs(bad));
+        }
+        self.body_mut(id).ok_or(MoveError::NoSuchBody(id))?.youngs = youngs;
         self.find_all_contacts();
         Ok(())
     }

@@ -74,6 +74,12 @@ pub enum MoveError {
     },
     #[error("gravity must be three finite numbers (mm/s²), not {0:?}")]
     BadGravity([f64; 3]),
+    #[error(
+        "mass properties must be a positive, finite mass (g) and a finite centre (mm) and inertia (mm²)"
+    )]
+    BadMassProperties,
+    #[error("a Young's modulus must be a positive, finite number of pascals, not {0}")]
+    BadYoungs(f64),
     #[error("a velocity must be six finite numbers (mm/s and rad/s)")]
     BadVelocity,
     #[error("{0:?} is neither dynamic nor kinematic: only such free bodies have a velocity")]
