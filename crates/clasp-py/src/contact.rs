@@ -96,6 +96,12 @@ impl PyContact {
     fn separation(&self) -> f64 {
         self.0.separation
     }
+    /// How far the two bodies overlap here, mm (RaiSim's depth): minus `separation`, so never
+    /// positive where moves stop at contact.
+    #[getter]
+    fn depth(&self) -> f64 {
+        self.0.depth()
+    }
     /// The triangle of this body the point lies on.
     #[getter]
     fn triangle(&self) -> usize {

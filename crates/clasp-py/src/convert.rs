@@ -52,6 +52,19 @@ pub fn array1<'py>(value: &Bound<'py, PyAny>) -> PyResult<numpy::PyReadonlyArray
     array.extract()
 }
 
+/// Three numbers from anything array-like.
+pub fn vector3(value: &Bound<'_, PyAny>) -> PyResult<Vector3<f64>> {
+    let array = array1(value)?;
+    let v = array.as_slice()?;
+    match v {
+        [x, y, z] => Ok(Vector3::new(*x, *y, *z)),
+        _ => Err(PyValueError::new_err(format!(
+            "expected 3 numbers, got {}",
+            v.len()
+        ))),
+    }
+}
+
 /// A direction as a unit vector: kept as it is when it already has unit length (so a
 /// direction Clasp gave comes back to the bit), else normalised.
 pub fn unit(v: Vector3<f64>) -> PyResult<nalgebra::Unit<Vector3<f64>>> {

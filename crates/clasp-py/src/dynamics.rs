@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use clasp_core::{BodyType, Recording, RobotId, Velocity, World, steps_per_moment};
-use nalgebra::Vector3;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
@@ -23,19 +22,6 @@ const SIGNAL_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
 /// Three numbers as numpy gives them back.
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
 
-/// Three numbers from anything array-like.
-fn vector3(value: &Bound<'_, PyAny>) -> PyResult<Vector3<f64>> {
-    let array = convert::array1(value)?;
-    let v = array.as_slice()?;
-    match v {
-        [x, y, z] => Ok(Vector3::new(*x, *y, *z)),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "expected 3 numbers, got {}",
-            v.len()
-        ))),
-    }
-}
-
 #[pymethods]
 impl PyWorld {
     /// The acceleration of gravity (3,), mm/s² (default 9,810 along −z).
@@ -47,7 +33,7 @@ impl PyWorld {
     #[setter]
     fn set_gravity(&mut self, gravity: &Bound<'_, PyAny>) -> PyResult<()> {
         self.world
-            .set_gravity(vector3(gravity)?)
+            .set_gravity(convert::vector3(gravity)?)
             .map_err(move_error)
     }
 
@@ -110,8 +96,11 @@ impl PyWorld {
         linear: &Bound<'_, PyAny>,
         angular: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let angular = angular.map(vector3).transpose()?.unwrap_or_default();
-        let velocity = Velocity::new(vector3(linear)?, angular);
+        let angular = angular
+            .map(convert::vector3)
+            .transpose()?
+            .unwrap_or_default();
+        let velocity = Velocity::new(convert::vector3(linear)?, angular);
         self.world.set_velocity(id.0, velocity).map_err(move_error)
     }
 

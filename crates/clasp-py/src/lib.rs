@@ -8,6 +8,7 @@
 //! dataset job that runs batches on one machine, a Slurm array or a Ray cluster.
 
 mod batch;
+mod body_properties;
 mod collisions;
 mod contact;
 mod convert;

@@ -1,10 +1,22 @@
 """Type stubs of Clasp's Rust extension module: what an editor completes and explains."""
 
 from os import PathLike
-from typing import Any, Sequence
+from typing import Any, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "World",
+    "BodyId",
+    "Contact",
+    "MoveOutcome",
+    "Quality",
+    "grasp_candidates",
+    "DEFAULT_CONTACT_THRESHOLD",
+    "VIRTUAL_MAX_RADIUS",
+    "TEST_PRESETS",
+]
 
 DEFAULT_CONTACT_THRESHOLD: float
 """Bodies closer than this (mm) are in contact unless a world says otherwise (0.1)."""
@@ -17,6 +29,7 @@ _Path = str | PathLike[str]
 _Pose = npt.ArrayLike
 """A 4x4 rigid transform: rotation and translation (mm), last row 0 0 0 1."""
 
+@final
 class BodyId:
     """One body of a world: a free body, a robot's palm, a link, or a mounted robot's mount
     piece. Equal ids name the same body; ids are hashable. A body id also names what moves
@@ -50,6 +63,7 @@ class BodyId:
     def link_index(self) -> int | None:
         """The link's place in its chain, else None."""
 
+@final
 class Contact:
     """One side of a contact, seen from the body it is on (RaiSim's contact API). Points and
     normals are in world coordinates, mm."""
@@ -102,6 +116,9 @@ class Contact:
     def separation(self) -> float:
         """Distance between the two points, mm, below the world's contact threshold."""
     @property
+    def depth(self) -> float:
+        """How far the two bodies overlap here, mm (RaiSim's depth): minus ``separation``."""
+    @property
     def triangle(self) -> int:
         """The triangle of this body the point lies on."""
     @property
@@ -139,6 +156,7 @@ class Contact:
     def friction_edges(self) -> np.ndarray:
         """The friction cone's (or soft ellipsoid's) edges (K, 6), in this side's inward frame."""
 
+@final
 class MoveOutcome:
     """How a move ended (read-only)."""
 
@@ -152,6 +170,7 @@ class MoveOutcome:
     def blocked_by_overlap(self) -> bool:
         """It stopped because it would have deepened an existing overlap."""
 
+@final
 class Quality:
     """A grasp's quality (read-only)."""
 
@@ -172,6 +191,7 @@ class Quality:
     @property
     def wrenches(self) -> int: ...
 
+@final
 class World:
     """A simulated world: free bodies and robots, the collision rules, and the contacts, kept
     true after every change. Units are mm, radians and grams."""
@@ -196,6 +216,8 @@ class World:
         """What loading read with a change (a DOF a rounding outside its limits, clamped)."""
     def copy(self) -> World:
         """A copy sharing every mesh and tree: moves in either leave the other as it was."""
+    def __copy__(self) -> World: ...
+    def __deepcopy__(self, _memo: Any) -> World: ...
     @property
     def bodies(self) -> list[BodyId]:
         """The free bodies, in the order added."""
@@ -213,6 +235,29 @@ class World:
     def body_mesh(self, id: BodyId) -> tuple[np.ndarray, np.ndarray]:
         """The mesh in the body's frame: vertices (N, 3) float64, faces (M, 3) int64."""
     def body_material(self, id: BodyId) -> str: ...
+    def set_body_name(self, id: BodyId, name: str) -> None:
+        """Renames a body (what saved files and the app call it)."""
+    def set_material(self, id: BodyId, material: str) -> None:
+        """Changes a body's material (``"glass"``, ``"rubber"``, … or ``"generic"``)."""
+    def body_mass(self, id: BodyId) -> float:
+        """The body's mass, g."""
+    def body_centre(self, id: BodyId) -> np.ndarray:
+        """The body's centre of gravity (3,), mm, in its own frame."""
+    def body_inertia(self, id: BodyId) -> np.ndarray:
+        """The inertia (3, 3) about the centre, body axes, per unit mass (mm²), as a GraspIt body
+        file gives it: times ``body_mass`` for g·mm²."""
+    def set_mass(
+        self,
+        id: BodyId,
+        mass: float | None = None,
+        centre: npt.ArrayLike | None = None,
+        inertia: npt.ArrayLike | None = None,
+    ) -> None:
+        """Changes what is given of the mass (g), centre (mm) and inertia per unit mass (mm²)."""
+    def body_youngs(self, id: BodyId) -> float | None:
+        """The body's Young's modulus in Pa (a soft body), or None (a rigid one)."""
+    def set_youngs(self, id: BodyId, youngs: float | None) -> None:
+        """Makes a body soft (Young's modulus in Pa) or rigid (None); its contacts are found again."""
     def robot_name(self, robot: int) -> str: ...
     def robot_pose(self, robot: int) -> np.ndarray:
         """The robot's palm pose, (4, 4)."""
@@ -422,9 +467,9 @@ class World:
     def resolve_overlaps(self) -> list[tuple[BodyId, BodyId, list[float]]]:
         """Moves each dynamic body inside another the shortest way out; returns (moved, the
         body it was in, the move in mm) for each."""
-    def collisions_on(self, selection: Sequence[BodyId] = ()) -> bool:
+    def collisions_on(self, selection: Sequence[BodyId] = ...) -> bool:
         """Toggle Collision's state for a selection (none: the world; two: the pair)."""
-    def toggle_collisions(self, selection: Sequence[BodyId] = ()) -> bool:
+    def toggle_collisions(self, selection: Sequence[BodyId] = ...) -> bool:
         """Toggle Collision with GraspIt's rules; returns the new state."""
     def set_collision_groups(self, id: BodyId, group: int, mask: int) -> None:
         """RaiSim's groups and masks: two bodies meet only when each one's mask holds the

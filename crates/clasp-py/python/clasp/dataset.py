@@ -32,6 +32,9 @@ import numpy as np
 
 from ._clasp import BodyId, World, grasp_candidates
 
+# What a user of a dataset calls; the rest are the steps `run_local` and `clasp.ray` share.
+__all__ = ["Job", "run_local", "read", "read_views", "decode_image", "recording_path", "object_seed"]
+
 # Columns of a shard, in order. `palm` is the 4x4 pose row-major (16 numbers), `dofs` one per
 # DOF; `epsilon` and `volume` are NaN when the grasp is not force-closure.
 COLUMNS = [

@@ -24,6 +24,8 @@ from . import dataset
 from ._clasp import TEST_PRESETS
 from .dataset import Job
 
+__all__ = ["run", "main"]
+
 
 def _evaluate_remote(job: dict, task: dict) -> tuple[dict, dict, dict | None]:
     """The body of a Ray task: one task's grasps (and its object's views, when it carries
