@@ -169,6 +169,8 @@ pub fn run(args: Args) -> ExitCode {
             },
             ..default()
         }),
+        // The close button asks first where there are unsaved edits (`dialog::unsaved`).
+        close_when_requested: false,
         ..default()
     }))
     // Here, not in `ClaspPlugin`: only an app with real windows has icons to set.

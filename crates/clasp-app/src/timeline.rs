@@ -126,6 +126,8 @@ impl Editor<'_> {
         };
         self.pause();
         self.checkpoint("open recording");
+        // What a recording opens is as its file holds it: nothing of the user's to lose yet.
+        self.mark_saved();
         let (count, span) = (recording.moments.len(), recording.duration());
         let first = recording.moments[0].time;
         self.timeline.open(path.to_path_buf(), world, recording);

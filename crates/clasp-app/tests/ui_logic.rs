@@ -9,12 +9,15 @@ use std::path::{Path, PathBuf};
 use bevy::{input::keyboard::Key, prelude::*, window::FileDragAndDrop};
 use clasp_app::{
     camera::OrbitCamera,
-    dialog::{DialogPurpose, FileDialogs},
+    dialog::{
+        DialogPurpose, FileDialogs,
+        unsaved::{Answer, Leaving},
+    },
     editor::ImportKind,
     scene::BodyView,
     ui::{UiState, collision_button_label},
 };
-use clasp_core::{BodyId, Element, Pose, RobotId};
+use clasp_core::{BodyId, Element, Material, Pose, RobotId};
 use common::*;
 
 /// A fresh folder for one test's files.
@@ -335,6 +338,14 @@ fn a_dropped_mesh_is_imported_and_a_dropped_world_opens() {
 
     let world_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/worlds/default.xml");
     drop_file(&mut app, &world_file);
+    // The import is an edit not saved: the app asks first, and the scene stays meanwhile.
+    assert_eq!(
+        unsaved_question(&app),
+        Some(Leaving::Open(world_file.clone()))
+    );
+    assert_eq!(common::world(&app).free_bodies().count(), 3);
+    answer_unsaved(&mut app, Answer::DontSave);
+    finish_loads(&mut app);
     let doc = doc(&app);
     assert_eq!(doc.path.as_deref(), Some(world_file.as_path()));
     assert_eq!(
@@ -1181,4 +1192,117 @@ fn a_plan_that_finds_nothing_says_why() {
         "{:?}",
         log(&app).iter().map(|l| &l.text).collect::<Vec<_>>()
     );
+}
+
+/// The repository's default world, read from its files (Save can then refer to them).
+fn default_world_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/worlds/default.xml")
+        .canonicalize()
+        .unwrap()
+}
+
+#[test]
+fn a_material_edited_in_the_app_is_saved_and_found_on_reopening() {
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e.open_world(&default_world_file())));
+    assert_ne!(world(&app).body(MUG).unwrap().material, Material::Rubber);
+    edit(&mut app, |e| e.set_material(MUG, Material::Rubber));
+
+    let dir = scratch_dir("material");
+    let saved = dir.join("rubber_mug.xml");
+    let mut dialogs = app.world_mut().resource_mut::<FileDialogs>();
+    dialogs.deliver(DialogPurpose::SaveAs, saved.clone());
+    app.update();
+    assert!(
+        !edit(&mut app, |e| e.has_unsaved_edits()),
+        "{:?}",
+        log(&app)
+    );
+
+    // Another world in between, then the saved one again.
+    assert!(edit(&mut app, |e| e.open_world(&default_world_file())));
+    assert_ne!(world(&app).body(MUG).unwrap().material, Material::Rubber);
+    let mut dialogs = app.world_mut().resource_mut::<FileDialogs>();
+    dialogs.deliver(DialogPurpose::OpenWorld, saved.clone());
+    app.update();
+    finish_loads(&mut app);
+    assert_eq!(doc(&app).path.as_deref(), Some(saved.as_path()));
+    assert_eq!(world(&app).body(MUG).unwrap().material, Material::Rubber);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unsaved_edits_are_asked_about_before_another_world_opens_or_the_app_closes() {
+    let mut app = headless_app();
+    let world_file = default_world_file();
+    assert!(
+        !edit(&mut app, |e| e.has_unsaved_edits()),
+        "the scene it opened with"
+    );
+
+    // An edit, undone, is no edit; done again, it is.
+    edit(&mut app, |e| e.set_material(MUG, Material::Wood));
+    assert!(edit(&mut app, |e| e.has_unsaved_edits()));
+    edit(&mut app, |e| e.undo());
+    assert!(!edit(&mut app, |e| e.has_unsaved_edits()));
+    edit(&mut app, |e| e.redo());
+    assert!(edit(&mut app, |e| e.has_unsaved_edits()));
+
+    // Open World asks; Cancel keeps the world and its edit.
+    let open = |app: &mut App| {
+        let mut dialogs = app.world_mut().resource_mut::<FileDialogs>();
+        dialogs.deliver(DialogPurpose::OpenWorld, world_file.clone());
+        app.update();
+        finish_loads(app);
+    };
+    open(&mut app);
+    assert_eq!(
+        unsaved_question(&app),
+        Some(Leaving::Open(world_file.clone()))
+    );
+    assert!(!answer_unsaved(&mut app, Answer::Cancel));
+    finish_loads(&mut app);
+    assert_eq!(unsaved_question(&app), None);
+    assert_eq!(doc(&app).path, None);
+    assert_eq!(world(&app).body(MUG).unwrap().material, Material::Wood);
+
+    // Save, where the world has no file yet, asks for one and stays.
+    open(&mut app);
+    assert!(!answer_unsaved(&mut app, Answer::Save));
+    app.update();
+    let dialogs = app.world().resource::<FileDialogs>();
+    assert_eq!(dialogs.browser_purpose(), Some(DialogPurpose::SaveAs));
+    assert_eq!(world(&app).body(MUG).unwrap().material, Material::Wood);
+
+    // Don't Save opens the other world, which has nothing unsaved.
+    open(&mut app);
+    assert!(!answer_unsaved(&mut app, Answer::DontSave));
+    finish_loads(&mut app);
+    assert_eq!(doc(&app).path.as_deref(), Some(world_file.as_path()));
+    assert_ne!(world(&app).body(MUG).unwrap().material, Material::Wood);
+    assert!(!edit(&mut app, |e| e.has_unsaved_edits()));
+
+    // A world with nothing unsaved opens without a question.
+    open(&mut app);
+    assert_eq!(unsaved_question(&app), None);
+    assert!(log(&app).iter().any(|e| e.text.starts_with("opened")));
+
+    // The window's close button asks too; Save writes the edit to the world's file, then closes.
+    let dir = scratch_dir("close");
+    let copy = dir.join("copy.xml");
+    edit(&mut app, |e| e.save(Some(&copy)));
+    edit(&mut app, |e| e.set_material(MUG, Material::Stone));
+    let window = primary_window(&mut app);
+    app.world_mut()
+        .write_message(bevy::window::WindowCloseRequested { window });
+    app.update();
+    assert_eq!(unsaved_question(&app), Some(Leaving::Quit));
+    assert!(answer_unsaved(&mut app, Answer::Save), "{:?}", log(&app));
+    assert!(
+        std::fs::read_to_string(&copy)
+            .unwrap()
+            .contains("<material>stone</material>")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -21,6 +21,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 mod browser;
 mod loading;
 mod purpose;
+pub mod unsaved;
 
 pub use browser::*;
 pub use loading::*;
@@ -143,6 +144,7 @@ impl Plugin for DialogPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FileDialogs>()
             .init_resource::<Loads>()
+            .init_resource::<unsaved::UnsavedPrompt>()
             .add_systems(
                 Update,
                 // A load started this frame is looked at first in the next.
@@ -152,11 +154,12 @@ impl Plugin for DialogPlugin {
                     poll_native,
                     finish_loads,
                     use_chosen,
+                    unsaved::ask_before_closing,
                 )
                     .chain()
                     .in_set(ClaspSystems::Requests),
             )
-            .add_systems(EguiPrimaryContextPass, show_browser);
+            .add_systems(EguiPrimaryContextPass, (show_browser, unsaved::show_prompt));
     }
 }
 
@@ -210,11 +213,12 @@ fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
     }
 }
 
-/// Files chosen to open or import load in the background (see `loading`); a world is saved
-/// at once.
+/// Files chosen to open or import load in the background (see `loading`), a world to open
+/// once unsaved edits are answered for (`unsaved`); a world is saved at once.
 fn use_chosen(
     mut dialogs: ResMut<FileDialogs>,
     mut loads: ResMut<Loads>,
+    mut prompt: ResMut<unsaved::UnsavedPrompt>,
     time: Res<Time>,
     mut editor: Editor,
 ) {
@@ -224,7 +228,9 @@ fn use_chosen(
     let now = time.elapsed_secs_f64();
     for (purpose, path) in std::mem::take(&mut dialogs.chosen) {
         match purpose {
-            DialogPurpose::OpenWorld => loads.start(LoadPurpose::OpenWorld, path, now),
+            DialogPurpose::OpenWorld => {
+                prompt.leave(unsaved::Leaving::Open(path), &mut editor, &mut loads, now);
+            }
             DialogPurpose::Import(kind) => loads.start(LoadPurpose::Import(kind), path, now),
             DialogPurpose::SaveAs => {
                 editor.save(Some(&with_xml_extension(&path)));

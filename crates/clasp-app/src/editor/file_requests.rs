@@ -32,6 +32,7 @@ impl Editor<'_> {
                     self.info(format!("warning: {warning}"));
                 }
                 self.checkpoint("open world");
+                self.mark_saved();
                 self.doc.world = world;
                 self.simulation.time = 0.0;
                 self.timeline.clear();
@@ -114,6 +115,7 @@ impl Editor<'_> {
         }
         match clasp_io::save_world(&self.doc.world, &path, root.as_deref()) {
             Ok(()) => {
+                self.mark_saved();
                 self.doc.source = path.display().to_string();
                 self.info(format!("saved {}", path.display()));
                 self.remember(&path);

@@ -38,7 +38,18 @@ impl Editor<'_> {
         true
     }
 
+    /// Whether the world has changed since it was last saved or opened.
+    pub fn has_unsaved_edits(&self) -> bool {
+        self.history.unsaved()
+    }
+
+    /// The world as it stands is the one its file holds: after a save, or an open.
+    pub(crate) fn mark_saved(&mut self) {
+        self.history.saved = Some(self.history.revision);
+    }
+
     pub(super) fn restore(&mut self, snapshot: Snapshot) {
+        self.history.revision = snapshot.revision;
         self.doc.world = snapshot.world;
         self.selection.0 = snapshot.selection;
         // The world goes back to a moment of its own: a run stops there.
@@ -64,6 +75,7 @@ impl Editor<'_> {
             selection: self.selection.0.clone(),
             what: what.into(),
             time: self.simulation.time,
+            revision: self.history.revision,
         }
     }
 
@@ -78,6 +90,7 @@ impl Editor<'_> {
 
     pub(super) fn push_undo(&mut self, snapshot: Snapshot) {
         self.history.undo.push(snapshot);
+        self.history.changed();
         if self.history.undo.len() > HISTORY_LIMIT {
             self.history.undo.remove(0);
         }

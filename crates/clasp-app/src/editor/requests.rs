@@ -9,7 +9,7 @@ use bevy::{
 use clasp_core::{BodyId, CollisionGroups, Element, Material, RobotId};
 
 use super::grasp_test::GraspTest;
-use super::history::{History, Snapshot};
+use super::history::History;
 use super::plans::Planning;
 use super::resources::{
     Document, FrameRequest, Log, LogEntry, Selection, ShownCamera, ViewSettings,
@@ -240,15 +240,10 @@ impl Editor<'_> {
 
     /// Changes the contact threshold, mm; a bad value is refused with a message.
     pub fn set_contact_threshold(&mut self, threshold: f64) {
-        let before = self.doc.world.clone();
+        let before = self.snapshot("threshold change");
         match self.doc.world.set_contact_threshold(threshold) {
             Ok(()) => {
-                self.push_undo(Snapshot {
-                    world: before,
-                    selection: self.selection.0.clone(),
-                    what: "threshold change".into(),
-                    time: self.simulation.time,
-                });
+                self.push_undo(before);
                 self.refresh_quality(true);
             }
             Err(e) => self.error(e.to_string()),

@@ -14,7 +14,15 @@ use bevy_egui::{
     EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
 
-use crate::{camera::OrbitCamera, capture::ControlPositions, dialog::FileDialogs, editor::Editor};
+use crate::{
+    camera::OrbitCamera,
+    capture::ControlPositions,
+    dialog::{
+        FileDialogs,
+        unsaved::{Leaving, UnsavedPrompt},
+    },
+    editor::Editor,
+};
 
 mod bodies;
 mod contacts;
@@ -88,6 +96,7 @@ struct PanelState<'w> {
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
     loads: ResMut<'w, crate::dialog::Loads>,
+    prompt: ResMut<'w, UnsavedPrompt>,
     frames: Res<'w, crate::frame_rate::FrameTimes>,
 }
 
@@ -107,6 +116,7 @@ fn panels(
         mut state,
         mut controls,
         mut loads,
+        mut prompt,
         frames,
     } = panel_state;
     let ctx = contexts.ctx_mut()?.clone();
@@ -123,7 +133,9 @@ fn panels(
             .max_rect(ctx.viewport_rect()),
     );
     egui::Panel::top("menu").show(&mut root, |ui| {
-        if menu_bar(ui, editor, dialogs, state) {
+        if menu_bar(ui, editor, dialogs, state)
+            && prompt.leave(Leaving::Quit, editor, &mut loads, time.elapsed_secs_f64())
+        {
             exit.write(AppExit::Success);
         }
     });

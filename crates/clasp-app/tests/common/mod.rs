@@ -414,3 +414,30 @@ pub fn press_named(app: &mut App, key_code: KeyCode, logical_key: Key) {
         deliver(app, vec![WindowEvent::KeyboardInput(input)]);
     }
 }
+
+/// Answers the question the app asks before unsaved edits would be lost, as its buttons do;
+/// true when the app would then close.
+pub fn answer_unsaved(app: &mut App, answer: clasp_app::dialog::unsaved::Answer) -> bool {
+    use bevy::ecs::system::RunSystemOnce;
+    use clasp_app::dialog::{FileDialogs, Loads, unsaved::UnsavedPrompt};
+    app.world_mut()
+        .run_system_once(
+            move |mut prompt: ResMut<UnsavedPrompt>,
+                  mut dialogs: ResMut<FileDialogs>,
+                  mut loads: ResMut<Loads>,
+                  mut editor: Editor,
+                  time: Res<Time>| {
+                let now = time.elapsed_secs_f64();
+                prompt.answer(answer, &mut editor, &mut dialogs, &mut loads, now)
+            },
+        )
+        .unwrap()
+}
+
+/// What the app is asking about unsaved edits, if anything.
+pub fn unsaved_question(app: &App) -> Option<clasp_app::dialog::unsaved::Leaving> {
+    app.world()
+        .resource::<clasp_app::dialog::unsaved::UnsavedPrompt>()
+        .pending
+        .clone()
+}
