@@ -73,8 +73,9 @@ pub use recording::{
     Moment, PlaybackError, Posture, RECORD_INTERVAL, RecordedContact, Recording, steps_per_moment,
 };
 pub use robot::{
-    Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
-    JointFrame, JointKind, Link, Robot,
+    Approach, CollisionRule, Robot,
+    chain::{Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
+    dof::{Dof, DofError, DofKind},
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     jacobian::LinkJacobian,
     mount::Connection,
