@@ -232,7 +232,7 @@ fn minkowski_sum(contacts: &[Vec<Wrench>]) -> Result<Vec<Wrench>, QualityError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::{contact_frame, soft::pyramid_edges};
+    use crate::contact::{contact_frame, soft::friction::pyramid_edges};
     use nalgebra::Unit;
 
     const RADIUS: f64 = 20.0;
