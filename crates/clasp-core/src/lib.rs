@@ -66,7 +66,11 @@ pub use grasp::{
 pub use ids::{BodyId, Element, RobotBody, RobotId};
 pub use motion::{MoveOutcome, MoveQueries};
 pub use planner::{
-    Annealing, Guided, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy,
+    anneal::Annealing,
+    plan::{Plan, PlannedGrasp},
+    search::Energy,
+    settings::{Guided, PlanSettings},
+    walk::PlanProgress,
 };
 pub use pose::Pose;
 pub use recording::{
