@@ -66,15 +66,20 @@ pub use grasp::{
 pub use ids::{BodyId, Element, RobotBody, RobotId};
 pub use motion::{MoveOutcome, MoveQueries};
 pub use planner::{
-    Annealing, Guided, Plan, PlanProgress, PlanSettings, PlannedGrasp, search::Energy,
+    anneal::Annealing,
+    plan::{Plan, PlannedGrasp},
+    search::Energy,
+    settings::{Guided, PlanSettings},
+    walk::PlanProgress,
 };
 pub use pose::Pose;
 pub use recording::{
     Moment, PlaybackError, Posture, RECORD_INTERVAL, RecordedContact, Recording, steps_per_moment,
 };
 pub use robot::{
-    Approach, Chain, CollisionRule, Coupling, Dof, DofError, DofKind, Joint, JointDynamics,
-    JointFrame, JointKind, Link, Robot,
+    Approach, CollisionRule, Robot,
+    chain::{Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
+    dof::{Dof, DofError, DofKind},
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     jacobian::LinkJacobian,
     mount::Connection,

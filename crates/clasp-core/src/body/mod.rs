@@ -7,6 +7,8 @@ use std::{fmt, path::PathBuf, str::FromStr, sync::Arc};
 use clasp_collide::{CollisionGroups, Geometry, TriMesh};
 
 pub mod mass;
+#[cfg(test)]
+pub(crate) mod test_bodies;
 pub mod velocity;
 
 use crate::pose::Pose;

@@ -15,7 +15,12 @@ use nalgebra::{Matrix3, Point3, Unit, Vector3};
 use super::{
     Contact, contact_frame,
     model::SoftContact,
-    soft::{self, FLAT_RADIUS, Quadric, SoftFallback},
+    soft::{
+        curvature::{FLAT_RADIUS, Quadric},
+        fallback::SoftFallback,
+        friction::mattress_contact,
+        patch::patch_grid,
+    },
 };
 use crate::{body::Body, pose::Pose};
 
@@ -54,9 +59,9 @@ pub(crate) fn soft_contact(
         fit: this.fit,
         other_fit: other.fit,
         relative_radii,
-        area: soft::mattress_contact(normal_force, youngs, relative_radii)?,
-        patch: soft::patch_grid(&this.fit, &frames[0])?,
-        other_patch: soft::patch_grid(&other.fit, &frames[1])?,
+        area: mattress_contact(normal_force, youngs, relative_radii)?,
+        patch: patch_grid(&this.fit, &frames[0])?,
+        other_patch: patch_grid(&other.fit, &frames[1])?,
         merged,
     })
 }

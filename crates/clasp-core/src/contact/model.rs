@@ -4,7 +4,11 @@
 
 use nalgebra::Point3;
 
-use super::soft::{self, ContactArea, Quadric, SoftFallback};
+use super::soft::{
+    curvature::Quadric,
+    fallback::SoftFallback,
+    friction::{ContactArea, DEFAULT_NORMAL_FORCE, POINT_CONTACT_EDGES},
+};
 
 /// How contacts are modelled: a world setting, and what a grasp may ask otherwise.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,9 +48,9 @@ pub const GRASPIT_CONTACT_THRESHOLD: f64 = 0.2;
 impl Default for ContactOptions {
     fn default() -> Self {
         ContactOptions {
-            friction_edges: soft::POINT_CONTACT_EDGES,
+            friction_edges: POINT_CONTACT_EDGES,
             soft_contacts: true,
-            normal_force: soft::DEFAULT_NORMAL_FORCE,
+            normal_force: DEFAULT_NORMAL_FORCE,
             mode: ContactMode::Clasp,
         }
     }

@@ -12,7 +12,13 @@ use nalgebra::{Point3, Unit, Vector3};
 use super::{
     Contact, contact_frame, graspit_soft,
     model::{ContactMode, ContactModel, ContactOptions, SoftContact},
-    soft::{self, Quadric, SoftFallback},
+    soft::{
+        curvature::{Quadric, relative_radii},
+        fallback::SoftFallback,
+        fit::{check_smooth, fit_quadric, neighbourhood_radius},
+        friction::{ellipsoid_edges, mattress_contact, pyramid_edges},
+        patch::patch_grid,
+    },
 };
 use crate::{body::Body, pose::Pose};
 
@@ -48,7 +54,7 @@ pub(crate) fn model_patches(
     contacts: &[&Contact],
     options: &ContactOptions,
 ) -> Vec<Modelled> {
-    let pyramid = || soft::pyramid_edges(options.friction_edges);
+    let pyramid = || pyramid_edges(options.friction_edges);
     let youngs = [object.youngs, hand.youngs]
         .into_iter()
         .flatten()
@@ -65,7 +71,7 @@ pub(crate) fn model_patches(
             })
             .collect();
     };
-    let radius = soft::neighbourhood_radius(youngs);
+    let radius = neighbourhood_radius(youngs);
     merge(neighbourhoods(engine, object, hand, contacts, radius))
         .into_iter()
         .map(|n| {
@@ -82,7 +88,7 @@ pub(crate) fn model_patches(
                 soft_contact(object, hand, &n, youngs, options.normal_force)
             };
             let (model, edges) =
-                match soft.and_then(|s| Ok((soft::ellipsoid_edges(s.area.torsion_radius)?, s))) {
+                match soft.and_then(|s| Ok((ellipsoid_edges(s.area.torsion_radius)?, s))) {
                     Ok((edges, s)) => (ContactModel::Soft(Box::new(s)), edges),
                     Err(reason) => (ContactModel::PointFallback(reason), pyramid()),
                 };
@@ -200,15 +206,15 @@ fn soft_contact(
     let cosine = direction(&object_frame, object_curvature.angle)
         .dot(&direction(&hand_frame, hand_curvature.angle))
         .clamp(-1.0, 1.0);
-    let relative_radii = soft::relative_radii(&object_curvature, &hand_curvature, cosine.acos())?;
-    let area = soft::mattress_contact(normal_force, youngs, relative_radii)?;
+    let relative_radii = relative_radii(&object_curvature, &hand_curvature, cosine.acos())?;
+    let area = mattress_contact(normal_force, youngs, relative_radii)?;
     Ok(SoftContact {
         fit: object_fit,
         other_fit: hand_fit,
         relative_radii,
         area,
-        patch: soft::patch_grid(&object_fit, &object_frame)?,
-        other_patch: soft::patch_grid(&hand_fit, &hand_frame)?,
+        patch: patch_grid(&object_fit, &object_frame)?,
+        other_patch: patch_grid(&hand_fit, &hand_frame)?,
         merged: n.merged,
     })
 }
@@ -217,6 +223,6 @@ fn soft_contact(
 fn fit(body: &Body, frame: &Pose, points: &[Point3<f64>]) -> Result<Quadric, SoftFallback> {
     let to_frame = frame.inverse() * body.pose;
     let in_frame: Vec<Point3<f64>> = points.iter().map(|p| to_frame * p).collect();
-    soft::check_smooth(&in_frame)?;
-    soft::fit_quadric(&in_frame)
+    check_smooth(&in_frame)?;
+    fit_quadric(&in_frame)
 }

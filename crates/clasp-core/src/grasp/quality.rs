@@ -11,7 +11,10 @@ use std::{fmt, str::FromStr};
 
 use nalgebra::{Point3, Vector3};
 
-use super::hull::{self, Hull, HullError};
+use super::hull::{
+    joggle::{HullError, origin_depth},
+    polytope::Hull,
+};
 use crate::pose::Pose;
 
 /// Force (x, y, z) then torque (x, y, z), in the object's frame.
@@ -151,7 +154,7 @@ pub fn quality(
         WrenchSpaceKind::L1 => distinct(contacts.iter().flatten().copied().collect()),
         WrenchSpaceKind::LInfinity => minkowski_sum(contacts)?,
     };
-    let depth = match hull::origin_depth(6, &rows(&points)) {
+    let depth = match origin_depth(6, &rows(&points)) {
         Ok(depth) => depth,
         // A flat wrench space leaves some wrench unresisted and has no volume.
         Err(HullError::Flat { .. }) => 0.0,
@@ -232,7 +235,7 @@ fn minkowski_sum(contacts: &[Vec<Wrench>]) -> Result<Vec<Wrench>, QualityError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::{contact_frame, soft::pyramid_edges};
+    use crate::contact::{contact_frame, soft::friction::pyramid_edges};
     use nalgebra::Unit;
 
     const RADIUS: f64 = 20.0;
@@ -383,7 +386,7 @@ mod tests {
                 })
                 .fold(f64::NEG_INFINITY, f64::max)
         };
-        let mut rand = crate::grasp::hull::tests::uniform(12345);
+        let mut rand = crate::grasp::hull::joggle::tests::uniform(12345);
         let mut starts: Vec<(f64, nalgebra::Vector6<f64>)> = (0..20_000)
             .map(|_| {
                 let u = nalgebra::Vector6::from_fn(|_, _| rand());
@@ -439,7 +442,7 @@ mod tests {
 
     #[test]
     fn the_depth_search_agrees_with_the_whole_hull() {
-        let mut rand = crate::grasp::hull::tests::uniform(5);
+        let mut rand = crate::grasp::hull::joggle::tests::uniform(5);
         let mut closures = 0;
         for count in [3, 4, 5, 6] {
             for _ in 0..4 {

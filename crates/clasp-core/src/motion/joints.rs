@@ -4,7 +4,7 @@
 use super::{Motion, MoveOutcome, Mover, path::Path, path::segment_end};
 use crate::{
     ids::{BodyId, RobotBody},
-    robot::{DofKind, Robot},
+    robot::{Robot, dof::DofKind},
 };
 
 /// A joint of the moving robot, as (chain, joint).

@@ -4,7 +4,7 @@
 use nalgebra::{Point3, UnitQuaternion};
 
 use super::{Motion, Mover};
-use crate::{pose::Pose, robot::JointKind};
+use crate::{pose::Pose, robot::chain::JointKind};
 
 /// A straight path in configuration space, from t = 0 to t = 1.
 #[derive(Debug, Clone)]

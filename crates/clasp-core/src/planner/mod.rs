@@ -6,28 +6,21 @@
 //! grasps kept, no two alike. Seeded: the same seed gives the same grasps, on any number of
 //! threads.
 
-mod anneal;
+pub(crate) mod anneal;
+pub(crate) mod plan;
 pub(crate) mod search;
+pub(crate) mod settings;
+pub(crate) mod walk;
 
-use std::{
-    sync::{
-        Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
-    },
-    time::Instant,
-};
+use std::time::Instant;
 
 use clasp_collide::CollisionEngine;
 use rayon::prelude::*;
-
-use clasp_random::SplitMix64;
 
 use crate::{
     contact::filter::Part,
     grasp::{
         batch::{BatchQuality, GraspCandidate},
-        hold::HoldTest,
-        hold_settings::HoldSettings,
         quality::WrenchSpaceKind,
         trial::{GraspTrial, TrialPlan},
     },
@@ -40,56 +33,11 @@ use crate::{
         layers::{self, Layer},
     },
 };
-pub use anneal::Annealing;
-use search::{Against, Check, Energy, Scored, Space};
-
-/// What a planning run does.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PlanSettings {
-    /// Annealing steps of each search, each counted from GraspIt's step 30,000 (by default
-    /// four searches of 17,500: 70,000 in all, where GraspIt's default run counts its steps
-    /// from 30,000 to 70,000, 40,000 steps).
-    pub steps: u64,
-    /// How many grasps to return. The kept states are closed best energy first until this
-    /// many distinct force-closure grasps are found, so a plan asking for fewer answers sooner.
-    pub grasps: usize,
-    pub energy: Energy,
-    pub seed: u64,
-    /// Independent searches, run in parallel on rayon's threads.
-    pub searches: usize,
-    /// How far each of a search's best states may approach before it closes (mm; GraspIt's
-    /// guided planner: 30).
-    pub approach: f64,
-    /// For a hand an arm carries: keep only the grasps its arm reaches, arm and hand in
-    /// nothing there ([`World::arm_reaches`]). No effect on a hand nothing carries.
-    pub only_reachable: bool,
-    /// The annealing's schedule (GraspIt's by default).
-    pub annealing: Annealing,
-    /// GraspIt's guided planner: child searches from the best states found (none by default).
-    pub guided: Option<Guided>,
-}
-
-/// GraspIt's guided planner, after the searches: each of the best `children` states found
-/// (distinct, best first; GraspIt queues 20) seeds a child search of `child_steps` steps
-/// (GraspIt: 200) on GraspIt's strict annealing schedule, with its neighbours drawn near the
-/// seed (confidences 0.65 for the palm, 0.5 for the posture, read as jumps that much
-/// shorter) and scored by GraspIt's strict auto-grasp energy: the hand approaches up to 30 mm
-/// and closes, −(30 × volume + 100 × epsilon), 10⁸ for a grasp of no quality. What the
-/// children keep is closed and scored with the rest.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Guided {
-    pub children: usize,
-    pub child_steps: u64,
-}
-
-impl Default for Guided {
-    fn default() -> Self {
-        Self {
-            children: 20,
-            child_steps: 200,
-        }
-    }
-}
+use anneal::Annealing;
+use plan::{Plan, PlannedGrasp};
+use search::{Against, Check, Energy, Space};
+use settings::PlanSettings;
+use walk::{Counts, Kept, PlanProgress, Search, anneal_search, best_states, keep};
 
 /// How far a child's strict energy lets the hand approach before closing (GraspIt's 30 mm).
 const CHILD_APPROACH: f64 = 30.0;
@@ -97,163 +45,11 @@ const CHILD_APPROACH: f64 = 30.0;
 /// A child's confidence in its seed: palm, posture.
 const CHILD_CONFIDENCE: [f64; 2] = [0.65, 0.5];
 
-impl Default for PlanSettings {
-    fn default() -> Self {
-        Self {
-            steps: 17_500,
-            grasps: 10,
-            energy: Energy::Contact,
-            seed: 0,
-            searches: 4,
-            approach: 30.0,
-            only_reachable: true,
-            annealing: Annealing::default(),
-            guided: None,
-        }
-    }
-}
-
-/// The states each search keeps, and how far apart two must be. GraspIt lists its 20 best for
-/// the user to close; every kept state is closed here, and with a hundred a search a thin
-/// object on a table (GraspIt's glass) still yields force-closure grasps once the hand's own
-/// links count as obstacles.
-const BEST_PER_SEARCH: usize = 100;
-
 /// How many of the kept states are closed at a time (in parallel), best energy first: few at
 /// first, so that a plan asking for one grasp answers soon, then twice as many each batch up to
 /// the most, so that many threads have work. Never the thread count: one thread and many give
 /// the same grasps.
 const CLOSE_BATCH: (usize, usize) = (4, 64);
-
-/// How many times a step with no legal neighbour is tried again before it counts as taken.
-const STUCK_RETRIES: u32 = 100;
-const SAME_STATE: f64 = 0.2;
-
-/// A planned grasp: where the hand ended after closing, and how good the grasp is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlannedGrasp {
-    /// The state's energy before closing.
-    pub energy: f64,
-    /// The pose and DOFs the search found, before closing.
-    pub pregrasp: (Pose, Vec<f64>),
-    /// After approaching and closing: the palm, DOFs, contacts and quality (L1, with volume).
-    pub grasp: GraspTrial,
-}
-
-impl PlannedGrasp {
-    pub fn force_closure(&self) -> bool {
-        self.grasp.quality.as_ref().is_some_and(|q| q.force_closure)
-    }
-
-    pub fn epsilon(&self) -> f64 {
-        self.grasp
-            .quality
-            .as_ref()
-            .and_then(|q| q.epsilon)
-            .unwrap_or(-1.0)
-    }
-}
-
-/// What a planning run found, and how much it did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
-    /// Best first: force-closure grasps by epsilon, then the others by energy.
-    pub grasps: Vec<PlannedGrasp>,
-    /// Annealing steps taken, over all searches (not a guided planner's children).
-    pub steps: u64,
-    /// States evaluated (placed, checked for collision and scored), over all searches (a
-    /// guided planner's children too): what GraspIt's `timeTest` counts.
-    pub evaluations: u64,
-    /// The whole run, and the annealing alone (before the best states are closed).
-    pub seconds: f64,
-    pub search_seconds: f64,
-    /// Steps in which every neighbour tried was illegal (the hand in the object, an obstacle or
-    /// itself): each counts as a step taken, so a search that cannot move still ends
-    /// (GraspIt's planner loops there: its issue #131).
-    pub illegal_steps: u64,
-    /// The search's best states closed and scored (best energy first, until enough distinct
-    /// force-closure grasps were found).
-    pub closed: usize,
-    /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
-    /// them ([`PlanSettings::only_reachable`]).
-    pub unreachable: usize,
-}
-
-/// Progress a caller may watch — steps taken, the lowest energy found so far — and a flag to
-/// stop early (what was found is kept).
-#[derive(Debug, Default)]
-pub struct PlanProgress {
-    pub steps: AtomicU64,
-    pub stop: AtomicBool,
-    best: Mutex<Option<f64>>,
-}
-
-impl Plan {
-    /// Why a plan found no grasp; `None` where it found one.
-    pub fn why_empty(&self) -> Option<String> {
-        if !self.grasps.is_empty() {
-            return None;
-        }
-        Some(if self.closed == 0 {
-            format!(
-                "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} times the annealing's attempts) put the hand in the object, an obstacle or itself",
-                self.illegal_steps, self.steps
-            )
-        } else if self.unreachable > 0 {
-            format!(
-                "the arm carrying the hand reaches none of the {} grasps found (or only with the arm in something)",
-                self.unreachable
-            )
-        } else {
-            format!("none of the {} states closed made a grasp", self.closed)
-        })
-    }
-
-    /// Ranks the grasps by the physics test (`World::test_grasp`, each on a copy of `world`
-    /// with the grasp put in place, all in parallel): those that hold first, each group in
-    /// the order it had. Returns each grasp's test, in the new order.
-    pub fn rank_by_test(
-        &mut self,
-        world: &World,
-        robot: RobotId,
-        object: BodyId,
-        settings: &HoldSettings,
-    ) -> Result<Vec<HoldTest>, MoveError> {
-        let trials: Vec<GraspTrial> = self.grasps.iter().map(|g| g.grasp.clone()).collect();
-        let tests = world
-            .test_grasps(robot, object, &trials, settings)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut ranked: Vec<(PlannedGrasp, HoldTest)> = self.grasps.drain(..).zip(tests).collect();
-        ranked.sort_by_key(|(_, test)| !test.held);
-        let (grasps, tests) = ranked.into_iter().unzip();
-        self.grasps = grasps;
-        Ok(tests)
-    }
-}
-
-impl PlanProgress {
-    /// The lowest energy any search has kept so far.
-    pub fn best_energy(&self) -> Option<f64> {
-        *self.best.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn record(&self, energy: f64) {
-        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.is_none_or(|b| energy < b) {
-            *best = Some(energy);
-        }
-    }
-}
-
-/// A search's kept state: its variables and energy.
-#[derive(Debug, Clone)]
-struct Kept {
-    state: Vec<f64>,
-    energy: f64,
-    /// Where the state puts the palm, kept to compare states without placing them again.
-    palm: Pose,
-}
 
 impl<E: CollisionEngine + Clone> World<E> {
     /// Plans grasps of `object` with robot `robot` (which needs virtual contacts and is left
@@ -492,132 +288,6 @@ impl<E: CollisionEngine> World<E> {
         checks.sort_by_key(|c| !matches!(c.other, Against::World(id, _) if id == object));
         checks
     }
-}
-
-/// What one search did.
-#[derive(Debug, Clone, Copy, Default)]
-struct Counts {
-    steps: u64,
-    /// States evaluated.
-    evaluations: u64,
-    /// Steps with no legal neighbour.
-    illegal: u64,
-}
-
-/// One annealing search: where it starts, its schedule and steps, its seed, the domain it
-/// closes hands in (for the auto-grasp energies), and whether its steps count in the progress.
-struct Search<'s> {
-    start: Vec<f64>,
-    annealing: &'s Annealing,
-    steps: u64,
-    seed: u64,
-    domain: u32,
-    counted: bool,
-}
-
-/// One annealing search: its best states, and what it did.
-fn anneal_search(
-    space: &Space,
-    hand: &Robot,
-    search: &Search,
-    progress: &PlanProgress,
-) -> (Vec<Kept>, Counts) {
-    let (seed, domain) = (search.seed, search.domain);
-    let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
-    let mut hand = hand.clone();
-    let mut state = search.start.clone();
-    let mut energy = 1.0e8;
-    let mut best: Vec<Kept> = Vec::new();
-    let mut retries = 0;
-    let mut counts = Counts::default();
-    let annealing = search.annealing;
-    let mut k = annealing.k0;
-    let mut first_check = 0;
-    while counts.steps < search.steps && !progress.stop.load(Ordering::Relaxed) {
-        let t = annealing.neighbour_temperature(k);
-        let below = annealing.acceptance_bound(energy, k, &mut random);
-        let mut legal = None;
-        for _ in 0..annealing.attempts {
-            let next: Vec<f64> = state
-                .iter()
-                .zip(&space.variables)
-                .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
-                .collect();
-            counts.evaluations += 1;
-            match space.evaluate(&mut hand, &next, below, &mut first_check, domain) {
-                Scored::Illegal => continue,
-                Scored::NotBelow => legal = Some(None),
-                Scored::Energy(e) => legal = Some(Some((next, e))),
-            }
-            break;
-        }
-        // No legal neighbour in all the attempts: the step is tried again, as GraspIt does;
-        // but not for ever (GraspIt's issue #131): after STUCK_RETRIES tries it counts as
-        // taken, so a search with nowhere legal to go ends.
-        if legal.is_none() {
-            retries += 1;
-            if retries < STUCK_RETRIES {
-                continue;
-            }
-            counts.illegal += 1;
-        }
-        retries = 0;
-        if let Some(Some((next, next_energy))) = legal {
-            state = next;
-            energy = next_energy;
-            let worst = best.last().map_or(1.0e5, |w| w.energy);
-            if best.len() < BEST_PER_SEARCH || energy < worst {
-                progress.record(energy);
-                let kept = Kept {
-                    palm: space.placement(&hand, &state).0,
-                    state: state.clone(),
-                    energy,
-                };
-                keep(space, &mut best, kept, BEST_PER_SEARCH);
-            }
-        }
-        k += 1;
-        counts.steps += 1;
-        if search.counted && counts.steps % 1000 == 0 {
-            progress.steps.fetch_add(1000, Ordering::Relaxed);
-        }
-    }
-    if search.counted {
-        progress
-            .steps
-            .fetch_add(counts.steps % 1000, Ordering::Relaxed);
-    }
-    (best, counts)
-}
-
-/// The best `count` states the searches kept, distinct, best first: a guided planner's seeds.
-fn best_states(searches: &[(Vec<Kept>, Counts)], count: usize, space: &Space) -> Vec<Kept> {
-    let mut seeds: Vec<Kept> = Vec::new();
-    for (found, _) in searches {
-        for k in found {
-            keep(space, &mut seeds, k.clone(), count);
-        }
-    }
-    seeds
-}
-
-/// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if
-/// lower; the list stays sorted by energy and at most `size` long.
-fn keep(space: &Space, list: &mut Vec<Kept>, kept: Kept, size: usize) {
-    if let Some(i) = list
-        .iter()
-        .position(|other| space.distance(&other.palm, &kept.palm) < SAME_STATE)
-    {
-        if kept.energy < list[i].energy {
-            list[i] = kept;
-        } else {
-            return;
-        }
-    } else {
-        list.push(kept);
-    }
-    list.sort_by(|a, b| a.energy.total_cmp(&b.energy));
-    list.truncate(size);
 }
 
 /// The kept states in the batches they are closed in ([`CLOSE_BATCH`]).

@@ -5,7 +5,10 @@
 
 use nalgebra::{Matrix3xX, Point3, Unit, Vector3};
 
-use super::{JointKind, Robot};
+use super::{
+    Robot,
+    chain::{Chain, JointKind},
+};
 
 /// One body's Jacobians at its centre of gravity, world axes, one column per DOF.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,7 +98,7 @@ impl Robot {
 
     /// Each joint of a chain as it moves where the robot stands (`held`: its breakaway state,
     /// one per joint).
-    fn joint_motions(&self, chain: &super::Chain, held: &[Option<f64>]) -> Vec<JointMotion> {
+    fn joint_motions(&self, chain: &Chain, held: &[Option<f64>]) -> Vec<JointMotion> {
         let mut frame = self.palm.pose * chain.base;
         chain
             .joints

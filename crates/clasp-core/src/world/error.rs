@@ -7,7 +7,7 @@ use crate::{
     body::Body,
     ids::{BodyId, Element, RobotId},
     pose::Pose,
-    robot::{DofError, Robot, eigengrasp::EigenError},
+    robot::{Robot, dof::DofError, eigengrasp::EigenError},
     world::settings::ContactFriction,
 };
 

@@ -299,20 +299,10 @@ impl<E: CollisionEngine> World<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pose::Pose;
-    use clasp_collide::TriMesh;
+    use crate::{body::test_bodies::triangle, pose::Pose};
 
     fn triangle_body(name: &str, at: f64) -> Body {
-        let mesh = TriMesh::new(
-            vec![
-                Point3::origin(),
-                Point3::new(1.0, 0.0, 0.0),
-                Point3::new(0.0, 1.0, 0.0),
-            ],
-            vec![[0, 1, 2]],
-        )
-        .unwrap();
-        Body::from_mesh(name, BodyKind::Graspable, mesh).at(Pose::translation(at, 0.0, 0.0))
+        triangle(name, BodyKind::Graspable).at(Pose::translation(at, 0.0, 0.0))
     }
 
     #[test]

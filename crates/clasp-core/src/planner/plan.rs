@@ -1,0 +1,104 @@
+//! What a planning run found: its grasps, best first, what it did, why it found none; and the
+//! grasps ranked by the physics test.
+
+use super::walk::STUCK_RETRIES;
+use crate::{
+    grasp::{hold::HoldTest, hold_settings::HoldSettings, trial::GraspTrial},
+    ids::{BodyId, RobotId},
+    pose::Pose,
+    world::{World, error::MoveError},
+};
+
+/// A planned grasp: where the hand ended after closing, and how good the grasp is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedGrasp {
+    /// The state's energy before closing.
+    pub energy: f64,
+    /// The pose and DOFs the search found, before closing.
+    pub pregrasp: (Pose, Vec<f64>),
+    /// After approaching and closing: the palm, DOFs, contacts and quality (L1, with volume).
+    pub grasp: GraspTrial,
+}
+
+impl PlannedGrasp {
+    pub fn force_closure(&self) -> bool {
+        self.grasp.quality.as_ref().is_some_and(|q| q.force_closure)
+    }
+
+    pub fn epsilon(&self) -> f64 {
+        self.grasp
+            .quality
+            .as_ref()
+            .and_then(|q| q.epsilon)
+            .unwrap_or(-1.0)
+    }
+}
+
+/// What a planning run found, and how much it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Best first: force-closure grasps by epsilon, then the others by energy.
+    pub grasps: Vec<PlannedGrasp>,
+    /// Annealing steps taken, over all searches (not a guided planner's children).
+    pub steps: u64,
+    /// States evaluated (placed, checked for collision and scored), over all searches (a
+    /// guided planner's children too): what GraspIt's `timeTest` counts.
+    pub evaluations: u64,
+    /// The whole run, and the annealing alone (before the best states are closed).
+    pub seconds: f64,
+    pub search_seconds: f64,
+    /// Steps in which every neighbour tried was illegal (the hand in the object, an obstacle or
+    /// itself): each counts as a step taken, so a search that cannot move still ends
+    /// (GraspIt's planner loops there: its issue #131).
+    pub illegal_steps: u64,
+    /// The search's best states closed and scored (best energy first, until enough distinct
+    /// force-closure grasps were found).
+    pub closed: usize,
+    /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
+    /// them ([`PlanSettings::only_reachable`]).
+    pub unreachable: usize,
+}
+
+impl Plan {
+    /// Why a plan found no grasp; `None` where it found one.
+    pub fn why_empty(&self) -> Option<String> {
+        if !self.grasps.is_empty() {
+            return None;
+        }
+        Some(if self.closed == 0 {
+            format!(
+                "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} times the annealing's attempts) put the hand in the object, an obstacle or itself",
+                self.illegal_steps, self.steps
+            )
+        } else if self.unreachable > 0 {
+            format!(
+                "the arm carrying the hand reaches none of the {} grasps found (or only with the arm in something)",
+                self.unreachable
+            )
+        } else {
+            format!("none of the {} states closed made a grasp", self.closed)
+        })
+    }
+
+    /// Ranks the grasps by the physics test (`World::test_grasp`, each on a copy of `world`
+    /// with the grasp put in place, all in parallel): those that hold first, each group in
+    /// the order it had. Returns each grasp's test, in the new order.
+    pub fn rank_by_test(
+        &mut self,
+        world: &World,
+        robot: RobotId,
+        object: BodyId,
+        settings: &HoldSettings,
+    ) -> Result<Vec<HoldTest>, MoveError> {
+        let trials: Vec<GraspTrial> = self.grasps.iter().map(|g| g.grasp.clone()).collect();
+        let tests = world
+            .test_grasps(robot, object, &trials, settings)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut ranked: Vec<(PlannedGrasp, HoldTest)> = self.grasps.drain(..).zip(tests).collect();
+        ranked.sort_by_key(|(_, test)| !test.held);
+        let (grasps, tests) = ranked.into_iter().unzip();
+        self.grasps = grasps;
+        Ok(tests)
+    }
+}

@@ -1,0 +1,68 @@
+//! What a planning run is asked to do: its searches and their schedule, the energy they
+//! minimise, how many grasps it returns, and the guided planner's child searches.
+
+use super::{anneal::Annealing, search::Energy};
+
+/// What a planning run does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanSettings {
+    /// Annealing steps of each search, each counted from GraspIt's step 30,000 (by default
+    /// four searches of 17,500: 70,000 in all, where GraspIt's default run counts its steps
+    /// from 30,000 to 70,000, 40,000 steps).
+    pub steps: u64,
+    /// How many grasps to return. The kept states are closed best energy first until this
+    /// many distinct force-closure grasps are found, so a plan asking for fewer answers sooner.
+    pub grasps: usize,
+    pub energy: Energy,
+    pub seed: u64,
+    /// Independent searches, run in parallel on rayon's threads.
+    pub searches: usize,
+    /// How far each of a search's best states may approach before it closes (mm; GraspIt's
+    /// guided planner: 30).
+    pub approach: f64,
+    /// For a hand an arm carries: keep only the grasps its arm reaches, arm and hand in
+    /// nothing there ([`World::arm_reaches`](crate::world::World::arm_reaches)). No effect on a hand nothing carries.
+    pub only_reachable: bool,
+    /// The annealing's schedule (GraspIt's by default).
+    pub annealing: Annealing,
+    /// GraspIt's guided planner: child searches from the best states found (none by default).
+    pub guided: Option<Guided>,
+}
+
+/// GraspIt's guided planner, after the searches: each of the best `children` states found
+/// (distinct, best first; GraspIt queues 20) seeds a child search of `child_steps` steps
+/// (GraspIt: 200) on GraspIt's strict annealing schedule, with its neighbours drawn near the
+/// seed (confidences 0.65 for the palm, 0.5 for the posture, read as jumps that much
+/// shorter) and scored by GraspIt's strict auto-grasp energy: the hand approaches up to 30 mm
+/// and closes, −(30 × volume + 100 × epsilon), 10⁸ for a grasp of no quality. What the
+/// children keep is closed and scored with the rest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Guided {
+    pub children: usize,
+    pub child_steps: u64,
+}
+
+impl Default for Guided {
+    fn default() -> Self {
+        Self {
+            children: 20,
+            child_steps: 200,
+        }
+    }
+}
+
+impl Default for PlanSettings {
+    fn default() -> Self {
+        Self {
+            steps: 17_500,
+            grasps: 10,
+            energy: Energy::Contact,
+            seed: 0,
+            searches: 4,
+            approach: 30.0,
+            only_reachable: true,
+            annealing: Annealing::default(),
+            guided: None,
+        }
+    }
+}
