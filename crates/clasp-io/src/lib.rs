@@ -54,5 +54,7 @@ pub use stl::parse_stl;
 pub use urdf::load_urdf;
 pub use virtual_contacts::load_virtual_contacts;
 pub use world::{
-    DOF_ROUNDING, SaveError, graspit_root_or_env, load_world, load_world_with_warnings, save_world,
+    dof_stream::DOF_ROUNDING,
+    load::{graspit_root_or_env, load_world, load_world_with_warnings},
+    save::{SaveError, save_world},
 };

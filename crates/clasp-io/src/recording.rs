@@ -20,7 +20,10 @@ use serde_json::{Value, json};
 use crate::{
     error::LoadError,
     source::{FileSource, read},
-    world::{SaveError, load_world, save_world},
+    world::{
+        load::load_world,
+        save::{SaveError, save_world},
+    },
 };
 
 /// The file format's version; a file of another is refused.

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::{
     recording::{contact_numbers, pose_numbers},
-    world::SaveError,
+    world::save::SaveError,
 };
 
 /// The writer, run as `python -c SCRIPT OUT`.
