@@ -11,9 +11,8 @@ use clasp_core::Body;
 use quick_xml::escape::escape;
 
 use crate::{
-    body::{inertia, load_body, point, positive},
+    body::{inertia, point, positive},
     error::LoadError,
-    source::Disk,
     xml::Element,
 };
 
@@ -23,10 +22,10 @@ const RIGID: &str = "rigid";
 /// The body as the world element changes it: `<name>`, `<material>`, `<mass>`, `<cog>`,
 /// `<inertia_matrix>` and `<youngs>` (a number of pascals, or `rigid`), each optional.
 pub(crate) fn read_body_edits(
-    mut body: Body,
+    body: &mut Body,
     element: &Element,
     file: &Path,
-) -> Result<Body, LoadError> {
+) -> Result<(), LoadError> {
     if let Some(name) = element.child("name").filter(|n| !n.text().is_empty()) {
         body.name = name.text().to_owned();
     }
@@ -50,16 +49,13 @@ pub(crate) fn read_body_edits(
             _ => Some(positive(y, file)?),
         };
     }
-    Ok(body)
+    Ok(())
 }
 
-/// The elements that make the body its file gives into `body`, one line each at `indent`.
-/// The file is read again to see what it gives; where it cannot be read, every property is
-/// written.
-pub(crate) fn body_edits_xml(body: &Body, file: &Path, indent: &str) -> String {
-    let from_file = load_body(&Disk, file, body.kind).ok();
-    let differs =
-        |same: fn(&Body, &Body) -> bool| !from_file.as_ref().is_some_and(|f| same(f, body));
+/// The elements that make `as_loaded` (the body as its file gives it, read again) into `body`,
+/// one line each at `indent`; every property where the file could not be read again.
+pub(crate) fn body_edits_xml(body: &Body, as_loaded: Option<&Body>, indent: &str) -> String {
+    let differs = |same: fn(&Body, &Body) -> bool| !as_loaded.is_some_and(|f| same(f, body));
     let mut xml = String::new();
     let m = &body.mass;
     if differs(|f, b| f.name == b.name) {

@@ -201,3 +201,37 @@ fn edits_in_a_world_are_refused_when_they_are_not_numbers_a_body_can_have() {
     assert_eq!(mug(&world).mass, mug(&default_world()).mass);
     assert_eq!(mug(&world).youngs, None);
 }
+
+#[test]
+fn a_robot_bodys_material_and_mass_are_saved() {
+    let mut world = default_world();
+    let robot = clasp_core::RobotId::from_index(0);
+    let finger = BodyId::Link {
+        robot,
+        chain: 1,
+        link: 2,
+    };
+    let palm = BodyId::Palm { robot };
+    world.set_material(finger, Material::Stone).unwrap();
+    let mut mass = world.body(palm).unwrap().mass.clone();
+    mass.mass *= 1.5;
+    world.set_mass_properties(palm, mass.clone()).unwrap();
+    let (text, loaded) = save_and_load(&world, "robot");
+    assert!(
+        text.contains("<bodyEdits chain=\"1\" link=\"2\">"),
+        "{text}"
+    );
+    assert_eq!(loaded.body(finger).unwrap().material, Material::Stone);
+    assert_eq!(loaded.body(palm).unwrap().mass, mass);
+    // The other links still read their files.
+    let other = BodyId::Link {
+        robot,
+        chain: 0,
+        link: 2,
+    };
+    assert_eq!(
+        loaded.body(other).unwrap().material,
+        world.body(other).unwrap().material
+    );
+    assert_eq!(text.matches("<bodyEdits").count(), 2, "{text}");
+}

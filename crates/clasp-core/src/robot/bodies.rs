@@ -107,6 +107,14 @@ impl Robot {
         self.body_mut(which).map(|b| b.groups = groups).is_some()
     }
 
+    /// Changes what one of its bodies is made of (its public fields: name, material, mass,
+    /// Young's modulus, …): for robots not yet in a world, as a world file's edits of a body
+    /// file (a world's robots change through the world's setters, which keep contacts true).
+    /// `None` if the robot has no such body.
+    pub fn edit_body<T>(&mut self, which: RobotBody, edit: impl FnOnce(&mut Body) -> T) -> Option<T> {
+        self.body_mut(which).map(edit)
+    }
+
     /// Whether the robot's file lets this body collide at all (`collisionRule="Off"` does not).
     pub fn collides(&self, which: RobotBody) -> bool {
         !self.collision_rules.contains(&CollisionRule::Off(which))

@@ -11,7 +11,7 @@ use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use super::{
     dof_stream::{clamp_rounded_dofs, parse_dof_stream},
     paths::lexical,
-    robot_bodies::read_robot_groups,
+    robot_bodies::{read_robot_body_edits, read_robot_groups},
 };
 use crate::{
     body::{body_from_element, load_body},
@@ -121,8 +121,9 @@ impl WorldLoader<'_> {
         let body = match element.child("body") {
             Some(inline) => self.inline_body(inline, kind)?,
             None => {
-                let body = load_body(self.source, &self.resolve(element, "filename")?, kind)?;
-                read_body_edits(body, element, self.path)?
+                let mut body = load_body(self.source, &self.resolve(element, "filename")?, kind)?;
+                read_body_edits(&mut body, element, self.path)?;
+                body
             }
         };
         let groups = read_groups(element, self.path, body.groups())?;
@@ -183,6 +184,7 @@ impl WorldLoader<'_> {
         }
         robot.set_pose(placement(element, self.path)?);
         read_robot_groups(&mut robot, element, self.path)?;
+        read_robot_body_edits(&mut robot, element, self.path)?;
         Ok(robot)
     }
 

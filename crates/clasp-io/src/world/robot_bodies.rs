@@ -6,8 +6,11 @@ use std::{fmt::Write as _, path::Path};
 use clasp_core::{Body, CollisionGroups, Robot, RobotBody};
 
 use crate::{
+    body_edits::{body_edits_xml, read_body_edits},
     error::LoadError,
     groups::{groups_xml, read_groups},
+    robot::load_robot,
+    source::Disk,
     xml::Element,
 };
 
@@ -29,36 +32,70 @@ pub(super) fn read_robot_groups(
         }
     }
     for one in element.children_named("bodyGroups") {
-        let error = |message: &str| LoadError::new(file, Some(one.line), message);
-        let which = match (
-            one.attribute("body"),
-            one.attribute("chain"),
-            one.attribute("link"),
-        ) {
-            (Some("palm"), None, None) => RobotBody::Palm,
-            (None, Some(chain), Some(link)) => RobotBody::Link {
-                chain: chain
-                    .trim()
-                    .parse()
-                    .map_err(|_| error("chain must be a number"))?,
-                link: link
-                    .trim()
-                    .parse()
-                    .map_err(|_| error("link must be a number"))?,
-            },
-            _ => {
-                return Err(error(
-                    "<bodyGroups> names body=\"palm\", or a chain and a link",
-                ));
-            }
-        };
+        let which = named_body(robot, one, file)?;
         let start = robot
             .body(which)
-            .ok_or_else(|| error("the robot has no such body"))?
-            .groups();
+            .map_or(CollisionGroups::MOVABLE, Body::groups);
         robot.set_body_groups(which, read_groups(one, file, start)?);
     }
     Ok(())
+}
+
+/// `<bodyEdits body="palm">` or `<bodyEdits chain="0" link="1">`: what the world changes of
+/// that body's file (as a free body's edits beside its `<filename>`, [`read_body_edits`]).
+pub(super) fn read_robot_body_edits(
+    robot: &mut Robot,
+    element: &Element,
+    file: &Path,
+) -> Result<(), LoadError> {
+    for one in element.children_named("bodyEdits") {
+        let which = named_body(robot, one, file)?;
+        robot
+            .edit_body(which, |body| read_body_edits(body, one, file))
+            .transpose()?;
+    }
+    Ok(())
+}
+
+/// The body a `<bodyGroups>` or `<bodyEdits>` names by its attributes.
+fn named_body(robot: &Robot, element: &Element, file: &Path) -> Result<RobotBody, LoadError> {
+    let error = |message: String| LoadError::new(file, Some(element.line), message);
+    let number = |text: &str, what: &str| {
+        text.trim()
+            .parse()
+            .map_err(|_| error(format!("{what} must be a number")))
+    };
+    let which = match (
+        element.attribute("body"),
+        element.attribute("chain"),
+        element.attribute("link"),
+    ) {
+        (Some("palm"), None, None) => RobotBody::Palm,
+        (None, Some(chain), Some(link)) => RobotBody::Link {
+            chain: number(chain, "chain")?,
+            link: number(link, "link")?,
+        },
+        _ => {
+            return Err(error(format!(
+                "<{}> names body=\"palm\", or a chain and a link",
+                element.name
+            )));
+        }
+    };
+    match robot.body(which) {
+        Some(_) => Ok(which),
+        None => Err(error("the robot has no such body".to_owned())),
+    }
+}
+
+/// The attributes that name a body of a robot; `None` for the mount piece, which comes with
+/// the connection, after the robot's own bodies are read.
+fn body_attributes(which: RobotBody) -> Option<String> {
+    match which {
+        RobotBody::Palm => Some("body=\"palm\"".to_owned()),
+        RobotBody::Link { chain, link } => Some(format!("chain=\"{chain}\" link=\"{link}\"")),
+        RobotBody::Mount => None,
+    }
 }
 
 /// A `<robot>`'s groups as [`read_robot_groups`] reads them: one `<bodyGroups>` for each body
@@ -72,15 +109,34 @@ pub(super) fn robot_groups_xml(robot: &Robot) -> String {
         if groups == CollisionGroups::MOVABLE {
             continue;
         }
-        let names = match which {
-            RobotBody::Palm => "body=\"palm\"".to_owned(),
-            RobotBody::Link { chain, link } => format!("chain=\"{chain}\" link=\"{link}\""),
-            // The mount piece comes with the connection, after the robot's groups are read.
-            RobotBody::Mount => continue,
+        let Some(names) = body_attributes(which) else {
+            continue;
         };
         let _ = writeln!(xml, "\t\t<bodyGroups {names}>");
         xml.push_str(&groups_xml(groups, "\t\t\t"));
         xml.push_str("\t\t</bodyGroups>\n");
+    }
+    xml
+}
+
+/// A `<robot>`'s body edits as [`read_robot_body_edits`] reads them: one `<bodyEdits>` for each
+/// body from a file whose name, material, mass or Young's modulus was changed.
+pub(super) fn robot_body_edits_xml(robot: &Robot) -> String {
+    // What the robot's files give is read again, to write only what was changed.
+    let as_loaded = robot
+        .source
+        .as_ref()
+        .and_then(|file| load_robot(&Disk, file).ok());
+    let mut xml = String::new();
+    for which in robot.parts() {
+        let (Some(body), Some(names)) = (robot.body(which), body_attributes(which)) else {
+            continue;
+        };
+        let loaded_body = as_loaded.as_ref().and_then(|r| r.body(which));
+        let edits = body_edits_xml(body, loaded_body, "\t\t\t");
+        if !edits.is_empty() {
+            let _ = write!(xml, "\t\t<bodyEdits {names}>\n{edits}\t\t</bodyEdits>\n");
+        }
     }
     xml
 }

@@ -14,11 +14,13 @@ use clasp_core::{
 use super::{
     dof_stream::dof_stream,
     paths::{absolute, escape, reference},
-    robot_bodies::robot_groups_xml,
+    robot_bodies::{robot_body_edits_xml, robot_groups_xml},
 };
 use crate::{
+    body::load_body,
     body_edits::{body_edits_xml, inertia_text},
     groups::groups_xml,
+    source::Disk,
 };
 
 /// Why a world could not be saved.
@@ -64,7 +66,9 @@ pub fn save_world(
         match &body.source {
             Some(file) => {
                 let _ = writeln!(xml, "\t\t<filename>{}</filename>", refer(file));
-                xml.push_str(&body_edits_xml(body, file, "\t\t"));
+                // What the file gives is read again, to write only what was changed.
+                let as_loaded = load_body(&Disk, file, body.kind).ok();
+                xml.push_str(&body_edits_xml(body, as_loaded.as_ref(), "\t\t"));
             }
             None => {
                 let mesh_file = sibling(path, &format!("{i}.off"));
@@ -91,6 +95,7 @@ pub fn save_world(
         let _ = writeln!(xml, "\t\t<dofValues>{}</dofValues>", dof_stream(robot));
         xml.push_str(&transform_xml(&robot.pose(), "\t\t"));
         xml.push_str(&robot_groups_xml(robot));
+        xml.push_str(&robot_body_edits_xml(robot));
         xml.push_str("\t</robot>\n");
     }
     // Robots are written in order without the removed ones, so connections name their places.
