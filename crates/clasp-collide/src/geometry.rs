@@ -8,7 +8,7 @@ use nalgebra::{Isometry3, Vector3};
 use crate::{
     TriMesh,
     bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
-    graspit_order::GraspItTree,
+    graspit_tree::GraspItTree,
     point_tree::PointTree,
     triangle::{Point, Triangle},
 };

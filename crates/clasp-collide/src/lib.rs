@@ -10,6 +10,7 @@ mod filter;
 mod geometry;
 mod graspit_order;
 mod graspit_pruning;
+mod graspit_tree;
 mod mesh;
 mod point_tree;
 pub mod pruning;
