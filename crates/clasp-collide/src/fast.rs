@@ -10,12 +10,13 @@ use nalgebra::{Isometry3, Matrix3, Vector3};
 use crate::{
     CollisionEngine, Contact, Gap, Geometry, Interpenetrating, NearTriangles, Placed,
     PointDistance, Separation, TrianglePair,
-    bvh::{
-        Child, OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
-        point_box_distance_squared, relative,
-    },
+    bvh::Child,
     engine::{in_region, region_points},
     geometry::{b_in_a, first_corner_inside},
+    oriented_box::{
+        OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
+        point_box_distance_squared, relative,
+    },
     triangle::{
         Point, Triangle, closest_points_apart, push_triangle_contacts, separation_bound,
         triangle_closest_points, triangles_intersect,

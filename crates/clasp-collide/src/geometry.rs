@@ -7,8 +7,9 @@ use nalgebra::{Isometry3, Vector3};
 
 use crate::{
     TriMesh,
-    bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
+    bvh::{BoundingVolume, BvTree, Child},
     graspit_tree::GraspItTree,
+    oriented_box::{point_box_distance_squared, ray_meets_box},
     point_tree::PointTree,
     triangle::{Point, Triangle},
 };

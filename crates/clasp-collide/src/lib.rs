@@ -12,6 +12,7 @@ mod graspit_order;
 mod graspit_pruning;
 mod graspit_tree;
 mod mesh;
+mod oriented_box;
 mod point_tree;
 pub mod pruning;
 pub mod reference;
