@@ -8,7 +8,11 @@ use clasp_core::{BodyId, World};
 use nalgebra::{Matrix4, Vector3};
 use wgpu::util::DeviceExt;
 
-use crate::{RenderError, camera::Camera, camera::world_box, images::Images};
+use crate::{
+    camera::{Camera, MAX_SIZE, world_box},
+    error::RenderError,
+    images::Images,
+};
 
 /// The app's background (its clear colour, sRGB 0.13 0.14 0.17, as linear values).
 const BACKGROUND: [f32; 3] = [0.0152, 0.0176, 0.0242];
@@ -117,7 +121,7 @@ impl Renderer {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("clasp-render"),
                 required_limits: wgpu::Limits {
-                    max_texture_dimension_2d: crate::MAX_SIZE
+                    max_texture_dimension_2d: MAX_SIZE
                         .min(adapter.limits().max_texture_dimension_2d),
                     ..wgpu::Limits::downlevel_defaults()
                 },
