@@ -11,6 +11,8 @@ mod camera;
 mod error;
 mod gpu;
 mod images;
+mod pipeline;
+mod targets;
 mod video;
 
 pub use camera::{Camera, DEFAULT_FOV_Y, Intrinsics, MAX_SIZE};
