@@ -13,11 +13,11 @@ use clasp_core::{BodyId, BodyKind, Element, PlanProgress, PlanSettings, Pose, Ro
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
 
-use crate::check::Checks;
+use crate::{check::Checks, options::Options};
 
 const OBJECTS: [&str; 5] = ["mug", "flask", "glass", "phone", "book"];
 
-pub fn run(options: &crate::Options, checks: &mut Checks) -> Value {
+pub fn run(options: &Options, checks: &mut Checks) -> Value {
     let (quick, library) = (options.quick, options.library.as_deref());
     let graspit = match options.graspit.as_deref().map(read_graspit).transpose() {
         Ok(figures) => figures,

@@ -20,7 +20,10 @@ use clasp_io::{Disk, load_body, load_world};
 use nalgebra::{Point3, Unit, Vector3};
 use serde_json::{Value, json};
 
-use crate::{check::Checks, format_ns, timing::percentile};
+use crate::{
+    check::Checks,
+    timing::{format_ns, percentile},
+};
 use clasp_core::RobotId;
 
 /// The target for the epsilon of a 20-contact grasp.

@@ -97,3 +97,14 @@ pub fn percentile(values: &[f64], fraction: f64) -> f64 {
     let rank = ((sorted.len() as f64 * fraction).ceil() as usize).clamp(1, sorted.len());
     sorted[rank - 1]
 }
+
+/// Nanoseconds as a reader takes them: ns, us or ms.
+pub fn format_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} us", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}

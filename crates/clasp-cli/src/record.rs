@@ -8,6 +8,7 @@ use clasp_core::{Recording, World};
 use clasp_render::{DEFAULT_FPS, Renderer, check_video, render_video};
 
 use crate::{
+    flag_values::{numbers, picture_size},
     output::Failure,
     picture::{View, camera},
 };
@@ -25,16 +26,16 @@ pub struct Playback {
     #[arg(long, value_name = "FILE")]
     pub video: Option<PathBuf>,
     /// The video's size (default 640x480).
-    #[arg(long, value_name = "WxH", value_parser = crate::picture_size, default_value = "640x480", requires = "video")]
+    #[arg(long, value_name = "WxH", value_parser = picture_size, default_value = "640x480", requires = "video")]
     pub size: (u32, u32),
     /// The video's frames a second of simulated time (default 30).
     #[arg(long, value_name = "N", requires = "video")]
     pub fps: Option<u32>,
     /// The video's camera at EX,EY,EZ looking at TX,TY,TZ (mm, z up), as `render` takes it.
-    #[arg(long, value_name = "EX,EY,EZ,TX,TY,TZ", value_parser = crate::numbers::<6>, allow_hyphen_values = true, requires = "video")]
+    #[arg(long, value_name = "EX,EY,EZ,TX,TY,TZ", value_parser = numbers::<6>, allow_hyphen_values = true, requires = "video")]
     pub camera: Option<[f64; 6]>,
     /// The video looks at the world's object from direction DX,DY,DZ, framing it.
-    #[arg(long, value_name = "DX,DY,DZ", value_parser = crate::numbers::<3>, allow_hyphen_values = true, conflicts_with = "camera", requires = "video")]
+    #[arg(long, value_name = "DX,DY,DZ", value_parser = numbers::<3>, allow_hyphen_values = true, conflicts_with = "camera", requires = "video")]
     pub look_from: Option<[f64; 3]>,
     /// The video's vertical field of view in degrees (default 45).
     #[arg(long, value_name = "DEG", requires = "video")]

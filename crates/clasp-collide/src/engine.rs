@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Vector3};
 
 use crate::{
-    Placed, TriMesh,
+    geometry::Placed,
+    mesh::TriMesh,
     triangle::{Point, closest_point_on_triangle},
 };
 

@@ -6,9 +6,10 @@ use std::sync::OnceLock;
 use nalgebra::{Isometry3, Vector3};
 
 use crate::{
-    TriMesh,
-    bvh::{BoundingVolume, BvTree, Child, point_box_distance_squared, ray_meets_box},
-    graspit_order::GraspItTree,
+    bvh::{BoundingVolume, BvTree, Child},
+    graspit_tree::GraspItTree,
+    mesh::TriMesh,
+    oriented_box::{point_box_distance_squared, ray_meets_box},
     point_tree::PointTree,
     triangle::{Point, Triangle},
 };

@@ -20,7 +20,7 @@
 use nalgebra::{Point2, Vector3};
 
 use crate::{
-    Contact,
+    engine::Contact,
     pruning::{DUPLICATE_DISTANCE, convex_hull, normal_groups},
 };
 

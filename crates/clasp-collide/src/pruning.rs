@@ -5,7 +5,7 @@
 
 use nalgebra::{Point2, Vector3};
 
-use crate::Contact;
+use crate::engine::Contact;
 
 /// Contacts closer than this on both bodies (millimetres) are one contact.
 pub const DUPLICATE_DISTANCE: f64 = 3.0;

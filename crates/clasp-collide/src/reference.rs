@@ -7,9 +7,11 @@ use std::collections::BTreeSet;
 use nalgebra::{Isometry3, Vector3};
 
 use crate::{
-    CollisionEngine, Contact, Interpenetrating, Placed, PointDistance, Separation, TrianglePair,
-    engine::{in_region, region_points},
-    geometry::b_in_a,
+    engine::{
+        CollisionEngine, Contact, Interpenetrating, PointDistance, Separation, TrianglePair,
+        in_region, region_points,
+    },
+    geometry::{Placed, b_in_a},
     triangle::{
         Point, Triangle, closest_point_on_triangle, push_triangle_contacts,
         triangle_closest_points, triangles_intersect,

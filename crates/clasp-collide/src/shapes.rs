@@ -7,7 +7,7 @@ use std::f64::consts::{PI, TAU};
 
 use nalgebra::{Point3, Vector3};
 
-use crate::TriMesh;
+use crate::mesh::TriMesh;
 
 fn mesh(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
     TriMesh::new(vertices, triangles).expect("generated meshes are valid")

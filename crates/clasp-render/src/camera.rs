@@ -5,7 +5,7 @@
 use clasp_core::{BodyId, Pose, World};
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
 
-use crate::RenderError;
+use crate::error::RenderError;
 
 /// The largest width or height a render may have (GPUs' usual texture limit).
 pub const MAX_SIZE: u32 = 16384;

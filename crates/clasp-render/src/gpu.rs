@@ -1,14 +1,20 @@
-//! The device, the pipeline and the draw: three colour targets (the look, the depth along the
-//! view axis, the body index) and a depth buffer, read back row by row.
+//! The device and the draw: a world's meshes uploaded once, each render placing its bodies,
+//! lighting them as the app does and drawing them into the targets.
 
 use std::{collections::HashMap, sync::Mutex};
 
-use bytemuck::{Pod, Zeroable};
+use bytemuck::Zeroable;
 use clasp_core::{BodyId, World};
 use nalgebra::{Matrix4, Vector3};
 use wgpu::util::DeviceExt;
 
-use crate::{RenderError, camera::Camera, camera::world_box, images::Images};
+use crate::{
+    camera::{Camera, MAX_SIZE, world_box},
+    error::RenderError,
+    images::Images,
+    pipeline::{PartUniform, Vertex, ViewUniform, pipeline},
+    targets::{NO_BODY, Targets},
+};
 
 /// The app's background (its clear colour, sRGB 0.13 0.14 0.17, as linear values).
 const BACKGROUND: [f32; 3] = [0.0152, 0.0176, 0.0242];
@@ -19,40 +25,6 @@ const BACKGROUND: [f32; 3] = [0.0152, 0.0176, 0.0242];
 const KEY: ([f64; 3], f32) = ([-0.5, -1.0, 1.4], 0.75);
 const FILL: ([f64; 3], f32) = ([0.8, 1.0, 0.5], 0.25);
 const AMBIENT: f32 = 0.3;
-
-const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-const INDEX_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
-const Z_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-
-/// The index written where no body is.
-const NO_BODY: u32 = u32::MAX;
-
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct ViewUniform {
-    world_to_camera: [f32; 16],
-    intrinsics: [f32; 4],
-    frame: [f32; 4],
-    key: [f32; 4],
-    fill: [f32; 4],
-    /// The eye, world mm (w unused).
-    eye: [f32; 4],
-}
-
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct PartUniform {
-    body_to_world: [f32; 16],
-    color: [f32; 4],
-    index: [u32; 4],
-}
-
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct Vertex {
-    position: [f32; 3],
-}
 
 /// A mesh on the GPU: its vertices and its triangles' corners, shared by the bodies that
 /// share the mesh.
@@ -117,7 +89,7 @@ impl Renderer {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("clasp-render"),
                 required_limits: wgpu::Limits {
-                    max_texture_dimension_2d: crate::MAX_SIZE
+                    max_texture_dimension_2d: MAX_SIZE
                         .min(adapter.limits().max_texture_dimension_2d),
                     ..wgpu::Limits::downlevel_defaults()
                 },
@@ -446,203 +418,4 @@ fn matrix(m: &Matrix4<f64>) -> [f32; 16] {
         *o = *x as f32;
     }
     out
-}
-
-/// The render's textures and the buffers they are read back through.
-struct Targets {
-    size: (u32, u32),
-    color: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
-    depth: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
-    index: (wgpu::Texture, wgpu::TextureView, wgpu::Buffer),
-    z: wgpu::TextureView,
-    /// Bytes per row in the read-back buffers (a multiple of 256, as copies need).
-    row: u32,
-}
-
-impl Targets {
-    fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
-        let extent = wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: 1,
-        };
-        let row = (size.0 * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let target = |format, usage| {
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("target"),
-                size: extent,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            });
-            let view = texture.create_view(&Default::default());
-            (texture, view)
-        };
-        let read_back = |format| {
-            let (texture, view) = target(
-                format,
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            );
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("read back"),
-                size: row as u64 * size.1 as u64,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            });
-            (texture, view, buffer)
-        };
-        Self {
-            size,
-            color: read_back(COLOR_FORMAT),
-            depth: read_back(DEPTH_FORMAT),
-            index: read_back(INDEX_FORMAT),
-            z: target(Z_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT).1,
-            row,
-        }
-    }
-
-    fn copy_out(&self, encoder: &mut wgpu::CommandEncoder) {
-        let extent = wgpu::Extent3d {
-            width: self.size.0,
-            height: self.size.1,
-            depth_or_array_layers: 1,
-        };
-        for (texture, _, buffer) in [&self.color, &self.depth, &self.index] {
-            encoder.copy_texture_to_buffer(
-                texture.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(self.row),
-                        rows_per_image: Some(self.size.1),
-                    },
-                },
-                extent,
-            );
-        }
-    }
-
-    /// Waits for the render and reads the three images, dropping each row's padding.
-    #[allow(clippy::type_complexity)]
-    fn read(&self, device: &wgpu::Device) -> Result<(Vec<u8>, Vec<f32>, Vec<i32>), RenderError> {
-        let buffers = [&self.color.2, &self.depth.2, &self.index.2];
-        for buffer in buffers {
-            buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        }
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
-        let (width, height) = (self.size.0 as usize, self.size.1 as usize);
-        let rows = |buffer: &wgpu::Buffer| -> Vec<u8> {
-            let mapped = buffer.slice(..).get_mapped_range();
-            let mut out = Vec::with_capacity(width * height * 4);
-            for row in mapped.chunks(self.row as usize).take(height) {
-                out.extend_from_slice(&row[..width * 4]);
-            }
-            out
-        };
-        let color = rows(&self.color.2);
-        let depth = rows(&self.depth.2);
-        let index = rows(&self.index.2);
-        for buffer in buffers {
-            buffer.unmap();
-        }
-        let rgb = color
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
-        let depth = bytemuck::pod_collect_to_vec::<u8, f32>(&depth);
-        let segmentation = bytemuck::pod_collect_to_vec::<u8, u32>(&index)
-            .into_iter()
-            .map(|i| if i == NO_BODY { -1 } else { i as i32 })
-            .collect();
-        Ok((rgb, depth, segmentation))
-    }
-}
-
-/// The bind group layouts and the pipeline.
-fn pipeline(
-    device: &wgpu::Device,
-) -> (
-    wgpu::BindGroupLayout,
-    wgpu::BindGroupLayout,
-    wgpu::RenderPipeline,
-) {
-    let uniform = |dynamic| wgpu::BindGroupLayoutEntry {
-        binding: 0,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: dynamic,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let view_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("view"),
-        entries: &[uniform(false)],
-    });
-    let part_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("part"),
-        entries: &[uniform(true)],
-    });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("clasp-render"),
-        bind_group_layouts: &[Some(&view_layout), Some(&part_layout)],
-        immediate_size: 0,
-    });
-    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("clasp-render"),
-        source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
-    });
-    let target = |format| {
-        Some(wgpu::ColorTargetState {
-            format,
-            blend: None,
-            write_mask: wgpu::ColorWrites::ALL,
-        })
-    };
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("clasp-render"),
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &shader,
-            entry_point: Some("vertex"),
-            compilation_options: Default::default(),
-            buffers: &[wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<Vertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x3],
-            }],
-        },
-        primitive: wgpu::PrimitiveState {
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: Z_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &shader,
-            entry_point: Some("fragment"),
-            compilation_options: Default::default(),
-            targets: &[
-                target(COLOR_FORMAT),
-                target(DEPTH_FORMAT),
-                target(INDEX_FORMAT),
-            ],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
-    (view_layout, part_layout, pipeline)
 }

@@ -13,7 +13,7 @@ use std::{
 
 use clasp_core::{Recording, World};
 
-use crate::{Camera, Renderer};
+use crate::{camera::Camera, error::RenderError, gpu::Renderer};
 
 /// Frames a second when none is asked for.
 pub const DEFAULT_FPS: u32 = 30;
@@ -24,7 +24,7 @@ pub enum VideoError {
     #[error("{file}: {message}")]
     File { file: PathBuf, message: String },
     #[error(transparent)]
-    Render(#[from] crate::RenderError),
+    Render(#[from] RenderError),
     #[error(transparent)]
     Playback(#[from] clasp_core::PlaybackError),
 }
