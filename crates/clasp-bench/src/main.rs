@@ -15,7 +15,8 @@
 //! on its own.
 //!
 //! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
-//! `--features app`, which builds Bevy, and runs on its own.
+//! `--features app`, which builds Bevy, and runs on its own (quick: the default scene alone;
+//! `--full`: the whole matrix).
 
 #[cfg(feature = "app")]
 mod app_frame;
@@ -62,7 +63,7 @@ fn main() {
         return;
     }
     if options.app_frame {
-        run_app_frame(options.json.as_deref(), options.library.as_deref());
+        run_app_frame(&options);
         return;
     }
     let mut plan = Plan::new(options.quick);
@@ -214,21 +215,20 @@ fn exit_on_failed_checks(checks: &Checks) {
 
 /// The app frame benchmark alone, with its checks; `--json` writes its figures.
 #[cfg(feature = "app")]
-fn run_app_frame(json_path: Option<&str>, library: Option<&std::path::Path>) {
-    println!("clasp-bench --app-frame: release build");
+fn run_app_frame(options: &Options) {
     let mut checks = Checks::default();
-    let figures = app_frame::run(library, &mut checks);
+    let figures = app_frame::run(options.library.as_deref(), options.quick, &mut checks);
     println!("{} passed, {} failed", checks.passed, checks.failed);
-    if let Some(path) = json_path {
+    if let Some(path) = options.json.as_deref() {
         write_report(path, json!({ "app_frame": figures }), &checks);
     }
     exit_on_failed_checks(&checks);
 }
 
 #[cfg(not(feature = "app"))]
-fn run_app_frame(_json_path: Option<&str>, _library: Option<&std::path::Path>) {
+fn run_app_frame(_options: &Options) {
     eprintln!(
-        "clasp-bench: --app-frame needs the app: cargo run --release -p clasp-bench --features app -- --app-frame"
+        "clasp-bench: --app-frame needs the app: cargo run --release -p clasp-bench --features app -- --app-frame [--full]"
     );
     std::process::exit(2);
 }

@@ -111,7 +111,11 @@ impl Robot {
     /// Young's modulus, …): for robots not yet in a world, as a world file's edits of a body
     /// file (a world's robots change through the world's setters, which keep contacts true).
     /// `None` if the robot has no such body.
-    pub fn edit_body<T>(&mut self, which: RobotBody, edit: impl FnOnce(&mut Body) -> T) -> Option<T> {
+    pub fn edit_body<T>(
+        &mut self,
+        which: RobotBody,
+        edit: impl FnOnce(&mut Body) -> T,
+    ) -> Option<T> {
         self.body_mut(which).map(edit)
     }
 
