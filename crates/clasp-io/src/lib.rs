@@ -38,7 +38,7 @@ pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
 pub use groups::{mask_text, parse_group, parse_mask};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
-pub use mjcf::save_mjcf;
+pub use mjcf::write::save_mjcf;
 pub use obj::parse_obj;
 pub use off::parse_off;
 pub use ply::parse_ply;

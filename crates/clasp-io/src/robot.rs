@@ -9,10 +9,11 @@ use clasp_core::{
 use nalgebra::Unit;
 
 use crate::{
-    FileSource, LoadError,
     body::{load_body, point},
-    source::read,
+    error::LoadError,
+    source::{FileSource, read},
     transform::parse_transform,
+    virtual_contacts::load_virtual_contacts,
     xml::{Element, number, parse_document, read_rooted, required},
 };
 
@@ -69,7 +70,7 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     };
     let virtual_contacts = match root.child("virtualContacts") {
         // Relative to the robot's folder, as the eigengrasps are.
-        Some(v) => Some(crate::load_virtual_contacts(
+        Some(v) => Some(load_virtual_contacts(
             source,
             &existing(source, robot_dir.join(v.text()), v, path)?,
         )?),
@@ -586,7 +587,7 @@ fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Embedded;
+    use crate::source::Embedded;
 
     const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
     const BODY: &str = "<root><geometryFile>tri.off</geometryFile></root>";

@@ -20,10 +20,11 @@ use clasp_core::{
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::{
-    FileSource, LoadError,
+    error::LoadError,
     geometry::{GeometryFormat, load_mesh_file, scaled},
     primitives::{self, primitive_mesh},
     robot::{attribute, number_attribute},
+    source::FileSource,
     xml::{Element, read_rooted},
 };
 
@@ -731,7 +732,7 @@ fn resolve_mesh(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Embedded;
+    use crate::source::Embedded;
     use nalgebra::Point3;
 
     const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n10 0 0\n0 10 0\n3 0 1 2\n";

@@ -7,7 +7,10 @@ use quick_xml::{
     events::{BytesStart, Event},
 };
 
-use crate::{FileSource, LoadError, source::read};
+use crate::{
+    error::LoadError,
+    source::{FileSource, read},
+};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Element {

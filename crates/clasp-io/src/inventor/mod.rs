@@ -15,8 +15,13 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Rotation3, Unit, Vector3};
 
-use crate::primitives::{self, Parts, Triangle};
-use crate::{FileSource, LoadError, MeshFile, mesh_builder::MeshBuilder};
+use crate::{
+    error::LoadError,
+    geometry::MeshFile,
+    mesh_builder::MeshBuilder,
+    primitives::{self, Parts, Triangle},
+    source::FileSource,
+};
 use lexer::Lexer;
 use tree::{Node, NodeId, Tree, Value, parse_tree};
 
@@ -661,7 +666,7 @@ fn axis_angle(axis: Vector3<f64>, angle: f64) -> Matrix4<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Embedded;
+    use crate::source::Embedded;
 
     fn parse(text: &'static str) -> Result<MeshFile, LoadError> {
         let files = Embedded::new([("m/inc.iv", INCLUDED)]);

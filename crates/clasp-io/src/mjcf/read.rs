@@ -33,7 +33,7 @@ use super::{
     frames::{angle, placement},
     shapes::{Assets, collides},
 };
-use crate::{FileSource, LoadError, xml::Element};
+use crate::{error::LoadError, source::FileSource, xml::Element};
 
 /// The name of the keyframe Clasp writes and reads back.
 const CLASP_KEY: &str = "clasp";
