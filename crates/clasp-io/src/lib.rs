@@ -16,6 +16,7 @@ mod kind;
 mod line_reader;
 mod mesh_builder;
 mod mjcf;
+mod moment_numbers;
 mod obj;
 mod off;
 mod ply;
@@ -39,12 +40,13 @@ pub use groups::{mask_text, parse_group, parse_mask};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
 pub use mjcf::write::save_mjcf;
+pub use moment_numbers::pose_numbers;
 pub use obj::parse_obj;
 pub use off::parse_off;
 pub use ply::parse_ply;
 pub use recording::{
-    RecordingKind, load_recording, pose_numbers, recording_kind, recording_world_path,
-    save_any_recording, save_recording,
+    RecordingKind, load_recording, recording_kind, recording_world_path, save_any_recording,
+    save_recording,
 };
 pub use robot::{load_robot, parse_dof_expression};
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};

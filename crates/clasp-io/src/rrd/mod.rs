@@ -14,7 +14,7 @@ use clasp_core::{Recording, World};
 use serde_json::{Value, json};
 
 use crate::{
-    recording::{contact_numbers, pose_numbers},
+    moment_numbers::{contact_numbers, pose_numbers},
     world::SaveError,
 };
 
