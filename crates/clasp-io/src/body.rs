@@ -13,8 +13,9 @@ use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::{
     error::LoadError,
-    geometry::{GeometryFormat, MeshFile, load_mesh_file},
+    geometry::{GeometryFormat, load_mesh_file},
     groups::read_groups,
+    mesh_file::MeshFile,
     source::{FileSource, read},
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},

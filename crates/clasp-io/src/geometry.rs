@@ -9,20 +9,13 @@ use nalgebra::{Point3, Vector3};
 use crate::{
     error::LoadError,
     inventor::parse_inventor,
+    mesh_file::MeshFile,
     obj::parse_obj,
     off::parse_off,
     ply::parse_ply,
     source::{FileSource, read_bytes, utf8_text},
     stl::parse_stl,
 };
-
-/// A geometry file's triangles and, where the file gives one, its display colour.
-#[derive(Debug, Clone)]
-pub struct MeshFile {
-    pub mesh: TriMesh,
-    /// The first diffuse colour the file gives (linear RGB in 0..1).
-    pub color: Option<[f32; 3]>,
-}
 
 /// The geometry formats Clasp reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

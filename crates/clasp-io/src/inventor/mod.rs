@@ -17,8 +17,8 @@ use nalgebra::{Matrix4, Point3, Rotation3, Unit, Vector3};
 
 use crate::{
     error::LoadError,
-    geometry::MeshFile,
     mesh_builder::MeshBuilder,
+    mesh_file::MeshFile,
     primitives::{self, Parts, Triangle},
     source::FileSource,
 };
