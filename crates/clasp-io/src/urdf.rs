@@ -874,22 +874,12 @@ mod tests {
         );
     }
 
-    /// Signed volume: positive when the faces wind outward.
-    fn volume(mesh: &TriMesh) -> f64 {
-        (0..mesh.triangles().len())
-            .map(|t| {
-                let [a, b, c] = mesh.triangle_points(t);
-                a.coords.dot(&b.coords.cross(&c.coords)) / 6.0
-            })
-            .sum()
-    }
-
     #[test]
     fn primitives_are_closed_outward_and_tessellated_like_graspit() {
         let cube = primitive_mesh(&primitives::cube(2.0, 4.0, 6.0), false).unwrap();
         assert!(cube.is_closed());
         assert_eq!(cube.triangles().len(), 12);
-        assert!((volume(&cube) - 48.0).abs() < 1e-9);
+        assert!((cube.signed_volume() - 48.0).abs() < 1e-9);
         let cyl = primitive_mesh(
             &primitives::cylinder(2.0, 5.0, primitives::Parts::ALL),
             true,
@@ -899,7 +889,7 @@ mod tests {
         assert_eq!(cyl.triangles().len(), 2 * 20 + 2 * 18);
         let n = 20.0;
         let polygon = 0.5 * n * 4.0 * (std::f64::consts::TAU / n).sin();
-        assert!((volume(&cyl) - polygon * 5.0).abs() < 1e-9);
+        assert!((cyl.signed_volume() - polygon * 5.0).abs() < 1e-9);
         let (lo, hi) = cyl.bounding_box();
         assert!((lo.z + 2.5).abs() < 1e-12 && (hi.z - 2.5).abs() < 1e-12);
         let ball = primitive_mesh(&primitives::sphere(10.0), true).unwrap();
@@ -907,7 +897,7 @@ mod tests {
         assert_eq!(ball.vertices().len(), 2 + 13 * 15);
         assert_eq!(ball.triangles().len(), 2 * 15 + 2 * 15 * 12);
         let exact = 4.0 / 3.0 * std::f64::consts::PI * 1000.0;
-        assert!(volume(&ball) > 0.9 * exact && volume(&ball) < exact);
+        assert!(ball.signed_volume() > 0.9 * exact && ball.signed_volume() < exact);
     }
 
     fn error_of(urdf: &'static str) -> LoadError {
