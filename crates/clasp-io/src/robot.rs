@@ -14,7 +14,9 @@ use crate::{
     source::{FileSource, read},
     transform::parse_transform,
     virtual_contacts::load_virtual_contacts,
-    xml::{Element, number, parse_document, read_rooted, required},
+    xml::{
+        Element, integer_attribute, number, number_attribute, parse_document, read_rooted, required,
+    },
 };
 
 /// Loads a robot XML file; body files are read from the `iv/` folder beside it.
@@ -159,57 +161,6 @@ fn robot_body(
         chain: chain as usize,
         link: link as usize,
     })
-}
-
-fn integer_attribute(element: &Element, name: &str, file: &Path) -> Result<i64, LoadError> {
-    let text = attribute(element, name, file)?;
-    text.trim().parse().map_err(|_| {
-        LoadError::new(
-            file,
-            Some(element.line),
-            format!("<{}> {name}=\"{text}\" is not a whole number", element.name),
-        )
-    })
-}
-
-pub(crate) fn attribute<'a>(
-    element: &'a Element,
-    name: &str,
-    file: &Path,
-) -> Result<&'a str, LoadError> {
-    element.attribute(name).ok_or_else(|| {
-        LoadError::new(
-            file,
-            Some(element.line),
-            format!(
-                "<{}> has no {name} attribute, which is required",
-                element.name
-            ),
-        )
-    })
-}
-
-/// A finite number from a required attribute.
-pub(crate) fn number_attribute(
-    element: &Element,
-    name: &str,
-    file: &Path,
-) -> Result<f64, LoadError> {
-    let text = attribute(element, name, file)?;
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| {
-            LoadError::new(
-                file,
-                Some(element.line),
-                format!(
-                    "<{}> {name}=\"{text}\" is not a finite number",
-                    element.name
-                ),
-            )
-        })
 }
 
 /// The file an element names, or an error at that element's line when it does not exist.

@@ -23,9 +23,8 @@ use crate::{
     error::LoadError,
     geometry::{GeometryFormat, load_mesh_file, scaled},
     primitives::{self, primitive_mesh},
-    robot::{attribute, number_attribute},
     source::FileSource,
-    xml::{Element, read_rooted},
+    xml::{Element, attribute, number_attribute, read_rooted},
 };
 
 /// URDF lengths are metres; Clasp's are millimetres.
