@@ -50,7 +50,7 @@ pub use recording::{
     RecordingKind, load_recording, recording_kind, recording_world_path, save_any_recording,
     save_recording,
 };
-pub use robot::{load_robot, parse_dof_expression};
+pub use robot::{chain::parse_dof_expression, load_robot};
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;

@@ -1,23 +1,24 @@
 //! GraspIt robot XML: palm, DOFs, Denavit–Hartenberg chains and links.
 
+pub(crate) mod chain;
+mod collision_rules;
+mod eigen_grasps;
+
 use std::path::{Path, PathBuf};
 
-use clasp_core::{
-    Approach, BodyKind, Chain, CollisionRule, Coupling, Dof, DofKind, EigenGrasp, EigenGrasps,
-    Joint, JointDynamics, JointFrame, JointKind, Link, Robot, RobotBody,
-};
+use clasp_core::{Approach, BodyKind, Dof, DofKind, Robot};
 use nalgebra::Unit;
 
 use crate::{
     body::{load_body, point},
     error::LoadError,
     source::{FileSource, read},
-    transform::parse_transform,
     virtual_contacts::load_virtual_contacts,
-    xml::{
-        Element, integer_attribute, number, number_attribute, parse_document, read_rooted, required,
-    },
+    xml::{Element, number, parse_document, required},
 };
+use chain::parse_chain;
+use collision_rules::parse_collision_rules;
+use eigen_grasps::load_eigen_grasps;
 
 /// Loads a robot XML file; body files are read from the `iv/` folder beside it.
 pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadError> {
@@ -87,82 +88,6 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
     Ok(robot.with_collision_rules(collision_rules))
 }
 
-/// The link attributes `collisionRule`/`targetChain`/`targetLink` and the robot-level
-/// `<disableCollision body1_chain body1_link body2_chain body2_link/>` (chain < 0: the palm).
-fn parse_collision_rules(
-    root: &Element,
-    chains: &[Chain],
-    file: &Path,
-) -> Result<Vec<CollisionRule>, LoadError> {
-    let mut rules = Vec::new();
-    for (c, chain) in root.children_named("chain").enumerate() {
-        for (l, link) in chain.children_named("link").enumerate() {
-            let this = RobotBody::Link { chain: c, link: l };
-            match link.attribute("collisionRule") {
-                None => {}
-                Some("Off") => rules.push(CollisionRule::Off(this)),
-                Some("OverlappingPair") => {
-                    let target_chain = match link.attribute("targetChain") {
-                        Some("base") => -1,
-                        Some(_) => integer_attribute(link, "targetChain", file)?,
-                        None => c as i64,
-                    };
-                    let target = robot_body(link, target_chain, "targetLink", chains, file)?;
-                    rules.push(CollisionRule::Pair(this, target));
-                }
-                Some(other) => {
-                    return Err(LoadError::new(
-                        file,
-                        Some(link.line),
-                        format!("collisionRule \"{other}\" is not Off or OverlappingPair"),
-                    ));
-                }
-            }
-        }
-    }
-    for rule in root.children_named("disableCollision") {
-        let body = |n: u8| -> Result<RobotBody, LoadError> {
-            let chain = integer_attribute(rule, &format!("body{n}_chain"), file)?;
-            robot_body(rule, chain, &format!("body{n}_link"), chains, file)
-        };
-        rules.push(CollisionRule::Pair(body(1)?, body(2)?));
-    }
-    Ok(rules)
-}
-
-/// The palm for a negative chain index, else the link named by the `link_attribute`, which
-/// must exist.
-fn robot_body(
-    element: &Element,
-    chain: i64,
-    link_attribute: &str,
-    chains: &[Chain],
-    file: &Path,
-) -> Result<RobotBody, LoadError> {
-    if chain < 0 {
-        return Ok(RobotBody::Palm);
-    }
-    let link = integer_attribute(element, link_attribute, file)?;
-    let exists = usize::try_from(chain)
-        .ok()
-        .and_then(|c| chains.get(c))
-        .is_some_and(|c| usize::try_from(link).is_ok_and(|l| l < c.links.len()));
-    if !exists {
-        return Err(LoadError::new(
-            file,
-            Some(element.line),
-            format!(
-                "<{}> names chain {chain} link {link}, which the robot does not have",
-                element.name
-            ),
-        ));
-    }
-    Ok(RobotBody::Link {
-        chain: chain as usize,
-        link: link as usize,
-    })
-}
-
 /// The file an element names, or an error at that element's line when it does not exist.
 fn existing(
     source: &dyn FileSource,
@@ -182,103 +107,6 @@ fn existing(
             file.display()
         ),
     ))
-}
-
-/// An eigengrasp file: `<EigenGrasps dimensions="N">` with `<EG>` elements and optional
-/// `<ORIGIN>` and `<NORM>`, each holding `<EigenValue value/>`, `<DimVals d0=.. />` and
-/// optional `<Limits min max/>`. Its dimensions must match the robot's DOF count.
-fn load_eigen_grasps(
-    source: &dyn FileSource,
-    path: &Path,
-    dof_count: usize,
-) -> Result<EigenGrasps, LoadError> {
-    let root = read_rooted(source, path, "EigenGrasps")?;
-    // The vectors have one value per robot DOF. The `dimensions` attribute must be a count, but
-    // GraspIt's own MicoGripper file says 1 for its 4-DOF hand, so it is not checked against
-    // the DOFs; `DimVals` naming a DOF the robot lacks is an error instead.
-    let dimensions = integer_attribute(&root, "dimensions", path)?;
-    if dimensions < 0 {
-        return Err(LoadError::new(
-            path,
-            Some(root.line),
-            format!("dimensions=\"{dimensions}\" is negative"),
-        ));
-    }
-    let grasps = root
-        .children_named("EG")
-        .map(|g| parse_eigen_grasp(g, dof_count, path))
-        .collect::<Result<Vec<_>, _>>()?;
-    if grasps.is_empty() {
-        return Err(LoadError::new(
-            path,
-            Some(root.line),
-            "the file has no <EG>",
-        ));
-    }
-    let optional = |tag: &str| {
-        root.child(tag)
-            .map(|e| parse_eigen_grasp(e, dof_count, path))
-            .transpose()
-    };
-    Ok(EigenGrasps {
-        dimensions: dof_count,
-        grasps,
-        origin: optional("ORIGIN")?,
-        norm: optional("NORM")?,
-    })
-}
-
-fn parse_eigen_grasp(
-    element: &Element,
-    dimensions: usize,
-    file: &Path,
-) -> Result<EigenGrasp, LoadError> {
-    let eigenvalue = match element.child("EigenValue") {
-        Some(e) => number_attribute(e, "value", file)?,
-        None => 0.0,
-    };
-    let mut values = vec![0.0; dimensions];
-    if let Some(dim_vals) = element.child("DimVals") {
-        for (key, _) in &dim_vals.attributes {
-            let dof = key
-                .strip_prefix('d')
-                .and_then(|d| d.parse::<usize>().ok())
-                .filter(|&d| d < dimensions)
-                .ok_or_else(|| {
-                    LoadError::new(
-                        file,
-                        Some(dim_vals.line),
-                        format!(
-                            "<DimVals> attribute {key} names no DOF of the robot (d0 to d{})",
-                            dimensions.saturating_sub(1)
-                        ),
-                    )
-                })?;
-            values[dof] = number_attribute(dim_vals, key, file)?;
-        }
-    }
-    let limits = match element.child("Limits") {
-        None => None,
-        Some(l) => {
-            let (min, max) = (
-                number_attribute(l, "min", file)?,
-                number_attribute(l, "max", file)?,
-            );
-            if min > max {
-                return Err(LoadError::new(
-                    file,
-                    Some(l.line),
-                    format!("<Limits> are reversed: min {min} > max {max}"),
-                ));
-            }
-            Some((min, max))
-        }
-    };
-    Ok(EigenGrasp {
-        eigenvalue,
-        values,
-        limits,
-    })
 }
 
 fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
@@ -324,200 +152,6 @@ fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
     })
 }
 
-type LinkLoader<'a> = dyn Fn(&Element, usize) -> Result<clasp_core::Body, LoadError> + 'a;
-
-fn parse_chain(
-    element: &Element,
-    file: &Path,
-    dof_count: usize,
-    load_link: &LinkLoader,
-) -> Result<Chain, LoadError> {
-    let base = match element.child("transform") {
-        Some(t) => parse_transform(t, file)?,
-        None => clasp_core::Pose::identity(),
-    };
-    let joints = element
-        .children_named("joint")
-        .map(|j| parse_joint(j, file, dof_count))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut links = Vec::new();
-    // Each link sits after the joints its dynamic joint type consumes.
-    let mut consumed = 0usize;
-    for (l, link) in element.children_named("link").enumerate() {
-        consumed += match link.attribute("dynamicJointType").unwrap_or("Revolute") {
-            "Revolute" | "Prismatic" => 1,
-            "Universal" => 2,
-            "Ball" => 3,
-            "Fixed" => 0,
-            other => {
-                return Err(LoadError::new(
-                    file,
-                    Some(link.line),
-                    format!(
-                        "dynamicJointType \"{other}\" is not Revolute, Prismatic, Universal, Ball or Fixed"
-                    ),
-                ));
-            }
-        };
-        if consumed > joints.len() {
-            return Err(LoadError::new(
-                file,
-                Some(link.line),
-                format!(
-                    "link {l} needs joint {consumed} but the chain has {} joints",
-                    joints.len()
-                ),
-            ));
-        }
-        links.push(Link {
-            body: load_link(link, l)?,
-            frame: consumed.checked_sub(1),
-        });
-    }
-    Ok(Chain {
-        base,
-        joints,
-        links,
-    })
-}
-
-fn parse_joint(element: &Element, file: &Path, dof_count: usize) -> Result<Joint, LoadError> {
-    let kind = match element.attribute("type") {
-        Some("Revolute") => JointKind::Revolute,
-        Some("Prismatic") => JointKind::Prismatic,
-        other => {
-            return Err(LoadError::new(
-                file,
-                Some(element.line),
-                format!("joint type {other:?} is not Revolute or Prismatic"),
-            ));
-        }
-    };
-    let driven = match kind {
-        JointKind::Revolute => "theta",
-        JointKind::Prismatic => "d",
-    };
-    let field = |name: &str| required(element, name, file);
-    let expression = field(driven)?;
-    let mut coupling = parse_dof_expression(expression.text()).map_err(|message| {
-        LoadError::new(
-            file,
-            Some(expression.line),
-            format!("<{driven}>: {message}"),
-        )
-    })?;
-    if coupling.dof >= dof_count {
-        return Err(LoadError::new(
-            file,
-            Some(expression.line),
-            format!(
-                "<{driven}> drives DOF {} but the robot has {dof_count} DOFs",
-                coupling.dof
-            ),
-        ));
-    }
-    let fixed = |name: &str| -> Result<f64, LoadError> {
-        if name == driven {
-            return Ok(0.0);
-        }
-        number(field(name)?, file)
-    };
-    // Angles are degrees in the file; a prismatic joint's limits are millimetres.
-    let (theta, d, a, alpha) = (
-        fixed("theta")?.to_radians(),
-        fixed("d")?,
-        fixed("a")?,
-        fixed("alpha")?.to_radians(),
-    );
-    let (mut min, mut max) = (
-        number(field("minValue")?, file)?,
-        number(field("maxValue")?, file)?,
-    );
-    if kind == JointKind::Revolute {
-        coupling.offset = coupling.offset.to_radians();
-        (min, max) = (min.to_radians(), max.to_radians());
-    }
-    if min > max {
-        // GraspIt's own M7tool, baxter and fetch_gripper files write some limits high to low;
-        // GraspIt then computes an empty DOF range. Clasp reads them as the interval they span.
-        (min, max) = (max, min);
-    }
-    Ok(Joint {
-        kind,
-        coupling,
-        frame: JointFrame::DenavitHartenberg { theta, d, a, alpha },
-        min,
-        max,
-        dynamics: parse_joint_dynamics(element, file, kind)?,
-    })
-}
-
-/// The optional friction and spring values; a negative stiffness is refused, as GraspIt does.
-fn parse_joint_dynamics(
-    element: &Element,
-    file: &Path,
-    kind: JointKind,
-) -> Result<JointDynamics, LoadError> {
-    let optional = |name: &str| element.child(name).map(|v| number(v, file)).transpose();
-    let spring_stiffness = optional("springStiffness")?.unwrap_or(0.0);
-    if spring_stiffness < 0.0 {
-        return Err(LoadError::new(
-            file,
-            element.child("springStiffness").map(|e| e.line),
-            format!("<springStiffness> must not be negative, found {spring_stiffness}"),
-        ));
-    }
-    let mut rest_value = optional("restValue")?.unwrap_or(0.0);
-    if kind == JointKind::Revolute {
-        // Degrees, like every angle in the file.
-        rest_value = rest_value.to_radians();
-    }
-    Ok(JointDynamics {
-        viscous_friction: optional("viscousFriction")?.unwrap_or(0.0),
-        coulomb_friction: optional("CoulombFriction")?.unwrap_or(0.0),
-        spring_stiffness,
-        rest_value,
-    })
-}
-
-/// Reads a joint's DOF expression: `dN`, optionally `*ratio`, optionally `+offset` or `-offset`.
-///
-/// `d1-2.46` means offset −2.46 (GraspIt's own scanner silently reads 0 there). The offset keeps
-/// the file's unit (degrees or millimetres).
-pub fn parse_dof_expression(text: &str) -> Result<Coupling, String> {
-    let text = text.trim();
-    let bad = || format!("\"{text}\" is not a DOF expression like d1, d1*0.5 or d1*0.5+40");
-    let rest = text.strip_prefix('d').ok_or_else(bad)?;
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let dof: usize = rest[..digits].parse().map_err(|_| bad())?;
-    let mut rest = &rest[digits..];
-    let mut ratio = 1.0;
-    if let Some(after) = rest.strip_prefix('*') {
-        let end = offset_start(after).unwrap_or(after.len());
-        ratio = after[..end].parse::<f64>().map_err(|_| bad())?;
-        rest = &after[end..];
-    }
-    let offset = if rest.is_empty() {
-        0.0
-    } else {
-        let signed = rest.strip_prefix('+').unwrap_or(rest);
-        signed.parse::<f64>().map_err(|_| bad())?
-    };
-    if !(ratio.is_finite() && offset.is_finite()) || ratio == 0.0 {
-        return Err(bad());
-    }
-    Ok(Coupling { dof, ratio, offset })
-}
-
-/// Where the offset starts in the text after `*`: the first `+`, or a `-` that follows a digit.
-fn offset_start(after_star: &str) -> Option<usize> {
-    let bytes = after_star.as_bytes();
-    (1..bytes.len()).find(|&i| {
-        bytes[i] == b'+'
-            || (bytes[i] == b'-' && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b'.'))
-    })
-}
-
 fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError> {
     let reference = point(required(element, "referenceLocation", file)?, file)?;
     let direction_element = required(element, "direction", file)?;
@@ -537,6 +171,8 @@ fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError>
 
 #[cfg(test)]
 mod tests {
+    use clasp_core::{CollisionRule, JointDynamics, RobotBody};
+
     use super::*;
     use crate::source::Embedded;
 
@@ -763,30 +399,5 @@ mod tests {
         assert!(err.message.contains("reversed"), "{err}");
         let err = with_eigen(r#"<EigenGrasps dimensions="2"></EigenGrasps>"#).unwrap_err();
         assert!(err.message.contains("no <EG>"), "{err}");
-    }
-
-    fn coupling(text: &str) -> (usize, f64, f64) {
-        let c = parse_dof_expression(text).unwrap();
-        (c.dof, c.ratio, c.offset)
-    }
-
-    #[test]
-    fn dof_expressions_in_every_form_graspit_files_use() {
-        assert_eq!(coupling("d0"), (0, 1.0, 0.0));
-        assert_eq!(coupling("d3+5"), (3, 1.0, 5.0));
-        assert_eq!(coupling("d1*0.333333333+40"), (1, 0.333333333, 40.0));
-        assert_eq!(coupling("d0*-1+-32.75"), (0, -1.0, -32.75));
-        assert_eq!(coupling("d2*-0.5"), (2, -0.5, 0.0));
-        assert_eq!(coupling("d12+-7"), (12, 1.0, -7.0));
-        // GraspIt reads this offset as 0; it means -2.46.
-        assert_eq!(coupling("d1-2.46"), (1, 1.0, -2.46));
-        assert_eq!(coupling("d1*0.5-3"), (1, 0.5, -3.0));
-    }
-
-    #[test]
-    fn bad_dof_expressions_are_refused() {
-        for bad in ["", "x1", "d", "d1*", "d1*0+2", "d1+", "d1+abc", "d1*1e999"] {
-            assert!(parse_dof_expression(bad).is_err(), "{bad:?} was accepted");
-        }
     }
 }
