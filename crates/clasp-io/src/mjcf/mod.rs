@@ -2,6 +2,7 @@
 //! [`read::read_mjcf`] reads MJCF hands and objects into a world (the world loader calls it for a
 //! file whose root is `<mujoco>`).
 
+mod couplings;
 mod document;
 mod frames;
 pub(crate) mod read;
