@@ -124,6 +124,19 @@ impl TriMesh {
         }
         (lo, hi)
     }
+
+    /// The volume the surface encloses, by the divergence theorem: the sum over the triangles
+    /// (a, b, c) of a · (b × c) / 6. Positive when the triangles wind counter-clockwise seen
+    /// from outside, negative when the surface is inside out; it means a volume only for a
+    /// closed mesh (an open one gives a number that depends on where the origin is).
+    pub fn signed_volume(&self) -> f64 {
+        (0..self.triangles.len())
+            .map(|t| {
+                let [a, b, c] = self.triangle_points(t);
+                a.coords.dot(&b.coords.cross(&c.coords)) / 6.0
+            })
+            .sum()
+    }
 }
 
 fn is_closed(triangles: &[[u32; 3]]) -> bool {
@@ -179,6 +192,25 @@ mod tests {
         )
         .unwrap();
         assert!(!flipped.is_closed(), "one face wound the wrong way");
+    }
+
+    #[test]
+    fn the_signed_volume_is_positive_wound_outward_wherever_the_mesh_stands() {
+        let corners = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ];
+        let outward = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+        let tet = |offset: f64, triangles: Vec<[u32; 3]>| {
+            let vertices = corners.map(|[x, y, z]| Point3::new(x + offset, y, z - offset));
+            TriMesh::new(vertices.to_vec(), triangles).unwrap()
+        };
+        assert!((tet(0.0, outward.to_vec()).signed_volume() - 1.0 / 6.0).abs() < 1e-15);
+        assert!((tet(100.0, outward.to_vec()).signed_volume() - 1.0 / 6.0).abs() < 1e-9);
+        let inward = outward.map(|[a, b, c]| [a, c, b]).to_vec();
+        assert!((tet(0.0, inward).signed_volume() + 1.0 / 6.0).abs() < 1e-15);
     }
 
     #[test]

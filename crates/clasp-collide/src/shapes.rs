@@ -205,42 +205,32 @@ pub fn capsule(radius: f64, length: f64, segments: usize) -> TriMesh {
 mod tests {
     use super::*;
 
-    /// The signed volume by the divergence theorem: positive when wound outward.
-    fn volume(mesh: &TriMesh) -> f64 {
-        (0..mesh.triangles().len())
-            .map(|t| {
-                let [a, b, c] = mesh.triangle_points(t);
-                a.coords.dot(&b.coords.cross(&c.coords)) / 6.0
-            })
-            .sum()
-    }
-
     #[test]
     fn shapes_are_closed_outward_and_the_right_size() {
         let cube = subdivided_box([0.0; 3], [2.0, 3.0, 4.0], 5);
         assert!(cube.is_closed());
         assert_eq!(cube.triangles().len(), 6 * 25 * 2);
-        assert!((volume(&cube) - 24.0).abs() < 1e-9);
+        assert!((cube.signed_volume() - 24.0).abs() < 1e-9);
 
         let ring = torus(40.0, 15.0, 100, 50);
         assert!(ring.is_closed());
         assert_eq!(ring.triangles().len(), 10_000);
         let exact = 2.0 * PI * PI * 40.0 * 15.0 * 15.0;
-        assert!((volume(&ring) - exact).abs() / exact < 0.01);
+        assert!((ring.signed_volume() - exact).abs() / exact < 0.01);
 
         let ball = bumpy_sphere(50.0, 3, |_| 0.0);
         assert!(ball.is_closed());
         assert_eq!(ball.triangles().len(), 1280);
         let exact = 4.0 / 3.0 * PI * 50f64.powi(3);
-        assert!((volume(&ball) - exact).abs() / exact < 0.02);
+        assert!((ball.signed_volume() - exact).abs() / exact < 0.02);
 
         let finger = capsule(9.0, 30.0, 64);
         assert!(finger.is_closed());
         let exact = PI * 81.0 * 30.0 + 4.0 / 3.0 * PI * 729.0;
         assert!(
-            (volume(&finger) - exact).abs() / exact < 0.03,
+            (finger.signed_volume() - exact).abs() / exact < 0.03,
             "{}",
-            volume(&finger)
+            finger.signed_volume()
         );
     }
 }

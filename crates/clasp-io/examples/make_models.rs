@@ -5,7 +5,8 @@
 
 use std::{f64::consts::PI, fmt::Write as _, fs, io, path::Path};
 
-use nalgebra::{Isometry3, UnitQuaternion, Vector3};
+use clasp_collide::TriMesh;
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 type Point = [f64; 3];
 
@@ -38,21 +39,11 @@ impl Mesh {
             .extend(other.faces.into_iter().map(|f| f.map(|i| i + base)));
     }
 
-    fn signed_volume(&self) -> f64 {
-        self.faces
-            .iter()
-            .map(|f| {
-                let [a, b, c] = f.map(|i| self.vertices[i as usize]);
-                (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-                    + a[2] * (b[0] * c[1] - b[1] * c[0]))
-                    / 6.0
-            })
-            .sum()
-    }
-
     /// Makes the winding face outward, whichever way the construction produced it.
     fn outward(mut self) -> Mesh {
-        if self.signed_volume() < 0.0 {
+        let vertices = self.vertices.iter().map(|&p| Point3::from(p)).collect();
+        let mesh = TriMesh::new(vertices, self.faces.clone()).expect("a built mesh has area");
+        if mesh.signed_volume() < 0.0 {
             for f in &mut self.faces {
                 f.swap(1, 2);
             }

@@ -6,8 +6,14 @@ use std::path::Path;
 use clasp_core::{Body, BodyKind, Robot, World};
 
 use crate::{
-    Embedded, FileKind, FileSource, GeometryFormat, LoadError, load_body, load_mesh_file,
-    load_robot, load_urdf, load_world,
+    body::load_body,
+    error::LoadError,
+    geometry::{GeometryFormat, load_mesh_file},
+    kind::FileKind,
+    robot::load_robot,
+    source::{Embedded, FileSource},
+    urdf::load_urdf,
+    world::load::load_world,
 };
 
 /// A body from a GraspIt body file, or from a bare mesh file (named after the file, with the
@@ -107,7 +113,7 @@ pub fn default_world() -> Result<World, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Disk;
+    use crate::source::Disk;
     use clasp_core::RobotId;
 
     #[test]

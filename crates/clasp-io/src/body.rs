@@ -12,10 +12,11 @@ use clasp_core::{
 use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::{
-    FileSource, LoadError,
-    geometry::{GeometryFormat, MeshFile, load_mesh_file},
+    error::LoadError,
+    geometry::{GeometryFormat, load_mesh_file},
     groups::read_groups,
-    source::read,
+    mesh_file::MeshFile,
+    source::{FileSource, read},
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
 };
@@ -203,7 +204,7 @@ pub(crate) fn point(element: &Element, file: &Path) -> Result<Point3<f64>, LoadE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Embedded;
+    use crate::source::Embedded;
 
     const TRIANGLE: &str = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
 

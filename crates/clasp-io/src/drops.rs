@@ -11,7 +11,7 @@ use clasp_core::{Body, BodyId, BodyKind, Pose, World};
 use clasp_random::SplitMix64;
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
-use crate::{Disk, fixtures::interpenetrating, load_body};
+use crate::{body::load_body, fixtures::interpenetrating, source::Disk};
 
 /// Where GraspIt's table stands in GraspIt's own worlds (its `fullTransform`).
 const TABLE_AT: [f64; 3] = [0.0, -559.1, 515.938];

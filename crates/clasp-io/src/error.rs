@@ -51,3 +51,20 @@ fn located(
         None => write!(f, "{}: {}", file.display(), message),
     }
 }
+
+/// A file could not be written: which file, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", file.display())]
+pub struct SaveError {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+impl SaveError {
+    pub fn new(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self {
+            file: file.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -7,18 +7,15 @@ use clasp_collide::{MeshError, TriMesh};
 use nalgebra::{Point3, Vector3};
 
 use crate::{
-    FileSource, LoadError,
+    error::LoadError,
+    inventor::parse_inventor,
+    mesh_file::MeshFile,
+    obj::parse_obj,
     off::parse_off,
-    source::{read_bytes, utf8_text},
+    ply::parse_ply,
+    source::{FileSource, read_bytes, utf8_text},
+    stl::parse_stl,
 };
-
-/// A geometry file's triangles and, where the file gives one, its display colour.
-#[derive(Debug, Clone)]
-pub struct MeshFile {
-    pub mesh: TriMesh,
-    /// The first diffuse colour the file gives (linear RGB in 0..1).
-    pub color: Option<[f32; 3]>,
-}
 
 /// The geometry formats Clasp reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,10 +80,10 @@ pub fn load_mesh_file(
     let bytes = read_bytes(source, path)?;
     match format {
         GeometryFormat::Off => parse_off(&utf8_text(bytes, path)?, path).map(plain),
-        GeometryFormat::Inventor => crate::inventor::parse_inventor(&bytes, path, source),
-        GeometryFormat::Ply => crate::ply::parse_ply(&bytes, path).map(plain),
-        GeometryFormat::Obj => crate::obj::parse_obj(&bytes, path).map(plain),
-        GeometryFormat::Stl => crate::stl::parse_stl(&bytes, path).map(plain),
+        GeometryFormat::Inventor => parse_inventor(&bytes, path, source),
+        GeometryFormat::Ply => parse_ply(&bytes, path).map(plain),
+        GeometryFormat::Obj => parse_obj(&bytes, path).map(plain),
+        GeometryFormat::Stl => parse_stl(&bytes, path).map(plain),
     }
 }
 

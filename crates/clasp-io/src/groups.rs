@@ -6,7 +6,7 @@ use std::{fmt::Write, path::Path};
 
 use clasp_core::{ALL_GROUPS, CollisionGroups, group_bit};
 
-use crate::{LoadError, xml::Element};
+use crate::{error::LoadError, xml::Element};
 
 /// The group and mask an element gives, each one that is missing kept from `start`.
 pub(crate) fn read_groups(

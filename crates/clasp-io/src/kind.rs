@@ -2,7 +2,11 @@
 
 use std::path::Path;
 
-use crate::{FileSource, GeometryFormat, LoadError, source::read};
+use crate::{
+    error::LoadError,
+    geometry::GeometryFormat,
+    source::{FileSource, read},
+};
 
 /// The kinds of file Clasp loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +181,7 @@ mod tests {
 
     #[test]
     fn extensions_pick_geometry_and_urdf() {
-        let detect = |path: &str| FileKind::of(&crate::Disk, Path::new(path));
+        let detect = |path: &str| FileKind::of(&crate::source::Disk, Path::new(path));
         assert_eq!(detect("a/soap.IV"), Ok(FileKind::Geometry));
         assert_eq!(detect("a/hand.urdf"), Ok(FileKind::Urdf));
         let err = detect("a/notes.txt").unwrap_err();

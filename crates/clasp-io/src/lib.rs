@@ -16,7 +16,9 @@ mod inventor;
 mod kind;
 mod line_reader;
 mod mesh_builder;
+mod mesh_file;
 mod mjcf;
+mod moment_numbers;
 mod obj;
 mod off;
 mod ply;
@@ -34,20 +36,22 @@ mod xml;
 
 pub use any::{DEFAULT_WORLD, default_scene_files, default_world, load_any_body, load_any_robot};
 pub use body::load_body;
-pub use error::{LoadError, LoadWarning};
-pub use geometry::{GeometryFormat, MeshFile, load_mesh_file};
+pub use error::{LoadError, LoadWarning, SaveError};
+pub use geometry::{GeometryFormat, load_mesh_file};
 pub use groups::{mask_text, parse_group, parse_mask};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
-pub use mjcf::save_mjcf;
+pub use mesh_file::MeshFile;
+pub use mjcf::write::save_mjcf;
+pub use moment_numbers::pose_numbers;
 pub use obj::parse_obj;
 pub use off::parse_off;
 pub use ply::parse_ply;
 pub use recording::{
-    RecordingKind, load_recording, pose_numbers, recording_kind, recording_world_path,
-    save_any_recording, save_recording,
+    RecordingKind, load_recording, recording_kind, recording_world_path, save_any_recording,
+    save_recording,
 };
-pub use robot::{load_robot, parse_dof_expression};
+pub use robot::{chain::parse_dof_expression, load_robot};
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;
@@ -56,5 +60,5 @@ pub use virtual_contacts::load_virtual_contacts;
 pub use world::{
     dof_stream::DOF_ROUNDING,
     load::{graspit_root_or_env, load_world, load_world_with_warnings},
-    save::{SaveError, save_world},
+    save::save_world,
 };

@@ -5,7 +5,7 @@ use std::{collections::HashMap, path::Path};
 use clasp_collide::{MeshError, TriMesh};
 use nalgebra::Point3;
 
-use crate::LoadError;
+use crate::error::LoadError;
 
 /// Welds vertices with exactly equal coordinates (so closedness can be judged by shared edges),
 /// triangulates polygons as fans, and drops triangles with two equal vertices, as GraspIt does.

@@ -10,7 +10,7 @@ use std::path::Path;
 use clasp_collide::TriMesh;
 use nalgebra::Point3;
 
-use crate::{LoadError, line_reader::LineReader, mesh_builder::MeshBuilder};
+use crate::{error::LoadError, line_reader::LineReader, mesh_builder::MeshBuilder};
 
 /// Parses OBJ text into a triangle mesh; polygons become triangle fans, points and lines are
 /// ignored, and material libraries are not read.

@@ -5,7 +5,7 @@ use std::path::Path;
 use clasp_collide::TriMesh;
 use nalgebra::Point3;
 
-use crate::LoadError;
+use crate::error::LoadError;
 
 /// Parses OFF text into a triangle mesh; polygons become triangle fans.
 pub fn parse_off(text: &str, file: &Path) -> Result<TriMesh, LoadError> {

@@ -10,7 +10,7 @@ use std::path::Path;
 use clasp_collide::TriMesh;
 use nalgebra::Point3;
 
-use crate::{LoadError, line_reader::line_of, mesh_builder::MeshBuilder};
+use crate::{error::LoadError, line_reader::line_of, mesh_builder::MeshBuilder};
 
 /// Parses a PLY file into a triangle mesh; polygons become triangle fans.
 pub fn parse_ply(bytes: &[u8], file: &Path) -> Result<TriMesh, LoadError> {

@@ -233,14 +233,6 @@ mod tests {
         builder.finish(std::path::Path::new("primitive")).unwrap()
     }
 
-    /// Signed volume by the divergence theorem: positive when the triangles face outward.
-    fn volume(triangles: &[Triangle]) -> f64 {
-        triangles
-            .iter()
-            .map(|[a, b, c]| a.coords.dot(&b.coords.cross(&c.coords)) / 6.0)
-            .sum()
-    }
-
     #[test]
     fn primitives_are_closed_outward_and_counted_as_coin_makes_them() {
         let cases = [
@@ -252,8 +244,9 @@ mod tests {
         ];
         for (name, triangles, count, exact_volume) in cases {
             assert_eq!(triangles.len(), count, "{name}");
-            assert!(mesh(&triangles).is_closed(), "{name}");
-            let v = volume(&triangles);
+            let mesh = mesh(&triangles);
+            assert!(mesh.is_closed(), "{name}");
+            let v = mesh.signed_volume();
             assert!(v > 0.0, "{name} faces inward");
             if exact_volume > 0.0 {
                 assert!((v - exact_volume).abs() < 1e-12, "{name}: {v}");
@@ -261,7 +254,7 @@ mod tests {
         }
         // A 20-gon prism of radius 1 and height 2: 20 · sin(2π/20) · 1 ... = 2 · 10 · sin(18°).
         let prism = 2.0 * 10.0 * (2.0 * PI / 20.0).sin();
-        assert!((volume(&cylinder(1.0, 2.0, Parts::ALL)) - prism).abs() < 1e-12);
+        assert!((mesh(&cylinder(1.0, 2.0, Parts::ALL)).signed_volume() - prism).abs() < 1e-12);
     }
 
     #[test]

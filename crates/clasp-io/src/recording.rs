@@ -19,11 +19,11 @@ use serde_json::{Value, json};
 
 use crate::{
     error::LoadError,
+    error::SaveError,
+    moment_numbers::{contact_numbers, pose_numbers, velocity_numbers},
+    rrd::save_rrd,
     source::{FileSource, read},
-    world::{
-        load::load_world,
-        save::{SaveError, save_world},
-    },
+    world::{load::load_world, save::save_world},
 };
 
 /// The file format's version; a file of another is refused.
@@ -59,7 +59,7 @@ pub fn recording_kind(path: &Path) -> Result<RecordingKind, SaveError> {
 }
 
 /// Writes `recording` of a run that began in `start` in the format its file's extension
-/// names: `.clasprec` ([`save_recording`]) or `.rrd` ([`crate::save_rrd`], with `python`).
+/// names: `.clasprec` ([`save_recording`]) or `.rrd` ([`save_rrd`], with `python`).
 pub fn save_any_recording(
     recording: &Recording,
     start: &World,
@@ -68,7 +68,7 @@ pub fn save_any_recording(
     python: &Path,
 ) -> Result<(), SaveError> {
     match recording_kind(path)? {
-        RecordingKind::Rerun => crate::rrd::save_rrd(recording, start, path, python),
+        RecordingKind::Rerun => save_rrd(recording, start, path, python),
         RecordingKind::Clasp => save_recording(recording, start, path, graspit_root),
     }
 }
@@ -214,36 +214,6 @@ fn moment_json(moment: &Moment) -> Value {
         "robots": moment.robots.iter().map(|p| json!({"dofs": p.dofs, "breakaway": p.breakaway})).collect::<Vec<_>>(),
         "contacts": moment.contacts.iter().map(contact_numbers).collect::<Vec<_>>(),
     })
-}
-
-/// A pose as 7 numbers: the translation (mm), then the rotation's unit quaternion (w, x, y, z).
-pub fn pose_numbers(pose: &Pose) -> [f64; 7] {
-    let (t, q) = (pose.translation.vector, pose.rotation.quaternion());
-    [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
-}
-
-/// A velocity as 6 numbers: linear (mm/s), then angular (rad/s).
-fn velocity_numbers(v: &Velocity) -> [f64; 6] {
-    let (l, a) = (v.linear, v.angular);
-    [l.x, l.y, l.z, a.x, a.y, a.z]
-}
-
-/// A contact as 11 numbers: its two bodies' places, the point, the normal, the impulse.
-pub(crate) fn contact_numbers(c: &RecordedContact) -> Vec<f64> {
-    let (p, n, i) = (c.point, c.normal, c.impulse);
-    vec![
-        c.body as f64,
-        c.other as f64,
-        p.x,
-        p.y,
-        p.z,
-        n.x,
-        n.y,
-        n.z,
-        i.x,
-        i.y,
-        i.z,
-    ]
 }
 
 fn read_moment(value: &Value, shape: &Shape) -> Result<Moment, String> {

@@ -4,7 +4,7 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use crate::LoadError;
+use crate::error::LoadError;
 
 /// Where loaders read files from.
 pub trait FileSource {

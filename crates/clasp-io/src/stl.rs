@@ -12,7 +12,7 @@ use clasp_collide::TriMesh;
 use nalgebra::Point3;
 use stl_io::TriangleIterator;
 
-use crate::{LoadError, line_reader::LineReader, mesh_builder::MeshBuilder};
+use crate::{error::LoadError, line_reader::LineReader, mesh_builder::MeshBuilder};
 
 /// Parses an STL file, ASCII or binary, into a triangle mesh.
 pub fn parse_stl(bytes: &[u8], file: &Path) -> Result<TriMesh, LoadError> {
@@ -202,7 +202,10 @@ mod tests {
 
     #[test]
     fn load_mesh_file_reads_ply_obj_and_stl() {
-        use crate::{Embedded, GeometryFormat, load_mesh_file};
+        use crate::{
+            geometry::{GeometryFormat, load_mesh_file},
+            source::Embedded,
+        };
         let files = Embedded::new([
             (
                 "g/square.ply",

@@ -6,7 +6,7 @@ use clasp_core::Pose;
 use nalgebra::{Matrix3, Quaternion, Rotation3, Translation3, UnitQuaternion, Vector3};
 
 use crate::{
-    LoadError,
+    error::LoadError,
     xml::{Element, fixed_numbers},
 };
 

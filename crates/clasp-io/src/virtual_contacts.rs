@@ -8,7 +8,8 @@ use clasp_core::{Pose, RobotBody, VirtualContact, VirtualContacts};
 use nalgebra::{Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
 use crate::{
-    FileSource, LoadError,
+    error::LoadError,
+    source::FileSource,
     xml::{Element, fixed_numbers, number, read_rooted, required},
 };
 

@@ -7,7 +7,10 @@ use quick_xml::{
     events::{BytesStart, Event},
 };
 
-use crate::{FileSource, LoadError, source::read};
+use crate::{
+    error::LoadError,
+    source::{FileSource, read},
+};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Element {
@@ -270,6 +273,63 @@ pub(crate) fn required<'a>(
             file,
             Some(parent.line),
             format!("<{}> has no <{name}>, which is required", parent.name),
+        )
+    })
+}
+
+/// A required attribute's text.
+pub(crate) fn attribute<'a>(
+    element: &'a Element,
+    name: &str,
+    file: &Path,
+) -> Result<&'a str, LoadError> {
+    element.attribute(name).ok_or_else(|| {
+        LoadError::new(
+            file,
+            Some(element.line),
+            format!(
+                "<{}> has no {name} attribute, which is required",
+                element.name
+            ),
+        )
+    })
+}
+
+/// A finite number from a required attribute.
+pub(crate) fn number_attribute(
+    element: &Element,
+    name: &str,
+    file: &Path,
+) -> Result<f64, LoadError> {
+    let text = attribute(element, name, file)?;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| {
+            LoadError::new(
+                file,
+                Some(element.line),
+                format!(
+                    "<{}> {name}=\"{text}\" is not a finite number",
+                    element.name
+                ),
+            )
+        })
+}
+
+/// A whole number from a required attribute.
+pub(crate) fn integer_attribute(
+    element: &Element,
+    name: &str,
+    file: &Path,
+) -> Result<i64, LoadError> {
+    let text = attribute(element, name, file)?;
+    text.trim().parse().map_err(|_| {
+        LoadError::new(
+            file,
+            Some(element.line),
+            format!("<{}> {name}=\"{text}\" is not a whole number", element.name),
         )
     })
 }

@@ -10,8 +10,8 @@ use std::{
 };
 
 use crate::{
-    FileSource, LoadError,
-    source::read,
+    error::LoadError,
+    source::{FileSource, read},
     xml::{Element, parse_document},
 };
 

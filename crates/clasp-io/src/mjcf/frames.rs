@@ -5,7 +5,7 @@ use clasp_core::Pose;
 use nalgebra::{Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use super::{MM_PER_M, document::Compiler, document::Node};
-use crate::LoadError;
+use crate::error::LoadError;
 
 const ORIENTATIONS: [&str; 5] = ["quat", "axisangle", "euler", "xyaxes", "zaxis"];
 

@@ -1,15 +1,13 @@
-//! MuJoCo's MJCF both ways: [`save_mjcf`] writes a world as MuJoCo 4 loads it, and
-//! [`read_mjcf`] reads MJCF hands and objects into a world (the world loader calls it for a
+//! MuJoCo's MJCF both ways: [`write::save_mjcf`] writes a world as MuJoCo 4 loads it, and
+//! [`read::read_mjcf`] reads MJCF hands and objects into a world (the world loader calls it for a
 //! file whose root is `<mujoco>`).
 
+mod couplings;
 mod document;
 mod frames;
-mod read;
+pub(crate) mod read;
 mod shapes;
-mod write;
-
-pub(crate) use read::read_mjcf;
-pub use write::save_mjcf;
+pub(crate) mod write;
 
 /// MuJoCo's lengths are metres; Clasp's millimetres.
 const MM_PER_M: f64 = 1000.0;

@@ -13,9 +13,10 @@ use super::{
     frames::{from_to, placement},
 };
 use crate::{
-    FileSource, LoadError,
+    error::LoadError,
     geometry::{GeometryFormat, load_mesh_file, scaled},
     primitives::{self, primitive_mesh},
+    source::FileSource,
 };
 
 /// Half the side of the square a plane with no size of its own is cut to (MuJoCo's planes are

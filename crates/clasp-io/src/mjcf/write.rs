@@ -24,7 +24,7 @@ use std::{
 
 use clasp_core::{Body, BodyKind, JointKind, Material, Pose, Robot, World};
 
-use crate::world::save::SaveError;
+use crate::error::SaveError;
 
 /// MuJoCo's lengths are metres; Clasp's millimetres.
 const METRES: f64 = 1e-3;

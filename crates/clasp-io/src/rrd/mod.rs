@@ -14,8 +14,8 @@ use clasp_core::{Recording, World};
 use serde_json::{Value, json};
 
 use crate::{
-    recording::{contact_numbers, pose_numbers},
-    world::save::SaveError,
+    error::SaveError,
+    moment_numbers::{contact_numbers, pose_numbers},
 };
 
 /// The writer, run as `python -c SCRIPT OUT`.

@@ -54,7 +54,10 @@ pub fn load_world_with_warnings(
 ) -> Result<(World, Vec<LoadWarning>), LoadError> {
     let root = parse_document(&read(source, path)?, path)?;
     if root.name == "mujoco" {
-        return Ok((crate::mjcf::read_mjcf(source, path, &root)?, Vec::new()));
+        return Ok((
+            crate::mjcf::read::read_mjcf(source, path, &root)?,
+            Vec::new(),
+        ));
     }
     if root.name != "world" {
         return Err(LoadError::new(

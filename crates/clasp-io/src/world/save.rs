@@ -19,26 +19,10 @@ use super::{
 use crate::{
     body::load_body,
     body_edits::{body_edits_xml, inertia_text},
+    error::SaveError,
     groups::groups_xml,
     source::Disk,
 };
-
-/// Why a world could not be saved.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {message}", file.display())]
-pub struct SaveError {
-    pub file: PathBuf,
-    pub message: String,
-}
-
-impl SaveError {
-    pub fn new(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
-        Self {
-            file: file.into(),
-            message: message.into(),
-        }
-    }
-}
 
 /// Saves a world as GraspIt world XML. Bodies and robots refer to the files they were loaded
 /// from, relative to the GraspIt root when under it, else relative to the saved file's folder;

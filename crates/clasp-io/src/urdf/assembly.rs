@@ -1,0 +1,191 @@
+//! The robot put together from a URDF model: the root link's group is the palm, and each
+//! movable joint leaving it starts a chain, with fixed links folded into their parents' bodies.
+
+use std::path::Path;
+
+use clasp_collide::TriMesh;
+use clasp_core::{
+    Body, BodyKind, Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link, Pose,
+};
+
+use super::{
+    model::{Model, UrdfKind, origin},
+    shapes::{geometry_elements, shape},
+};
+use crate::{error::LoadError, source::FileSource};
+
+/// A link and everything fixed to it: geometry in the group's frame, and the movable joints
+/// leaving it with their parent link's pose in that frame.
+#[derive(Default)]
+struct Group<'a> {
+    /// (link name, the link's pose in the group frame)
+    links: Vec<(&'a str, Pose)>,
+    movable: Vec<(usize, Pose)>,
+}
+
+impl Group<'_> {
+    /// Re-expresses the group in the frame `new_frame` (given in the old one).
+    fn move_frame(&mut self, new_frame: Pose) {
+        let inverse = new_frame.inverse();
+        let poses = self.links.iter_mut().map(|(_, pose)| pose);
+        for pose in poses.chain(self.movable.iter_mut().map(|(_, pose)| pose)) {
+            *pose = inverse * *pose;
+        }
+    }
+}
+
+/// What the assembly reads from: the model, its couplings, and where its mesh files are.
+pub(super) struct Builder<'a> {
+    pub(super) source: &'a dyn FileSource,
+    pub(super) file: &'a Path,
+    pub(super) model: &'a Model<'a>,
+    pub(super) couplings: &'a [Option<Coupling>],
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn build(&self) -> Result<(Body, Vec<Chain>), LoadError> {
+        let palm_group = self.group(self.model.root);
+        let palm = self
+            .body(&palm_group, BodyKind::Palm, self.model.root)?
+            .ok_or_else(|| {
+                LoadError::new(
+                    self.file,
+                    Some(self.model.links[self.model.root].line),
+                    format!(
+                        "the root link \"{}\" has no geometry, nor has any link fixed to it",
+                        self.model.root
+                    ),
+                )
+            })?;
+        let chains = palm_group
+            .movable
+            .iter()
+            .map(|&(joint, base)| self.chain(joint, base))
+            .collect::<Result<_, _>>()?;
+        Ok((palm, chains))
+    }
+
+    /// The link and the links fixed to it, in its frame.
+    fn group(&self, link: &'a str) -> Group<'a> {
+        let mut group = Group::default();
+        let mut pending = vec![(link, Pose::identity())];
+        while let Some((link, pose)) = pending.pop() {
+            group.links.push((link, pose));
+            for (j, joint) in self
+                .model
+                .joints
+                .iter()
+                .enumerate()
+                .filter(|(_, j)| j.parent == link)
+            {
+                if joint.kind == UrdfKind::Fixed {
+                    pending.push((joint.child, pose * joint.origin));
+                } else {
+                    group.movable.push((j, pose));
+                }
+            }
+        }
+        group.movable.sort_by_key(|&(j, _)| j);
+        group
+    }
+
+    /// One chain from a joint leaving the palm to its leaf.
+    fn chain(&self, first: usize, base: Pose) -> Result<Chain, LoadError> {
+        let mut chain = Chain {
+            base,
+            joints: Vec::new(),
+            links: Vec::new(),
+        };
+        let mut next = Some((first, Pose::identity()));
+        while let Some((j, parent_pose)) = next {
+            let joint = &self.model.joints[j];
+            let mut group = self.group(joint.child);
+            let (tip, name) = self
+                .body_frame(&group)
+                .unwrap_or((Pose::identity(), joint.child));
+            group.move_frame(tip);
+            let coupling = self.couplings[j]
+                .ok_or_else(|| self.error(joint.line, "a fixed joint has no coupling"))?;
+            chain.joints.push(Joint {
+                kind: if joint.kind == UrdfKind::Prismatic {
+                    JointKind::Prismatic
+                } else {
+                    JointKind::Revolute
+                },
+                coupling,
+                frame: JointFrame::Axis {
+                    origin: parent_pose * joint.origin,
+                    axis: joint.axis,
+                    tip,
+                },
+                // Clasp limits the joint value without the coupling's offset.
+                min: joint.lower - coupling.offset,
+                max: joint.upper - coupling.offset,
+                dynamics: JointDynamics::default(),
+            });
+            if let Some(body) = self.body(&group, BodyKind::Link, name)? {
+                chain.links.push(Link {
+                    body,
+                    frame: Some(chain.joints.len() - 1),
+                });
+            }
+            if group.movable.len() > 1 {
+                let names: Vec<&str> = group
+                    .movable
+                    .iter()
+                    .map(|&(m, _)| self.model.joints[m].name)
+                    .collect();
+                return Err(self.error(
+                    self.model.links[joint.child].line,
+                    &format!("the robot branches below its root at link \"{}\" (joints {}); Clasp's chains run from the palm without branching", joint.child, names.join(", ")),
+                ));
+            }
+            next = group.movable.first().copied();
+        }
+        Ok(chain)
+    }
+
+    /// Where the body of a group sits and whose name it takes: its link's, unless all of the
+    /// group's geometry belongs to one link, whose frame and name it takes (`None`: its own).
+    fn body_frame(&self, group: &Group<'a>) -> Option<(Pose, &'a str)> {
+        let mut with_geometry = group
+            .links
+            .iter()
+            .filter(|(name, _)| !geometry_elements(self.model.links[name]).is_empty());
+        match (with_geometry.next(), with_geometry.next()) {
+            (Some(&(name, pose)), None) => Some((pose, name)),
+            _ => None,
+        }
+    }
+
+    /// The group's geometry merged into one body, or `None` when it has none.
+    fn body(&self, group: &Group, kind: BodyKind, name: &str) -> Result<Option<Body>, LoadError> {
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        let mut color = None;
+        for &(link, pose) in &group.links {
+            for element in geometry_elements(self.model.links[link]) {
+                let (part, part_color) = shape(self.source, self.file, element)?;
+                let placed = pose * origin(element, self.file)?;
+                let first = vertices.len() as u32;
+                vertices.extend(part.vertices().iter().map(|v| placed * v));
+                triangles.extend(part.triangles().iter().map(|t| t.map(|i| i + first)));
+                color = color.or(part_color);
+            }
+        }
+        if triangles.is_empty() {
+            return Ok(None);
+        }
+        let line = self.model.links[name].line;
+        let mesh = TriMesh::new(vertices, triangles)
+            .map_err(|e| self.error(line, &format!("link \"{name}\": {e}")))?;
+        let mut body = Body::from_mesh(name, kind, mesh);
+        body.color = color;
+        body.source = Some(self.file.to_path_buf());
+        Ok(Some(body))
+    }
+
+    fn error(&self, line: usize, message: &str) -> LoadError {
+        LoadError::new(self.file, Some(line), message)
+    }
+}
