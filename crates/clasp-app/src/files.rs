@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use clasp_core::{Body, BodyKind, Robot, World, bounding_box};
+use clasp_core::{Body, BodyKind, Recording, Robot, World, bounding_box};
 use clasp_io::{Disk, FileKind, LoadError, LoadWarning};
 use nalgebra::{Point3, Vector3};
 
@@ -96,4 +96,15 @@ fn loaded_bounds(loaded: &Loaded) -> Option<(Point3<f64>, Point3<f64>)> {
         Loaded::Body(body) => bounding_box([&**body]),
         Loaded::Robot(robot) => bounding_box(robot.bodies()),
     }
+}
+
+/// Whether a file is a recording (opened onto the timeline) rather than a world.
+pub fn is_recording(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "clasprec")
+}
+
+/// Reads a `.clasprec` recording and the world it began in.
+pub fn load_recording_file(path: &Path) -> Result<(World, Recording), LoadError> {
+    let root = clasp_io::graspit_root_or_env(None);
+    clasp_io::load_recording(&clasp_io::Disk, path, root.as_deref())
 }

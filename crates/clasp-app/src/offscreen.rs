@@ -19,7 +19,9 @@ use bevy::{
     winit::WinitPlugin,
 };
 
-use crate::{Args, RunOptions, frame_rate::FrameTimes, install, open_scene};
+use crate::{
+    capture::RunOptions, cli::Args, frame_rate::FrameTimes, opening::open_scene, plugin::install,
+};
 
 /// What an offscreen run does.
 #[derive(Resource, Debug, Clone)]
@@ -40,7 +42,7 @@ pub fn run_offscreen(args: &Args, frames: u64) -> ExitCode {
     let size = args.size.unwrap_or((1280, 800));
     let mut scene = open_scene(&args.files);
     if args.play {
-        crate::edit(&mut scene, |editor| editor.play());
+        crate::editor::edit(&mut scene, |editor| editor.play());
     }
     let mut app = App::new();
     app.add_plugins(

@@ -206,12 +206,6 @@ impl Editor<'_> {
     }
 }
 
-/// Reads a `.clasprec` recording and the world it began in.
-pub fn load_recording_file(path: &Path) -> Result<(World, Recording), LoadError> {
-    let root = clasp_io::graspit_root_or_env(None);
-    clasp_io::load_recording(&clasp_io::Disk, path, root.as_deref())
-}
-
 /// A recording with moments, its first and last put into its world as a check (the others are
 /// put in when shown, and one that does not fit is reported then).
 fn ends_fit_their_world(
@@ -231,11 +225,6 @@ fn ends_fit_their_world(
         })?;
     }
     Ok((world, recording))
-}
-
-/// Whether a file is a recording (opened onto the timeline) rather than a world.
-pub fn is_recording(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "clasprec")
 }
 
 /// Moves a replay on by the frame's time.

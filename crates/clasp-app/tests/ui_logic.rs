@@ -890,21 +890,15 @@ fn an_eigengrasp_amplitude_moves_the_fingers_as_one_undo_step() {
     );
 }
 
-/// GraspIt's arm-and-hand world: the Barrett on its mount piece at the end of the Puma 560.
-/// A double-click on the hand selects the whole assembly, its body dragger sits on the arm,
-/// moving the arm carries the hand, and Ctrl+G closes the hand and leaves the arm.
-#[test]
-fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
-    let Some(models) = clasp_io::fixtures::graspit_models() else {
-        return;
-    };
-    let dir = scratch_dir("arm");
+/// GraspIt's arm-and-hand world written in `dir`: the Barrett on its mount piece at the end of
+/// the Puma 560, the arm's DOFs at `arm_dofs`.
+fn arm_and_hand_world(dir: &Path, models: &Path, arm_dofs: &str) -> PathBuf {
     let file = dir.join("arm_and_hand.xml");
     let m = models.display();
     let world_text = format!(
         "<world>\
          <robot><filename>{m}/robots/Puma560/Puma560.xml</filename>\
-         <dofValues>0 0 -1.5707963 0 -1.5707963 0</dofValues></robot>\
+         <dofValues>{arm_dofs}</dofValues></robot>\
          <robot><filename>{m}/robots/Barrett/Barrett.xml</filename></robot>\
          <connection><parentRobot>0</parentRobot><parentChain>0</parentChain>\
          <childRobot>1</childRobot>\
@@ -913,6 +907,19 @@ fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
          </world>"
     );
     std::fs::write(&file, world_text).unwrap();
+    file
+}
+
+/// The arm-and-hand world ([`arm_and_hand_world`]).
+/// A double-click on the hand selects the whole assembly, its body dragger sits on the arm,
+/// moving the arm carries the hand, and Ctrl+G closes the hand and leaves the arm.
+#[test]
+fn a_hand_mounted_on_an_arm_moves_with_it_and_grasps_alone() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let dir = scratch_dir("arm");
+    let file = arm_and_hand_world(&dir, &models, "0 0 -1.5707963 0 -1.5707963 0");
     let mut app = headless_app();
     assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();
@@ -1000,20 +1007,7 @@ fn dragging_a_mounted_hand_by_its_palm_drives_its_arm() {
         return;
     };
     let dir = scratch_dir("arm-ik");
-    let file = dir.join("arm_and_hand.xml");
-    let m = models.display();
-    let world_text = format!(
-        "<world>\
-         <robot><filename>{m}/robots/Puma560/Puma560.xml</filename>\
-         <dofValues>0.0357 0.5758 -2.7318 0 -0.9856 0.0357</dofValues></robot>\
-         <robot><filename>{m}/robots/Barrett/Barrett.xml</filename></robot>\
-         <connection><parentRobot>0</parentRobot><parentChain>0</parentChain>\
-         <childRobot>1</childRobot>\
-         <mountFilename>{m}/robots/Barrett/iv/barrettmount.xml</mountFilename>\
-         <transform><translation>0 0 175</translation></transform></connection>\
-         </world>"
-    );
-    std::fs::write(&file, world_text).unwrap();
+    let file = arm_and_hand_world(&dir, &models, "0.0357 0.5758 -2.7318 0 -0.9856 0.0357");
     let mut app = headless_app();
     assert!(edit(&mut app, |e| e.open_world(&file)));
     app.update();

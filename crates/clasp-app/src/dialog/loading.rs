@@ -15,8 +15,7 @@ use clasp_io::{LoadError, LoadWarning};
 
 use crate::{
     editor::{Editor, ImportKind},
-    files::{self, Loaded},
-    timeline::{is_recording, load_recording_file},
+    files::{self, Loaded, is_recording, load_recording_file},
 };
 
 /// What a file is loaded for.

@@ -76,7 +76,7 @@ impl DialogPurpose {
 /// What a dropped file (or a recent file) does: a world (GraspIt's or MuJoCo's) opens, anything else is imported,
 /// robots as robots.
 pub fn purpose_for_file(path: &Path) -> DialogPurpose {
-    if crate::timeline::is_recording(path) {
+    if crate::files::is_recording(path) {
         return DialogPurpose::OpenWorld;
     }
     match FileKind::of(&Disk, path) {

@@ -13,8 +13,8 @@ impl Editor<'_> {
     /// Opens a world file in place of the current one; a file that does not load changes
     /// nothing and is reported.
     pub fn open_world(&mut self, path: &Path) -> bool {
-        if crate::timeline::is_recording(path) {
-            return self.open_loaded_recording(path, crate::timeline::load_recording_file(path));
+        if files::is_recording(path) {
+            return self.open_loaded_recording(path, files::load_recording_file(path));
         }
         self.open_loaded_world(path, files::load_world_file(path))
     }
