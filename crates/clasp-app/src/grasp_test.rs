@@ -8,7 +8,7 @@
 //! the grasp back first.
 
 use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
-use clasp_core::{HoldTest, MoveError, PATH_INTERVAL, World};
+use clasp_core::{HOLD_PATH_INTERVAL, HoldTest, MoveError, World};
 
 use crate::{
     commands::grasping_robot,
@@ -135,7 +135,7 @@ impl Editor<'_> {
 
 /// A run's time on the timeline: its path, then the rest on its last moment.
 fn run_length(direction: &clasp_core::DirectionHold) -> f64 {
-    direction.path.len().saturating_sub(1) as f64 * PATH_INTERVAL + DIRECTION_PAUSE
+    direction.path.len().saturating_sub(1) as f64 * HOLD_PATH_INTERVAL + DIRECTION_PAUSE
 }
 
 /// Moves the playback's clock on by `seconds`, into the next direction (after a pause on the

@@ -75,7 +75,7 @@ impl Checks {
         self.expect(agree, || {
             format!("{label}: distance {distance:?} vs reference {reference_distance:?}")
         });
-        let pairs = |found: Result<Vec<clasp_collide::Contact>, _>,
+        let pairs = |found: Result<Vec<clasp_collide::MeshContact>, _>,
                      map: &dyn Fn(usize) -> usize| {
             found.map(|cs| {
                 let mut p: Vec<(usize, usize)> = cs

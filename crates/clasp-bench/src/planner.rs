@@ -182,8 +182,8 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
     checks.expect(one.grasps == two.grasps, || {
         format!("planner, {object}: one thread and two give different grasps")
     });
-    let rate = |p: &clasp_core::Plan| p.steps as f64 / p.search_seconds;
-    let states = |p: &clasp_core::Plan| p.evaluations as f64 / p.search_seconds;
+    let rate = |p: &clasp_core::GraspPlan| p.steps as f64 / p.search_seconds;
+    let states = |p: &clasp_core::GraspPlan| p.evaluations as f64 / p.search_seconds;
     let first = first_force_closure(&on);
     let closures = one.grasps.iter().filter(|g| g.force_closure()).count();
     println!(
@@ -211,7 +211,7 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
 /// The shortest one-thread plan asking for one grasp, doubling the steps per search from 500,
 /// that returns a force-closure grasp: its time (search and closing) and its steps.
 fn first_force_closure(
-    on: &dyn Fn(usize, &PlanSettings) -> Result<clasp_core::Plan, clasp_core::MoveError>,
+    on: &dyn Fn(usize, &PlanSettings) -> Result<clasp_core::GraspPlan, clasp_core::MoveError>,
 ) -> Option<(f64, u64)> {
     let mut steps = 500;
     while steps <= 64_000 {

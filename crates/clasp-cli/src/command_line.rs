@@ -264,7 +264,7 @@ pub(crate) enum Command {
             value_name = "contact|quality|autograsp",
             default_value = "contact"
         )]
-        energy: clasp_core::Energy,
+        energy: clasp_core::PlanEnergy,
         /// Where the searches are drawn from: the same seed gives the same grasps.
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,

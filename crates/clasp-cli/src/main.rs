@@ -246,9 +246,9 @@ fn main() -> ExitCode {
                     seed,
                     only_reachable: !any_reach,
                     annealing: anneal.unwrap_or_default(),
-                    guided: guided.map(|children| clasp_core::Guided {
+                    guided: guided.map(|children| clasp_core::GuidedPlanning {
                         children,
-                        ..clasp_core::Guided::default()
+                        ..clasp_core::GuidedPlanning::default()
                     }),
                     ..PlanSettings::default()
                 },

@@ -74,7 +74,7 @@ pub struct NearTriangles {
 
 /// A point pair of two bodies closer than the contact threshold.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Contact {
+pub struct MeshContact {
     pub triangle_a: usize,
     pub triangle_b: usize,
     /// The point on the first body, in its own frame.
@@ -111,7 +111,7 @@ pub trait CollisionEngine: Send + Sync {
         a: Placed,
         b: Placed,
         threshold: f64,
-    ) -> Result<Vec<Contact>, Interpenetrating>;
+    ) -> Result<Vec<MeshContact>, Interpenetrating>;
 
     /// The triangle pairs of the two bodies that may lie closer than `reach` (millimetres),
     /// sorted: every pair closer is among them, and some a little farther may be. A pair's
@@ -134,7 +134,7 @@ pub trait CollisionEngine: Send + Sync {
         b: Placed,
         threshold: f64,
         pairs: &[TrianglePair],
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         let _ = pairs;
         self.contacts(a, b, threshold)
     }
@@ -214,7 +214,7 @@ pub trait CollisionEngine: Send + Sync {
     -> Vec<Point>;
 }
 
-impl Contact {
+impl MeshContact {
     /// A contact from a point pair found in the first body's frame, `b_in_a` taking the second
     /// body's frame there; `None` for a pair at zero distance, which has no direction (it cannot
     /// occur between triangles that do not touch).
@@ -224,10 +224,10 @@ impl Contact {
         pa: &Point,
         pb: &Point,
         b_in_a: &Isometry3<f64>,
-    ) -> Option<Contact> {
+    ) -> Option<MeshContact> {
         let offset = pa - pb;
         let normal_a = offset.try_normalize(0.0)?;
-        Some(Contact {
+        Some(MeshContact {
             triangle_a,
             triangle_b,
             point_a: *pa,

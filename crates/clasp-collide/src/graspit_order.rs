@@ -11,7 +11,7 @@
 use nalgebra::{Isometry3, Point3};
 
 use crate::{
-    engine::{Contact, Interpenetrating},
+    engine::{Interpenetrating, MeshContact},
     geometry::Placed,
     graspit_tree::{GraspItTree, Node, box_distance_squared},
     triangle::push_triangle_contacts,
@@ -24,7 +24,7 @@ pub fn contacts_in_graspit_order(
     a: Placed,
     b: Placed,
     threshold: f64,
-) -> Result<Vec<Contact>, Interpenetrating> {
+) -> Result<Vec<MeshContact>, Interpenetrating> {
     let (tree_a, tree_b) = (a.geometry.graspit_tree(), b.geometry.graspit_tree());
     let (Some(root_a), Some(root_b)) = (tree_a.root(), tree_b.root()) else {
         return Ok(Vec::new());
@@ -54,7 +54,7 @@ struct Walk<'a> {
     a_in_b: Isometry3<f64>,
     reach: f64,
     threshold: f64,
-    found: Vec<Contact>,
+    found: Vec<MeshContact>,
     crossing: bool,
     points: Vec<(Point3<f64>, Point3<f64>)>,
 }
@@ -110,7 +110,7 @@ impl Walk<'_> {
         for &(p1, p2) in &self.points {
             let normal_in_b = (p1 - p2).normalize();
             let separation = (p1 - p2).norm();
-            self.found.push(Contact {
+            self.found.push(MeshContact {
                 triangle_a: ta,
                 triangle_b: tb,
                 point_a: self.b_in_a * p1,
@@ -139,7 +139,7 @@ mod tests {
             Placed::new(&a, Isometry3::identity()),
             Placed::new(&b, pose_b),
         );
-        let key = |c: &Contact| {
+        let key = |c: &MeshContact| {
             let p = c.point_a.coords.map(|x| (x * 1e6).round() as i64);
             (p.x, p.y, p.z, c.triangle_a, c.triangle_b)
         };

@@ -20,7 +20,7 @@
 use nalgebra::{Point2, Vector3};
 
 use crate::{
-    engine::Contact,
+    engine::MeshContact,
     pruning::{DUPLICATE_DISTANCE, convex_hull, normal_groups},
 };
 
@@ -28,12 +28,12 @@ use crate::{
 const RESOLUTION: f64 = 0.1;
 
 /// The contacts GraspIt's `removeContactDuplicates` and `compactContactSet` keep.
-pub fn prune_contacts_as_graspit(contacts: &[Contact]) -> Vec<Contact> {
+pub fn prune_contacts_as_graspit(contacts: &[MeshContact]) -> Vec<MeshContact> {
     let unique = remove_duplicates_as_graspit(contacts);
     normal_groups(&unique)
         .into_iter()
         .flat_map(|group| {
-            let members: Vec<Contact> = group.iter().map(|&k| unique[k]).collect();
+            let members: Vec<MeshContact> = group.iter().map(|&k| unique[k]).collect();
             if members.len() > 1 {
                 perimeter_as_graspit(&members)
             } else {
@@ -46,10 +46,10 @@ pub fn prune_contacts_as_graspit(contacts: &[Contact]) -> Vec<Contact> {
 /// GraspIt's duplicate removal: each contact against every later one; of two within 3 mm on
 /// both bodies, the one with the smaller mixed-frame distance stays (the earlier on a tie
 /// goes).
-fn remove_duplicates_as_graspit(contacts: &[Contact]) -> Vec<Contact> {
-    let recorded = |c: &Contact| (c.point_a - c.point_b).norm_squared();
+fn remove_duplicates_as_graspit(contacts: &[MeshContact]) -> Vec<MeshContact> {
+    let recorded = |c: &MeshContact| (c.point_a - c.point_b).norm_squared();
     let limit = DUPLICATE_DISTANCE * DUPLICATE_DISTANCE;
-    let same = |x: &Contact, y: &Contact| {
+    let same = |x: &MeshContact, y: &MeshContact| {
         (x.point_a - y.point_a).norm_squared() <= limit
             && (x.point_b - y.point_b).norm_squared() <= limit
     };
@@ -80,7 +80,7 @@ fn remove_duplicates_as_graspit(contacts: &[Contact]) -> Vec<Contact> {
 /// GraspIt's `replaceContactSetWithPerimeter` on a group of two or more contacts sharing a
 /// normal: a line's two ends, else the contacts at the corners of the group's hull in the
 /// plane through its first contact.
-fn perimeter_as_graspit(set: &[Contact]) -> Vec<Contact> {
+fn perimeter_as_graspit(set: &[MeshContact]) -> Vec<MeshContact> {
     let at = |k: usize| set[k].point_a.coords;
     let (mut end1, mut end2) = (0, 1);
     let (mut line, mut test) = (Vector3::zeros(), Vector3::zeros());
@@ -135,9 +135,9 @@ mod tests {
 
     use super::*;
 
-    fn contact(a: [f64; 3], b: [f64; 3]) -> Contact {
+    fn contact(a: [f64; 3], b: [f64; 3]) -> MeshContact {
         let (point_a, point_b) = (Point3::from(a), Point3::from(b));
-        Contact {
+        MeshContact {
             triangle_a: 0,
             triangle_b: 0,
             point_a,

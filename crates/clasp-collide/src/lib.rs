@@ -21,7 +21,7 @@ pub mod triangle;
 
 pub use bvh::{BoundingVolume, BvTree};
 pub use engine::{
-    CollisionEngine, Contact, DEFAULT_CONTACT_THRESHOLD, Gap, Interpenetrating, NearTriangles,
+    CollisionEngine, DEFAULT_CONTACT_THRESHOLD, Gap, Interpenetrating, MeshContact, NearTriangles,
     PointDistance, Separation, TrianglePair, pose_is_finite,
 };
 pub use fast::FastEngine;

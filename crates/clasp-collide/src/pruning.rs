@@ -5,7 +5,7 @@
 
 use nalgebra::{Point2, Vector3};
 
-use crate::engine::Contact;
+use crate::engine::MeshContact;
 
 /// Contacts closer than this on both bodies (millimetres) are one contact.
 pub const DUPLICATE_DISTANCE: f64 = 3.0;
@@ -19,12 +19,15 @@ pub const COLINEAR_TOLERANCE: f64 = 0.1;
 
 /// Duplicates removed, then each same-normal group reduced to its hull's corners. The result
 /// keeps the order contacts came in. A group whose hull cannot be formed is kept whole.
-pub fn prune_contacts(contacts: &[Contact]) -> Vec<Contact> {
+pub fn prune_contacts(contacts: &[MeshContact]) -> Vec<MeshContact> {
     prune_contacts_within(contacts, DUPLICATE_DISTANCE)
 }
 
 /// [`prune_contacts`] with another duplicate distance (mm).
-pub fn prune_contacts_within(contacts: &[Contact], duplicate_distance: f64) -> Vec<Contact> {
+pub fn prune_contacts_within(
+    contacts: &[MeshContact],
+    duplicate_distance: f64,
+) -> Vec<MeshContact> {
     prune_contacts_exactly(contacts, duplicate_distance, NORMAL_TOLERANCE)
 }
 
@@ -35,10 +38,10 @@ pub fn prune_contacts_within(contacts: &[Contact], duplicate_distance: f64) -> V
 /// let an edge–edge contact tilted 2° hide the vertex a plane sliding at 450 mm/s was
 /// sinking in at 16 mm/s.
 pub fn prune_contacts_exactly(
-    contacts: &[Contact],
+    contacts: &[MeshContact],
     duplicate_distance: f64,
     normal_tolerance: f64,
-) -> Vec<Contact> {
+) -> Vec<MeshContact> {
     let unique = remove_duplicates(contacts, duplicate_distance);
     let mut keep = vec![false; unique.len()];
     for group in normal_groups_within(&unique, normal_tolerance) {
@@ -55,13 +58,13 @@ pub fn prune_contacts_exactly(
 
 /// Of contacts within `distance` of each other on both bodies, the one with the smallest
 /// separation (the first of equals).
-pub fn remove_duplicates(contacts: &[Contact], distance: f64) -> Vec<Contact> {
+pub fn remove_duplicates(contacts: &[MeshContact], distance: f64) -> Vec<MeshContact> {
     let limit = distance * distance;
-    let duplicate = |x: &Contact, y: &Contact| {
+    let duplicate = |x: &MeshContact, y: &MeshContact| {
         (x.point_a - y.point_a).norm_squared() <= limit
             && (x.point_b - y.point_b).norm_squared() <= limit
     };
-    let mut kept: Vec<Contact> = Vec::new();
+    let mut kept: Vec<MeshContact> = Vec::new();
     for c in contacts {
         match kept.iter_mut().find(|k| duplicate(k, c)) {
             Some(k) if c.separation < k.separation => *k = *c,
@@ -74,11 +77,11 @@ pub fn remove_duplicates(contacts: &[Contact], distance: f64) -> Vec<Contact> {
 
 /// Indices of contacts grouped by normal (compared with each group's first), with contacts too
 /// close to one already in their group left out.
-pub(crate) fn normal_groups(contacts: &[Contact]) -> Vec<Vec<usize>> {
+pub(crate) fn normal_groups(contacts: &[MeshContact]) -> Vec<Vec<usize>> {
     normal_groups_within(contacts, NORMAL_TOLERANCE)
 }
 
-fn normal_groups_within(contacts: &[Contact], tolerance: f64) -> Vec<Vec<usize>> {
+fn normal_groups_within(contacts: &[MeshContact], tolerance: f64) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, c) in contacts.iter().enumerate() {
         let same_normal =
@@ -101,7 +104,7 @@ fn normal_groups_within(contacts: &[Contact], tolerance: f64) -> Vec<Vec<usize>>
 /// The members of a group on the boundary of its convex hull (in the first body's frame): both
 /// ends if the points lie on a line, the hull's corners otherwise. The whole group if no hull
 /// can be formed.
-fn hull_of_group(contacts: &[Contact], group: &[usize]) -> Vec<usize> {
+fn hull_of_group(contacts: &[MeshContact], group: &[usize]) -> Vec<usize> {
     if group.len() < 3 {
         return group.to_vec();
     }
@@ -189,8 +192,8 @@ mod tests {
 
     use super::*;
 
-    fn contact(x: f64, y: f64, separation: f64) -> Contact {
-        Contact {
+    fn contact(x: f64, y: f64, separation: f64) -> MeshContact {
+        MeshContact {
             triangle_a: 0,
             triangle_b: 0,
             point_a: Point3::new(x, y, 0.0),
@@ -219,7 +222,7 @@ mod tests {
     #[test]
     fn a_flat_patch_keeps_its_corners() {
         // A 5 × 5 grid of contacts 4 mm apart, all with one normal: the four corners remain.
-        let grid: Vec<Contact> = (0..25)
+        let grid: Vec<MeshContact> = (0..25)
             .map(|k| contact(4.0 * (k % 5) as f64, 4.0 * (k / 5) as f64, 0.05))
             .collect();
         let kept = prune_contacts(&grid);
@@ -232,7 +235,8 @@ mod tests {
 
     #[test]
     fn a_line_keeps_its_ends_and_other_normals_stay_apart() {
-        let mut line: Vec<Contact> = (0..5).map(|k| contact(4.0 * k as f64, 0.0, 0.05)).collect();
+        let mut line: Vec<MeshContact> =
+            (0..5).map(|k| contact(4.0 * k as f64, 0.0, 0.05)).collect();
         let mut tilted = contact(8.0, 20.0, 0.05);
         tilted.normal_a = Vector3::new(0.0, 1.0, 1.0).normalize();
         line.push(tilted);

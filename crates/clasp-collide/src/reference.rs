@@ -8,7 +8,7 @@ use nalgebra::{Isometry3, Vector3};
 
 use crate::{
     engine::{
-        CollisionEngine, Contact, Interpenetrating, PointDistance, Separation, TrianglePair,
+        CollisionEngine, Interpenetrating, MeshContact, PointDistance, Separation, TrianglePair,
         in_region, region_points,
     },
     geometry::{Placed, b_in_a},
@@ -82,7 +82,7 @@ impl CollisionEngine for ReferenceEngine {
         a: Placed,
         b: Placed,
         threshold: f64,
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         let (ta, tb, moved) = triangles_in_a(&a, &b);
         if interpenetrate(&a, &b, &ta, &tb) {
             return Err(Interpenetrating);
@@ -96,7 +96,7 @@ impl CollisionEngine for ReferenceEngine {
                 out.extend(
                     pairs
                         .iter()
-                        .filter_map(|(pa, pb)| Contact::from_points_in_a(i, j, pa, pb, &moved)),
+                        .filter_map(|(pa, pb)| MeshContact::from_points_in_a(i, j, pa, pb, &moved)),
                 );
             }
         }

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use clasp_collide::{
-    CollisionEngine, Contact, FastEngine, Gap, Geometry, Interpenetrating, Placed, ReferenceEngine,
-    Separation, TriMesh, TrianglePair,
+    CollisionEngine, FastEngine, Gap, Geometry, Interpenetrating, MeshContact, Placed,
+    ReferenceEngine, Separation, TriMesh, TrianglePair,
     shapes::{bumpy_sphere, capsule, cuboid, gentle_bumps, subdivided_box, torus},
     triangle::triangle_closest_points,
 };
@@ -208,8 +208,8 @@ fn assert_bounded_queries_agree(a: Placed, b: Placed, exact: Option<&Separation>
     }
 }
 
-fn assert_same_contacts(fast: &[Contact], reference: &[Contact], case: &str) {
-    let pairs = |c: &[Contact]| {
+fn assert_same_contacts(fast: &[MeshContact], reference: &[MeshContact], case: &str) {
+    let pairs = |c: &[MeshContact]| {
         let mut p: Vec<(usize, usize)> = c.iter().map(|c| (c.triangle_a, c.triangle_b)).collect();
         p.dedup();
         p

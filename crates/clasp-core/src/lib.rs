@@ -4,18 +4,34 @@
 //!
 //! Units are millimetres, grams and radians; Z is up. No file I/O and no GUI live here.
 //!
-//! The modules, from the ground up, each importing only from those below it:
-//! - [`pose`] and [`ids`]: the pose type and the names of things (`RobotId`, `BodyId`, …);
-//! - `body`: rigid bodies, materials and mass;
-//! - `robot`: kinematics, DOFs, breakaway, eigengrasps, virtual contacts, mounts;
-//! - `contact`: which pairs are checked (the one rule), contacts, their models and soft fits;
-//! - `motion`: the engine of a move that stops at contact;
-//! - `world`: the world, its stage (what it shares with domains), moves, switches, assemblies
-//!   and domains;
-//! - `grasp`: grasps, wrench spaces, hulls, quality, trials and batches;
-//! - `dynamics`: time steps of free bodies under gravity on the world's contacts;
-//! - `planner`: GraspIt's EigenGrasp planner;
-//! - `recording`: runs kept moment by moment, to play back and share.
+//! What is here, family by family (the modules, from the ground up, each importing only from
+//! those below it):
+//! - names and places: [`Pose`]; [`BodyId`], [`RobotId`], [`RobotBody`] and [`Element`] (a
+//!   free body or a whole robot: what moves as one) in [`ids`];
+//! - bodies (`body`): [`Body`], [`BodyKind`], [`BodyType`], [`Material`], [`MassProperties`],
+//!   [`Velocity`]; their meshes and collision groups from `clasp_collide` ([`TriMesh`],
+//!   [`Geometry`], [`CollisionGroups`]);
+//! - robots (`robot`): [`Robot`], its [`Chain`]s, [`Link`]s and [`Joint`]s, [`Dof`]s,
+//!   [`EigenGrasps`], [`VirtualContacts`], [`HandApproach`], a mounted hand's [`Connection`] and
+//!   the arm that carries it ([`ArmCarrier`], [`ReachShortfall`]);
+//! - contacts (`contact`): [`Contact`] (a point of a body touching another, with its frame,
+//!   friction, and the last step's impulse; a mesh pair's raw [`clasp_collide::MeshContact`] is
+//!   what it is found from), [`ContactModel`], [`SoftContact`] and the fits in [`soft`],
+//!   [`CollisionSwitches`], [`Persistence`];
+//! - moves that stop at contact (`motion`): [`MoveOutcome`], [`MoveQueries`];
+//! - the world (`world`): [`World`] and its settings ([`WorldSettings`], [`DynamicsSettings`],
+//!   [`ContactSolver`]), [`Domain`] (a clone of a hand and an object, evaluated in parallel),
+//!   [`Camera`], [`MoveError`];
+//! - grasps (`grasp`): [`Grasp`], [`Quality`] of a [`WrenchSpaceKind`] (the hulls in [`hull`],
+//!   the measures in [`quality`]), [`GraspTrial`], batches ([`GraspCandidate`], [`GraspAim`],
+//!   [`BatchGrasp`]), and the physics test of a grasp ([`HoldTest`], [`HoldSettings`] and its
+//!   [`PRESETS`], [`Squeeze`], [`LiftTest`]);
+//! - dynamics (`dynamics`): time steps of free bodies and driven hands on the world's contacts,
+//!   as [`World`]'s methods; [`Separated`] for bodies that start overlapped;
+//! - the planner (`planner`): GraspIt's EigenGrasp planner, [`PlanSettings`] (with
+//!   [`PlanEnergy`], [`Annealing`], [`GuidedPlanning`]) to a [`GraspPlan`] of
+//!   [`PlannedGrasp`]s;
+//! - recordings (`recording`): [`Recording`]s of [`Moment`]s, to play back and share.
 //!
 //! This file only states the public API: nothing inside the crate imports through it.
 
@@ -52,10 +68,10 @@ pub use dynamics::{SPEED_LIMIT, overlaps::Separated};
 pub use grasp::{
     Grasp, GraspContact, GraspError,
     batch::{
-        Aim, BatchGrasp, BatchQuality, GraspCandidate, aimed_candidates, draw_aims,
+        BatchGrasp, BatchQuality, GraspAim, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
     },
-    hold::{DirectionHold, HoldFrame, HoldTest, LiftTest, PATH_INTERVAL},
+    hold::{DirectionHold, HOLD_PATH_INTERVAL, HoldFrame, HoldTest, LiftTest},
     hold_settings::{HoldSettings, PRESETS, Pull, Runs, Success},
     hull, quality,
     quality::{Quality, QualityError, WrenchSpaceKind},
@@ -67,9 +83,9 @@ pub use ids::{BodyId, Element, RobotBody, RobotId};
 pub use motion::{MoveOutcome, MoveQueries};
 pub use planner::{
     anneal::Annealing,
-    plan::{Plan, PlannedGrasp},
-    search::Energy,
-    settings::{Guided, PlanSettings},
+    plan::{GraspPlan, PlannedGrasp},
+    search::PlanEnergy,
+    settings::{GuidedPlanning, PlanSettings},
     walk::PlanProgress,
 };
 pub use pose::Pose;
@@ -77,13 +93,13 @@ pub use recording::{
     Moment, PlaybackError, Posture, RECORD_INTERVAL, RecordedContact, Recording, steps_per_moment,
 };
 pub use robot::{
-    Approach, CollisionRule, Robot,
+    CollisionRule, HandApproach, Robot,
     chain::{Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
     dof::{Dof, DofError, DofKind},
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     jacobian::LinkJacobian,
     mount::Connection,
-    reach::{Carrier, REACH_TOLERANCE, Unreached},
+    reach::{ArmCarrier, REACH_TOLERANCE, ReachShortfall},
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},
 };
 pub use world::{

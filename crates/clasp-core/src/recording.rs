@@ -10,14 +10,14 @@ use nalgebra::{Point3, Vector3};
 use crate::{
     body::velocity::Velocity,
     dynamics::settings::run_steps,
-    grasp::hold::{HoldTest, PATH_INTERVAL},
+    grasp::hold::{HOLD_PATH_INTERVAL, HoldTest},
     ids::{BodyId, Element, RobotId},
     pose::Pose,
     world::{World, error::MoveError},
 };
 
 /// Seconds between the moments a recorded run keeps (the physics test's own interval).
-pub const RECORD_INTERVAL: f64 = PATH_INTERVAL;
+pub const RECORD_INTERVAL: f64 = HOLD_PATH_INTERVAL;
 
 /// Steps between a recorded run's moments at time step `time_step` (at least one).
 pub fn steps_per_moment(time_step: f64) -> usize {
@@ -190,7 +190,7 @@ impl Recording {
     }
 
     /// A grasp test played back as one run: each direction's path after the other (a frame
-    /// every [`PATH_INTERVAL`]), the hand and object placed in `world` (the world the test
+    /// every [`HOLD_PATH_INTERVAL`]), the hand and object placed in `world` (the world the test
     /// began from) at each frame.
     pub fn of_hold_test<E: CollisionEngine + Clone>(
         world: &World<E>,
@@ -203,7 +203,7 @@ impl Recording {
         let frames = test.directions.iter().flat_map(|d| &d.path);
         for (k, frame) in frames.enumerate() {
             placed.place_hold_frame(robot, object, frame)?;
-            moments.push(Moment::of(&placed, k as f64 * PATH_INTERVAL));
+            moments.push(Moment::of(&placed, k as f64 * HOLD_PATH_INTERVAL));
         }
         Ok(Recording { moments })
     }

@@ -181,7 +181,7 @@ fn disagreement(
                 .get(n + 1)
                 .map(|next| (next.centre - test.squeeze_end.centre).norm())
         })
-        .is_some_and(|moved| moved / clasp_core::PATH_INTERVAL > LEAVING_SPEED)
+        .is_some_and(|moved| moved / clasp_core::HOLD_PATH_INTERVAL > LEAVING_SPEED)
     });
     match closure {
         true if squeeze_moved => {

@@ -496,7 +496,8 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
     // A direction ends as soon as the mug is past the bounds: its path stops at the first
     // frame past them, before the pull's 0.5 s are up.
     let settings = clasp_core::HoldSettings::default();
-    let full = ((settings.squeeze_seconds + settings.seconds) / clasp_core::PATH_INTERVAL) as usize;
+    let full =
+        ((settings.squeeze_seconds + settings.seconds) / clasp_core::HOLD_PATH_INTERVAL) as usize;
     for d in open.directions.iter().filter(|d| !d.held) {
         assert!(d.displacement > 20.0 || d.rotation > 15f64.to_radians());
         let start = &d.path[0];

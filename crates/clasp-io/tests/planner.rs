@@ -8,8 +8,8 @@ use std::path::Path;
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, Element, GraspTrial, Plan, PlanProgress, PlanSettings, Pose, RobotId,
-    World,
+    Body, BodyId, BodyKind, Element, GraspPlan, GraspTrial, PlanProgress, PlanSettings, Pose,
+    RobotId, World,
 };
 use clasp_io::{Disk, load_body, load_robot};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
@@ -45,7 +45,7 @@ fn scene(models: &Path, hand: &str, object: &str, on_table: bool) -> World {
     world
 }
 
-fn plan(world: &World, settings: &PlanSettings) -> Plan {
+fn plan(world: &World, settings: &PlanSettings) -> GraspPlan {
     world
         .plan(
             RobotId::from_index(0),
@@ -133,7 +133,7 @@ fn the_potential_quality_energy_plans_force_closure_grasps() {
     let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
     let settings = PlanSettings {
         steps: 2_000,
-        energy: clasp_core::Energy::Quality,
+        energy: clasp_core::PlanEnergy::Quality,
         ..PlanSettings::default()
     };
     let found = plan(&world, &settings);
@@ -265,7 +265,7 @@ fn the_planner_obeys_the_worlds_collision_switches() {
     let cover = shapes::cuboid([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z]);
     world.add_body(Body::from_mesh("cover", BodyKind::Obstacle, cover));
     let settings = PlanSettings::default();
-    let closures = |plan: &Plan| plan.grasps.iter().filter(|g| g.force_closure()).count();
+    let closures = |plan: &GraspPlan| plan.grasps.iter().filter(|g| g.force_closure()).count();
     let covered = plan(&world, &settings);
     assert_eq!(
         closures(&covered),
@@ -475,7 +475,7 @@ fn the_guided_planner_refines_its_best_states_by_closing_the_hand() {
         ..PlanSettings::default()
     };
     let guided = PlanSettings {
-        guided: Some(clasp_core::Guided {
+        guided: Some(clasp_core::GuidedPlanning {
             children: 3,
             child_steps: 15,
         }),

@@ -42,7 +42,7 @@ pub fn candidates_from(
         let aims = (0..rolls.len())
             .map(|k| {
                 let d = directions.row(k);
-                Ok(clasp_core::Aim {
+                Ok(clasp_core::GraspAim {
                     towards: convert::unit(nalgebra::Vector3::new(d[0], d[1], d[2]))?,
                     roll: rolls[k],
                     dofs: dofs.row(k).to_vec(),

@@ -245,7 +245,7 @@ impl PyWorld {
         guided: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
-        let energy: clasp_core::Energy = energy.parse().map_err(PyValueError::new_err)?;
+        let energy: clasp_core::PlanEnergy = energy.parse().map_err(PyValueError::new_err)?;
         let mut schedule = clasp_core::Annealing::default();
         for (name, value) in annealing.unwrap_or_default() {
             schedule.set(&name, value).map_err(PyValueError::new_err)?;
@@ -257,9 +257,9 @@ impl PyWorld {
             seed,
             searches,
             annealing: schedule,
-            guided: guided.map(|children| clasp_core::Guided {
+            guided: guided.map(|children| clasp_core::GuidedPlanning {
                 children,
-                ..clasp_core::Guided::default()
+                ..clasp_core::GuidedPlanning::default()
             }),
             ..clasp_core::PlanSettings::default()
         };

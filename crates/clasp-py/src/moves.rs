@@ -175,7 +175,7 @@ impl PyWorld {
             return Err(PyValueError::new_err("a direction has three coordinates"));
         };
         let hand = self.robot(robot)?;
-        let aim = clasp_core::Aim {
+        let aim = clasp_core::GraspAim {
             towards: convert::unit(nalgebra::Vector3::new(x, y, z))?,
             roll,
             dofs: hand.dof_values().to_vec(),

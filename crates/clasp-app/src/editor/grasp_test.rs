@@ -39,7 +39,7 @@ pub struct Playback {
 impl Playback {
     /// The moment of the playing direction's path reached (past its end during the pause).
     pub fn moment(&self) -> usize {
-        (self.elapsed / clasp_core::PATH_INTERVAL) as usize
+        (self.elapsed / clasp_core::HOLD_PATH_INTERVAL) as usize
     }
 }
 

@@ -8,7 +8,7 @@ use bevy::{
     prelude::*,
     tasks::{Task, block_on, poll_once},
 };
-use clasp_core::{MoveError, Plan, PlanProgress, PlanSettings, PlannedGrasp, RobotId};
+use clasp_core::{GraspPlan, MoveError, PlanProgress, PlanSettings, PlannedGrasp, RobotId};
 
 /// The planner's state: the settings the window edits, the run in progress, what was found.
 #[derive(Resource, Default)]
@@ -26,7 +26,7 @@ pub struct Planning {
 }
 
 struct PlanJob {
-    task: Task<Result<Plan, MoveError>>,
+    task: Task<Result<GraspPlan, MoveError>>,
     progress: Arc<PlanProgress>,
     robot: RobotId,
     /// When it started, on the app's clock, seconds.
@@ -49,7 +49,7 @@ impl Planning {
     /// started on the app's clock.
     pub fn begin(
         &mut self,
-        task: Task<Result<Plan, MoveError>>,
+        task: Task<Result<GraspPlan, MoveError>>,
         progress: Arc<PlanProgress>,
         robot: RobotId,
         now: f64,
@@ -64,7 +64,7 @@ impl Planning {
 
     /// The run's answer and its robot once it has ended (waiting for it when `wait` is set),
     /// else None.
-    pub fn take_finished(&mut self) -> Option<(RobotId, Result<Plan, MoveError>)> {
+    pub fn take_finished(&mut self) -> Option<(RobotId, Result<GraspPlan, MoveError>)> {
         let job = self.job.as_mut()?;
         let result = match self.wait {
             true => Some(block_on(&mut job.task)),

@@ -6,7 +6,7 @@ use crate::commands::Action;
 use crate::editor::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
-use clasp_core::Energy;
+use clasp_core::PlanEnergy;
 
 /// Where the planner window's controls are, egui points: for scripts that press them.
 #[derive(Default)]
@@ -56,7 +56,11 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         egui::ComboBox::from_label("Energy")
             .selected_text(energy_name(settings.energy))
             .show_ui(ui, |ui| {
-                for energy in [Energy::Contact, Energy::Quality, Energy::AutoGrasp] {
+                for energy in [
+                    PlanEnergy::Contact,
+                    PlanEnergy::Quality,
+                    PlanEnergy::AutoGrasp,
+                ] {
                     ui.selectable_value(&mut settings.energy, energy, energy_name(energy));
                 }
             });
@@ -75,7 +79,7 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         let mut guided = settings.guided.is_some();
         let label = "guided: the best states seed searches that close the hand";
         if ui.checkbox(&mut guided, label).changed() {
-            settings.guided = guided.then(clasp_core::Guided::default);
+            settings.guided = guided.then(clasp_core::GuidedPlanning::default);
         }
         if let Some(g) = &mut settings.guided {
             ui.add(
@@ -123,11 +127,11 @@ fn annealing_settings(ui: &mut egui::Ui, annealing: &mut clasp_core::Annealing) 
     });
 }
 
-fn energy_name(energy: Energy) -> &'static str {
+fn energy_name(energy: PlanEnergy) -> &'static str {
     match energy {
-        Energy::Contact => "contact",
-        Energy::Quality => "potential quality",
-        Energy::AutoGrasp => "auto-grasp quality (slow: closes every state)",
+        PlanEnergy::Contact => "contact",
+        PlanEnergy::Quality => "potential quality",
+        PlanEnergy::AutoGrasp => "auto-grasp quality (slow: closes every state)",
     }
 }
 

@@ -13,8 +13,8 @@ use nalgebra::Vector3;
 use crate::{
     bvh::Child,
     engine::{
-        CollisionEngine, Contact, Gap, Interpenetrating, NearTriangles, PointDistance, Separation,
-        TrianglePair, in_region, region_points,
+        CollisionEngine, Gap, Interpenetrating, MeshContact, NearTriangles, PointDistance,
+        Separation, TrianglePair, in_region, region_points,
     },
     geometry::{Placed, first_corner_inside},
     oriented_box::point_box_distance_squared,
@@ -45,7 +45,7 @@ impl CollisionEngine for FastEngine {
         a: Placed,
         b: Placed,
         threshold: f64,
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         let pair = Pair::new(&a, &b);
         let mut contacts = Contacts {
             threshold,
@@ -82,7 +82,7 @@ impl CollisionEngine for FastEngine {
         b: Placed,
         threshold: f64,
         pairs: &[TrianglePair],
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         let pair = Pair::new(&a, &b);
         let (mut points, mut found) = (Vec::new(), Vec::new());
         for &TrianglePair { a: i, b: j } in pairs {

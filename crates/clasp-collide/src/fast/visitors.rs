@@ -6,7 +6,7 @@ use nalgebra::{Isometry3, Matrix3, Vector3};
 
 use super::walk::Visitor;
 use crate::{
-    engine::{Contact, TrianglePair},
+    engine::{MeshContact, TrianglePair},
     oriented_box::{
         OrientedBox, box_triangle_distance_squared, boxes_distance_squared, boxes_overlap,
     },
@@ -161,14 +161,14 @@ pub(super) fn push_pair_contacts(
     threshold: f64,
     moved: &Isometry3<f64>,
     points: &mut Vec<(Point, Point)>,
-    found: &mut Vec<Contact>,
+    found: &mut Vec<MeshContact>,
 ) -> bool {
     points.clear();
     if !push_triangle_contacts(ta, tb, threshold, points) {
         return false;
     }
     for (pa, pb) in points.iter() {
-        found.extend(Contact::from_points_in_a(
+        found.extend(MeshContact::from_points_in_a(
             i as usize, j as usize, pa, pb, moved,
         ));
     }
@@ -180,7 +180,7 @@ pub(super) struct Contacts<'a> {
     pub(super) threshold: f64,
     pub(super) reach: Reach,
     pub(super) moved: &'a Isometry3<f64>,
-    pub(super) found: Vec<Contact>,
+    pub(super) found: Vec<MeshContact>,
     pub(super) points: Vec<(Point, Point)>,
     pub(super) crossing: bool,
 }

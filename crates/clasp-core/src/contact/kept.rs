@@ -7,7 +7,7 @@
 use nalgebra::Vector3;
 
 use clasp_collide::{
-    CollisionEngine, Contact, Gap, Geometry, Interpenetrating, NearTriangles, Placed,
+    CollisionEngine, Gap, Geometry, Interpenetrating, MeshContact, NearTriangles, Placed,
     PointDistance, Separation, TrianglePair,
 };
 
@@ -148,7 +148,7 @@ impl CollisionEngine for KeptEngine<'_> {
         a: Placed,
         b: Placed,
         threshold: f64,
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         match self.among(&a, &b, threshold) {
             Some(pairs) => self.engine.contacts_among(a, b, threshold, pairs),
             None => self.engine.contacts(a, b, threshold),
@@ -208,7 +208,7 @@ impl CollisionEngine for KeptEngine<'_> {
         b: Placed,
         threshold: f64,
         pairs: &[TrianglePair],
-    ) -> Result<Vec<Contact>, Interpenetrating> {
+    ) -> Result<Vec<MeshContact>, Interpenetrating> {
         self.engine.contacts_among(a, b, threshold, pairs)
     }
 

@@ -124,7 +124,7 @@ struct Found {
     geometry: (Arc<Geometry>, Arc<Geometry>),
     threshold: f64,
     /// `None` where the two interpenetrate.
-    contacts: Option<Vec<clasp_collide::Contact>>,
+    contacts: Option<Vec<clasp_collide::MeshContact>>,
     /// The triangle pairs kept from the pair's last full search, if it kept any.
     kept: Option<Kept>,
 }
@@ -199,7 +199,7 @@ impl StepMemory {
         (a, b): (Part, Part),
         threshold: f64,
         persistence: &Persistence,
-    ) -> Option<&[clasp_collide::Contact]> {
+    ) -> Option<&[clasp_collide::MeshContact]> {
         let key = (a.id, b.id);
         let poses = (a.body.pose, b.body.pose);
         let earlier = self
@@ -315,7 +315,7 @@ mod tests {
     use clasp_collide::shapes;
 
     /// Both sides of an engine contact between a box (A) and a floor (B) standing as given.
-    fn contact(box_at: Pose, floor_at: Pose, found: &clasp_collide::Contact) -> Contact {
+    fn contact(box_at: Pose, floor_at: Pose, found: &clasp_collide::MeshContact) -> Contact {
         let cube = Body::from_mesh(
             "box",
             BodyKind::Graspable,
@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn a_contact_is_known_again_by_its_place_on_its_bodies_however_far_they_moved() {
         // Two corners of the box's bottom on one floor triangle: the same triangle pair.
-        let corner = |x: f64| clasp_collide::Contact {
+        let corner = |x: f64| clasp_collide::MeshContact {
             triangle_a: 3,
             triangle_b: 7,
             point_a: Point3::new(x, -10.0, -10.0),

@@ -28,7 +28,7 @@ pub(crate) struct Side<'a> {
 pub(crate) fn contact_pair(
     a: Side,
     b: Side,
-    found: &clasp_collide::Contact,
+    found: &clasp_collide::MeshContact,
 ) -> Option<[Contact; 2]> {
     let point_a = a.body.pose * found.point_a;
     let point_b = b.body.pose * found.point_b;
@@ -138,7 +138,7 @@ const DYNAMICS_NORMAL_TOLERANCE: f64 = 1e-9;
 pub(crate) fn contacts_found<'a>(
     engine: &dyn CollisionEngine,
     (a, b): (Part<'a>, Part<'a>),
-    found: &[clasp_collide::Contact],
+    found: &[clasp_collide::MeshContact],
     duplicate: f64,
     options: &ContactOptions,
     purpose: ContactUse,

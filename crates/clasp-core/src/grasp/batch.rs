@@ -60,7 +60,7 @@ pub struct BatchGrasp {
 /// How a candidate aims the hand at the object: the direction it comes from (from the hand
 /// toward the object's centre), its roll about that line, and its DOF values.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Aim {
+pub struct GraspAim {
     pub towards: Unit<Vector3<f64>>,
     pub roll: f64,
     pub dofs: Vec<f64>,
@@ -70,7 +70,7 @@ pub struct Aim {
 /// them, and each DOF that Auto Grasp does not move (a default velocity of 0: the Barrett's
 /// spread) uniform within its limits; the others at the hand's current values. The same seed
 /// gives the same aims.
-pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<Aim> {
+pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
     let mut random = SplitMix64::new(seed);
     (0..count)
         .map(|_| {
@@ -85,7 +85,7 @@ pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<Aim> {
                     _ => hand.dof_values()[d],
                 })
                 .collect();
-            Aim {
+            GraspAim {
                 towards,
                 roll,
                 dofs,
@@ -101,7 +101,7 @@ pub fn aimed_candidates<E: CollisionEngine>(
     world: &World<E>,
     hand: &Robot,
     object: BodyId,
-    aims: &[Aim],
+    aims: &[GraspAim],
 ) -> Result<Vec<GraspCandidate>, MoveError> {
     let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
     let (lo, hi) = body.mesh().bounding_box();

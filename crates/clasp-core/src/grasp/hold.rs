@@ -37,7 +37,7 @@ pub struct DirectionHold {
     /// The speed of its fastest point at the end, mm/s.
     pub speed: f64,
     /// Whether it ended at rest: slower than 1 mm/s, and its pose still over the last
-    /// [`PATH_INTERVAL`] (within 0.01 mm).
+    /// [`HOLD_PATH_INTERVAL`] (within 0.01 mm).
     pub rested: bool,
     /// The steps that made this answer (the squeeze's and this pull's), and how many of them
     /// ran out of solver sweeps before their impulses settled: an answer whose steps did not
@@ -47,7 +47,7 @@ pub struct DirectionHold {
     /// Within the distance and angle, and moving as its velocity says: an object whose pose
     /// stood still while its velocity said it moved (issue 41's freeze) never reads as held.
     pub held: bool,
-    /// Where the object and the hand went, every [`PATH_INTERVAL`] s from the grasp (squeeze,
+    /// Where the object and the hand went, every [`HOLD_PATH_INTERVAL`] s from the grasp (squeeze,
     /// then pull): for drawing and playing the test back.
     pub path: Vec<HoldFrame>,
 }
@@ -64,7 +64,7 @@ pub struct HoldFrame {
 }
 
 /// Seconds between the points of a direction's path.
-pub const PATH_INTERVAL: f64 = 0.01;
+pub const HOLD_PATH_INTERVAL: f64 = 0.01;
 
 /// The test's answer: how the hand pressed after the squeeze, each direction (+x, −x, +y,
 /// −y, +z, −z), and whether every one held.
@@ -261,7 +261,7 @@ impl Tested {
         ))
     }
 
-    /// Simulates a phase, adding a frame to the path every [`PATH_INTERVAL`]; with `let_go`
+    /// Simulates a phase, adding a frame to the path every [`HOLD_PATH_INTERVAL`]; with `let_go`
     /// (the grasp's frame and the bounds), it ends as soon as the object is past the distance
     /// or the angle: the hand has let it go.
     fn run(
@@ -277,7 +277,7 @@ impl Tested {
         // at less than 1 mm/s cannot reach the bounds in what is left of a pull (0.5 mm in
         // 0.5 s against 20 mm), and the answer judges rest the same way.
         while left > 0.0 && resting < REST_SPANS {
-            let span = left.min(PATH_INTERVAL);
+            let span = left.min(HOLD_PATH_INTERVAL);
             domain.simulate(span)?;
             left -= span;
             let now = self.frame(domain)?;
@@ -383,7 +383,7 @@ fn judge_direction(
     let rotation = end.object.rotation.angle_to(&start.object.rotation);
     let last_move = (end.centre - before.centre).norm();
     let rested = speed < REST_SPEED && last_move < REST_MOVE;
-    let frozen = speed > FROZEN_SPEED && last_move < 0.1 * speed * PATH_INTERVAL;
+    let frozen = speed > FROZEN_SPEED && last_move < 0.1 * speed * HOLD_PATH_INTERVAL;
     let within = displacement <= settings.max_displacement && rotation <= settings.max_rotation;
     DirectionHold {
         gravity,

@@ -34,8 +34,8 @@ use crate::{
     },
 };
 use anneal::Annealing;
-use plan::{Plan, PlannedGrasp};
-use search::{Against, Check, Energy, Space};
+use plan::{GraspPlan, PlannedGrasp};
+use search::{Against, Check, PlanEnergy, Space};
 use settings::PlanSettings;
 use walk::{Counts, Kept, PlanProgress, Search, anneal_search, best_states, keep};
 
@@ -62,7 +62,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         object: BodyId,
         settings: &PlanSettings,
         progress: &PlanProgress,
-    ) -> Result<Plan, MoveError> {
+    ) -> Result<GraspPlan, MoveError> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
         let closing = |domain: u32, palm: Pose, dofs: &[f64]| {
@@ -183,7 +183,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                 distinct.push(g);
             }
         }
-        Ok(Plan {
+        Ok(GraspPlan {
             grasps: distinct,
             steps,
             evaluations,
@@ -230,7 +230,7 @@ impl<E: CollisionEngine> World<E> {
         hand: &Robot,
         robot: RobotId,
         object: BodyId,
-        energy: Energy,
+        energy: PlanEnergy,
     ) -> Result<Space<'w>, MoveError> {
         let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
         if hand.virtual_contacts_placed().is_empty() {

@@ -36,7 +36,7 @@ impl PlannedGrasp {
 
 /// What a planning run found, and how much it did.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub struct GraspPlan {
     /// Best first: force-closure grasps by epsilon, then the others by energy.
     pub grasps: Vec<PlannedGrasp>,
     /// Annealing steps taken, over all searches (not a guided planner's children).
@@ -59,7 +59,7 @@ pub struct Plan {
     pub unreachable: usize,
 }
 
-impl Plan {
+impl GraspPlan {
     /// Why a plan found no grasp; `None` where it found one.
     pub fn why_empty(&self) -> Option<String> {
         if !self.grasps.is_empty() {

@@ -22,7 +22,7 @@ use crate::{
 
 /// How a state is scored: lower is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Energy {
+pub enum PlanEnergy {
     /// GraspIt's contact energy: the mean over the virtual contacts of the distance to the
     /// object plus 50 × (1 − the cosine between the contact's normal and the way to the object).
     #[default]
@@ -47,18 +47,18 @@ pub fn auto_grasp_energy(quality: Option<&crate::grasp::quality::Quality>) -> f6
 }
 
 /// Closes the hand at a palm pose and DOF values in domain `number` and gives its auto-grasp
-/// quality energy: what [`Energy::AutoGrasp`] asks of the world.
+/// quality energy: what [`PlanEnergy::AutoGrasp`] asks of the world.
 pub type Closing<'a> = dyn Fn(u32, Pose, &[f64]) -> f64 + Sync + 'a;
 
-impl std::str::FromStr for Energy {
+impl std::str::FromStr for PlanEnergy {
     type Err = String;
 
     /// "contact", "quality" or "autograsp".
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
-            "contact" => Ok(Energy::Contact),
-            "quality" => Ok(Energy::Quality),
-            "autograsp" => Ok(Energy::AutoGrasp),
+            "contact" => Ok(PlanEnergy::Contact),
+            "quality" => Ok(PlanEnergy::Quality),
+            "autograsp" => Ok(PlanEnergy::AutoGrasp),
             other => Err(format!(
                 "the energy is contact, quality or autograsp, not {other:?}"
             )),
@@ -80,8 +80,8 @@ pub struct Space<'a> {
     /// What the hand must not touch: the pairs the world's rule checks, the object's first.
     pub checks: Vec<Check<'a>>,
     pub engine: &'a dyn CollisionEngine,
-    pub energy: Energy,
-    /// How the world closes the hand, for [`Energy::AutoGrasp`].
+    pub energy: PlanEnergy,
+    /// How the world closes the hand, for [`PlanEnergy::AutoGrasp`].
     pub closing: Option<&'a Closing<'a>>,
 }
 
@@ -180,7 +180,7 @@ impl<'a> Space<'a> {
         'a: 'c,
     {
         let mut child: Space<'c> = self.clone();
-        child.energy = Energy::AutoGrasp;
+        child.energy = PlanEnergy::AutoGrasp;
         child.closing = Some(closing);
         for (i, variable) in child.variables.iter_mut().enumerate() {
             let trust = confidence[usize::from(i >= POSE_VARIABLES)];
@@ -239,9 +239,9 @@ impl<'a> Space<'a> {
         }
         let contacts = hand.virtual_contacts_placed();
         let energy = match self.energy {
-            Energy::Contact => self.contact_energy(&contacts, below),
-            Energy::Quality => Some(self.potential_quality(&contacts)).filter(|&e| e < below),
-            Energy::AutoGrasp => self
+            PlanEnergy::Contact => self.contact_energy(&contacts, below),
+            PlanEnergy::Quality => Some(self.potential_quality(&contacts)).filter(|&e| e < below),
+            PlanEnergy::AutoGrasp => self
                 .closing
                 .map(|close| close(domain, palm, &dofs))
                 .filter(|&e| e < below),

@@ -1,7 +1,7 @@
 //! What a planning run is asked to do: its searches and their schedule, the energy they
 //! minimise, how many grasps it returns, and the guided planner's child searches.
 
-use super::{anneal::Annealing, search::Energy};
+use super::{anneal::Annealing, search::PlanEnergy};
 
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -13,7 +13,7 @@ pub struct PlanSettings {
     /// How many grasps to return. The kept states are closed best energy first until this
     /// many distinct force-closure grasps are found, so a plan asking for fewer answers sooner.
     pub grasps: usize,
-    pub energy: Energy,
+    pub energy: PlanEnergy,
     pub seed: u64,
     /// Independent searches, run in parallel on rayon's threads.
     pub searches: usize,
@@ -26,7 +26,7 @@ pub struct PlanSettings {
     /// The annealing's schedule (GraspIt's by default).
     pub annealing: Annealing,
     /// GraspIt's guided planner: child searches from the best states found (none by default).
-    pub guided: Option<Guided>,
+    pub guided: Option<GuidedPlanning>,
 }
 
 /// GraspIt's guided planner, after the searches: each of the best `children` states found
@@ -37,12 +37,12 @@ pub struct PlanSettings {
 /// and closes, −(30 × volume + 100 × epsilon), 10⁸ for a grasp of no quality. What the
 /// children keep is closed and scored with the rest.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Guided {
+pub struct GuidedPlanning {
     pub children: usize,
     pub child_steps: u64,
 }
 
-impl Default for Guided {
+impl Default for GuidedPlanning {
     fn default() -> Self {
         Self {
             children: 20,
@@ -56,7 +56,7 @@ impl Default for PlanSettings {
         Self {
             steps: 17_500,
             grasps: 10,
-            energy: Energy::Contact,
+            energy: PlanEnergy::Contact,
             seed: 0,
             searches: 4,
             approach: 30.0,

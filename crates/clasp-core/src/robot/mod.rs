@@ -31,7 +31,7 @@ use crate::{
 
 /// The direction a hand approaches an object along, in the palm frame.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Approach {
+pub struct HandApproach {
     pub reference: Point3<f64>,
     pub direction: Unit<Vector3<f64>>,
 }
@@ -54,7 +54,7 @@ pub struct Robot {
     pub(crate) palm: Body,
     pub dofs: Vec<Dof>,
     pub(crate) chains: Vec<Chain>,
-    pub approach: Option<Approach>,
+    pub approach: Option<HandApproach>,
     /// The robot file it was loaded from, for saving worlds; `None` for robots built in code.
     pub source: Option<std::path::PathBuf>,
     /// GraspIt's `type` attribute (the robot class it instantiates: Hand, Barrett, …).
@@ -100,7 +100,7 @@ impl Robot {
         palm: Body,
         dofs: Vec<Dof>,
         chains: Vec<Chain>,
-        approach: Option<Approach>,
+        approach: Option<HandApproach>,
     ) -> Self {
         let breakaway = chains.iter().map(|c| vec![None; c.joints.len()]).collect();
         let mut robot = Robot {

@@ -26,7 +26,7 @@ const LARGEST_CHANGE: f64 = 0.2;
 
 /// The best a solve found where it did not reach: how far the palm stays from the target.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Unreached {
+pub struct ReachShortfall {
     /// mm
     pub distance: f64,
     /// rad
@@ -35,14 +35,14 @@ pub struct Unreached {
 
 /// An arm, one of its chains, and where on that chain's end the palm sits.
 #[derive(Debug, Clone, Copy)]
-pub struct Carrier<'a> {
+pub struct ArmCarrier<'a> {
     pub arm: &'a Robot,
     pub chain: usize,
     /// From the chain's end to the palm (the connection's offset).
     pub offset: Pose,
 }
 
-impl Carrier<'_> {
+impl ArmCarrier<'_> {
     /// The palm's pose were the arm's DOFs at `values`.
     pub fn palm_at(&self, values: &[f64]) -> Option<Pose> {
         Some(self.arm.chain_end_at(self.chain, values)? * self.offset)
@@ -50,8 +50,8 @@ impl Carrier<'_> {
 
     /// The arm's DOF values that put the palm at `target`, within the limits, starting from
     /// `start`; where no start reaches, the closest the solves came.
-    pub fn reach(&self, target: &Pose, start: &[f64]) -> Result<Vec<f64>, Unreached> {
-        let mut best: Option<(Vec<f64>, Unreached)> = None;
+    pub fn reach(&self, target: &Pose, start: &[f64]) -> Result<Vec<f64>, ReachShortfall> {
+        let mut best: Option<(Vec<f64>, ReachShortfall)> = None;
         let mut seeds = clasp_random::SplitMix64::new(0x5EED);
         for attempt in 0..=RESTARTS {
             let from = match attempt {
@@ -70,7 +70,7 @@ impl Carrier<'_> {
             }
         }
         Err(best.map_or(
-            Unreached {
+            ReachShortfall {
                 distance: f64::INFINITY,
                 angle: f64::INFINITY,
             },
@@ -90,7 +90,7 @@ impl Carrier<'_> {
 
     /// One damped least-squares descent from `values`: the values it ends at and how far the
     /// palm stays from the target there.
-    fn solve(&self, target: &Pose, mut values: Vec<f64>) -> (Vec<f64>, Unreached) {
+    fn solve(&self, target: &Pose, mut values: Vec<f64>) -> (Vec<f64>, ReachShortfall) {
         let mut damping = 1.0;
         let Some(mut error) = self.error(target, &values) else {
             return (values, miss_of(&Vector6::repeat(f64::INFINITY)));
@@ -180,17 +180,17 @@ fn stack(a: &Vector3<f64>, b: &Vector3<f64>) -> Vector6<f64> {
     Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
 }
 
-fn miss_of(error: &Vector6<f64>) -> Unreached {
-    Unreached {
+fn miss_of(error: &Vector6<f64>) -> ReachShortfall {
+    ReachShortfall {
         distance: error.fixed_rows::<3>(0).norm(),
         angle: error.fixed_rows::<3>(3).norm() / TURN_LENGTH,
     }
 }
 
-fn reached(miss: Unreached) -> bool {
+fn reached(miss: ReachShortfall) -> bool {
     miss.distance <= REACH_TOLERANCE.0 && miss.angle <= REACH_TOLERANCE.1
 }
 
-fn weighed(miss: Unreached) -> f64 {
+fn weighed(miss: ReachShortfall) -> f64 {
     miss.distance + miss.angle * TURN_LENGTH
 }

@@ -1,5 +1,5 @@
 //! A hand carried by an arm, moved by its palm: the arm's DOFs that put the palm where it is
-//! asked come from inverse kinematics ([`Carrier::reach`]), and every move stops at contact
+//! asked come from inverse kinematics ([`ArmCarrier::reach`]), and every move stops at contact
 //! as any other does. A move follows the palm's straight path in steps of at most
 //! [`PATH_STEP`], the arm's posture solved at each from the last, so the arm keeps its posture
 //! on the way (a path it could follow only by changing posture is refused before anything
@@ -18,7 +18,7 @@ use crate::{
     ids::{Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
-    robot::reach::Carrier,
+    robot::reach::ArmCarrier,
 };
 
 /// The longest step of a palm's straight path: mm, and rad.
@@ -31,10 +31,10 @@ const POSTURE_JUMP: f64 = 0.5;
 impl Stage {
     /// The arm carrying `hand` as inverse kinematics sees it, and that arm's id; `None` for a
     /// robot nothing carries.
-    fn carrier_of(&self, hand: RobotId) -> Option<(RobotId, Carrier<'_>)> {
+    fn carrier_of(&self, hand: RobotId) -> Option<(RobotId, ArmCarrier<'_>)> {
         let c = self.carrying(hand)?;
         let arm = self.robot(c.parent_robot)?;
-        let carrier = Carrier {
+        let carrier = ArmCarrier {
             arm,
             chain: c.parent_chain,
             offset: c.offset,
@@ -146,7 +146,7 @@ struct ArmPath {
 }
 
 /// The arm's postures along the palm's straight path from where it stands to `target`.
-fn arm_path(carrier: &Carrier, hand: RobotId, target: &Pose) -> ArmPath {
+fn arm_path(carrier: &ArmCarrier, hand: RobotId, target: &Pose) -> ArmPath {
     let mut values = carrier.arm.dof_values().to_vec();
     let mut path = ArmPath {
         postures: Vec::new(),

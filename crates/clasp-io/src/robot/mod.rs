@@ -6,7 +6,7 @@ mod eigen_grasps;
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{Approach, BodyKind, Dof, DofKind, Robot};
+use clasp_core::{BodyKind, Dof, DofKind, HandApproach, Robot};
 use nalgebra::Unit;
 
 use crate::{
@@ -152,7 +152,7 @@ fn parse_dof(element: &Element, file: &Path) -> Result<Dof, LoadError> {
     })
 }
 
-fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError> {
+fn parse_approach(element: &Element, file: &Path) -> Result<HandApproach, LoadError> {
     let reference = point(required(element, "referenceLocation", file)?, file)?;
     let direction_element = required(element, "direction", file)?;
     let direction = point(direction_element, file)?.coords;
@@ -163,7 +163,7 @@ fn parse_approach(element: &Element, file: &Path) -> Result<Approach, LoadError>
             "the approach direction has zero length",
         )
     })?;
-    Ok(Approach {
+    Ok(HandApproach {
         reference,
         direction,
     })
