@@ -74,10 +74,10 @@ impl OrbitCamera {
     }
 
     /// Where a framing puts the camera; a box keeps this camera's viewing direction.
-    pub fn framed(&self, framing: &crate::editor::Framing) -> Self {
+    pub fn framed(&self, framing: &crate::editor::resources::Framing) -> Self {
         match framing {
-            crate::editor::Framing::Saved(saved) => Self::from_saved(saved),
-            &crate::editor::Framing::Bounds(lo, hi) => {
+            crate::editor::resources::Framing::Saved(saved) => Self::from_saved(saved),
+            &crate::editor::resources::Framing::Bounds(lo, hi) => {
                 let framed = Self::framing(Some((lo, hi)));
                 OrbitCamera {
                     focus: framed.focus,
@@ -220,7 +220,7 @@ fn camera_gestures(
 /// Takes the view the editor asks for: a box framed from the same direction (an import, View
 /// All), or a world's saved camera.
 fn frame_requested(
-    mut request: ResMut<crate::editor::FrameRequest>,
+    mut request: ResMut<crate::editor::resources::FrameRequest>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
     // Reading first leaves the request unchanged on the frames that ask for nothing.
@@ -236,7 +236,7 @@ fn frame_requested(
 /// Keeps the view, in GraspIt's terms, where Save World finds it.
 fn remember_view(
     cameras: Query<&OrbitCamera, Changed<OrbitCamera>>,
-    mut shown: ResMut<crate::editor::ShownCamera>,
+    mut shown: ResMut<crate::editor::resources::ShownCamera>,
 ) {
     if let Ok(orbit) = cameras.single() {
         shown.0 = Some(orbit.saved());

@@ -15,7 +15,7 @@ use serde::Serialize;
 use clasp_core::{BodyId, World};
 
 use crate::{
-    editor::{Document, QualityReport, Selection},
+    editor::{resources::Document, resources::QualityReport, resources::Selection},
     systems::ClaspSystems,
 };
 
@@ -396,7 +396,7 @@ struct Shown<'w, 's> {
         With<crate::camera::OrbitCamera>,
     >,
     controls: Res<'w, ControlPositions>,
-    simulation: Res<'w, crate::editor::Simulation>,
+    simulation: Res<'w, crate::editor::simulation::Simulation>,
     frames: Res<'w, crate::frame_rate::FrameTimes>,
 }
 

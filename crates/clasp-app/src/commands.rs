@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use clasp_core::RobotId;
 
 use crate::{
-    dialog::{self, DialogPurpose, FileDialogs},
-    editor::{Editor, Framing, Selection},
+    dialog::{self, file_dialogs::FileDialogs, purpose::DialogPurpose},
+    editor::{requests::Editor, resources::Framing, resources::Selection},
     systems::ClaspSystems,
 };
 

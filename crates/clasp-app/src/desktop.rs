@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::{
     capture::RunOptions,
     cli::Args,
-    editor::{Log, edit},
+    editor::{requests::edit, resources::Log},
     icon, offscreen,
     opening::open_scene,
     plugin::install,

@@ -13,7 +13,7 @@ use clasp_core::{HOLD_PATH_INTERVAL, HoldTest, MoveError, World};
 use crate::{
     commands::grasping_robot,
     convert,
-    editor::{Editor, GraspTest, Playback},
+    editor::{grasp_test::GraspTest, grasp_test::Playback, requests::Editor},
     systems::ClaspSystems,
 };
 

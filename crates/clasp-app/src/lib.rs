@@ -30,6 +30,6 @@ pub mod ui;
 pub use capture::RunOptions;
 pub use cli::Args;
 pub use desktop::run;
-pub use editor::{Document, Editor, Log, edit};
+pub use editor::{requests::Editor, requests::edit, resources::Document, resources::Log};
 pub use opening::{EditorWorld, editor_world, open_scene};
 pub use plugin::{ClaspPlugin, install};

@@ -13,8 +13,8 @@ use nalgebra::{Point3, Vector3};
 
 use crate::{
     convert,
-    dragger::perpendiculars,
-    editor::{Document, Timeline, ViewSettings},
+    dragger::handles::perpendiculars,
+    editor::{resources::Document, resources::ViewSettings, timeline::Timeline},
     systems::ClaspSystems,
 };
 

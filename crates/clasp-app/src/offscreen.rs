@@ -42,7 +42,7 @@ pub fn run_offscreen(args: &Args, frames: u64) -> ExitCode {
     let size = args.size.unwrap_or((1280, 800));
     let mut scene = open_scene(&args.files);
     if args.play {
-        crate::editor::edit(&mut scene, |editor| editor.play());
+        crate::editor::requests::edit(&mut scene, |editor| editor.play());
     }
     let mut app = App::new();
     app.add_plugins(

@@ -6,7 +6,7 @@ use clasp_core::World;
 use clasp_io::{Disk, FileKind};
 
 use crate::{
-    editor::{self, Document, Log, edit},
+    editor::{self, requests::edit, resources::Document, resources::Log},
     files,
 };
 
@@ -54,7 +54,7 @@ pub fn open_scene(files: &[std::path::PathBuf]) -> EditorWorld {
 /// A Bevy world holding only an editor opened on `document`.
 pub fn editor_world(document: Document) -> EditorWorld {
     let mut world = EditorWorld::new();
-    editor::install_editor(&mut world, document);
+    editor::requests::install_editor(&mut world, document);
     world
 }
 

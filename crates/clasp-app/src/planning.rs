@@ -8,8 +8,8 @@ use std::sync::Arc;
 use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
 use clasp_core::PlanProgress;
 
-pub use crate::editor::Planning;
-use crate::{editor::Editor, systems::ClaspSystems};
+pub use crate::editor::plans::Planning;
+use crate::{editor::requests::Editor, systems::ClaspSystems};
 
 impl Editor<'_> {
     /// Starts planning on a copy of the world: its current hand on its grasped object.

@@ -47,6 +47,6 @@ impl Plugin for ClaspPlugin {
 /// Puts the editor's resources from `scene` (see [`open_scene`]), the flags and Clasp's
 /// plugins into an app.
 pub fn install(app: &mut App, mut scene: EditorWorld, options: RunOptions) {
-    editor::move_editor(&mut scene, app.world_mut());
+    editor::requests::move_editor(&mut scene, app.world_mut());
     app.insert_resource(options).add_plugins(ClaspPlugin);
 }

@@ -8,7 +8,7 @@ use clasp_core::{Body, BodyId, Geometry};
 use crate::{
     camera::OrbitCamera,
     convert,
-    editor::{Document, Framing, ViewSettings},
+    editor::{resources::Document, resources::Framing, resources::ViewSettings},
     systems::ClaspSystems,
 };
 

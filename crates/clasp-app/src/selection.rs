@@ -7,7 +7,7 @@ use clasp_core::BodyId;
 use crate::{
     camera::{DRAG_THRESHOLD_PX, PointerGesture},
     convert,
-    editor::{Document, Editor, Selection},
+    editor::{requests::Editor, resources::Document, resources::Selection},
     scene::{BaseColor, BodyView},
     systems::ClaspSystems,
 };

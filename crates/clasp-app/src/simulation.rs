@@ -13,7 +13,7 @@ use clasp_core::{BodyId, BodyType, Element, Pose, Velocity};
 use nalgebra::UnitQuaternion;
 
 use crate::{
-    editor::{Editor, Held, Sample},
+    editor::{requests::Editor, simulation::Held, simulation::Sample},
     systems::ClaspSystems,
 };
 

@@ -12,7 +12,7 @@ use clasp_core::{Recording, World};
 use clasp_io::LoadError;
 
 use crate::{
-    editor::{Editor, TIMELINE_INTERVAL},
+    editor::{requests::Editor, timeline::TIMELINE_INTERVAL},
     systems::ClaspSystems,
 };
 
@@ -146,7 +146,7 @@ impl Editor<'_> {
             "opened the recording {} ({count} moments, {span:.2} s): the slider under the view plays it",
             path.display()
         ));
-        self.framing.0 = crate::editor::Framing::opening(&self.doc.world);
+        self.framing.0 = crate::editor::resources::Framing::opening(&self.doc.world);
         self.structure_changed();
         true
     }

@@ -14,7 +14,8 @@ use clasp_core::World;
 use clasp_io::{LoadError, LoadWarning};
 
 use crate::{
-    editor::{Editor, ImportKind},
+    editor::requests::Editor,
+    files::ImportKind,
     files::{self, Loaded, is_recording, load_recording_file},
 };
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clasp_io::{Disk, FileKind};
 
-use crate::{editor::ImportKind, files::import_kind_of};
+use crate::{files::ImportKind, files::import_kind_of};
 
 /// What a file is chosen for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

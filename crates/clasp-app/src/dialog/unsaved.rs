@@ -9,8 +9,12 @@ use std::path::PathBuf;
 use bevy::{prelude::*, window::WindowCloseRequested};
 use bevy_egui::{EguiContexts, egui};
 
-use super::{DialogPurpose, FileDialogs, LoadPurpose, Loads};
-use crate::editor::Editor;
+use super::{
+    file_dialogs::FileDialogs,
+    loading::{LoadPurpose, Loads},
+    purpose::DialogPurpose,
+};
+use crate::editor::requests::Editor;
 
 /// What the user asked for that would lose unsaved edits, waiting for an answer.
 #[derive(Resource, Default)]

@@ -94,7 +94,7 @@ impl JointDragger {
 }
 
 pub(super) fn unit(i: usize) -> Vector3<f64> {
-    crate::editor::axis(i)
+    crate::editor::move_requests::axis(i)
 }
 
 /// Two unit vectors perpendicular to `axis` and to each other.

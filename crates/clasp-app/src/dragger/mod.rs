@@ -9,7 +9,7 @@ use bevy::{ecs::system::SystemParam, picking::hover::HoverMap, prelude::*, windo
 use clasp_core::{Element, JointKind, Pose, RobotId, World};
 use nalgebra::{Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
-mod handles;
+pub mod handles;
 
 pub use handles::*;
 // Named, so that it wins over the Bevy prelude's asset `Handle`.
@@ -18,7 +18,7 @@ pub use handles::Handle;
 use crate::{
     camera::PointerGesture,
     convert,
-    editor::{Document, Editor, Selection},
+    editor::{requests::Editor, resources::Document, resources::Selection},
     scene::BodyView,
     systems::ClaspSystems,
 };

@@ -18,19 +18,18 @@ pub use resources::{
     Document, FrameRequest, Framing, Log, LogEntry, QualityReport, Selection, ShownCamera,
     ViewSettings,
 };
-pub(crate) use simulation::Held;
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
 pub use timeline::{
     Kept, TIMELINE_INTERVAL, TIMELINE_LENGTH, Timeline, TimelineMoment, TimelineSource,
 };
 
-mod file_requests;
-mod grasp_test;
-mod history;
-mod history_requests;
-mod move_requests;
-mod plans;
-mod requests;
-mod resources;
-mod simulation;
-mod timeline;
+pub mod file_requests;
+pub mod grasp_test;
+pub mod history;
+pub mod history_requests;
+pub mod move_requests;
+pub mod plans;
+pub mod requests;
+pub mod resources;
+pub mod simulation;
+pub mod timeline;

@@ -1,7 +1,7 @@
 //! The left panel: every body, grouped by robot (a robot mounted on an arm inside the arm's
 //! group), objects and obstacles; a click selects.
 
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::RobotId;

@@ -1,7 +1,7 @@
 //! The right panel's contacts table, RaiSim's fields, and how many places touch.
 
 use super::robot::quality_text;
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::{BodyId, BodyKind};

@@ -1,6 +1,6 @@
 //! The Grasp test window: each direction of the last test, held or not, until closed.
 
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use crate::grasp_test::{direction_lines, squeeze_line};
 use bevy_egui::egui;
 

@@ -1,7 +1,7 @@
 //! The F1 help: every gesture and shortcut, and the one-line reminder in the status bar.
 
 use crate::commands::{Action, COMMANDS};
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 

@@ -4,7 +4,7 @@ use super::contacts::contacts_section;
 use super::robot::robot_section;
 use super::state::UiState;
 use super::widgets::{Edit, on_off, settle_widget_drag, widget_edit};
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::{BodyId, CollisionGroups, Element, Material, Pose};

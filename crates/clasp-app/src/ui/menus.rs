@@ -4,8 +4,8 @@
 use super::state::UiState;
 use super::widgets::element_name;
 use crate::commands::{Action, grasping_robot, perform};
-use crate::dialog::{DialogPurpose, FileDialogs, purpose_for_file};
-use crate::editor::{Editor, ImportKind};
+use crate::dialog::{file_dialogs::FileDialogs, purpose::DialogPurpose, purpose::purpose_for_file};
+use crate::{editor::requests::Editor, files::ImportKind};
 use bevy::prelude::*;
 use bevy_egui::egui;
 

@@ -18,10 +18,10 @@ use crate::{
     camera::OrbitCamera,
     capture::ControlPositions,
     dialog::{
-        FileDialogs,
+        file_dialogs::FileDialogs,
         unsaved::{Leaving, UnsavedPrompt},
     },
-    editor::Editor,
+    editor::requests::Editor,
 };
 
 mod bodies;
@@ -95,7 +95,7 @@ struct PanelState<'w> {
     dialogs: ResMut<'w, FileDialogs>,
     state: ResMut<'w, UiState>,
     controls: ResMut<'w, ControlPositions>,
-    loads: ResMut<'w, crate::dialog::Loads>,
+    loads: ResMut<'w, crate::dialog::loading::Loads>,
     prompt: ResMut<'w, UnsavedPrompt>,
     frames: Res<'w, crate::frame_rate::FrameTimes>,
 }
@@ -255,7 +255,7 @@ mod tests {
     use super::*;
     use crate::{
         commands::COMMANDS,
-        editor::{LogEntry, QualityReport},
+        editor::{resources::LogEntry, resources::QualityReport},
     };
 
     #[test]

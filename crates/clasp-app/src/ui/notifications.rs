@@ -1,7 +1,7 @@
 //! Error notifications: each new error in the log shows for a few seconds over the 3D view, then fades.
 
 use super::style::ERROR;
-use crate::editor::LogEntry;
+use crate::editor::resources::LogEntry;
 use bevy::prelude::*;
 use bevy_egui::egui;
 

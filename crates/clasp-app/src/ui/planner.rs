@@ -3,7 +3,7 @@
 //! found, best first, each put in place by a click.
 
 use crate::commands::Action;
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::PlanEnergy;

@@ -1,7 +1,7 @@
 //! Simulate → Plot: the selected body's height, speed and kinetic energy over simulated time,
 //! each as a small line chart with its range, drawn with egui's painter.
 
-use crate::editor::{Editor, Sample};
+use crate::editor::{requests::Editor, simulation::Sample};
 use bevy_egui::egui;
 
 /// A chart's name, unit and the quantity it draws.

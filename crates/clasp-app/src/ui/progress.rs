@@ -1,8 +1,8 @@
 //! What is loading: a card at the bottom of the 3D view with a spinner, each file, what it is
 //! loaded for and for how long, and Cancel. The window keeps answering meanwhile.
 
-use crate::dialog::{LoadPurpose, Loads};
-use crate::editor::{Editor, ImportKind};
+use crate::dialog::{loading::LoadPurpose, loading::Loads};
+use crate::{editor::requests::Editor, files::ImportKind};
 use bevy::prelude::*;
 use bevy_egui::egui;
 

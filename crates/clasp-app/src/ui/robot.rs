@@ -3,7 +3,7 @@
 use super::state::UiState;
 use super::style::ERROR;
 use super::widgets::{Edit, settle_widget_drag, widget_edit};
-use crate::editor::{Editor, QualityReport};
+use crate::editor::{requests::Editor, resources::QualityReport};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::RobotId;

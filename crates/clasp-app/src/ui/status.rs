@@ -4,7 +4,7 @@ use super::contacts::contact_count;
 use super::help::gestures_reminder;
 use super::state::UiState;
 use super::style::{ERROR, TOUCHING};
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 

@@ -4,7 +4,7 @@
 
 use bevy_egui::egui;
 
-use crate::editor::{Editor, TimelineSource};
+use crate::editor::{requests::Editor, timeline::TimelineSource};
 
 /// Draws the bar when there is a timeline to scrub; says nothing otherwise.
 pub(super) fn timeline_bar(ui: &mut egui::Ui, editor: &mut Editor) {

@@ -5,7 +5,7 @@ use bevy_egui::egui;
 use clasp_core::Element;
 
 use super::state::UiState;
-use crate::editor::Editor;
+use crate::editor::requests::Editor;
 
 pub(super) fn element_name(editor: &Editor, element: Element) -> String {
     match element {

@@ -310,8 +310,8 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::{Body, BodyKind};
     use crate::contact::search::{Side, contact_pair};
-    use crate::{Body, BodyKind};
     use clasp_collide::shapes;
 
     /// Both sides of an engine contact between a box (A) and a floor (B) standing as given.

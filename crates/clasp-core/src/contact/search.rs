@@ -8,12 +8,16 @@ use nalgebra::{Matrix3, Point3, Translation3, Unit, Vector3};
 use clasp_collide::CollisionEngine;
 
 use super::{
-    BodyType, Contact, contact_frame,
+    Contact, contact_frame,
     filter::Part,
     model::{ContactMode, ContactModel, ContactOptions},
     modelling::model_patches,
 };
-use crate::{body::Body, ids::BodyId, pose::Pose};
+use crate::{
+    body::{Body, BodyType},
+    ids::BodyId,
+    pose::Pose,
+};
 
 /// One side of a pair, as the contact builder needs it.
 #[derive(Clone, Copy)]
