@@ -53,9 +53,7 @@ pub(crate) fn body_from_element(
     let material = match root.child("material").filter(|m| !m.text().is_empty()) {
         // GraspIt falls back to wood; Clasp to a mid-range friction with everything.
         None => Material::Generic,
-        Some(m) => m.text().parse().map_err(|e: clasp_core::UnknownMaterial| {
-            LoadError::new(path, Some(m.line), e.to_string())
-        })?,
+        Some(m) => material(m, path)?,
     };
     let youngs = root
         .child("youngs")
@@ -89,6 +87,16 @@ pub(crate) fn body_from_element(
     body.color = geometry.color;
     body.lines.inertia = root.child("inertia_matrix").map(|i| i.line);
     Ok(body)
+}
+
+/// A `<material>`: one of the seven materials, or generic.
+pub(crate) fn material(element: &Element, file: &Path) -> Result<Material, LoadError> {
+    element
+        .text()
+        .parse()
+        .map_err(|e: clasp_core::UnknownMaterial| {
+            LoadError::new(file, Some(element.line), e.to_string())
+        })
 }
 
 pub(crate) fn positive(element: &Element, file: &Path) -> Result<f64, LoadError> {

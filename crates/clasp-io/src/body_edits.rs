@@ -11,7 +11,7 @@ use clasp_core::Body;
 use quick_xml::escape::escape;
 
 use crate::{
-    body::{inertia, point, positive},
+    body::{inertia, material, point, positive},
     error::LoadError,
     xml::Element,
 };
@@ -30,9 +30,7 @@ pub(crate) fn read_body_edits(
         body.name = name.text().to_owned();
     }
     if let Some(m) = element.child("material") {
-        body.material = m.text().parse().map_err(|e: clasp_core::UnknownMaterial| {
-            LoadError::new(file, Some(m.line), e.to_string())
-        })?;
+        body.material = material(m, file)?;
     }
     if let Some(m) = element.child("mass") {
         body.mass.mass = positive(m, file)?;

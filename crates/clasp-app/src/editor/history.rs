@@ -19,9 +19,9 @@ pub struct History {
     pub(super) revision: u64,
     /// The last revision given out.
     last_revision: u64,
-    /// The revision its file holds (last saved, or as opened); `None` once that state is gone
-    /// from the history.
-    pub(super) saved: Option<u64>,
+    /// The revision its file holds (last saved, or as opened). Revisions are never given out
+    /// twice, so one gone from the history is never current again.
+    pub(super) saved: u64,
 }
 
 /// A state Undo returns to.
@@ -45,7 +45,7 @@ impl Default for History {
             drag_start: None,
             revision: 0,
             last_revision: 0,
-            saved: Some(0),
+            saved: 0,
         }
     }
 }
@@ -69,7 +69,7 @@ impl History {
     /// Whether the world has changed since it was last saved or opened (a change undone is no
     /// change).
     pub fn unsaved(&self) -> bool {
-        self.saved != Some(self.revision)
+        self.saved != self.revision
     }
 
     /// The world is a new state: after a change.

@@ -45,7 +45,7 @@ impl Editor<'_> {
 
     /// The world as it stands is the one its file holds: after a save, or an open.
     pub(crate) fn mark_saved(&mut self) {
-        self.history.saved = Some(self.history.revision);
+        self.history.saved = self.history.revision;
     }
 
     pub(super) fn restore(&mut self, snapshot: Snapshot) {
