@@ -94,7 +94,7 @@ pub use recording::{
 };
 pub use robot::{
     CollisionRule, HandApproach, Robot,
-    chain::{Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
+    chain::{Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
     dof::{Dof, DofError, DofKind},
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     jacobian::LinkJacobian,

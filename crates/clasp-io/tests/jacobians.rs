@@ -1,7 +1,8 @@
 //! Each link's Jacobians from its joints' axes and origins (`Robot::link_jacobians`, what the
 //! dynamics moves hands by) against the finite differences of the forward kinematics that
 //! stood in for them before: at 50 random postures of GraspIt's Barrett (coupled joints), its
-//! Schunk hand, and the Puma 560 carrying the Barrett; and with a joint held in breakaway.
+//! Schunk hand, Clasp's hand tree (a wrist carrying a palm of branching fingers), and the Puma
+//! 560 carrying the Barrett; and with a joint held in breakaway.
 
 use clasp_core::{Connection, LinkJacobian, Pose, Robot, RobotId, World};
 use clasp_io::{Disk, load_robot};
@@ -97,6 +98,15 @@ fn hands_jacobians_from_their_axes_equal_the_kinematics_differences() {
         );
         check(&mut hand, &mut random, file);
     }
+}
+
+#[test]
+fn a_hand_tree_s_jacobians_carry_its_wrist_into_every_finger() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/robots/ClaspTreeHand/ClaspTreeHand.urdf");
+    let mut hand = clasp_io::load_urdf(&Disk, &file).unwrap();
+    hand.set_pose(Pose::translation(-30.0, 80.0, 10.0));
+    check(&mut hand, &mut SplitMix64::new(53), "ClaspTreeHand");
 }
 
 #[test]

@@ -126,7 +126,13 @@ impl Motion<'_, '_> {
             .map(|p| BodyId::of_robot(*index, p))
             .collect();
         let carrying: Vec<usize> = (0..robot.chains.len())
-            .filter(|&c| (0..robot.chains[c].joints.len()).any(|j| turns(c, j)))
+            .filter(|&c| {
+                let last = robot.chains[c].joints.len().checked_sub(1);
+                robot
+                    .joints_carrying(c, last)
+                    .into_iter()
+                    .any(|(c, j)| turns(c, j))
+            })
             .collect();
         let mut moving_robots = Vec::new();
         for (r, carried) in self.mover.robots().into_iter().skip(1) {
@@ -147,24 +153,24 @@ impl Motion<'_, '_> {
     }
 
     /// The joints of the moving robot that the mover's bodies in these pairs stop: a link
-    /// stops its chain's joints up to its own (GraspIt's `stopJointsFromLink`); a carried
-    /// robot's body stops every joint of the chain that carries it.
+    /// stops its chain's joints up to its own (GraspIt's `stopJointsFromLink`) and those of
+    /// the chains it branches from up to where it starts; a carried robot's body stops every
+    /// joint that carries it.
     fn joints_stopped_by(&self, pairs: &[(BodyId, BodyId)]) -> Vec<JointId> {
         let Mover::Robot { index, robot, .. } = &self.mover else {
             return Vec::new();
         };
-        let up_to = |chain: usize, joint: usize| (0..=joint).map(move |j| (chain, j));
         let ids = pairs.iter().flat_map(|&(a, b)| [a, b]);
         ids.filter_map(|id| {
             let r = id.robot()?;
             if r != *index {
                 let chain = self.mover.carrying_chain(r)?;
-                let last = robot.chains[chain].joints.len().checked_sub(1)?;
-                return Some(up_to(chain, last));
+                let last = robot.chains[chain].joints.len().checked_sub(1);
+                return Some(robot.joints_carrying(chain, last));
             }
             match id.robot_body()? {
                 RobotBody::Link { chain, link } => {
-                    Some(up_to(chain, robot.chains[chain].links[link].frame?))
+                    Some(robot.joints_carrying(chain, robot.chains[chain].links[link].frame))
                 }
                 RobotBody::Palm | RobotBody::Mount => None,
             }

@@ -53,13 +53,14 @@ impl Motion<'_, '_> {
         match path {
             Path::Rigid { from, to, .. } => (to.rotation * from.rotation.inverse()).angle(),
             Path::Joints { from, to } => self.robot().map_or(0.0, |robot| {
-                robot
-                    .chains
-                    .iter()
-                    .map(|chain| {
-                        chain
-                            .joints
-                            .iter()
+                // A branch turns with the chains it starts on, so each chain counts theirs too.
+                (0..robot.chains.len())
+                    .map(|c| {
+                        let last = robot.chains[c].joints.len().checked_sub(1);
+                        robot
+                            .joints_carrying(c, last)
+                            .into_iter()
+                            .map(|(c, j)| &robot.chains[c].joints[j])
                             .filter(|j| j.kind == JointKind::Revolute)
                             .map(|j| {
                                 let dof = j.coupling.dof;

@@ -139,15 +139,34 @@ impl Robot {
             && !self.overlapping_at_start.iter().any(listed)
     }
 
-    /// GraspIt's automatic rules: the mount piece never meets the palm it is fixed to.
+    /// GraspIt's automatic rules: no two links of one chain meet, nor a chain's first link
+    /// the body it starts on (the palm, or for a branch its parent joint's link), nor the
+    /// mount piece the palm it is fixed to.
     fn chains_allow(&self, a: RobotBody, b: RobotBody) -> bool {
         use RobotBody::{Link, Mount, Palm};
         match (a, b) {
             (Palm, Palm) | (Mount, Mount) | (Palm, Mount) | (Mount, Palm) => false,
-            (Palm, Link { link, .. }) | (Link { link, .. }, Palm) => link != 0,
             (Mount, Link { .. }) | (Link { .. }, Mount) => true,
-            (Link { chain: c1, .. }, Link { chain: c2, .. }) => c1 != c2,
+            (Palm, Link { chain, link }) | (Link { chain, link }, Palm) => {
+                link != 0 || self.chains[chain].parent.is_some()
+            }
+            (Link { chain: c1, link: l1 }, Link { chain: c2, link: l2 }) => {
+                c1 != c2 && !self.starts_on(c1, l1, c2, l2) && !self.starts_on(c2, l2, c1, l1)
+            }
         }
+    }
+
+    /// Whether link `link` of chain `chain` is the first of a branch that starts on link
+    /// `on_link` of chain `on_chain` (the last link carried by the joint it starts on).
+    fn starts_on(&self, chain: usize, link: usize, on_chain: usize, on_link: usize) -> bool {
+        let Some(parent) = self.chains[chain].parent else {
+            return false;
+        };
+        let carrier = self.chains[on_chain]
+            .links
+            .iter()
+            .rposition(|l| l.frame.is_some_and(|f| f <= parent.joint));
+        link == 0 && parent.chain == on_chain && carrier == Some(on_link)
     }
 
     /// The pairs of its own bodies that would be checked by the chain rules but interpenetrate.

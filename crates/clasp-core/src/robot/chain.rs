@@ -167,20 +167,50 @@ pub struct Link {
     pub frame: Option<usize>,
 }
 
-/// A serial chain of joints from the palm, with the links they carry.
+/// Where a chain that branches off another starts: on the frame of joint `joint` of the
+/// earlier chain `chain` (a hand tree: the Shadow's wrist carries its palm, and the palm its
+/// five fingers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainParent {
+    pub chain: usize,
+    pub joint: usize,
+}
+
+/// A serial chain of joints from the palm, or from a joint of an earlier chain, with the links
+/// they carry.
 #[derive(Debug, Clone)]
 pub struct Chain {
-    /// From the palm frame to the frame before the first joint.
+    /// From the frame the chain starts on (the palm's, or its parent joint's) to the frame
+    /// before the first joint.
     pub base: Pose,
     pub joints: Vec<Joint>,
     pub links: Vec<Link>,
+    /// The joint of an earlier chain it starts on; `None` for a chain from the palm.
+    pub parent: Option<ChainParent>,
 }
 
 impl Chain {
-    /// Each joint's frame relative to the palm; a joint in breakaway stays where its DOF was
-    /// when it broke away (`held`, one per joint) while the DOF is past that value.
-    pub(super) fn joint_frames(&self, dof_values: &[f64], held: &[Option<f64>]) -> Vec<Pose> {
-        let mut frame = self.base;
+    /// A chain from the palm.
+    pub fn from_palm(base: Pose, joints: Vec<Joint>, links: Vec<Link>) -> Self {
+        Chain {
+            base,
+            joints,
+            links,
+            parent: None,
+        }
+    }
+
+    /// Each joint's frame relative to the palm, the chain starting on `start` (relative to
+    /// the palm: identity for a chain from the palm, its parent joint's frame otherwise); a
+    /// joint in breakaway stays where its DOF was when it broke away (`held`, one per joint)
+    /// while the DOF is past that value.
+    pub(super) fn joint_frames(
+        &self,
+        start: Pose,
+        dof_values: &[f64],
+        held: &[Option<f64>],
+    ) -> Vec<Pose> {
+        let mut frame = start * self.base;
         self.joints
             .iter()
             .enumerate()

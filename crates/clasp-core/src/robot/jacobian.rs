@@ -5,10 +5,8 @@
 
 use nalgebra::{Matrix3xX, Point3, Unit, Vector3};
 
-use super::{
-    Robot,
-    chain::{Chain, JointKind},
-};
+use super::{Robot, chain::JointKind};
+use crate::pose::Pose;
 
 /// One body's Jacobians at its centre of gravity, world axes, one column per DOF.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,21 +72,20 @@ impl Robot {
     }
 
     /// Each link's Jacobians where the robot stands, chain by chain and link by link as
-    /// [`Robot::chains`] lists them: the sum, over the joints that carry the link, of each
-    /// joint's motion (ω × r turning, its axis sliding) at its coupling's rate. A link on its
-    /// chain's base, and every link while the palm stays, has none.
+    /// [`Robot::chains`] lists them: the sum, over the joints that carry the link (its chain's
+    /// up to its own, and those of the chains it branches from), of each joint's motion (ω × r
+    /// turning, its axis sliding) at its coupling's rate. A link on a palm chain's base, and
+    /// every link while the palm stays, has none.
     pub fn link_jacobians(&self) -> Vec<LinkJacobian> {
         let dofs = self.dofs.len();
+        let motions = self.joint_motions();
         let mut all = Vec::new();
-        for (chain, held) in self.chains.iter().zip(&self.breakaway) {
-            let motions = self.joint_motions(chain, held);
+        for (c, chain) in self.chains.iter().enumerate() {
             for link in &chain.links {
                 let mut jacobian = LinkJacobian::zeros(dofs);
-                if let Some(last) = link.frame {
-                    let centre = link.body.world_cog();
-                    for motion in &motions[..=last] {
-                        motion.add_to(&mut jacobian, &centre);
-                    }
+                let centre = link.body.world_cog();
+                for (carrier, joint) in self.joints_carrying(c, link.frame) {
+                    motions[carrier][joint].add_to(&mut jacobian, &centre);
                 }
                 all.push(jacobian);
             }
@@ -96,30 +93,39 @@ impl Robot {
         all
     }
 
-    /// Each joint of a chain as it moves where the robot stands (`held`: its breakaway state,
-    /// one per joint).
-    fn joint_motions(&self, chain: &Chain, held: &[Option<f64>]) -> Vec<JointMotion> {
-        let mut frame = self.palm.pose * chain.base;
-        chain
-            .joints
-            .iter()
-            .enumerate()
-            .map(|(j, joint)| {
-                let q = self.dof_values[joint.coupling.dof];
-                let broken_at = held.get(j).copied().flatten();
-                // Past where it broke away the joint stays: the DOF no longer moves it.
-                let stays = broken_at.is_some_and(|b| q >= b);
-                let (before, axis, _) = joint.split();
-                let at = frame * before;
-                frame *= joint.transform_at(broken_at.map_or(q, |b| q.min(b)));
-                JointMotion {
-                    dof: joint.coupling.dof,
-                    rate: if stays { 0.0 } else { joint.coupling.ratio },
-                    kind: joint.kind,
-                    axis: at.rotation * axis,
-                    through: Point3::from(at.translation.vector),
-                }
-            })
-            .collect()
+    /// Each joint of each chain as it moves where the robot stands (a joint in breakaway per
+    /// its held value).
+    fn joint_motions(&self) -> Vec<Vec<JointMotion>> {
+        let frames = self.joint_frames_at(&self.dof_values);
+        let palm = self.palm.pose;
+        let mut all = Vec::with_capacity(self.chains.len());
+        for (c, (chain, held)) in self.chains.iter().zip(&self.breakaway).enumerate() {
+            let start = chain.parent.map_or(Pose::identity(), |p| frames[p.chain][p.joint]);
+            let motions = chain
+                .joints
+                .iter()
+                .enumerate()
+                .map(|(j, joint)| {
+                    let q = self.dof_values[joint.coupling.dof];
+                    // Past where it broke away the joint stays: the DOF no longer moves it.
+                    let stays = held[j].is_some_and(|b| q >= b);
+                    let before_joint = match j {
+                        0 => start * chain.base,
+                        _ => frames[c][j - 1],
+                    };
+                    let (before, axis, _) = joint.split();
+                    let at = palm * before_joint * before;
+                    JointMotion {
+                        dof: joint.coupling.dof,
+                        rate: if stays { 0.0 } else { joint.coupling.ratio },
+                        kind: joint.kind,
+                        axis: at.rotation * axis,
+                        through: Point3::from(at.translation.vector),
+                    }
+                })
+                .collect();
+            all.push(motions);
+        }
+        all
     }
 }

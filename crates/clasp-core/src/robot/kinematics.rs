@@ -3,7 +3,10 @@
 
 use nalgebra::{Unit, Vector3};
 
-use super::{Robot, chain::JointFrame};
+use super::{
+    Robot,
+    chain::{Chain, JointFrame},
+};
 use crate::{ids::RobotBody, pose::Pose};
 
 impl Robot {
@@ -22,27 +25,40 @@ impl Robot {
         if let Some(mount) = &mut self.mount {
             mount.pose = palm;
         }
-        for (chain, held) in self.chains.iter_mut().zip(&self.breakaway) {
-            let frames = chain.joint_frames(&self.dof_values, held);
+        let frames = self.joint_frames_at(&self.dof_values);
+        for (c, chain) in self.chains.iter_mut().enumerate() {
+            let base = chain_start(&frames, chain) * chain.base;
             for link in &mut chain.links {
-                let local = link.frame.map_or(chain.base, |j| frames[j]);
+                let local = link.frame.map_or(base, |j| frames[c][j]);
                 link.body.pose = palm * local;
             }
         }
+    }
+
+    /// Every joint's frame relative to the palm, chain by chain, were the DOFs at `values`
+    /// (the joints broken away staying so); a branch starts on its parent joint's frame.
+    pub(super) fn joint_frames_at(&self, values: &[f64]) -> Vec<Vec<Pose>> {
+        let mut frames: Vec<Vec<Pose>> = Vec::with_capacity(self.chains.len());
+        for (chain, held) in self.chains.iter().zip(&self.breakaway) {
+            let start = chain_start(&frames, chain);
+            frames.push(chain.joint_frames(start, values, held));
+        }
+        frames
     }
 
     /// Every link's pose (chain by chain, link by link) were the DOFs at `values`, the links
     /// broken away staying so: forward kinematics without moving anything.
     pub fn link_poses_at(&self, values: &[f64]) -> Vec<Pose> {
         let palm = self.palm.pose;
+        let frames = self.joint_frames_at(values);
         let mut poses = Vec::new();
-        for (chain, held) in self.chains.iter().zip(&self.breakaway) {
-            let frames = chain.joint_frames(values, held);
+        for (c, chain) in self.chains.iter().enumerate() {
+            let base = chain_start(&frames, chain) * chain.base;
             poses.extend(
                 chain
                     .links
                     .iter()
-                    .map(|link| palm * link.frame.map_or(chain.base, |j| frames[j])),
+                    .map(|link| palm * link.frame.map_or(base, |j| frames[c][j])),
             );
         }
         poses
@@ -57,10 +73,11 @@ impl Robot {
     /// Where a chain would end were the DOFs at `values` (its links broken away staying so).
     pub fn chain_end_at(&self, chain: usize, values: &[f64]) -> Option<Pose> {
         let c = self.chains.get(chain)?;
-        let frames = c.joint_frames(values, &self.breakaway[chain]);
+        let frames = self.joint_frames_at(values);
+        let base = chain_start(&frames, c) * c.base;
         let local = match c.links.last() {
-            Some(last) => last.frame.map_or(c.base, |j| frames[j]),
-            None => frames.last().copied().unwrap_or(c.base),
+            Some(last) => last.frame.map_or(base, |j| frames[chain][j]),
+            None => frames[chain].last().copied().unwrap_or(base),
         };
         Some(self.palm.pose * local)
     }
@@ -72,12 +89,13 @@ impl Robot {
         let Some(c) = self.chains.get(chain) else {
             return Vec::new();
         };
-        let frames = c.joint_frames(&self.dof_values, &self.breakaway[chain]);
+        let frames = self.joint_frames_at(&self.dof_values);
+        let base = chain_start(&frames, c) * c.base;
         c.joints
             .iter()
             .enumerate()
             .map(|(j, joint)| {
-                let before = self.palm.pose * if j == 0 { c.base } else { frames[j - 1] };
+                let before = self.palm.pose * if j == 0 { base } else { frames[chain][j - 1] };
                 let (at, axis) = match &joint.frame {
                     JointFrame::DenavitHartenberg { .. } => (before, Vector3::z_axis()),
                     JointFrame::Axis { origin, axis, .. } => (before * origin, *axis),
@@ -90,21 +108,61 @@ impl Robot {
             .collect()
     }
 
+    /// The joints that carry a chain's start, as (chain, last joint) of each chain it branches
+    /// from, nearest first: every joint of those chains up to that one moves it. Empty for a
+    /// chain from the palm.
+    pub fn chain_carriers(&self, chain: usize) -> Vec<(usize, usize)> {
+        let mut carriers = Vec::new();
+        let mut parent = self.chains.get(chain).and_then(|c| c.parent);
+        while let Some(p) = parent {
+            carriers.push((p.chain, p.joint));
+            parent = self.chains[p.chain].parent;
+        }
+        carriers
+    }
+
+    /// The joints that move a body at joint frame `frame` of chain `chain` (`None`: on the
+    /// chain's base), as (chain, joint): its own chain's up to that frame, then its carriers'.
+    pub fn joints_carrying(&self, chain: usize, frame: Option<usize>) -> Vec<(usize, usize)> {
+        let own = frame.map_or(0, |f| f + 1);
+        let mut joints: Vec<(usize, usize)> = (0..own).map(|j| (chain, j)).collect();
+        for (c, last) in self.chain_carriers(chain) {
+            joints.extend((0..=last).map(|j| (c, j)));
+        }
+        joints
+    }
+
     /// The links whose pose changes when the joints for which `turns(chain, joint)` holds
     /// turn or slide.
     pub(crate) fn links_moved_by(&self, turns: impl Fn(usize, usize) -> bool) -> Vec<RobotBody> {
         let mut moved = Vec::new();
         for (c, chain) in self.chains.iter().enumerate() {
-            let first_moving = (0..chain.joints.len()).find(|&j| turns(c, j));
+            // The start moves when a carrier turns; then every link of the chain moves.
+            let start_moves = self
+                .chain_carriers(c)
+                .into_iter()
+                .any(|(p, last)| (0..=last).any(|j| turns(p, j)));
+            let first_moving = match start_moves {
+                true => Some(0),
+                false => (0..chain.joints.len()).find(|&j| turns(c, j)),
+            };
             let Some(first) = first_moving else { continue };
             for (l, link) in chain.links.iter().enumerate() {
-                if link.frame.is_some_and(|j| j >= first) {
+                if start_moves || link.frame.is_some_and(|j| j >= first) {
                     moved.push(RobotBody::Link { chain: c, link: l });
                 }
             }
         }
         moved
     }
+}
+
+/// Where a chain starts, relative to the palm: on its parent joint's frame (among the
+/// `frames` of the chains before it), or on the palm.
+fn chain_start(frames: &[Vec<Pose>], chain: &Chain) -> Pose {
+    chain
+        .parent
+        .map_or(Pose::identity(), |p| frames[p.chain][p.joint])
 }
 
 #[cfg(test)]

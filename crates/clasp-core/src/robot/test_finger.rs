@@ -60,11 +60,7 @@ pub(super) fn barrett_finger() -> Robot {
         "barrett".into(),
         triangle("palm", BodyKind::Palm),
         vec![dof(0.0), dof(1.0)],
-        vec![Chain {
-            base,
-            joints,
-            links,
-        }],
+        vec![Chain::from_palm(base, joints, links)],
         None,
     )
 }

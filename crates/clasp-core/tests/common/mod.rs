@@ -132,13 +132,15 @@ pub fn hand() -> Robot {
         BodyKind::Palm,
         shapes::cuboid([-5.0, -15.0, -5.0], [5.0, 15.0, 5.0]),
     );
-    let finger = |dof: usize, y: f64, turn: f64| Chain {
-        base: Pose::from_parts(
-            nalgebra::Translation3::new(5.0, y, 0.0),
-            nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), turn),
-        ),
-        joints: vec![joint(dof, 20.0), joint(dof, 20.0)],
-        links: vec![link("proximal", 0), link("distal", 1)],
+    let finger = |dof: usize, y: f64, turn: f64| {
+        Chain::from_palm(
+            Pose::from_parts(
+                nalgebra::Translation3::new(5.0, y, 0.0),
+                nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Vector3::z_axis(), turn),
+            ),
+            vec![joint(dof, 20.0), joint(dof, 20.0)],
+            vec![link("proximal", 0), link("distal", 1)],
+        )
     };
     let dofs = vec![
         Dof::new(DofKind::Rigid, 1.0, 0.0),

@@ -2,7 +2,8 @@
 //!
 //! - Each top-level body whose subtree has hinge or slide joints is a robot: the body and the
 //!   bodies fixed to it are the palm (a free joint on it is a floating base, placed where the
-//!   body stands), each path of joints from it a chain. A chain may not branch, as in URDF.
+//!   body stands), each path of joints from it a chain; where a body has several
+//!   movable children the first goes on and the others start branches on it, as in URDF.
 //! - Any other top-level body with a free joint is a graspable body; one without joints, and
 //!   each geom of `<worldbody>` itself, an obstacle. A body's fixed children join its mesh.
 //! - Geoms that collide (`contype` or `conaffinity` not 0) make a body's mesh; a body with
@@ -22,7 +23,7 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
+    Body, BodyKind, Chain, ChainParent, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
     Link, Pose, Robot, World,
 };
 use nalgebra::{Matrix3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
@@ -35,6 +36,10 @@ use super::{
     shapes::{Assets, collides},
 };
 use crate::{error::LoadError, source::FileSource, xml::Element};
+
+/// A chain's branch: its base in the frame of the joint it starts on, its first body, and
+/// that joint's index in the chain.
+type Branch<'a> = (Pose, &'a Node, usize);
 
 /// The name of the keyframe Clasp writes and reads back.
 const CLASP_KEY: &str = "clasp";
@@ -405,10 +410,30 @@ impl<'a> Reader<'a> {
                 self.with_source(Body::from_mesh(palm_name, BodyKind::Palm, TriMesh::empty()))
             });
         let mut records = Vec::new();
+        // Chains in the order they are met: each branch after the chain it starts on.
+        let mut pending: Vec<(Pose, &Node, Option<ChainParent>)> = group
+            .movable
+            .iter()
+            .rev()
+            .map(|&(base, first)| (base, first, None))
+            .collect();
         let mut chains = Vec::new();
-        for &(base, first) in &group.movable {
-            chains.push(self.chain(first, base, chains.len(), &mut records)?);
+        while let Some((base, first, parent)) = pending.pop() {
+            let (mut chain, branches) = self.chain(first, base, chains.len(), &mut records)?;
+            chain.parent = parent;
+            let here = chains.len();
+            chains.push(chain);
+            pending.extend(branches.into_iter().rev().map(|(base, first, joint)| {
+                (base, first, Some(ChainParent { chain: here, joint }))
+            }));
         }
+        // The joints in the body tree's order, MuJoCo's (a branch's come in the middle of the
+        // chain it starts on), so that the DOFs and the keyframe's values follow it.
+        let mut in_tree = Vec::with_capacity(records.len());
+        for child in below(node) {
+            joints_in_tree_order(child, &mut in_tree);
+        }
+        records.sort_by_key(|r| in_tree.iter().position(|j| std::ptr::eq(*j, r.node)));
         let couplings = joint_couplings(self.document, &records)?;
         let dof_count = couplings.iter().filter(|c| c.own_dof).count();
         let mut dofs = vec![Dof::new(DofKind::Rigid, 1.0, 0.0); dof_count];
@@ -434,19 +459,19 @@ impl<'a> Reader<'a> {
         Ok(robot)
     }
 
-    /// One chain from the body `first` (whose frame is `base` in the palm's) to its leaf.
+    /// One chain from the body `first` (whose frame is `base` in the frame it starts on) to a
+    /// leaf, following the first movable body where a body has several; the others start
+    /// branches, each as (its base in the frame of the chain's joint it starts on, its first
+    /// body, that joint's index).
     fn chain(
         &self,
         first: &'a Node,
         base: Pose,
         chain_index: usize,
         records: &mut Vec<JointRecord<'a>>,
-    ) -> Result<Chain, LoadError> {
-        let mut chain = Chain {
-            base,
-            joints: Vec::new(),
-            links: Vec::new(),
-        };
+    ) -> Result<(Chain, Vec<Branch<'a>>), LoadError> {
+        let mut chain = Chain::from_palm(base, Vec::new(), Vec::new());
+        let mut branches = Vec::new();
         let mut next = Some((Pose::identity(), first));
         while let Some((at, body)) = next {
             let joints = self.contents(&body.children, Pose::identity())?.joints;
@@ -497,22 +522,12 @@ impl<'a> Reader<'a> {
                     frame: chain.joints.len().checked_sub(1),
                 });
             }
-            if group.movable.len() > 1 {
-                let names: Vec<String> = group
-                    .movable
-                    .iter()
-                    .map(|(_, b)| body_name(b, "body"))
-                    .collect();
-                return Err(body.error(format!(
-                    "the robot branches below its root at body \"{}\" (into {}); Clasp's chains \
-                     run from the palm without branching",
-                    body_name(body, "body"),
-                    names.join(", ")
-                )));
-            }
-            next = group.movable.first().copied();
+            let mut movable = group.movable.into_iter();
+            next = movable.next();
+            let at = chain.joints.len().saturating_sub(1);
+            branches.extend(movable.map(|(base, body)| (base, body, at)));
         }
-        Ok(chain)
+        Ok((chain, branches))
     }
 
     /// Where a link sits and whose name it takes: its body's, unless all of its group's geometry
@@ -552,6 +567,37 @@ impl<'a> Reader<'a> {
         robot
             .set_dof_values(&dofs)
             .map_err(|e| key.error(format!("keyframe \"{CLASP_KEY}\": {e}")))
+    }
+}
+
+/// A body's joints (its frames' among them), then its child bodies' in turn: MuJoCo's order of
+/// qpos.
+fn joints_in_tree_order<'a>(body: &'a Node, order: &mut Vec<&'a Node>) {
+    let mut own = Vec::new();
+    let mut children = Vec::new();
+    sort_contents(body, &mut own, &mut children);
+    order.extend(own.into_iter().filter(|j| !is_free(j)));
+    for child in children {
+        joints_in_tree_order(child, order);
+    }
+}
+
+/// The child bodies of a body, its frames' among them.
+fn below(body: &Node) -> Vec<&Node> {
+    let (mut joints, mut children) = (Vec::new(), Vec::new());
+    sort_contents(body, &mut joints, &mut children);
+    children
+}
+
+/// A body's joints and child bodies, looking inside its frames.
+fn sort_contents<'a>(body: &'a Node, joints: &mut Vec<&'a Node>, children: &mut Vec<&'a Node>) {
+    for child in &body.children {
+        match child.tag.as_str() {
+            "joint" | "freejoint" => joints.push(child),
+            "body" => children.push(child),
+            "frame" => sort_contents(child, joints, children),
+            _ => {}
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use clasp_core::{Body, BodyKind, JointKind, Material, Pose, Robot, World};
+use clasp_core::{Body, BodyKind, ChainParent, JointKind, Material, Pose, Robot, World};
 
 use crate::error::SaveError;
 
@@ -136,66 +136,107 @@ impl Writer {
         ))
     }
 
-    /// A robot: its palm fixed where it stands, each chain a nest of joint bodies.
+    /// A robot: its palm fixed where it stands, each chain a nest of joint bodies, and each
+    /// branch nested in the joint body it starts on.
     fn robot(&mut self, name: &str, robot: &Robot) -> Result<String, SaveError> {
         let palm = robot.palm();
+        // The palm's body is `_palm` unless a link has that name (a hand tree's root is often
+        // a forearm, its palm a link carried by the wrist).
+        let link_named_palm = robot
+            .chains()
+            .iter()
+            .flat_map(|c| &c.links)
+            .any(|l| clean(&l.body.name) == "palm");
+        let root = match link_named_palm {
+            true => format!("{name}_root"),
+            false => format!("{name}_palm"),
+        };
         let mut xml = format!(
-            "    <body name=\"{name}_palm\" {}>{}{}\n",
+            "    <body name=\"{root}\" {}>{}{}\n",
             placement(&palm.pose()),
             inertial(palm),
             self.geom(palm)?
         );
         let mut first_joint: Vec<Option<(String, f64)>> = vec![None; robot.dofs.len()];
         for (c, chain) in robot.chains().iter().enumerate() {
-            for link in chain.links.iter().filter(|l| l.frame.is_none()) {
-                xml.push_str(&self.link(name, &chain.base, &link.body)?);
-            }
-            let mut parent = chain.base;
-            let mut closing = String::new();
-            let mut previous = format!("{name}_palm");
-            for (j, joint) in chain.joints.iter().enumerate() {
-                let (before, axis, after) = joint.split();
-                let joint_name = format!("{name}_c{c}_j{j}");
-                let kind = match joint.kind {
-                    JointKind::Revolute => "hinge",
-                    JointKind::Prismatic => "slide",
+            if chain.parent.is_none() {
+                let at = ChainStart {
+                    chain: c,
+                    pose: chain.base,
+                    carrier: &root,
                 };
-                let scale = joint_scale(joint.kind);
-                let range = match joint.min.is_finite() && joint.max.is_finite() {
-                    true => format!(
-                        " limited=\"true\" range=\"{} {}\"",
-                        joint.min * scale,
-                        joint.max * scale
-                    ),
-                    false => String::new(),
-                };
-                let _ = write!(
-                    xml,
-                    "<body name=\"{joint_name}\" {}><inertial pos=\"0 0 0\" mass=\"{JOINT_BODY_MASS}\" diaginertia=\"{m} {m} {m}\"/><joint name=\"{joint_name}\" type=\"{kind}\" axis=\"{} {} {}\"{range}/>",
-                    placement(&(parent * before)),
-                    axis.x,
-                    axis.y,
-                    axis.z,
-                    m = JOINT_BODY_MASS * 1e-6,
-                );
-                closing.push_str("</body>");
-                for link in chain.links.iter().filter(|l| l.frame == Some(j)) {
-                    xml.push_str(&self.link(name, &after, &link.body)?);
-                    let body = format!("{name}_{}", clean(&link.body.name));
-                    let _ = writeln!(
-                        self.exclusions,
-                        "    <exclude body1=\"{previous}\" body2=\"{body}\"/>"
-                    );
-                    previous = body;
-                }
-                self.couple(robot, joint, &joint_name, &mut first_joint, scale);
-                parent = after;
+                self.chain(name, robot, at, &mut first_joint, &mut xml)?;
             }
-            xml.push_str(&closing);
-            xml.push('\n');
         }
         xml.push_str("    </body>\n");
         Ok(xml)
+    }
+
+    /// One chain as a nest of joint bodies, starting at `at` in the body it is written in.
+    fn chain(
+        &mut self,
+        name: &str,
+        robot: &Robot,
+        at: ChainStart,
+        first_joint: &mut [Option<(String, f64)>],
+        xml: &mut String,
+    ) -> Result<(), SaveError> {
+        let (c, chain) = (at.chain, &robot.chains()[at.chain]);
+        for link in chain.links.iter().filter(|l| l.frame.is_none()) {
+            xml.push_str(&self.link(name, &at.pose, &link.body)?);
+        }
+        let mut parent = at.pose;
+        let mut closing = String::new();
+        let mut previous = at.carrier.to_owned();
+        for (j, joint) in chain.joints.iter().enumerate() {
+            let (before, axis, after) = joint.split();
+            let joint_name = format!("{name}_c{c}_j{j}");
+            let kind = match joint.kind {
+                JointKind::Revolute => "hinge",
+                JointKind::Prismatic => "slide",
+            };
+            let scale = joint_scale(joint.kind);
+            let range = match joint.min.is_finite() && joint.max.is_finite() {
+                true => format!(
+                    " limited=\"true\" range=\"{} {}\"",
+                    joint.min * scale,
+                    joint.max * scale
+                ),
+                false => String::new(),
+            };
+            let _ = write!(
+                xml,
+                "<body name=\"{joint_name}\" {}><inertial pos=\"0 0 0\" mass=\"{JOINT_BODY_MASS}\" diaginertia=\"{m} {m} {m}\"/><joint name=\"{joint_name}\" type=\"{kind}\" axis=\"{} {} {}\"{range}/>",
+                placement(&(parent * before)),
+                axis.x,
+                axis.y,
+                axis.z,
+                m = JOINT_BODY_MASS * 1e-6,
+            );
+            closing.push_str("</body>");
+            for link in chain.links.iter().filter(|l| l.frame == Some(j)) {
+                xml.push_str(&self.link(name, &after, &link.body)?);
+                let body = format!("{name}_{}", clean(&link.body.name));
+                let _ = writeln!(
+                    self.exclusions,
+                    "    <exclude body1=\"{previous}\" body2=\"{body}\"/>"
+                );
+                previous = body;
+            }
+            self.couple(robot, joint, &joint_name, first_joint, scale);
+            for branch in branches_on(robot, c, j) {
+                let at = ChainStart {
+                    chain: branch,
+                    pose: after * robot.chains()[branch].base,
+                    carrier: &previous,
+                };
+                self.chain(name, robot, at, first_joint, xml)?;
+            }
+            parent = after;
+        }
+        xml.push_str(&closing);
+        xml.push('\n');
+        Ok(())
     }
 
     /// A link: a body at `at` in its joint's body, with its mass and its mesh.
@@ -284,19 +325,50 @@ fn joint_scale(kind: JointKind) -> f64 {
     }
 }
 
-/// Each joint's value where the robot stands (chain by chain, as the joints are written; a
-/// broken-away joint at the value it broke away at), SI.
+/// Each joint's value where the robot stands (in the order the joints are written, a branch
+/// after the joint it starts on; a broken-away joint at the value it broke away at), SI.
 fn joint_values(robot: &Robot) -> Vec<f64> {
     let dofs = robot.dof_values();
-    let mut values = Vec::new();
-    for (c, chain) in robot.chains().iter().enumerate() {
-        for (j, joint) in chain.joints.iter().enumerate() {
+    let mut order = Vec::new();
+    for c in (0..robot.chains().len()).filter(|&c| robot.chains()[c].parent.is_none()) {
+        written_joints(robot, c, &mut order);
+    }
+    order
+        .into_iter()
+        .map(|(c, j)| {
+            let joint = &robot.chains()[c].joints[j];
             let dof = dofs[joint.coupling.dof];
             let held = robot.breakaway(c, j).map_or(dof, |b| dof.min(b));
-            values.push(joint.coupling.ratio * held * joint_scale(joint.kind));
+            joint.coupling.ratio * held * joint_scale(joint.kind)
+        })
+        .collect()
+}
+
+/// A chain's joints as (chain, joint) in the order they are written: each joint, then the
+/// branches that start on it.
+fn written_joints(robot: &Robot, chain: usize, order: &mut Vec<(usize, usize)>) {
+    for j in 0..robot.chains()[chain].joints.len() {
+        order.push((chain, j));
+        for branch in branches_on(robot, chain, j) {
+            written_joints(robot, branch, order);
         }
     }
-    values
+}
+
+/// The chains that start on joint `joint` of chain `chain`.
+fn branches_on(robot: &Robot, chain: usize, joint: usize) -> Vec<usize> {
+    let here = Some(ChainParent { chain, joint });
+    (0..robot.chains().len())
+        .filter(|&c| robot.chains()[c].parent == here)
+        .collect()
+}
+
+/// Where a chain is written: its index, its start in the body it is written in, and the
+/// body it starts on (which its first link never collides with).
+struct ChainStart<'a> {
+    chain: usize,
+    pose: Pose,
+    carrier: &'a str,
 }
 
 /// A body's mass, centre and inertia (SI), in its own frame.

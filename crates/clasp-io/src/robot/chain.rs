@@ -62,11 +62,7 @@ pub(super) fn parse_chain(
             frame: consumed.checked_sub(1),
         });
     }
-    Ok(Chain {
-        base,
-        joints,
-        links,
-    })
+    Ok(Chain::from_palm(base, joints, links))
 }
 
 fn parse_joint(element: &Element, file: &Path, dof_count: usize) -> Result<Joint, LoadError> {

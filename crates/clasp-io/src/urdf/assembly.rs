@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link, Pose,
+    Body, BodyKind, Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link, Pose,
 };
 
 use super::{
@@ -34,6 +34,16 @@ impl Group<'_> {
     }
 }
 
+/// A chain that branches off another where a link has several movable joints.
+struct Branch {
+    /// Its first joint.
+    joint: usize,
+    /// Its base in the frame of the joint it starts on.
+    base: Pose,
+    /// The index, in the chain it branches off, of the joint it starts on.
+    on_joint: usize,
+}
+
 /// What the assembly reads from: the model, its couplings, and where its mesh files are.
 pub(super) struct Builder<'a> {
     pub(super) source: &'a dyn FileSource,
@@ -57,11 +67,27 @@ impl<'a> Builder<'a> {
                     ),
                 )
             })?;
-        let chains = palm_group
+        // Chains in the order they are met: each branch after the chain it starts on.
+        let mut pending: Vec<(usize, Pose, Option<ChainParent>)> = palm_group
             .movable
             .iter()
-            .map(|&(joint, base)| self.chain(joint, base))
-            .collect::<Result<_, _>>()?;
+            .map(|&(joint, base)| (joint, base, None))
+            .collect();
+        pending.reverse();
+        let mut chains = Vec::new();
+        while let Some((joint, base, parent)) = pending.pop() {
+            let (mut chain, branches) = self.chain(joint, base)?;
+            chain.parent = parent;
+            let here = chains.len();
+            chains.push(chain);
+            pending.extend(branches.into_iter().rev().map(|branch| {
+                let parent = ChainParent {
+                    chain: here,
+                    joint: branch.on_joint,
+                };
+                (branch.joint, branch.base, Some(parent))
+            }));
+        }
         Ok((palm, chains))
     }
 
@@ -89,13 +115,11 @@ impl<'a> Builder<'a> {
         group
     }
 
-    /// One chain from a joint leaving the palm to its leaf.
-    fn chain(&self, first: usize, base: Pose) -> Result<Chain, LoadError> {
-        let mut chain = Chain {
-            base,
-            joints: Vec::new(),
-            links: Vec::new(),
-        };
+    /// One chain from a joint to a leaf, following the first movable joint where a link has
+    /// several; the others start branches.
+    fn chain(&self, first: usize, base: Pose) -> Result<(Chain, Vec<Branch>), LoadError> {
+        let mut chain = Chain::from_palm(base, Vec::new(), Vec::new());
+        let mut branches = Vec::new();
         let mut next = Some((first, Pose::identity()));
         while let Some((j, parent_pose)) = next {
             let joint = &self.model.joints[j];
@@ -123,26 +147,22 @@ impl<'a> Builder<'a> {
                 max: joint.upper - coupling.offset,
                 dynamics: JointDynamics::default(),
             });
+            let at = chain.joints.len() - 1;
             if let Some(body) = self.body(&group, BodyKind::Link, name)? {
                 chain.links.push(Link {
                     body,
-                    frame: Some(chain.joints.len() - 1),
+                    frame: Some(at),
                 });
             }
-            if group.movable.len() > 1 {
-                let names: Vec<&str> = group
-                    .movable
-                    .iter()
-                    .map(|&(m, _)| self.model.joints[m].name)
-                    .collect();
-                return Err(self.error(
-                    self.model.links[joint.child].line,
-                    &format!("the robot branches below its root at link \"{}\" (joints {}); Clasp's chains run from the palm without branching", joint.child, names.join(", ")),
-                ));
-            }
-            next = group.movable.first().copied();
+            let mut movable = group.movable.into_iter();
+            next = movable.next();
+            branches.extend(movable.map(|(joint, base)| Branch {
+                joint,
+                base,
+                on_joint: at,
+            }));
         }
-        Ok(chain)
+        Ok((chain, branches))
     }
 
     /// Where the body of a group sits and whose name it takes: its link's, unless all of the

@@ -1,6 +1,8 @@
 //! URDF robots (ROS's Unified Robot Description Format) as Clasp robots.
 //!
-//! The root link is the palm; each path from it through movable joints is a chain. Fixed joints
+//! The root link is the palm; each path from it through movable joints is a chain, and where a
+//! link has several movable joints the first goes on and the others start branches on it (a
+//! wrist carrying a palm of fingers, a thumb base off the palm). Fixed joints
 //! are folded away: a fixed child's geometry joins its parent's body, and a link with no
 //! geometry of its own whose geometry all comes from one fixed descendant takes that
 //! descendant's frame (so a URDF can place a link frame off its joint axis, as a

@@ -204,20 +204,34 @@ fn a_missing_package_lists_the_places_tried() {
 }
 
 #[test]
-fn branching_below_the_root_is_refused() {
+fn a_link_with_two_movable_joints_starts_a_branch_on_its_joint() {
     let urdf = r#"<robot name="r">
 <link name="palm"><visual><geometry><sphere radius="0.01"/></geometry></visual></link>
-<link name="a"/><link name="b"/><link name="c"/>
-<joint name="ja" type="continuous"><parent link="palm"/><child link="a"/></joint>
-<joint name="jb" type="continuous"><parent link="a"/><child link="b"/></joint>
-<joint name="jc" type="continuous"><parent link="a"/><child link="c"/></joint>
+<link name="a"><visual><geometry><sphere radius="0.01"/></geometry></visual></link>
+<link name="b"><visual><geometry><sphere radius="0.01"/></geometry></visual></link>
+<link name="c"><visual><geometry><sphere radius="0.01"/></geometry></visual></link>
+<joint name="ja" type="continuous"><parent link="palm"/><child link="a"/><axis xyz="0 0 1"/></joint>
+<joint name="jb" type="continuous"><parent link="a"/><child link="b"/><origin xyz="0 0 0.02"/></joint>
+<joint name="jc" type="continuous"><parent link="a"/><child link="c"/><origin xyz="0 0.03 0"/></joint>
 </robot>"#;
-    let err = error_of(urdf);
-    assert_eq!(err.line, Some(3), "{err}");
-    assert!(
-        err.message
-            .contains("branches below its root at link \"a\" (joints jb, jc)"),
-        "{err}"
+    let robot = load(urdf).unwrap();
+    let chains = robot.chains();
+    assert_eq!(chains.len(), 2);
+    assert_eq!((chains[0].joints.len(), chains[1].joints.len()), (2, 1));
+    assert_eq!(
+        chains[1].parent,
+        Some(clasp_core::ChainParent { chain: 0, joint: 0 })
+    );
+    assert_at(origin_of(&chains[0].links[1].body), [0.0, 0.0, 20.0]);
+    assert_at(origin_of(&chains[1].links[0].body), [0.0, 30.0, 0.0]);
+    // Turning ja carries the branch: c goes round the z axis with a.
+    let mut robot = robot;
+    robot
+        .set_dof_values(&[std::f64::consts::FRAC_PI_2, 0.0, 0.0])
+        .unwrap();
+    assert_at(
+        origin_of(&robot.chains()[1].links[0].body),
+        [-30.0, 0.0, 0.0],
     );
 }
 
