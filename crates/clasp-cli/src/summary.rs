@@ -1,6 +1,8 @@
 //! The JSON summary of each kind of file.
 
-use clasp_core::{Body, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World};
+use clasp_core::{
+    Body, DofRole, HandApproach, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World,
+};
 use serde_json::{Value, json};
 
 /// Triangles, vertices, bounding box and closedness of a mesh.
@@ -54,6 +56,7 @@ pub fn robot(robot: &Robot) -> Value {
             json!({
                 "kind": lower(dof.kind),
                 "default_value": dof.default_value,
+                "default_velocity": dof.default_velocity,
                 "limits": [finite_or_null(min), finite_or_null(max)],
             })
         })
@@ -76,7 +79,10 @@ pub fn robot(robot: &Robot) -> Value {
                 })
                 .collect();
             let links: Vec<&str> = chain.links.iter().map(|l| l.body.name.as_str()).collect();
-            json!({ "joints": joints, "links": links })
+            let parent = chain
+                .parent
+                .map(|p| json!({ "chain": p.chain, "joint": p.joint }));
+            json!({ "joints": joints, "links": links, "parent": parent })
         })
         .collect();
     let links: Vec<&str> = robot.bodies().map(|b| b.name.as_str()).collect();
@@ -87,9 +93,34 @@ pub fn robot(robot: &Robot) -> Value {
         "chains": chains,
         "links": links,
         "triangles": triangles,
+        "approach": robot.approach.as_ref().map(approach),
+        "inferred": inferred(robot),
         "eigengrasps": eigengrasps(robot),
         "virtual_contacts": robot.virtual_contacts.as_ref().map(virtual_contacts),
     })
+}
+
+/// Where a hand's palm faces: the reference point and the direction, in the palm's frame.
+fn approach(approach: &HandApproach) -> Value {
+    let (r, d) = (approach.reference, approach.direction);
+    json!({ "reference": [r.x, r.y, r.z], "direction": [d.x, d.y, d.z] })
+}
+
+/// What the hand's kinematics say of it, whatever its file says: the approach and each
+/// DOF's role (`close+`, `close-`, `spread`, `wrist`).
+fn inferred(robot: &Robot) -> Value {
+    let inference = robot.infer_hand();
+    let roles: Vec<&str> = inference
+        .roles
+        .iter()
+        .map(|role| match role {
+            DofRole::Closes { sense } if *sense > 0.0 => "close+",
+            DofRole::Closes { .. } => "close-",
+            DofRole::Spreads => "spread",
+            DofRole::Carries => "wrist",
+        })
+        .collect();
+    json!({ "approach": approach(&inference.approach), "roles": roles })
 }
 
 /// A hand's virtual contacts: the robot they were written for, and each one's body, location,

@@ -97,6 +97,7 @@ pub use robot::{
     chain::{Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link},
     dof::{Dof, DofError, DofKind},
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
+    inference::{DofRole, HandInference},
     jacobian::LinkJacobian,
     mount::Connection,
     reach::{ArmCarrier, REACH_TOLERANCE, ReachShortfall},

@@ -31,6 +31,19 @@ pub fn graspit_models() -> Option<PathBuf> {
     }
 }
 
+/// The field's URDF hands (`../shared/hands`: dex-urdf's Allegro, LEAP, Inspire, Ability and
+/// Panda gripper), or `None` after printing why the caller skips. Panics under CI.
+pub fn field_hands() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/hands");
+    match root.canonicalize() {
+        Ok(root) if root.is_dir() => Some(root),
+        _ => {
+            skipped(&format!("the field's hands are not at {}", root.display()));
+            None
+        }
+    }
+}
+
 /// Lines of GraspIt's own files that a copy of its library was found changed in: the file,
 /// the line as found, the line as GraspIt ships it. (The copy at `../shared/graspit-models`
 /// on 2026-11-27 had GraspIt's mug made frictionless; GraspIt's `models/objects/mug.xml`

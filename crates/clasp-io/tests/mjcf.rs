@@ -298,15 +298,23 @@ fn bad_mjcf_is_named_by_file_and_line() {
         assert_eq!(error.line, Some(*line), "{error}");
         assert!(error.message.contains(message), "{error}");
     }
+}
+
+/// A body with two moving children starts a branch on its joint, as in URDF; the DOFs follow
+/// the body tree's order (MuJoCo's qpos).
+#[test]
+fn a_branching_mjcf_hand_loads_as_a_tree() {
     let branching = format!(
-        "{HAND_START}<body name=\"a\">\n<joint/>\n<geom size=\"0.01\"/>\n<body name=\"b\"><joint/><geom size=\"0.01\"/></body>\n<body name=\"c\"><joint/><geom size=\"0.01\"/></body>\n</body>\n{HAND_END}"
+        "{HAND_START}<body name=\"a\">\n<joint name=\"ja\"/>\n<geom size=\"0.01\"/>\n<body name=\"b\"><joint name=\"jb\"/><geom size=\"0.01\"/></body>\n<body name=\"c\" pos=\"0 0.03 0\"><joint name=\"jc\"/><geom size=\"0.01\"/></body>\n</body>\n{HAND_END}"
     );
-    let error = error_of(&[("m/main.xml", Box::leak(branching.into_boxed_str()))]);
-    assert_eq!(error.line, Some(5), "{error}");
-    assert!(
-        error
-            .message
-            .contains("branches below its root at body \"a\""),
-        "{error}"
+    let text: &'static str = Box::leak(branching.into_boxed_str());
+    let source = Embedded::new([("m/main.xml", text)]);
+    let world = load_world(&source, Path::new("m/main.xml"), None).unwrap();
+    let hand = first_robot(&world);
+    assert_eq!(hand.chains().len(), 2);
+    assert_eq!(
+        hand.chains()[1].parent,
+        Some(clasp_core::ChainParent { chain: 0, joint: 0 })
     );
+    assert_eq!(hand.dofs.len(), 3);
 }

@@ -47,6 +47,29 @@ struct Moments {
 }
 
 impl MassProperties {
+    /// Point masses with inertias of their own as one body: each part as (grams, its centre
+    /// in mm, its inertia about that centre in g·mm², the body's axes), summed about their
+    /// common centre (parallel axes). `None` where they weigh nothing.
+    pub fn of_parts(parts: &[(f64, Point3<f64>, Matrix3<f64>)]) -> Option<Self> {
+        let mass: f64 = parts.iter().map(|p| p.0).sum();
+        if mass.is_nan() || mass <= 0.0 {
+            return None;
+        }
+        let cog = parts.iter().map(|p| p.1.coords * p.0).sum::<Vector3<f64>>() / mass;
+        let mut inertia = Matrix3::zeros();
+        for (m, centre, about_own) in parts {
+            let d = centre.coords - cog;
+            inertia +=
+                about_own + (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * *m;
+        }
+        Some(MassProperties {
+            mass,
+            cog: Point3::from(cog),
+            inertia: inertia / mass,
+            open_mesh_estimate: false,
+        })
+    }
+
     /// Completes what a file gives with what the mesh implies.
     pub fn complete(mesh: &TriMesh, given: GivenMass) -> Self {
         if let (Some(mass), Some(cog), Some(inertia)) = (given.mass, given.cog, given.inertia) {

@@ -150,9 +150,16 @@ impl Robot {
             (Palm, Link { chain, link }) | (Link { chain, link }, Palm) => {
                 link != 0 || self.chains[chain].parent.is_some()
             }
-            (Link { chain: c1, link: l1 }, Link { chain: c2, link: l2 }) => {
-                c1 != c2 && !self.starts_on(c1, l1, c2, l2) && !self.starts_on(c2, l2, c1, l1)
-            }
+            (
+                Link {
+                    chain: c1,
+                    link: l1,
+                },
+                Link {
+                    chain: c2,
+                    link: l2,
+                },
+            ) => c1 != c2 && !self.starts_on(c1, l1, c2, l2) && !self.starts_on(c2, l2, c1, l1),
         }
     }
 

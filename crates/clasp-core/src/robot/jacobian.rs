@@ -100,7 +100,9 @@ impl Robot {
         let palm = self.palm.pose;
         let mut all = Vec::with_capacity(self.chains.len());
         for (c, (chain, held)) in self.chains.iter().zip(&self.breakaway).enumerate() {
-            let start = chain.parent.map_or(Pose::identity(), |p| frames[p.chain][p.joint]);
+            let start = chain
+                .parent
+                .map_or(Pose::identity(), |p| frames[p.chain][p.joint]);
             let motions = chain
                 .joints
                 .iter()

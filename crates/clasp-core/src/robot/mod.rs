@@ -11,6 +11,7 @@ pub mod chain;
 pub mod dof;
 mod dof_values;
 pub mod eigengrasp;
+pub mod inference;
 pub mod jacobian;
 mod kinematics;
 pub mod mount;

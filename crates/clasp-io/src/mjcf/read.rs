@@ -23,8 +23,8 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, ChainParent, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
-    Link, Pose, Robot, World,
+    Body, BodyKind, Chain, ChainParent, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame,
+    JointKind, Link, Pose, Robot, World,
 };
 use nalgebra::{Matrix3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -337,23 +337,7 @@ impl<'a> Reader<'a> {
                 parts.push(self.inertial(inertial, pose)?);
             }
         }
-        let mass: f64 = parts.iter().map(|p| p.0).sum();
-        if parts.is_empty() || mass <= 0.0 {
-            return Ok(None);
-        }
-        let cog = parts.iter().map(|p| p.1.coords * p.0).sum::<Vector3<f64>>() / mass;
-        let mut inertia = Matrix3::zeros();
-        for (m, c, about_own) in &parts {
-            let d = c.coords - cog;
-            inertia +=
-                about_own + (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * *m;
-        }
-        Ok(Some(clasp_core::MassProperties {
-            mass,
-            cog: Point3::from(cog),
-            inertia: inertia / mass,
-            open_mesh_estimate: false,
-        }))
+        Ok(clasp_core::MassProperties::of_parts(&parts))
     }
 
     /// One `<inertial>` in the group's frame: grams, its centre (mm), its inertia about that
@@ -454,6 +438,9 @@ impl<'a> Reader<'a> {
         };
         let mut robot = Robot::new(name, palm, dofs, chains, None);
         robot.source = Some(node.file.to_path_buf());
+        // What a GraspIt robot file says and MJCF does not, from the kinematics.
+        let inferred = robot.infer_hand();
+        robot.apply_inference(&inferred);
         robot.set_pose(pose);
         self.key_dofs(&mut robot, &records, &couplings)?;
         Ok(robot)

@@ -5,14 +5,21 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link, Pose,
+    Body, BodyKind, Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind,
+    Link, MassProperties, Pose,
 };
+
+use nalgebra::{Matrix3, Point3};
 
 use super::{
     model::{Model, UrdfKind, origin},
     shapes::{geometry_elements, shape},
 };
-use crate::{error::LoadError, source::FileSource};
+use crate::{
+    error::LoadError,
+    source::FileSource,
+    xml::{Element, number_attribute},
+};
 
 /// A link and everything fixed to it: geometry in the group's frame, and the movable joints
 /// leaving it with their parent link's pose in that frame.
@@ -202,7 +209,57 @@ impl<'a> Builder<'a> {
         let mut body = Body::from_mesh(name, kind, mesh);
         body.color = color;
         body.source = Some(self.file.to_path_buf());
+        if let Some(mass) = self.group_mass(group)? {
+            body.mass = mass;
+        }
         Ok(Some(body))
+    }
+
+    /// The group's `<inertial>`s as one: their masses summed, about their common centre
+    /// (parallel axes), in the group's frame; `None` where no link of it has one, or they
+    /// weigh nothing (the mesh's volume then gives the mass).
+    fn group_mass(&self, group: &Group) -> Result<Option<MassProperties>, LoadError> {
+        let mut parts = Vec::new();
+        for &(link, pose) in &group.links {
+            if let Some(inertial) = self.model.links[link].child("inertial") {
+                parts.push(self.inertial(inertial, pose)?);
+            }
+        }
+        Ok(MassProperties::of_parts(&parts))
+    }
+
+    /// One `<inertial>`, its link at `pose` in the group's frame: grams, its centre (mm), its
+    /// inertia about that centre in the group's axes (g·mm²).
+    fn inertial(
+        &self,
+        inertial: &Element,
+        pose: Pose,
+    ) -> Result<(f64, Point3<f64>, Matrix3<f64>), LoadError> {
+        let frame = pose * origin(inertial, self.file)?;
+        let line = inertial.line;
+        let mass = match inertial.child("mass") {
+            Some(mass) => number_attribute(mass, "value", self.file)?,
+            None => return Err(self.error(line, "<inertial> has no <mass>")),
+        };
+        if mass < 0.0 {
+            return Err(self.error(line, &format!("<inertial> mass {mass} is negative")));
+        }
+        let own = match inertial.child("inertia") {
+            Some(i) => {
+                let get = |key: &str| match i.attribute(key) {
+                    None => Ok(0.0),
+                    Some(_) => number_attribute(i, key, self.file),
+                };
+                let (xx, yy, zz) = (get("ixx")?, get("iyy")?, get("izz")?);
+                let (xy, xz, yz) = (get("ixy")?, get("ixz")?, get("iyz")?);
+                Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+            }
+            None => Matrix3::zeros(),
+        };
+        // kg to g, kg·m² to g·mm², turned into the group's axes.
+        let rotation = frame.rotation.to_rotation_matrix();
+        let inertia = rotation.matrix() * own * rotation.matrix().transpose() * 1e9;
+        Ok((mass * 1e3, Point3::from(frame.translation.vector), inertia))
     }
 
     fn error(&self, line: usize, message: &str) -> LoadError {

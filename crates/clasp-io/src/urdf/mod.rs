@@ -29,7 +29,6 @@ pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErro
     let root = read_rooted(source, path, "robot")?;
     let model = Model::parse(&root, path)?;
     let couplings = model.couplings()?;
-    let dof_count = model.joints.iter().filter(|j| j.drives_a_dof()).count();
     let builder = Builder {
         source,
         file: path,
@@ -37,9 +36,16 @@ pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErro
         couplings: &couplings,
     };
     let (palm, chains) = builder.build()?;
-    let dofs = (0..dof_count)
-        // A URDF says nothing about which way a joint closes a grasp: all close positive.
-        .map(|_| Dof::new(DofKind::Rigid, 1.0, 0.0))
+    let dofs = model
+        .joints
+        .iter()
+        .filter(|j| j.drives_a_dof())
+        .map(|joint| {
+            // A URDF says nothing about which way a joint closes a grasp: inferred below.
+            let mut dof = Dof::new(DofKind::Rigid, 1.0, 0.0);
+            dof.max_effort = joint.effort.unwrap_or(Dof::DEFAULT_MAX_EFFORT);
+            dof
+        })
         .collect();
     let name = root
         .attribute("name")
@@ -51,5 +57,10 @@ pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErro
         });
     let mut robot = Robot::new(name, palm, dofs, chains, None);
     robot.source = Some(path.to_path_buf());
+    // What a GraspIt robot file says and a URDF does not, from the kinematics; a URDF's
+    // zero is no posture to start a grasp from where it shuts a gripper's jaws.
+    let inferred = robot.infer_hand();
+    robot.apply_inference(&inferred);
+    robot.open_sliding_jaws(&inferred);
     Ok(robot)
 }

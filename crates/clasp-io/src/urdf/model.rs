@@ -43,6 +43,8 @@ pub(super) struct UrdfJoint<'a> {
     /// The limits on the joint position, in Clasp's units; infinite for continuous joints.
     pub(super) lower: f64,
     pub(super) upper: f64,
+    /// `<limit effort>` in GraspIt's DOF units (N·mm·1e6 for a torque, N·1e6 for a force).
+    pub(super) effort: Option<f64>,
     mimic: Option<Mimic<'a>>,
 }
 
@@ -279,6 +281,7 @@ fn parse_joint<'a>(element: &'a Element, file: &Path) -> Result<UrdfJoint<'a>, L
         axis,
         lower: f64::NEG_INFINITY,
         upper: f64::INFINITY,
+        effort: None,
         mimic: element
             .child("mimic")
             .map(|m| parse_mimic(m, file))
@@ -304,6 +307,26 @@ fn parse_joint<'a>(element: &'a Element, file: &Path) -> Result<UrdfJoint<'a>, L
             ));
         }
         (joint.lower, joint.upper) = (lower * joint.scale(), upper * joint.scale());
+    }
+    if let Some(limit) = element
+        .child("limit")
+        .filter(|l| l.attribute("effort").is_some())
+    {
+        let effort = number_attribute(limit, "effort", file)?;
+        if effort < 0.0 {
+            return Err(LoadError::new(
+                file,
+                Some(limit.line),
+                format!("joint \"{name}\" effort {effort} is negative"),
+            ));
+        }
+        // N·m or N as GraspIt gives DOF efforts: N·mm·1e6, or N·1e6.
+        let units = if joint.kind == UrdfKind::Prismatic {
+            1e6
+        } else {
+            1e9
+        };
+        joint.effort = Some(effort * units);
     }
     Ok(joint)
 }

@@ -1,0 +1,295 @@
+//! What a hand file from outside GraspIt (URDF, MJCF) does not say, worked out from the hand's
+//! kinematics: where the palm faces (GraspIt's approach direction) and, for each DOF, which way
+//! it closes a grasp, or that Auto Grasp leaves it alone (a spread, or a wrist that carries
+//! several fingers).
+//!
+//! How: each DOF is nudged where the hand stands and the fingertips' velocities read off the
+//! forward kinematics. A finger's flexing joints can turn far one way (closing) and little the
+//! other (over-extension); a spread turns about as far both ways, and mirrored fingers spread
+//! in opposite senses. So the sum over DOFs and fingertips of each tip velocity weighed by how
+//! much further its DOF can go forward than back points where the fingers close: the side the
+//! palm faces. Where no DOF turns (a parallel gripper's jaws slide), the palm faces its
+//! fingertips. A DOF then closes where it moves its fingertips toward a grasp centre in front of
+//! the palm, and spreads where it moves them across that line.
+
+use nalgebra::{Point3, Unit, Vector3};
+
+use super::{HandApproach, Robot};
+
+/// What a DOF does in a grasp, as worked out from the kinematics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DofRole {
+    /// Closes the hand when it moves the way of `sense` (+1 or −1): Auto Grasp drives it.
+    Closes { sense: f64 },
+    /// Moves fingertips across the grasp rather than into it (abduction, a spread): Auto
+    /// Grasp leaves it where it is.
+    Spreads,
+    /// Carries several fingers (a wrist): Auto Grasp leaves it where it is.
+    Carries,
+}
+
+impl DofRole {
+    /// The DOF's Auto Grasp velocity: its closing sense, or 0 for one left alone.
+    pub fn default_velocity(self) -> f64 {
+        match self {
+            DofRole::Closes { sense } => sense,
+            DofRole::Spreads | DofRole::Carries => 0.0,
+        }
+    }
+}
+
+/// A hand's approach direction and its DOFs' roles, as the kinematics give them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandInference {
+    /// In the palm's frame: the reference point on the palm's face, and the way it faces.
+    pub approach: HandApproach,
+    /// One per DOF.
+    pub roles: Vec<DofRole>,
+}
+
+/// A DOF's share of the fingertips' motion below this fraction toward the grasp centre makes
+/// it a spread: a flexing joint of a straight finger moves its tip at 45° to that line
+/// (cos 45° ≈ 0.71), a spread across it (≈ 0).
+const CLOSING_SHARE: f64 = 0.4;
+
+/// A DOF that can go further one way than the other by this share of its range is one-sided,
+/// as flexing joints are (−20° to 90°, say); spreads turn about as far each way (±20°).
+const ONE_SIDED: f64 = 0.1;
+
+/// Tip speeds below this (mm per rad or per mm: a micrometre a radian) count as none.
+const STILL: f64 = 1e-3;
+
+/// One DOF's fingertip velocities where the hand stands, one per finger, world axes.
+struct DofMotion {
+    tips: Vec<Vector3<f64>>,
+    /// How much further the DOF can go up than down from where it stands (a turn at most
+    /// each way), in its own unit.
+    forward_bias: f64,
+    /// Its range from end to end (a turn at most each way from where it stands).
+    range: f64,
+    revolute: bool,
+    carries: bool,
+}
+
+impl Robot {
+    /// The hand's approach direction and each DOF's role, worked out from its kinematics
+    /// where it stands (see the module's docs).
+    pub fn infer_hand(&self) -> HandInference {
+        let fingers = self.finger_chains();
+        let values = self.dof_values.clone();
+        let tips = self.fingertips(&fingers, &values);
+        let motions: Vec<DofMotion> = (0..self.dofs.len())
+            .map(|dof| self.dof_motion(dof, &fingers, &tips))
+            .collect();
+        let palm_centre = self.palm.pose * bounding_centre(&self.palm);
+        let facing = facing(&motions, &tips, palm_centre);
+        // The grasp centre: in front of the palm, as far as the fingertips reach.
+        let reach =
+            tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len().max(1) as f64;
+        let centre = palm_centre + facing.into_inner() * reach;
+        let roles = motions
+            .iter()
+            .map(|motion| role(motion, &tips, &centre))
+            .collect();
+        HandInference {
+            approach: self.approach_on_palm(facing),
+            roles,
+        }
+    }
+
+    /// Sets what [`Robot::infer_hand`] works out: the approach direction, and each DOF's
+    /// Auto Grasp velocity.
+    pub fn apply_inference(&mut self, inferred: &HandInference) {
+        self.approach = Some(inferred.approach.clone());
+        for (dof, role) in self.dofs.iter_mut().zip(&inferred.roles) {
+            dof.default_velocity = role.default_velocity();
+        }
+    }
+
+    /// Puts each sliding DOF that closes (a parallel gripper's jaw) at the end of its range it
+    /// closes from, and makes that its default: for files that say nothing of where a hand
+    /// starts (URDF's zero is often the jaws shut).
+    pub fn open_sliding_jaws(&mut self, inferred: &HandInference) {
+        let mut values = self.dof_values.clone();
+        for (d, role) in inferred.roles.iter().enumerate() {
+            if let (DofRole::Closes { sense }, false) = (role, self.dof_is_revolute(d)) {
+                let (lo, hi) = self.dof_limits(d);
+                let open = if *sense > 0.0 { lo } else { hi };
+                if open.is_finite() {
+                    self.dofs[d].default_value = open;
+                    values[d] = open;
+                }
+            }
+        }
+        self.dof_values = self.within_limits(&values);
+        self.place_links();
+    }
+
+    /// The chains that end in a fingertip: those with links and no branch on their last
+    /// joint.
+    fn finger_chains(&self) -> Vec<usize> {
+        (0..self.chains.len())
+            .filter(|&c| {
+                let chain = &self.chains[c];
+                let last = chain.joints.len().checked_sub(1);
+                let branched = self.chains.iter().any(|other| {
+                    other
+                        .parent
+                        .is_some_and(|p| Some(p.joint) == last && p.chain == c)
+                });
+                !chain.links.is_empty() && !branched
+            })
+            .collect()
+    }
+
+    /// Each finger's tip (its last link's box centre), world, were the DOFs at `values`.
+    fn fingertips(&self, fingers: &[usize], values: &[f64]) -> Vec<Point3<f64>> {
+        let poses = self.link_poses_at(values);
+        fingers
+            .iter()
+            .map(|&c| {
+                let last = self.chains[c].links.len() - 1;
+                let pose = poses[self.link_jacobian_index(c, last)];
+                pose * bounding_centre(&self.chains[c].links[last].body)
+            })
+            .collect()
+    }
+
+    fn dof_motion(&self, dof: usize, fingers: &[usize], tips: &[Point3<f64>]) -> DofMotion {
+        let values = &self.dof_values;
+        let (moved, step) = self.nudged(values, dof);
+        let tips_moved = self.fingertips(fingers, &moved);
+        let (lo, hi) = self.dof_limits(dof);
+        let turn = std::f64::consts::PI;
+        let revolute = self.dof_is_revolute(dof);
+        let span = if revolute { turn } else { f64::INFINITY };
+        let up = (hi - values[dof]).min(span);
+        let down = (values[dof] - lo).min(span);
+        DofMotion {
+            tips: tips_moved
+                .iter()
+                .zip(tips)
+                .map(|(after, before)| (after - before) / step)
+                .collect(),
+            forward_bias: if up.is_finite() && down.is_finite() {
+                up - down
+            } else {
+                0.0
+            },
+            range: up + down,
+            revolute,
+            carries: self.dof_carries_fingers(dof, fingers),
+        }
+    }
+
+    /// Whether a DOF drives a joint that carries more than one finger (a wrist).
+    fn dof_carries_fingers(&self, dof: usize, fingers: &[usize]) -> bool {
+        self.dof_joints(dof).into_iter().any(|joint| {
+            let carried = fingers.iter().filter(|&&f| {
+                let last = self.chains[f].joints.len().checked_sub(1);
+                self.joints_carrying(f, last).contains(&joint)
+            });
+            carried.count() > 1
+        })
+    }
+
+    /// The approach in the palm's frame: facing `facing` (world), from the point of the
+    /// palm's face in front of its centre.
+    fn approach_on_palm(&self, facing: Unit<Vector3<f64>>) -> HandApproach {
+        let direction =
+            Unit::new_normalize(self.palm.pose.rotation.inverse() * facing.into_inner());
+        let centre = bounding_centre(&self.palm);
+        let face = self
+            .palm
+            .mesh()
+            .vertices()
+            .iter()
+            .map(|v| (v - centre).dot(&direction))
+            .fold(0.0, f64::max);
+        HandApproach {
+            reference: centre + direction.into_inner() * face,
+            direction,
+        }
+    }
+}
+
+/// The way the palm faces (world): where the fingers close (module docs).
+fn facing(
+    motions: &[DofMotion],
+    tips: &[Point3<f64>],
+    palm_centre: Point3<f64>,
+) -> Unit<Vector3<f64>> {
+    let closing: Vector3<f64> = motions
+        .iter()
+        .filter(|m| m.revolute && !m.carries)
+        .flat_map(|m| m.tips.iter().map(move |v| v * m.forward_bias))
+        .sum();
+    if let Some(direction) = Unit::try_new(closing, STILL) {
+        return direction;
+    }
+    let tips_centre =
+        tips.iter().map(|t| t.coords).sum::<Vector3<f64>>() / tips.len().max(1) as f64;
+    Unit::try_new(tips_centre - palm_centre.coords, STILL).unwrap_or(Vector3::z_axis())
+}
+
+/// A DOF's role: closing where its fingertips move toward `centre`, by the sense they do, or
+/// else, for a one-sided DOF, toward the other fingertips (a thumb curling to meet the
+/// fingers); a spread moves a finger across both, or turns as far each way.
+fn role(motion: &DofMotion, tips: &[Point3<f64>], centre: &Point3<f64>) -> DofRole {
+    if motion.carries {
+        return DofRole::Carries;
+    }
+    let speed: f64 = motion.tips.iter().map(|v| v.norm()).sum();
+    if speed < STILL {
+        return DofRole::Spreads;
+    }
+    let toward = |target: &dyn Fn(usize) -> Point3<f64>| -> f64 {
+        motion
+            .tips
+            .iter()
+            .zip(tips)
+            .enumerate()
+            .filter(|(_, (v, _))| v.norm() > STILL)
+            .filter_map(|(t, (v, tip))| {
+                Some(v.dot(&Unit::try_new(target(t) - tip, STILL)?.into_inner()))
+            })
+            .sum()
+    };
+    let to_centre = toward(&|_| *centre);
+    if to_centre.abs() >= CLOSING_SHARE * speed {
+        return DofRole::Closes {
+            sense: to_centre.signum(),
+        };
+    }
+    let to_others = toward(&|t| others_centre(tips, t));
+    let one_sided = motion.forward_bias.abs() >= ONE_SIDED * motion.range;
+    match one_sided && to_others.abs() >= CLOSING_SHARE * speed {
+        true => DofRole::Closes {
+            sense: to_others.signum(),
+        },
+        false => DofRole::Spreads,
+    }
+}
+
+/// The centre of every fingertip but `t` (`t`'s own where it is the only one).
+fn others_centre(tips: &[Point3<f64>], t: usize) -> Point3<f64> {
+    let others: Vec<&Point3<f64>> = tips
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != t)
+        .map(|(_, p)| p)
+        .collect();
+    match others.len() {
+        0 => tips[t],
+        n => Point3::from(others.iter().map(|p| p.coords).sum::<Vector3<f64>>() / n as f64),
+    }
+}
+
+/// The centre of a body's bounding box, in its own frame (its origin where it has no mesh).
+fn bounding_centre(body: &crate::body::Body) -> Point3<f64> {
+    if body.mesh().is_empty() {
+        return Point3::origin();
+    }
+    let (lo, hi) = body.mesh().bounding_box();
+    nalgebra::center(&lo, &hi)
+}
