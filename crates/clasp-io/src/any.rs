@@ -3,16 +3,14 @@
 
 use std::path::Path;
 
-use clasp_core::{Body, BodyKind, Robot, World};
+use clasp_core::{Body, BodyKind, World};
 
 use crate::{
     body::load_body,
     error::LoadError,
     geometry::{GeometryFormat, load_mesh_file},
     kind::FileKind,
-    robot::load_robot,
     source::{Embedded, FileSource},
-    urdf::load_urdf,
     world::load::load_world,
 };
 
@@ -42,30 +40,6 @@ pub fn load_any_body(
     }
 }
 
-/// A robot from a GraspIt robot file, a URDF, or an MJCF model (its first robot). Any other
-/// kind of file is refused, saying what it is.
-pub fn load_any_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadError> {
-    match FileKind::of(source, path)? {
-        FileKind::Robot => load_robot(source, path),
-        FileKind::Urdf => load_urdf(source, path),
-        FileKind::Mjcf => {
-            let world = load_world(source, path, None)?;
-            let robot = world.robots().next().map(|(_, robot)| robot.clone());
-            robot.ok_or_else(|| {
-                LoadError::new(
-                    path,
-                    None,
-                    "this MuJoCo model has no robot (no body with hinge or slide joints)",
-                )
-            })
-        }
-        other => Err(not_a(
-            path,
-            other,
-            "a robot (GraspIt robot XML, URDF or MJCF)",
-        )),
-    }
-}
 
 fn not_a(path: &Path, kind: FileKind, wanted: &str) -> LoadError {
     LoadError::new(

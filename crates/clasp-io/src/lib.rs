@@ -25,6 +25,7 @@ mod ply;
 mod primitives;
 mod recording;
 mod robot;
+mod robot_file;
 mod rrd;
 mod source;
 mod stl;
@@ -34,7 +35,7 @@ mod virtual_contacts;
 mod world;
 mod xml;
 
-pub use any::{DEFAULT_WORLD, default_scene_files, default_world, load_any_body, load_any_robot};
+pub use any::{DEFAULT_WORLD, default_scene_files, default_world, load_any_body};
 pub use body::load_body;
 pub use error::{LoadError, LoadWarning, SaveError};
 pub use geometry::{GeometryFormat, load_mesh_file};
@@ -52,6 +53,7 @@ pub use recording::{
     save_recording,
 };
 pub use robot::{chain::parse_dof_expression, load_robot};
+pub use robot_file::load_any_robot;
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;

@@ -14,7 +14,7 @@
 
 use nalgebra::{Point3, Unit, Vector3};
 
-use super::{HandApproach, Robot};
+use super::{HandApproach, Robot, dof::DofKind};
 
 /// What a DOF does in a grasp, as worked out from the kinematics.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,8 +101,15 @@ impl Robot {
     /// Auto Grasp velocity.
     pub fn apply_inference(&mut self, inferred: &HandInference) {
         self.approach = Some(inferred.approach.clone());
-        for (dof, role) in self.dofs.iter_mut().zip(&inferred.roles) {
-            dof.default_velocity = role.default_velocity();
+        for (d, role) in inferred.roles.iter().enumerate() {
+            self.dofs[d].default_velocity = role.default_velocity();
+            // A DOF that curls several joints of a finger (mimic joints, an underactuated
+            // finger) wraps round what it meets, as GraspIt's breakaway DOFs do: a stopped
+            // joint stays while the others close on.
+            let joints = self.dof_joints(d).len();
+            if matches!(role, DofRole::Closes { .. }) && joints > 1 && self.dofs[d].kind == DofKind::Rigid {
+                self.dofs[d].kind = DofKind::Breakaway;
+            }
         }
     }
 

@@ -18,7 +18,7 @@ use crate::{
     body_edits::read_body_edits,
     error::{LoadError, LoadWarning},
     groups::read_groups,
-    robot::load_robot,
+    robot_file::load_any_robot,
     source::{FileSource, read},
     transform::parse_transform,
     xml::{Element, fixed_numbers, number, parse_document, required},
@@ -163,7 +163,7 @@ impl WorldLoader<'_> {
         element: &Element,
         warnings: &mut Vec<LoadWarning>,
     ) -> Result<Robot, LoadError> {
-        let mut robot = load_robot(self.source, &self.resolve(element, "filename")?)?;
+        let mut robot = load_any_robot(self.source, &self.resolve(element, "filename")?)?;
         if let Some(values) = element.child("dofValues") {
             let at_line = |message: String| LoadError::new(self.path, Some(values.line), message);
             let mut read = parse_dof_stream(&robot, values.text()).map_err(at_line)?;

@@ -9,7 +9,7 @@ use crate::{
     body_edits::{body_edits_xml, read_body_edits},
     error::LoadError,
     groups::{groups_xml, read_groups},
-    robot::load_robot,
+    robot_file::load_any_robot,
     source::Disk,
     xml::Element,
 };
@@ -126,7 +126,7 @@ pub(super) fn robot_body_edits_xml(robot: &Robot) -> String {
     let as_loaded = robot
         .source
         .as_ref()
-        .and_then(|file| load_robot(&Disk, file).ok());
+        .and_then(|file| load_any_robot(&Disk, file).ok());
     let mut xml = String::new();
     for which in robot.parts() {
         let (Some(body), Some(names)) = (robot.body(which), body_attributes(which)) else {
