@@ -40,7 +40,6 @@ pub fn load_any_body(
     }
 }
 
-
 fn not_a(path: &Path, kind: FileKind, wanted: &str) -> LoadError {
     LoadError::new(
         path,
@@ -87,7 +86,7 @@ pub fn default_world() -> Result<World, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Disk;
+    use crate::{robot_file::load_any_robot, source::Disk};
     use clasp_core::RobotId;
 
     #[test]

@@ -97,17 +97,27 @@ impl Robot {
         }
     }
 
-    /// Sets what [`Robot::infer_hand`] works out: the approach direction, and each DOF's
-    /// Auto Grasp velocity.
+    /// Sets what [`Robot::infer_hand`] works out: the approach direction, each DOF's Auto Grasp
+    /// velocity, and where the file gives none, virtual contacts and eigengrasps for the
+    /// planner ([`Robot::infer_virtual_contacts`], [`Robot::infer_eigen_grasps`]).
     pub fn apply_inference(&mut self, inferred: &HandInference) {
         self.approach = Some(inferred.approach.clone());
+        if self.virtual_contacts.is_none() {
+            self.virtual_contacts = Some(self.infer_virtual_contacts(inferred));
+        }
+        if self.eigen_grasps.is_none() {
+            self.eigen_grasps = Some(self.infer_eigen_grasps(inferred));
+        }
         for (d, role) in inferred.roles.iter().enumerate() {
             self.dofs[d].default_velocity = role.default_velocity();
             // A DOF that curls several joints of a finger (mimic joints, an underactuated
             // finger) wraps round what it meets, as GraspIt's breakaway DOFs do: a stopped
             // joint stays while the others close on.
             let joints = self.dof_joints(d).len();
-            if matches!(role, DofRole::Closes { .. }) && joints > 1 && self.dofs[d].kind == DofKind::Rigid {
+            if matches!(role, DofRole::Closes { .. })
+                && joints > 1
+                && self.dofs[d].kind == DofKind::Rigid
+            {
                 self.dofs[d].kind = DofKind::Breakaway;
             }
         }

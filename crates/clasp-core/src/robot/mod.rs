@@ -12,6 +12,7 @@ pub mod dof;
 mod dof_values;
 pub mod eigengrasp;
 pub mod inference;
+mod inferred_contacts;
 pub mod jacobian;
 mod kinematics;
 pub mod mount;

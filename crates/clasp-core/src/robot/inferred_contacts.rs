@@ -1,0 +1,135 @@
+//! What the planner needs of a hand whose file names no virtual contacts or eigengrasps (URDF,
+//! MJCF), worked out from its kinematics: a virtual contact on the face of each finger link
+//! that closing presses forward and on the palm's face, and two eigengrasps, the hand closing
+//! (each closing DOF toward its closing end) and the hand spreading, as GraspIt's hands have.
+
+use nalgebra::{Unit, UnitQuaternion, Vector3};
+
+use super::{
+    Robot,
+    eigengrasp::{EigenGrasp, EigenGrasps},
+    inference::{DofRole, HandInference},
+    virtual_contacts::{VirtualContact, VirtualContacts},
+};
+use crate::{ids::RobotBody, pose::Pose};
+
+/// The friction the inferred contacts are written with: GraspIt's generic μ.
+const FRICTION: f64 = 0.5;
+
+/// Friction-cone edges of an inferred contact, as GraspIt writes eight.
+const EDGES: usize = 8;
+
+/// A link whose centre moves slower than this (mm per rad of closing) is not pressed forward
+/// by the closing: it gets no contact.
+const PRESSED: f64 = 1.0;
+
+impl Robot {
+    /// A virtual contact on each finger link the closing presses forward (at the point of its
+    /// mesh furthest that way, facing it) and one on the palm's face (the approach's reference,
+    /// facing the approach).
+    pub fn infer_virtual_contacts(&self, inferred: &HandInference) -> VirtualContacts {
+        let closing: Vec<f64> = inferred
+            .roles
+            .iter()
+            .map(|role| match role {
+                DofRole::Closes { sense } => *sense,
+                _ => 0.0,
+            })
+            .collect();
+        let jacobians = self.link_jacobians();
+        let mut contacts = vec![contact(
+            RobotBody::Palm,
+            inferred.approach.reference,
+            inferred.approach.direction.into_inner(),
+        )];
+        for (c, chain) in self.chains.iter().enumerate() {
+            for (l, link) in chain.links.iter().enumerate() {
+                let jacobian = &jacobians[self.link_jacobian_index(c, l)];
+                let world = &jacobian.linear * nalgebra::DVector::from_column_slice(&closing);
+                if world.norm() < PRESSED || link.body.mesh().is_empty() {
+                    continue;
+                }
+                let local = link.body.pose.rotation.inverse() * world;
+                let facing = local.normalize();
+                let tip = link
+                    .body
+                    .mesh()
+                    .vertices()
+                    .iter()
+                    .max_by(|a, b| a.coords.dot(&facing).total_cmp(&b.coords.dot(&facing)))
+                    .copied()
+                    .unwrap_or(link.body.mass.cog);
+                contacts.push(contact(RobotBody::Link { chain: c, link: l }, tip, facing));
+            }
+        }
+        VirtualContacts {
+            robot_name: self.name.clone(),
+            contacts,
+        }
+    }
+
+    /// Two eigengrasps (one where the hand has no spread): the closing DOFs each toward its
+    /// closing end, in proportion to its range, and the spreads together.
+    pub fn infer_eigen_grasps(&self, inferred: &HandInference) -> EigenGrasps {
+        let dimensions = self.dofs.len();
+        let mut closing = vec![0.0; dimensions];
+        let mut spreading = vec![0.0; dimensions];
+        for (d, role) in inferred.roles.iter().enumerate() {
+            let (lo, hi) = self.dof_limits(d);
+            let range = if (hi - lo).is_finite() { hi - lo } else { 1.0 };
+            match role {
+                DofRole::Closes { sense } => closing[d] = sense * range,
+                DofRole::Spreads => spreading[d] = range,
+                DofRole::Carries => {}
+            }
+        }
+        let grasps = [closing, spreading]
+            .into_iter()
+            .filter(|values| values.iter().any(|v| *v != 0.0))
+            .map(|values| EigenGrasp {
+                eigenvalue: 1.0,
+                values: unit(values),
+                limits: None,
+            })
+            .collect();
+        EigenGrasps {
+            dimensions,
+            grasps,
+            origin: None,
+            norm: None,
+        }
+    }
+}
+
+/// A contact on `body` at `location`, facing `normal` (both in the body's frame).
+fn contact(
+    body: RobotBody,
+    location: nalgebra::Point3<f64>,
+    normal: Vector3<f64>,
+) -> VirtualContact {
+    let normal = Unit::new_normalize(normal);
+    let turn =
+        UnitQuaternion::rotation_between_axis(&Vector3::z_axis(), &normal).unwrap_or_else(|| {
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
+        });
+    let friction_edges = (0..EDGES)
+        .map(|k| {
+            let angle = std::f64::consts::TAU * k as f64 / EDGES as f64;
+            [angle.cos(), angle.sin(), 0.0, 0.0, 0.0, 0.0]
+        })
+        .collect();
+    VirtualContact {
+        body,
+        location,
+        frame: Pose::from_parts(location.coords.into(), turn),
+        normal: normal.into_inner(),
+        friction: FRICTION,
+        friction_edges,
+    }
+}
+
+/// `values` scaled to unit length.
+fn unit(values: Vec<f64>) -> Vec<f64> {
+    let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
+    values.into_iter().map(|v| v / norm).collect()
+}
