@@ -8,6 +8,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::{
     error::LoadError,
+    gltf_file::parse_gltf,
     inventor::parse_inventor,
     mesh_file::MeshFile,
     obj::parse_obj,
@@ -26,11 +27,15 @@ pub enum GeometryFormat {
     Ply,
     Obj,
     Stl,
+    /// glTF 2.0, text (`.gltf`) or binary (`.glb`).
+    Gltf,
 }
 
 impl GeometryFormat {
     /// The extensions of geometry files, compared ignoring case (GraspIt ships `.IV` files).
-    pub const EXTENSIONS: [&str; 7] = ["iv", "wrl", "off", "ply", "obj", "stl", "stlb"];
+    pub const EXTENSIONS: [&str; 9] = [
+        "iv", "wrl", "off", "ply", "obj", "stl", "stlb", "gltf", "glb",
+    ];
 
     /// Whether the extension is one of [`Self::EXTENSIONS`].
     pub fn is_geometry_file(path: &Path) -> bool {
@@ -58,6 +63,7 @@ impl GeometryFormat {
             "ply" => Self::Ply,
             "obj" => Self::Obj,
             "stl" | "stlb" => Self::Stl,
+            "gltf" | "glb" => Self::Gltf,
             _ => Self::Inventor,
         }
     }
@@ -84,6 +90,7 @@ pub fn load_mesh_file(
         GeometryFormat::Ply => parse_ply(&bytes, path).map(plain),
         GeometryFormat::Obj => parse_obj(&bytes, path).map(plain),
         GeometryFormat::Stl => parse_stl(&bytes, path).map(plain),
+        GeometryFormat::Gltf => parse_gltf(&bytes, path, source).map(plain),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod drops;
 mod error;
 pub mod fixtures;
 mod geometry;
+mod gltf_file;
 mod groups;
 mod inventor;
 mod kind;

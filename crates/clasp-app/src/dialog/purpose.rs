@@ -49,7 +49,9 @@ impl DialogPurpose {
             DialogPurpose::SaveAs => &["xml"],
             DialogPurpose::SaveRecording => &["clasprec", "rrd"],
             DialogPurpose::Import(ImportKind::Robot) => &["xml", "urdf"],
-            DialogPurpose::Import(_) => &["xml", "urdf", "off", "ply", "obj", "stl", "iv", "wrl"],
+            DialogPurpose::Import(_) => &[
+                "xml", "urdf", "off", "ply", "obj", "stl", "iv", "wrl", "glb", "gltf",
+            ],
         }
     }
 
