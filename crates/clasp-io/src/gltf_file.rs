@@ -122,7 +122,7 @@ impl Placed {
             Some(indices) => indices.into_u32().collect(),
             None => (0..count).collect(),
         };
-        if indices.len() % 3 != 0 || indices.iter().any(|&i| i >= count) {
+        if !indices.len().is_multiple_of(3) || indices.iter().any(|&i| i >= count) {
             return Err(LoadError::new(
                 file,
                 None,
