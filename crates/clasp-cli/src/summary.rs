@@ -1,7 +1,7 @@
 //! The JSON summary of each kind of file.
 
 use clasp_core::{
-    Body, DofRole, HandApproach, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World,
+    Body, HandApproach, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World,
 };
 use serde_json::{Value, json};
 
@@ -110,16 +110,7 @@ fn approach(approach: &HandApproach) -> Value {
 /// DOF's role (`close+`, `close-`, `spread`, `wrist`).
 fn inferred(robot: &Robot) -> Value {
     let inference = robot.infer_hand();
-    let roles: Vec<&str> = inference
-        .roles
-        .iter()
-        .map(|role| match role {
-            DofRole::Closes { sense } if *sense > 0.0 => "close+",
-            DofRole::Closes { .. } => "close-",
-            DofRole::Spreads => "spread",
-            DofRole::Carries => "wrist",
-        })
-        .collect();
+    let roles: Vec<&str> = inference.roles.iter().map(|role| role.name()).collect();
     json!({ "approach": approach(&inference.approach), "roles": roles })
 }
 

@@ -17,8 +17,12 @@ use crate::{
     ids::PyBodyId,
 };
 
+/// A hand's approach as Python gets it: (reference point, direction), the palm's frame.
+type Approach = ([f64; 3], [f64; 3]);
+
 /// A simulated world: free bodies (obstacles and graspable objects) and robots, the collision
 /// rules, and the contacts, kept true after every change. Units are mm, radians and grams.
+
 #[pyclass(name = "World", module = "clasp")]
 pub struct PyWorld {
     pub world: World,
@@ -263,6 +267,25 @@ impl PyWorld {
             .eigen_amplitudes()
             .map_err(move_error)?;
         Ok(amplitudes.into_pyarray(py))
+    }
+
+    /// Where the hand's palm faces (GraspIt's approach direction), in the palm's frame:
+    /// (reference point in mm, unit direction), or None for a robot whose file gives none and
+    /// that was not read from URDF or MJCF.
+    fn hand_approach(&self, robot: usize) -> PyResult<Option<Approach>> {
+        let r = self.robot(RobotId::from_index(robot))?;
+        Ok(r.approach.as_ref().map(|a| {
+            let (p, d) = (a.reference, a.direction);
+            ([p.x, p.y, p.z], [d.x, d.y, d.z])
+        }))
+    }
+
+    /// What the hand's kinematics say each DOF does in a grasp, whatever its file says:
+    /// "close+" or "close-" (closes as it rises or falls), "spread" or "wrist" (Auto Grasp
+    /// leaves it alone).
+    fn dof_roles(&self, robot: usize) -> PyResult<Vec<&'static str>> {
+        let r = self.robot(RobotId::from_index(robot))?;
+        Ok(r.infer_hand().roles.iter().map(|role| role.name()).collect())
     }
 
     // ---- Adding and removing ----

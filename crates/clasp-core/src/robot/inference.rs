@@ -29,6 +29,16 @@ pub enum DofRole {
 }
 
 impl DofRole {
+    /// "close+", "close-", "spread" or "wrist": how `clasp-cli inspect` and Python say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DofRole::Closes { sense } if sense > 0.0 => "close+",
+            DofRole::Closes { .. } => "close-",
+            DofRole::Spreads => "spread",
+            DofRole::Carries => "wrist",
+        }
+    }
+
     /// The DOF's Auto Grasp velocity: its closing sense, or 0 for one left alone.
     pub fn default_velocity(self) -> f64 {
         match self {

@@ -267,6 +267,13 @@ class World:
         """Each DOF's min and max, (D, 2)."""
     def eigen_amplitudes(self, robot: int) -> np.ndarray:
         """The robot's eigengrasp amplitudes for its posture."""
+    def hand_approach(
+        self, robot: int
+    ) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None:
+        """Where the palm faces, in the palm's frame: (reference point in mm, unit direction);
+        worked out from the kinematics for a hand read from URDF or MJCF."""
+    def dof_roles(self, robot: int) -> list[str]:
+        """What the kinematics say each DOF does: "close+", "close-", "spread" or "wrist"."""
     def add_body(self, path: _Path, kind: str = "graspable", pose: _Pose | None = None) -> BodyId:
         """Adds a body from a GraspIt body file or a mesh file (OBJ, STL, OFF, PLY, Inventor,
         VRML) as "graspable" or "obstacle", at ``pose``."""
