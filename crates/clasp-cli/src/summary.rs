@@ -1,8 +1,6 @@
 //! The JSON summary of each kind of file.
 
-use clasp_core::{
-    Body, HandApproach, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World,
-};
+use clasp_core::{Body, HandApproach, Pose, Robot, RobotBody, TriMesh, VirtualContacts, World};
 use serde_json::{Value, json};
 
 /// Triangles, vertices, bounding box and closedness of a mesh.

@@ -168,3 +168,77 @@ fn a_urdf_link_weighs_what_its_inertial_says_and_a_dof_has_its_effort() {
     // effort="1.0" N·m on every joint: GraspIt's 1e9 N·mm·1e6.
     assert!(hand.dofs.iter().all(|d| d.max_effort == 1e9));
 }
+
+/// The tree hand copied into a folder of its own, with `settings` as its `.clasp.xml`.
+fn tree_hand_with(settings: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("clasp-settings-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/robots/ClaspTreeHand/ClaspTreeHand.urdf");
+    let urdf = dir.join("ClaspTreeHand.urdf");
+    std::fs::copy(file, &urdf).unwrap();
+    std::fs::write(clasp_io::hand_settings_path(&urdf), settings).unwrap();
+    urdf
+}
+
+#[test]
+fn a_settings_file_beside_the_hand_sets_what_is_otherwise_inferred() {
+    let urdf = tree_hand_with(
+        r#"<claspHand>
+  <approach><reference>0 -20 60</reference><direction>0 0 1</direction></approach>
+  <dof index="0" velocity="1" effort="2.5" kind="b"/>
+  <dof index="3" velocity="0"/>
+  <material>rubber</material>
+</claspHand>"#,
+        "good",
+    );
+    let hand = load_urdf(&Disk, &urdf).unwrap();
+    let approach = hand.approach.as_ref().unwrap();
+    assert_eq!(approach.direction.into_inner(), nalgebra::Vector3::z());
+    assert_eq!(approach.reference, nalgebra::Point3::new(0.0, -20.0, 60.0));
+    assert_eq!(
+        hand.dofs[0].default_velocity, 1.0,
+        "a wrist closes, as asked"
+    );
+    assert_eq!(hand.dofs[0].max_effort, 2.5e9);
+    assert_eq!(hand.dofs[0].kind, clasp_core::DofKind::Breakaway);
+    assert_eq!(hand.dofs[3].default_velocity, 0.0);
+    // What the file leaves alone stays inferred.
+    assert_eq!(hand.dofs[4].default_velocity, 1.0);
+    assert!(
+        hand.bodies()
+            .all(|b| b.material == clasp_core::Material::Rubber)
+    );
+}
+
+#[test]
+fn a_bad_settings_file_names_its_line() {
+    for (settings, line, says) in [
+        (
+            "<claspHand>\n<dof index=\"99\"/>\n</claspHand>",
+            2,
+            "DOF 99 does not exist",
+        ),
+        (
+            "<claspHand>\n<approach>\n<direction>0 0 0</direction></approach>\n</claspHand>",
+            2,
+            "zero length",
+        ),
+        (
+            "<claspHand>\n\n<material>cheese</material>\n</claspHand>",
+            3,
+            "cheese",
+        ),
+        (
+            "<claspHand>\n<dof index=\"1\" kind=\"x\"/>\n</claspHand>",
+            2,
+            "r (rigid)",
+        ),
+    ] {
+        let urdf = tree_hand_with(settings, &format!("bad{line}{}", says.len()));
+        let error = load_urdf(&Disk, &urdf).unwrap_err();
+        assert_eq!(error.file, clasp_io::hand_settings_path(&urdf), "{error}");
+        assert_eq!(error.line, Some(line), "{error}");
+        assert!(error.message.contains(says), "{error}");
+    }
+}

@@ -285,7 +285,11 @@ impl PyWorld {
     /// leaves it alone).
     fn dof_roles(&self, robot: usize) -> PyResult<Vec<&'static str>> {
         let r = self.robot(RobotId::from_index(robot))?;
-        Ok(r.infer_hand().roles.iter().map(|role| role.name()).collect())
+        Ok(r.infer_hand()
+            .roles
+            .iter()
+            .map(|role| role.name())
+            .collect())
     }
 
     // ---- Adding and removing ----

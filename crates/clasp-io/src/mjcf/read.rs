@@ -35,7 +35,9 @@ use super::{
     frames::placement,
     shapes::{Assets, collides},
 };
-use crate::{error::LoadError, source::FileSource, xml::Element};
+use crate::{
+    error::LoadError, hand_settings::apply_hand_settings, source::FileSource, xml::Element,
+};
 
 /// A chain's branch: its base in the frame of the joint it starts on, its first body, and
 /// that joint's index in the chain.
@@ -441,6 +443,7 @@ impl<'a> Reader<'a> {
         // What a GraspIt robot file says and MJCF does not, from the kinematics.
         let inferred = robot.infer_hand();
         robot.apply_inference(&inferred);
+        apply_hand_settings(self.source, self.path, &mut robot)?;
         robot.set_pose(pose);
         self.key_dofs(&mut robot, &records, &couplings)?;
         Ok(robot)

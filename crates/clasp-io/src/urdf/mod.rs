@@ -19,7 +19,9 @@ use std::path::Path;
 
 use clasp_core::{Dof, DofKind, Robot};
 
-use crate::{error::LoadError, source::FileSource, xml::read_rooted};
+use crate::{
+    error::LoadError, hand_settings::apply_hand_settings, source::FileSource, xml::read_rooted,
+};
 use assembly::Builder;
 use model::Model;
 
@@ -62,5 +64,6 @@ pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErro
     let inferred = robot.infer_hand();
     robot.apply_inference(&inferred);
     robot.open_sliding_jaws(&inferred);
+    apply_hand_settings(source, path, &mut robot)?;
     Ok(robot)
 }

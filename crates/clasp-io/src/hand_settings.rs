@@ -1,0 +1,110 @@
+//! A hand's own settings beside its URDF or MJCF file (`NAME.clasp.xml` beside `NAME.urdf`
+//! or `NAME.xml`): what Clasp would otherwise work out from the kinematics, set by the user.
+//!
+//! ```xml
+//! <claspHand>
+//!   <approach><reference>0 0 40</reference><direction>1 0 0</direction></approach>
+//!   <dof index="13" velocity="0" effort="0.7"/>   <!-- Auto Grasp leaves it; N·m (N) -->
+//!   <material>rubber</material>                   <!-- every body of the hand -->
+//! </claspHand>
+//! ```
+//!
+//! Every element is optional. An approach is in the palm's frame, mm; a DOF's `velocity` is
+//! its Auto Grasp velocity (its sign the closing sense, 0 to leave it alone), `effort` in N·m
+//! (N for a sliding DOF), `kind` GraspIt's `r` (rigid) or `b` (breakaway). A malformed file is
+//! an error naming its line, and the hand is not loaded.
+
+use std::path::{Path, PathBuf};
+
+use clasp_core::{DofKind, HandApproach, Robot};
+use nalgebra::{Point3, Unit, Vector3};
+
+use crate::{
+    body::material,
+    error::LoadError,
+    source::FileSource,
+    xml::{Element, attribute, fixed_numbers, integer_attribute, number_attribute, read_rooted},
+};
+
+/// Where a hand file's settings are: `NAME.clasp.xml` beside `NAME.EXT`.
+pub fn hand_settings_path(hand_file: &Path) -> PathBuf {
+    let stem = hand_file.file_stem().unwrap_or_default().to_string_lossy();
+    hand_file.with_file_name(format!("{stem}.clasp.xml"))
+}
+
+/// Applies the settings file beside `hand_file`, if there is one.
+pub(crate) fn apply_hand_settings(
+    source: &dyn FileSource,
+    hand_file: &Path,
+    robot: &mut Robot,
+) -> Result<(), LoadError> {
+    let path = hand_settings_path(hand_file);
+    if !source.is_file(&path) {
+        return Ok(());
+    }
+    let root = read_rooted(source, &path, "claspHand")?;
+    if let Some(approach) = root.child("approach") {
+        robot.approach = Some(read_approach(approach, &path)?);
+    }
+    for element in root.children_named("dof") {
+        set_dof(robot, element, &path)?;
+    }
+    if let Some(element) = root.child("material") {
+        let chosen = material(element, &path)?;
+        for which in robot.parts() {
+            robot.edit_body(which, |body| body.material = chosen);
+        }
+    }
+    Ok(())
+}
+
+fn read_approach(element: &Element, path: &Path) -> Result<HandApproach, LoadError> {
+    let error = |message: &str| LoadError::new(path, Some(element.line), message);
+    let reference = match element.child("reference") {
+        Some(r) => Point3::from(fixed_numbers::<3>(r, path)?),
+        None => Point3::origin(),
+    };
+    let direction = element
+        .child("direction")
+        .ok_or_else(|| error("<approach> needs a <direction>"))?;
+    let direction = Unit::try_new(Vector3::from(fixed_numbers::<3>(direction, path)?), 1e-12)
+        .ok_or_else(|| error("the approach <direction> has zero length"))?;
+    Ok(HandApproach {
+        reference,
+        direction,
+    })
+}
+
+fn set_dof(robot: &mut Robot, element: &Element, path: &Path) -> Result<(), LoadError> {
+    let error = |message: String| LoadError::new(path, Some(element.line), message);
+    let index = integer_attribute(element, "index", path)?;
+    let count = robot.dofs.len();
+    let dof = usize::try_from(index)
+        .ok()
+        .filter(|&d| d < count)
+        .ok_or_else(|| error(format!("DOF {index} does not exist: the hand has {count}")))?;
+    let revolute = robot.dof_is_revolute(dof);
+    if element.attribute("velocity").is_some() {
+        robot.dofs[dof].default_velocity = number_attribute(element, "velocity", path)?;
+    }
+    if element.attribute("effort").is_some() {
+        let effort = number_attribute(element, "effort", path)?;
+        if effort <= 0.0 {
+            return Err(error(format!("DOF {dof} effort {effort} is not positive")));
+        }
+        // N·m or N, as GraspIt gives DOF efforts: N·mm·1e6, or N·1e6.
+        robot.dofs[dof].max_effort = effort * if revolute { 1e9 } else { 1e6 };
+    }
+    if element.attribute("kind").is_some() {
+        robot.dofs[dof].kind = match attribute(element, "kind", path)? {
+            "r" => DofKind::Rigid,
+            "b" => DofKind::Breakaway,
+            other => {
+                return Err(error(format!(
+                    "DOF kind \"{other}\": r (rigid) or b (breakaway)"
+                )));
+            }
+        };
+    }
+    Ok(())
+}
