@@ -98,6 +98,20 @@ impl Motion<'_, '_> {
         self.apply(path, lo);
         let touching = self.probe(run, watched, moving) == Probe::Within;
         let band = self.rules.threshold / 2.0;
+        if touching {
+            // Held at contact (a finger dragged on into what it touches), the halving below
+            // would probe collisions all the way down to `near`; where `near` collides already
+            // `lo` is the answer, for one probe. Where it is free the halving goes on from it.
+            let near = self.nearest_span(path, moving, run, watched, (lo, hi), band);
+            self.apply(path, near);
+            match self.probe(run, watched, moving) {
+                Probe::Colliding => {
+                    self.apply(path, lo);
+                    return lo;
+                }
+                Probe::Within | Probe::Farther => lo = near,
+            }
+        }
         for _ in 0..MAX_BISECTIONS {
             if touching && self.closing_over(path, moving, run, watched, (lo, hi)) < band {
                 break;
@@ -112,6 +126,28 @@ impl Motion<'_, '_> {
         }
         self.apply(path, lo);
         lo
+    }
+
+    /// The farthest of `hi` and its halvings toward `lo` over which the pairs `watched` close
+    /// in less than `band`: what the halving on collision alone would reach, found without a
+    /// collision query.
+    fn nearest_span(
+        &mut self,
+        path: &Path,
+        moving: &[BodyId],
+        run: &Run,
+        watched: &[usize],
+        (lo, hi): (f64, f64),
+        band: f64,
+    ) -> f64 {
+        let mut near = hi;
+        for _ in 0..MAX_BISECTIONS {
+            if self.closing_over(path, moving, run, watched, (lo, near)) < band {
+                break;
+            }
+            near = 0.5 * (lo + near);
+        }
+        near
     }
 
     /// How far the pairs `watched` may close in between path points `lo` and `hi` (the most
