@@ -20,7 +20,7 @@ use super::{
 use crate::{
     ids::{BodyId, RobotId},
     pose::Pose,
-    robot::Robot,
+    robot::{Robot, inference::DofRole},
     world::{World, error::MoveError},
 };
 
@@ -68,17 +68,22 @@ pub struct GraspAim {
 
 /// `count` aims drawn from `seed`: directions uniform over the sphere, rolls uniform about
 /// them, and each DOF that Auto Grasp does not move (a default velocity of 0: the Barrett's
-/// spread) uniform within its limits; the others at the hand's current values. The same seed
+/// spread) uniform within its limits, but for a wrist; the others at the hand's current
+/// values. The same seed
 /// gives the same aims.
 pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
     let mut random = SplitMix64::new(seed);
+    // A wrist (a DOF that carries several fingers) stays where it is: the approach direction
+    // is the palm's where the wrist stands.
+    let roles = hand.infer_hand().roles;
+    let wrist = |d: usize| roles.get(d) == Some(&DofRole::Carries);
     (0..count)
         .map(|_| {
             let towards = random_direction(&mut random);
             let roll = std::f64::consts::TAU * random.unit();
             let dofs = (0..hand.dofs.len())
                 .map(|d| match hand.dofs[d].default_velocity {
-                    0.0 => {
+                    0.0 if !wrist(d) => {
                         let (min, max) = hand.dof_limits(d);
                         min + (max - min) * random.unit()
                     }
