@@ -86,8 +86,7 @@ impl Robot {
     /// where it stands (see the module's docs).
     pub fn infer_hand(&self) -> HandInference {
         let fingers = self.finger_chains();
-        let values = self.dof_values.clone();
-        let tips = self.fingertips(&fingers, &values);
+        let tips = self.fingertips(&fingers, &self.dof_values);
         let motions: Vec<DofMotion> = (0..self.dofs.len())
             .map(|dof| self.dof_motion(dof, &fingers, &tips))
             .collect();
@@ -212,10 +211,9 @@ impl Robot {
     /// Whether a DOF drives a joint that carries more than one finger (a wrist).
     fn dof_carries_fingers(&self, dof: usize, fingers: &[usize]) -> bool {
         self.dof_joints(dof).into_iter().any(|joint| {
-            let carried = fingers.iter().filter(|&&f| {
-                let last = self.chains[f].joints.len().checked_sub(1);
-                self.joints_carrying(f, last).contains(&joint)
-            });
+            let carried = fingers
+                .iter()
+                .filter(|&&f| self.joints_moving_chain(f).contains(&joint));
             carried.count() > 1
         })
     }
@@ -254,9 +252,8 @@ fn facing(
     if let Some(direction) = Unit::try_new(closing, STILL) {
         return direction;
     }
-    let tips_centre =
-        tips.iter().map(|t| t.coords).sum::<Vector3<f64>>() / tips.len().max(1) as f64;
-    Unit::try_new(tips_centre - palm_centre.coords, STILL).unwrap_or(Vector3::z_axis())
+    let tips_centre = centroid(tips.iter()).unwrap_or(palm_centre);
+    Unit::try_new(tips_centre - palm_centre, STILL).unwrap_or(Vector3::z_axis())
 }
 
 /// A DOF's role: closing where its fingertips move toward `centre`, by the sense they do, or
@@ -300,16 +297,18 @@ fn role(motion: &DofMotion, tips: &[Point3<f64>], centre: &Point3<f64>) -> DofRo
 
 /// The centre of every fingertip but `t` (`t`'s own where it is the only one).
 fn others_centre(tips: &[Point3<f64>], t: usize) -> Point3<f64> {
-    let others: Vec<&Point3<f64>> = tips
+    let others = tips
         .iter()
         .enumerate()
         .filter(|&(k, _)| k != t)
-        .map(|(_, p)| p)
-        .collect();
-    match others.len() {
-        0 => tips[t],
-        n => Point3::from(others.iter().map(|p| p.coords).sum::<Vector3<f64>>() / n as f64),
-    }
+        .map(|(_, p)| p);
+    centroid(others).unwrap_or(tips[t])
+}
+
+/// The mean of some points; `None` for none.
+fn centroid<'a>(points: impl Iterator<Item = &'a Point3<f64>>) -> Option<Point3<f64>> {
+    let (sum, count) = points.fold((Vector3::zeros(), 0), |(sum, n), p| (sum + p.coords, n + 1));
+    (count > 0).then(|| Point3::from(sum / f64::from(count)))
 }
 
 /// The centre of a body's bounding box, in its own frame (its origin where it has no mesh).

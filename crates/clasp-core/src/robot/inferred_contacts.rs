@@ -3,7 +3,7 @@
 //! that closing presses forward and on the palm's face, and two eigengrasps, the hand closing
 //! (each closing DOF toward its closing end) and the hand spreading, as GraspIt's hands have.
 
-use nalgebra::{Unit, UnitQuaternion, Vector3};
+use nalgebra::{Unit, Vector3};
 
 use super::{
     Robot,
@@ -11,13 +11,16 @@ use super::{
     inference::{DofRole, HandInference},
     virtual_contacts::{VirtualContact, VirtualContacts},
 };
-use crate::{ids::RobotBody, pose::Pose};
+use crate::{
+    contact::{
+        contact_frame,
+        soft::{POINT_CONTACT_EDGES, pyramid_edges},
+    },
+    ids::RobotBody,
+};
 
 /// The friction the inferred contacts are written with: GraspIt's generic μ.
 const FRICTION: f64 = 0.5;
-
-/// Friction-cone edges of an inferred contact, as GraspIt writes eight.
-const EDGES: usize = 8;
 
 /// A link whose centre moves slower than this (mm per rad of closing) is not pressed forward
 /// by the closing: it gets no contact.
@@ -101,30 +104,21 @@ impl Robot {
     }
 }
 
-/// A contact on `body` at `location`, facing `normal` (both in the body's frame).
+/// A contact on `body` at `location`, facing `normal` (both in the body's frame), with
+/// GraspIt's point-contact friction pyramid.
 fn contact(
     body: RobotBody,
     location: nalgebra::Point3<f64>,
     normal: Vector3<f64>,
 ) -> VirtualContact {
     let normal = Unit::new_normalize(normal);
-    let turn =
-        UnitQuaternion::rotation_between_axis(&Vector3::z_axis(), &normal).unwrap_or_else(|| {
-            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
-        });
-    let friction_edges = (0..EDGES)
-        .map(|k| {
-            let angle = std::f64::consts::TAU * k as f64 / EDGES as f64;
-            [angle.cos(), angle.sin(), 0.0, 0.0, 0.0, 0.0]
-        })
-        .collect();
     VirtualContact {
         body,
         location,
-        frame: Pose::from_parts(location.coords.into(), turn),
+        frame: contact_frame(location, normal),
         normal: normal.into_inner(),
         friction: FRICTION,
-        friction_edges,
+        friction_edges: pyramid_edges(POINT_CONTACT_EDGES),
     }
 }
 
