@@ -127,11 +127,8 @@ impl Motion<'_, '_> {
             .collect();
         let carrying: Vec<usize> = (0..robot.chains.len())
             .filter(|&c| {
-                let last = robot.chains[c].joints.len().checked_sub(1);
-                robot
-                    .joints_carrying(c, last)
-                    .into_iter()
-                    .any(|(c, j)| turns(c, j))
+                let carrying = robot.joints_moving_chain(c);
+                carrying.into_iter().any(|(c, j)| turns(c, j))
             })
             .collect();
         let mut moving_robots = Vec::new();
@@ -165,8 +162,7 @@ impl Motion<'_, '_> {
             let r = id.robot()?;
             if r != *index {
                 let chain = self.mover.carrying_chain(r)?;
-                let last = robot.chains[chain].joints.len().checked_sub(1);
-                return Some(robot.joints_carrying(chain, last));
+                return Some(robot.joints_moving_chain(chain));
             }
             match id.robot_body()? {
                 RobotBody::Link { chain, link } => {

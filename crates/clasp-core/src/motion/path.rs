@@ -56,9 +56,8 @@ impl Motion<'_, '_> {
                 // A branch turns with the chains it starts on, so each chain counts theirs too.
                 (0..robot.chains.len())
                     .map(|c| {
-                        let last = robot.chains[c].joints.len().checked_sub(1);
                         robot
-                            .joints_carrying(c, last)
+                            .joints_moving_chain(c)
                             .into_iter()
                             .map(|(c, j)| &robot.chains[c].joints[j])
                             .filter(|j| j.kind == JointKind::Revolute)

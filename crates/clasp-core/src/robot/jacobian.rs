@@ -5,8 +5,7 @@
 
 use nalgebra::{Matrix3xX, Point3, Unit, Vector3};
 
-use super::{Robot, chain::JointKind};
-use crate::pose::Pose;
+use super::{Robot, chain::JointKind, kinematics::chain_start};
 
 /// One body's Jacobians at its centre of gravity, world axes, one column per DOF.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,9 +99,7 @@ impl Robot {
         let palm = self.palm.pose;
         let mut all = Vec::with_capacity(self.chains.len());
         for (c, (chain, held)) in self.chains.iter().zip(&self.breakaway).enumerate() {
-            let start = chain
-                .parent
-                .map_or(Pose::identity(), |p| frames[p.chain][p.joint]);
+            let start = chain_start(&frames, chain);
             let motions = chain
                 .joints
                 .iter()

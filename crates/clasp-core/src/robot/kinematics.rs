@@ -132,6 +132,12 @@ impl Robot {
         joints
     }
 
+    /// Every joint that moves a chain's end: [`Robot::joints_carrying`] its last joint.
+    pub fn joints_moving_chain(&self, chain: usize) -> Vec<(usize, usize)> {
+        let last = self.chains[chain].joints.len().checked_sub(1);
+        self.joints_carrying(chain, last)
+    }
+
     /// The links whose pose changes when the joints for which `turns(chain, joint)` holds
     /// turn or slide.
     pub(crate) fn links_moved_by(&self, turns: impl Fn(usize, usize) -> bool) -> Vec<RobotBody> {
@@ -159,7 +165,7 @@ impl Robot {
 
 /// Where a chain starts, relative to the palm: on its parent joint's frame (among the
 /// `frames` of the chains before it), or on the palm.
-fn chain_start(frames: &[Vec<Pose>], chain: &Chain) -> Pose {
+pub(super) fn chain_start(frames: &[Vec<Pose>], chain: &Chain) -> Pose {
     chain
         .parent
         .map_or(Pose::identity(), |p| frames[p.chain][p.joint])
