@@ -22,6 +22,7 @@ use nalgebra::{Point3, Unit, Vector3};
 use crate::{
     body::material,
     error::LoadError,
+    si_units::effort_from_si,
     source::FileSource,
     xml::{Element, attribute, fixed_numbers, integer_attribute, number_attribute, read_rooted},
 };
@@ -92,8 +93,7 @@ fn set_dof(robot: &mut Robot, element: &Element, path: &Path) -> Result<(), Load
         if effort <= 0.0 {
             return Err(error(format!("DOF {dof} effort {effort} is not positive")));
         }
-        // N·m or N, as GraspIt gives DOF efforts: N·mm·1e6, or N·1e6.
-        robot.dofs[dof].max_effort = effort * if revolute { 1e9 } else { 1e6 };
+        robot.dofs[dof].max_effort = effort_from_si(effort, revolute);
     }
     if element.attribute("kind").is_some() {
         robot.dofs[dof].kind = match attribute(element, "kind", path)? {

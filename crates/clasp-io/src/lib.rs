@@ -7,6 +7,7 @@
 mod any;
 mod body;
 mod body_edits;
+mod chain_tree;
 pub mod drops;
 mod error;
 pub mod fixtures;
@@ -29,6 +30,7 @@ mod recording;
 mod robot;
 mod robot_file;
 mod rrd;
+mod si_units;
 mod source;
 mod stl;
 mod transform;

@@ -5,11 +5,14 @@
 use clasp_core::{Coupling, Dof, JointKind};
 
 use super::{
-    CLASP_PER_NEWTON, CLASP_PER_NEWTON_METRE, MM_PER_M,
+    MM_PER_M,
     document::{Compiler, Document, Node},
     frames::angle,
 };
-use crate::error::LoadError;
+use crate::{
+    error::LoadError,
+    si_units::{CLASP_PER_NEWTON, CLASP_PER_NEWTON_METRE},
+};
 
 /// How a joint follows its DOF, and its limits on ratio · DOF.
 #[derive(Clone, Copy)]

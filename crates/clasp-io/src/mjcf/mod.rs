@@ -11,7 +11,3 @@ pub(crate) mod write;
 
 /// MuJoCo's lengths are metres; Clasp's millimetres.
 const MM_PER_M: f64 = 1000.0;
-/// Clasp's torque unit (g·mm²/s², GraspIt's N·1e6·mm) per newton-metre.
-const CLASP_PER_NEWTON_METRE: f64 = 1e9;
-/// Clasp's force unit (g·mm/s²) per newton.
-const CLASP_PER_NEWTON: f64 = 1e6;

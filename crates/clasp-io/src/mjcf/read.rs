@@ -23,8 +23,8 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, ChainParent, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame,
-    JointKind, Link, Pose, Robot, World,
+    Body, BodyKind, Chain, Coupling, Dof, DofKind, Joint, JointDynamics, JointFrame, JointKind,
+    Link, Pose, Robot, World,
 };
 use nalgebra::{Matrix3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -36,12 +36,13 @@ use super::{
     shapes::{Assets, collides},
 };
 use crate::{
-    error::LoadError, hand_settings::apply_hand_settings, source::FileSource, xml::Element,
+    chain_tree::{Branch, chain_tree},
+    error::LoadError,
+    hand_settings::apply_hand_settings,
+    si_units::{MassPart, si_mass_part},
+    source::FileSource,
+    xml::Element,
 };
-
-/// A chain's branch: its base in the frame of the joint it starts on, its first body, and
-/// that joint's index in the chain.
-type Branch<'a> = (Pose, &'a Node, usize);
 
 /// The name of the keyframe Clasp writes and reads back.
 const CLASP_KEY: &str = "clasp";
@@ -344,11 +345,7 @@ impl<'a> Reader<'a> {
 
     /// One `<inertial>` in the group's frame: grams, its centre (mm), its inertia about that
     /// centre (g·mm²).
-    fn inertial(
-        &self,
-        node: &Node,
-        at: Pose,
-    ) -> Result<(f64, Point3<f64>, Matrix3<f64>), LoadError> {
+    fn inertial(&self, node: &Node, at: Pose) -> Result<MassPart, LoadError> {
         let frame = at * placement(node, &self.document.compiler)?;
         let mass = node
             .number("mass")?
@@ -369,9 +366,7 @@ impl<'a> Reader<'a> {
             }
         };
         // kg·m² to g·mm².
-        let rotation = frame.rotation.to_rotation_matrix();
-        let inertia = rotation.matrix() * own * rotation.matrix().transpose() * 1e9;
-        Ok((mass * 1e3, Point3::from(frame.translation.vector), inertia))
+        Ok(si_mass_part(mass, frame, own))
     }
 
     /// A robot from a top-level body whose subtree has hinge or slide joints.
@@ -396,29 +391,19 @@ impl<'a> Reader<'a> {
                 self.with_source(Body::from_mesh(palm_name, BodyKind::Palm, TriMesh::empty()))
             });
         let mut records = Vec::new();
-        // Chains in the order they are met: each branch after the chain it starts on.
-        let mut pending: Vec<(Pose, &Node, Option<ChainParent>)> = group
+        let roots = group
             .movable
             .iter()
-            .rev()
-            .map(|&(base, first)| (base, first, None))
+            .map(|&(base, first)| (first, base))
             .collect();
-        let mut chains = Vec::new();
-        while let Some((base, first, parent)) = pending.pop() {
-            let (mut chain, branches) = self.chain(first, base, chains.len(), &mut records)?;
-            chain.parent = parent;
-            let here = chains.len();
-            chains.push(chain);
-            pending.extend(branches.into_iter().rev().map(|(base, first, joint)| {
-                (base, first, Some(ChainParent { chain: here, joint }))
-            }));
-        }
+        let mut chains = chain_tree(roots, |first, base, index| {
+            self.chain(first, base, index, &mut records)
+        })?;
         // The joints in the body tree's order, MuJoCo's (a branch's come in the middle of the
         // chain it starts on), so that the DOFs and the keyframe's values follow it.
+        // (The root's own joint, if any, is a free one, which the order leaves out.)
         let mut in_tree = Vec::with_capacity(records.len());
-        for child in below(node) {
-            joints_in_tree_order(child, &mut in_tree);
-        }
+        joints_in_tree_order(node, &mut in_tree);
         records.sort_by_key(|r| in_tree.iter().position(|j| std::ptr::eq(*j, r.node)));
         let couplings = joint_couplings(self.document, &records)?;
         let dof_count = couplings.iter().filter(|c| c.own_dof).count();
@@ -451,15 +436,14 @@ impl<'a> Reader<'a> {
 
     /// One chain from the body `first` (whose frame is `base` in the frame it starts on) to a
     /// leaf, following the first movable body where a body has several; the others start
-    /// branches, each as (its base in the frame of the chain's joint it starts on, its first
-    /// body, that joint's index).
+    /// branches.
     fn chain(
         &self,
         first: &'a Node,
         base: Pose,
         chain_index: usize,
         records: &mut Vec<JointRecord<'a>>,
-    ) -> Result<(Chain, Vec<Branch<'a>>), LoadError> {
+    ) -> Result<(Chain, Vec<Branch<&'a Node>>), LoadError> {
         let mut chain = Chain::from_palm(base, Vec::new(), Vec::new());
         let mut branches = Vec::new();
         let mut next = Some((Pose::identity(), first));
@@ -515,7 +499,11 @@ impl<'a> Reader<'a> {
             let mut movable = group.movable.into_iter();
             next = movable.next();
             let at = chain.joints.len().saturating_sub(1);
-            branches.extend(movable.map(|(base, body)| (base, body, at)));
+            branches.extend(movable.map(|(base, first)| Branch {
+                first,
+                base,
+                on_joint: at,
+            }));
         }
         Ok((chain, branches))
     }
@@ -570,13 +558,6 @@ fn joints_in_tree_order<'a>(body: &'a Node, order: &mut Vec<&'a Node>) {
     for child in children {
         joints_in_tree_order(child, order);
     }
-}
-
-/// The child bodies of a body, its frames' among them.
-fn below(body: &Node) -> Vec<&Node> {
-    let (mut joints, mut children) = (Vec::new(), Vec::new());
-    sort_contents(body, &mut joints, &mut children);
-    children
 }
 
 /// A body's joints and child bodies, looking inside its frames.

@@ -5,18 +5,20 @@ use std::path::Path;
 
 use clasp_collide::TriMesh;
 use clasp_core::{
-    Body, BodyKind, Chain, ChainParent, Coupling, Joint, JointDynamics, JointFrame, JointKind,
-    Link, MassProperties, Pose,
+    Body, BodyKind, Chain, Coupling, Joint, JointDynamics, JointFrame, JointKind, Link,
+    MassProperties, Pose,
 };
 
-use nalgebra::{Matrix3, Point3};
+use nalgebra::Matrix3;
 
 use super::{
     model::{Model, UrdfKind, origin},
     shapes::{geometry_elements, shape},
 };
 use crate::{
+    chain_tree::{Branch, chain_tree},
     error::LoadError,
+    si_units::{MassPart, si_mass_part},
     source::FileSource,
     xml::{Element, number_attribute},
 };
@@ -39,16 +41,6 @@ impl Group<'_> {
             *pose = inverse * *pose;
         }
     }
-}
-
-/// A chain that branches off another where a link has several movable joints.
-struct Branch {
-    /// Its first joint.
-    joint: usize,
-    /// Its base in the frame of the joint it starts on.
-    base: Pose,
-    /// The index, in the chain it branches off, of the joint it starts on.
-    on_joint: usize,
 }
 
 /// What the assembly reads from: the model, its couplings, and where its mesh files are.
@@ -74,27 +66,8 @@ impl<'a> Builder<'a> {
                     ),
                 )
             })?;
-        // Chains in the order they are met: each branch after the chain it starts on.
-        let mut pending: Vec<(usize, Pose, Option<ChainParent>)> = palm_group
-            .movable
-            .iter()
-            .map(|&(joint, base)| (joint, base, None))
-            .collect();
-        pending.reverse();
-        let mut chains = Vec::new();
-        while let Some((joint, base, parent)) = pending.pop() {
-            let (mut chain, branches) = self.chain(joint, base)?;
-            chain.parent = parent;
-            let here = chains.len();
-            chains.push(chain);
-            pending.extend(branches.into_iter().rev().map(|branch| {
-                let parent = ChainParent {
-                    chain: here,
-                    joint: branch.on_joint,
-                };
-                (branch.joint, branch.base, Some(parent))
-            }));
-        }
+        let roots = palm_group.movable.clone();
+        let chains = chain_tree(roots, |joint, base, _| self.chain(joint, base))?;
         Ok((palm, chains))
     }
 
@@ -124,7 +97,7 @@ impl<'a> Builder<'a> {
 
     /// One chain from a joint to a leaf, following the first movable joint where a link has
     /// several; the others start branches.
-    fn chain(&self, first: usize, base: Pose) -> Result<(Chain, Vec<Branch>), LoadError> {
+    fn chain(&self, first: usize, base: Pose) -> Result<(Chain, Vec<Branch<usize>>), LoadError> {
         let mut chain = Chain::from_palm(base, Vec::new(), Vec::new());
         let mut branches = Vec::new();
         let mut next = Some((first, Pose::identity()));
@@ -163,8 +136,8 @@ impl<'a> Builder<'a> {
             }
             let mut movable = group.movable.into_iter();
             next = movable.next();
-            branches.extend(movable.map(|(joint, base)| Branch {
-                joint,
+            branches.extend(movable.map(|(first, base)| Branch {
+                first,
                 base,
                 on_joint: at,
             }));
@@ -230,11 +203,7 @@ impl<'a> Builder<'a> {
 
     /// One `<inertial>`, its link at `pose` in the group's frame: grams, its centre (mm), its
     /// inertia about that centre in the group's axes (g·mm²).
-    fn inertial(
-        &self,
-        inertial: &Element,
-        pose: Pose,
-    ) -> Result<(f64, Point3<f64>, Matrix3<f64>), LoadError> {
+    fn inertial(&self, inertial: &Element, pose: Pose) -> Result<MassPart, LoadError> {
         let frame = pose * origin(inertial, self.file)?;
         let line = inertial.line;
         let mass = match inertial.child("mass") {
@@ -256,10 +225,7 @@ impl<'a> Builder<'a> {
             }
             None => Matrix3::zeros(),
         };
-        // kg to g, kg·m² to g·mm², turned into the group's axes.
-        let rotation = frame.rotation.to_rotation_matrix();
-        let inertia = rotation.matrix() * own * rotation.matrix().transpose() * 1e9;
-        Ok((mass * 1e3, Point3::from(frame.translation.vector), inertia))
+        Ok(si_mass_part(mass, frame, own))
     }
 
     fn error(&self, line: usize, message: &str) -> LoadError {

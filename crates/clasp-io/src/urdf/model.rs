@@ -8,6 +8,7 @@ use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::{
     error::LoadError,
+    si_units::effort_from_si,
     xml::{Element, attribute, number_attribute},
 };
 
@@ -320,13 +321,7 @@ fn parse_joint<'a>(element: &'a Element, file: &Path) -> Result<UrdfJoint<'a>, L
                 format!("joint \"{name}\" effort {effort} is negative"),
             ));
         }
-        // N·m or N as GraspIt gives DOF efforts: N·mm·1e6, or N·1e6.
-        let units = if joint.kind == UrdfKind::Prismatic {
-            1e6
-        } else {
-            1e9
-        };
-        joint.effort = Some(effort * units);
+        joint.effort = Some(effort_from_si(effort, joint.kind != UrdfKind::Prismatic));
     }
     Ok(joint)
 }
