@@ -16,6 +16,7 @@ use bevy::{
     },
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
+    time::TimeUpdateStrategy,
     window::{CursorMoved, PrimaryWindow, WindowEvent, WindowRef},
     winit::WinitPlugin,
 };
@@ -25,6 +26,7 @@ pub use clasp_app::{
 };
 use clasp_app::{RunOptions, camera::OrbitCamera, convert, open_scene};
 use clasp_core::BodyId;
+use std::time::Duration;
 
 pub fn headless_app() -> App {
     let mut app = App::new();
@@ -53,6 +55,12 @@ pub fn headless_app() -> App {
         require_markers: true,
         ray_cast_visibility: RayCastVisibility::Any,
     });
+    // Each frame advances the clock by the same 16 ms: egui counts a press and release as a
+    // click only within its click time, and a debug build on a loaded machine can take longer
+    // than that over one frame.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        16,
+    )));
     // A test never waits on a system file dialog.
     app.world_mut()
         .resource_mut::<clasp_app::dialog::FileDialogs>()
