@@ -21,7 +21,7 @@ use rayon::prelude::*;
 const MUG_DROPS: usize = 50;
 
 /// How each of 50 drops of GraspIt's mug from random turns, 5 mm above a 600 mm table, ends
-/// after `seconds`; of `material` where given (GraspIt's mug is frictionless).
+/// after `seconds`; of `material` where given (GraspIt's mug is glass).
 fn drop_mugs(seconds: f64, material: Option<Material>) -> Option<Vec<Ending>> {
     let models = graspit_models()?;
     let mut mug = load_body(&Disk, &models.join("objects/mug.xml"), BodyKind::Graspable).unwrap();
@@ -63,32 +63,41 @@ fn graspits_mug_dropped_from_random_poses_never_freezes_gains_energy_or_passes_i
 fn graspits_mug_dropped_from_random_poses_comes_to_rest_where_friction_stops_it() {
     // At rest by pose and speed both: slower than 1 mm/s and still within 0.1 mm over the
     // last 0.1 s (before issue 41 the speed alone judged, and frozen drops read as "still
-    // rolling"). GraspIt's mug is frictionless: a drop that lands with any sideways speed
-    // slides on for ever, as it should; those that move must move as their velocity says.
-    let Some(frictionless) = drop_mugs(3.0, None) else {
-        return;
+    // rolling"); those that move must move as their velocity says. The drops that do not rest
+    // by 3 s rolled off the 600 mm table and fall, or still rock on the rim of their bottoms
+    // or roll on their sides, losing energy at each rocking impact (rigid rolling has no
+    // resistance).
+    // Measured: glass (as GraspIt ships the mug) 29 of 50 at rest, plastic 29, frictionless 14.
+    let mut at_rest = Vec::new();
+    for (name, material) in [
+        ("glass", None),
+        ("plastic", Some(Material::Plastic)),
+        ("frictionless", Some(Material::Frictionless)),
+    ] {
+        let Some(ends) = drop_mugs(3.0, material) else {
+            return;
+        };
+        let wrong_ends = wrong(&ends);
+        assert!(wrong_ends.is_empty(), "{name}: {wrong_ends:?}");
+        let resting = ends.iter().filter(|e| e.verdict == Verdict::Rest).count();
+        println!("{name}: {resting} of {MUG_DROPS} at rest after 3 s");
+        at_rest.push(resting);
+    }
+    let [glass, plastic, frictionless] = at_rest[..] else {
+        unreachable!()
     };
-    let wrong_ends = wrong(&frictionless);
-    assert!(wrong_ends.is_empty(), "{wrong_ends:?}");
-    let sliding = frictionless
-        .iter()
-        .filter(|e| e.verdict == Verdict::Moving)
-        .count();
-    println!("frictionless: {sliding} of {MUG_DROPS} still slide or rock after 3 s");
-    // The same drops of a plastic mug. Measured: 31 of 50 at rest by 3 s; 4 rolled off the
-    // 600 mm table and fall; the others still rock on the rim of their bottoms or roll on
-    // their sides, losing energy at each rocking impact (rigid rolling has no resistance).
-    let Some(plastic) = drop_mugs(3.0, Some(Material::Plastic)) else {
-        return;
-    };
-    let wrong_ends = wrong(&plastic);
-    assert!(wrong_ends.is_empty(), "{wrong_ends:?}");
-    let at_rest = plastic
-        .iter()
-        .filter(|e| e.verdict == Verdict::Rest)
-        .count();
-    println!("plastic: {at_rest} of {MUG_DROPS} at rest after 3 s");
-    assert!(at_rest * 2 >= MUG_DROPS, "{at_rest} of {MUG_DROPS} at rest");
+    assert!(
+        glass * 2 >= MUG_DROPS && plastic * 2 >= MUG_DROPS,
+        "{at_rest:?}"
+    );
+    // Frictionless, nothing stops a mug that lands with any sideways speed: it slides on for
+    // ever, as it should.
+    assert!(frictionless < glass, "{at_rest:?}");
+}
+
+/// How many drops ended at rest.
+fn resting(ends: &[Ending]) -> usize {
+    ends.iter().filter(|e| e.verdict == Verdict::Rest).count()
 }
 
 #[test]
