@@ -47,6 +47,7 @@ pub fn run(library: Option<&Path>, checks: &mut Checks) -> Value {
             palm,
             open: &open,
             approach: 600.0,
+            through: false,
             object,
             quality: Some(WrenchSpaceKind::L1),
             volume: false,

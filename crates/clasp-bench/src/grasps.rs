@@ -232,6 +232,7 @@ fn grasp(clone: &mut Domain, pose: &Pose, open: &[f64]) -> Ending {
         palm: *pose,
         open,
         approach: 300.0,
+        through: false,
         object: BodyId::Free(0),
         quality: None,
         volume: false,

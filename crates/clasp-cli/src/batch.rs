@@ -1,12 +1,16 @@
 //! `batch`: a grasp dataset's batch from the command line, the Rust twin of Python's
 //! `World.grasp_batch`: an object and a hand, `N` candidates drawn from a seed round the
 //! object, all tried in parallel (each on a clone of the hand in its own domain), scored with
-//! epsilon and volume. Built and drawn exactly as `clasp.dataset` builds them, so the two give
-//! the same grasps to the bit, and the time of the batch alone is reported beside them.
+//! epsilon and volume, and where asked (always for a parallel gripper, whose two jaws are
+//! never force closure) labelled by the physics test. Built and drawn exactly as
+//! `clasp.dataset` builds them, so the two give the same grasps to the bit, and the time of
+//! the batch alone is reported beside them.
 
 use std::{fmt::Write as _, path::Path, time::Instant};
 
-use clasp_core::{BatchGrasp, BatchQuality, BodyKind, World, grasp_candidates};
+use clasp_core::{
+    BatchGrasp, BatchQuality, BodyId, BodyKind, HoldSettings, RobotId, World, grasp_candidates,
+};
 use clasp_io::Disk;
 use serde_json::json;
 
@@ -25,6 +29,9 @@ pub struct BatchRequest<'a> {
     pub seed: u64,
     /// 0: every core.
     pub threads: usize,
+    /// The physics test that labels each grasp; a parallel gripper's are labelled by Clasp's
+    /// own test where this is `None`.
+    pub test: Option<HoldSettings>,
 }
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
@@ -45,6 +52,14 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     let grasps = pool
         .install(|| world.grasp_batch(robot, object, &candidates, BatchQuality::default()))
         .map_err(fail)?;
+    let test = match hand.parallel_jaws() {
+        Some(_) => Some(request.test.unwrap_or_default()),
+        None => request.test,
+    };
+    let held = match test {
+        Some(settings) => Some(pool.install(|| held(&world, robot, object, &grasps, &settings))),
+        None => None,
+    };
     let seconds = started.elapsed().as_secs_f64();
     let rate = grasps.len() as f64 / seconds;
     Ok(match format {
@@ -56,16 +71,26 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
             "threads": pool.current_num_threads(),
             "seconds": seconds,
             "grasps_per_second": rate,
-            "results": grasps.iter().map(grasp_json).collect::<Vec<_>>(),
+            "held": held.as_ref().map(|h| h.iter().filter(|&&h| h).count()),
+            "results": grasps
+                .iter()
+                .enumerate()
+                .map(|(k, g)| grasp_json(g, held.as_ref().map(|h| h[k])))
+                .collect::<Vec<_>>(),
         })
         .to_string(),
         Format::Text => {
             let closures = grasps.iter().filter(|g| closure(g)).count();
             let mut text = String::new();
             for (k, g) in grasps.iter().enumerate() {
+                let label = match held.as_ref().map(|h| h[k]) {
+                    Some(true) => ", held",
+                    Some(false) => ", not held",
+                    None => "",
+                };
                 let _ = writeln!(
                     text,
-                    "grasp {k}: {} contacts, {}",
+                    "grasp {k}: {} contacts, {}{label}",
                     g.trial.contacts.len(),
                     match g.trial.quality.as_ref().and_then(|q| q.epsilon) {
                         Some(eps) => format!("force closure, epsilon {eps:.4}"),
@@ -73,9 +98,12 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
                     }
                 );
             }
+            let held = held
+                .map(|h| format!(", {} held", h.iter().filter(|&&h| h).count()))
+                .unwrap_or_default();
             let _ = write!(
                 text,
-                "{} grasps ({closures} force-closure) in {seconds:.3} s on {} threads: {rate:.1} grasps/s",
+                "{} grasps ({closures} force-closure{held}) in {seconds:.3} s on {} threads: {rate:.1} grasps/s",
                 grasps.len(),
                 pool.current_num_threads()
             );
@@ -88,7 +116,34 @@ fn closure(g: &BatchGrasp) -> bool {
     g.trial.quality.as_ref().is_some_and(|q| q.force_closure)
 }
 
-fn grasp_json(g: &BatchGrasp) -> serde_json::Value {
+/// Whether each grasp held in the physics test. A grasp that touches the object with fewer
+/// than two of the hand's bodies cannot hold it against pulls six ways, and is not run.
+fn held(
+    world: &World,
+    robot: RobotId,
+    object: BodyId,
+    grasps: &[BatchGrasp],
+    settings: &HoldSettings,
+) -> Vec<bool> {
+    let touching = |g: &BatchGrasp| {
+        let mut bodies: Vec<BodyId> = g.trial.contacts.iter().map(|c| c.other).collect();
+        bodies.sort();
+        bodies.dedup();
+        bodies.len()
+    };
+    let tried: Vec<usize> = (0..grasps.len())
+        .filter(|&k| touching(&grasps[k]) >= 2)
+        .collect();
+    let trials: Vec<_> = tried.iter().map(|&k| grasps[k].trial.clone()).collect();
+    let tests = world.test_grasps(robot, object, &trials, settings);
+    let mut held = vec![false; grasps.len()];
+    for (&k, test) in tried.iter().zip(tests) {
+        held[k] = test.is_ok_and(|t| t.held);
+    }
+    held
+}
+
+fn grasp_json(g: &BatchGrasp, held: Option<bool>) -> serde_json::Value {
     json!({
         "palm": pose_row(&g.trial.palm),
         "dofs": g.trial.dof_values,
@@ -96,6 +151,7 @@ fn grasp_json(g: &BatchGrasp) -> serde_json::Value {
         "force_closure": closure(g),
         "epsilon": g.trial.quality.as_ref().and_then(|q| q.epsilon),
         "volume": g.trial.quality.as_ref().and_then(|q| q.volume),
+        "held": held,
         "seconds": g.seconds,
     })
 }

@@ -301,8 +301,9 @@ pub(crate) enum Command {
         graspit_root: Option<PathBuf>,
     },
     /// A grasp dataset's batch: N grasp candidates of a hand round an object, drawn from a
-    /// seed (approach direction, roll, spread), tried in parallel, each on a clone of the hand
-    /// in its own domain (approach, auto-grasp, epsilon and volume). The same grasps as
+    /// seed (approach direction, roll, spread; for a parallel gripper, antipodal pairs on the
+    /// object's surface), tried in parallel, each on a clone of the hand in its own domain
+    /// (approach, auto-grasp, epsilon and volume, and the physics test where asked). The same grasps as
     /// Python's `clasp.dataset` draws for that object, hand and seed, to the bit.
     Batch {
         /// The object: a GraspIt body file or a mesh file.
@@ -319,6 +320,14 @@ pub(crate) enum Command {
         /// How many threads run them (default: every core).
         #[arg(long, value_name = "T", default_value_t = 0)]
         threads: usize,
+        /// Also label each grasp by the physics test (held or not). A parallel gripper's
+        /// grasps always are: two jaws are never force closure.
+        #[arg(long)]
+        test: bool,
+        /// Which test labels them: Clasp's own (`clasp`, the default), or the field's as Clasp
+        /// reproduces them (docs/presets.md); implies --test.
+        #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(clasp_core::PRESETS))]
+        preset: Option<String>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,

@@ -55,6 +55,7 @@ pub fn domains(
             palm,
             open: &open,
             approach: 2.0 * START_DISTANCE,
+            through: false,
             object,
             quality: Some(WrenchSpaceKind::L1),
             volume: false,

@@ -262,14 +262,21 @@ fn main() -> ExitCode {
             grasps,
             seed,
             threads,
+            test,
+            preset,
             json,
         } => {
+            let test = (test || preset.is_some()).then(|| {
+                clasp_core::HoldSettings::preset(preset.as_deref().unwrap_or("clasp"))
+                    .expect("clap allows only the presets' names")
+            });
             let request = batch::BatchRequest {
                 object: &object,
                 hand: &hand,
                 grasps,
                 seed,
                 threads,
+                test,
             };
             report(batch::batch(&request, format(json)))
         }

@@ -67,6 +67,7 @@ pub use contact::{
 pub use dynamics::{SPEED_LIMIT, overlaps::Separated};
 pub use grasp::{
     Grasp, GraspContact, GraspError,
+    antipodal::{AntipodalPair, antipodal_candidates, antipodal_pair},
     batch::{
         BatchGrasp, BatchQuality, GraspAim, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,
@@ -99,6 +100,7 @@ pub use robot::{
     eigengrasp::{EigenError, EigenGrasp, EigenGrasps, EigenSpace},
     inference::{DofRole, HandInference},
     jacobian::LinkJacobian,
+    jaws::ParallelJaws,
     mount::Connection,
     reach::{ArmCarrier, REACH_TOLERANCE, ReachShortfall},
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},

@@ -57,12 +57,18 @@ pub fn candidates_from(
     let approach = approach.as_array();
     let count: usize = palms.len()?;
     same_count(&[count, approach.len(), dofs.nrows()])?;
+    // Optional: which approaches go through (a gripper's); none where it is not given.
+    let through: Option<Vec<bool>> = field("through")?.map(|t| t.extract()).transpose()?;
+    if let Some(through) = &through {
+        same_count(&[count, through.len()])?;
+    }
     (0..count)
         .map(|k| {
             Ok(GraspCandidate {
                 palm: convert::pose(&palms.get_item(k)?)?,
                 dofs: dofs.row(k).to_vec(),
                 approach: approach[k],
+                through: through.as_ref().is_some_and(|t| t[k]),
             })
         })
         .collect()

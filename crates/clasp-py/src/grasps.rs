@@ -310,7 +310,9 @@ impl PyWorld {
 /// the grasped object), drawn from `seed`: approach directions uniform over the sphere, rolls
 /// about them, and the DOFs Auto Grasp leaves alone (the Barrett's spread) uniform within their
 /// limits. Returns the aims, `direction` (N, 3), `roll` (N,) and `dofs` (N, D), and where they
-/// start the hand, `palm` (N, 4, 4) and `approach` (N,): what `World.grasp_batch` takes. The
+/// start the hand, `palm` (N, 4, 4) and `approach` (N,): what `World.grasp_batch` takes. A
+/// parallel gripper's are antipodal pairs on the object instead, given by their starts alone
+/// (`palm`, `dofs`, `approach`, and `through` (N,), true: the approach goes all the way). The
 /// same seed gives the same candidates.
 #[pyfunction]
 #[pyo3(signature = (world, count, seed=0, robot=None, object=None))]
@@ -324,20 +326,28 @@ pub fn grasp_candidates<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (robot, object) = (world.hand(robot)?, world.object(object)?);
     let hand = world.robot(robot)?;
-    let aims = clasp_core::draw_aims(hand, count, seed);
-    let candidates =
-        clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error)?;
     let arrays = PyDict::new(py);
-    let directions: Vec<[f64; 3]> = aims.iter().map(|a| a.towards.into_inner().into()).collect();
-    let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
-    let dofs: Vec<Vec<f64>> = aims.iter().map(|a| a.dofs.clone()).collect();
+    let candidates = match hand.parallel_jaws() {
+        Some(_) => clasp_core::grasp_candidates(&world.world, hand, object, count, seed)
+            .map_err(move_error)?,
+        None => {
+            let aims = clasp_core::draw_aims(hand, count, seed);
+            let directions: Vec<[f64; 3]> =
+                aims.iter().map(|a| a.towards.into_inner().into()).collect();
+            let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
+            arrays.set_item("direction", convert::rows_array(py, &directions))?;
+            arrays.set_item("roll", rolls.into_pyarray(py))?;
+            clasp_core::aimed_candidates(&world.world, hand, object, &aims).map_err(move_error)?
+        }
+    };
+    let dofs: Vec<Vec<f64>> = candidates.iter().map(|c| c.dofs.clone()).collect();
     let palms: Vec<_> = candidates.iter().map(|c| c.palm).collect();
     let approach: Vec<f64> = candidates.iter().map(|c| c.approach).collect();
-    arrays.set_item("direction", convert::rows_array(py, &directions))?;
-    arrays.set_item("roll", rolls.into_pyarray(py))?;
+    let through: Vec<bool> = candidates.iter().map(|c| c.through).collect();
     arrays.set_item("dofs", convert::matrix_array(py, &dofs, hand.dofs.len()))?;
     arrays.set_item("palm", convert::poses_array(py, &palms))?;
     arrays.set_item("approach", approach.into_pyarray(py))?;
+    arrays.set_item("through", through.into_pyarray(py))?;
     Ok(arrays)
 }
 

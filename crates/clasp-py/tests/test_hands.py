@@ -28,3 +28,19 @@ def test_a_graspit_hand_keeps_its_file_s_approach(graspit):
     reference, direction = world.hand_approach(0)
     assert list(direction) == [0.0, 0.0, 1.0]
     assert world.dof_roles(0) == ["spread", "close+", "close+", "close+"]
+
+
+def test_a_parallel_gripper_s_candidates_are_antipodal_starts_that_close_both_jaws(graspit):
+    hands = graspit.parent / "hands"
+    world = clasp.World()
+    world.add_body(graspit / "objects" / "mug.xml", kind="graspable")
+    world.add_robot(hands / "panda_gripper" / "panda_gripper_glb.urdf")
+    candidates = clasp.grasp_candidates(world, 6, seed=0)
+    # No aims: a gripper's candidates are starts that approach all the way to their pair.
+    assert "direction" not in candidates
+    assert candidates["palm"].shape == (6, 4, 4)
+    assert candidates["through"].tolist() == [True] * 6
+    results = world.grasp_batch(candidates, test=True)
+    # Both jaws touch the mug (at least a contact each); the physics test labels each grasp.
+    assert (results["contacts"] >= 2).sum() >= 5, results["contacts"]
+    assert results["held"].shape == (6,)

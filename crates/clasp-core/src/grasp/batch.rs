@@ -14,6 +14,7 @@ use clasp_collide::CollisionEngine;
 use clasp_random::SplitMix64;
 
 use super::{
+    antipodal::antipodal_candidates,
     quality::WrenchSpaceKind,
     trial::{GraspTrial, TrialPlan},
 };
@@ -31,6 +32,10 @@ pub struct GraspCandidate {
     pub palm: Pose,
     pub dofs: Vec<f64>,
     pub approach: f64,
+    /// The approach goes its whole way unless it meets something (a gripper's jaws come round
+    /// the object); otherwise, as GraspIt's approach to contact, a hand that meets nothing
+    /// stays where it started.
+    pub through: bool,
 }
 
 /// How a batch scores its grasps.
@@ -118,13 +123,16 @@ pub fn aimed_candidates<E: CollisionEngine>(
             palm: hand.pose_aiming_at(centre, aim.towards, distance, aim.roll),
             dofs: aim.dofs.clone(),
             approach: 2.0 * distance,
+            through: false,
         })
         .collect();
     Ok(candidates)
 }
 
-/// `count` grasp candidates for `hand` round `object`, aimed as [`draw_aims`] draws them from
-/// `seed` ([`aimed_candidates`]). The same seed gives the same candidates.
+/// `count` grasp candidates for `hand` round `object`, chosen by the hand: a parallel
+/// gripper's are antipodal pairs on the object's surface ([`antipodal_candidates`]), any
+/// other hand's aimed as [`draw_aims`] draws them ([`aimed_candidates`]). The same seed gives
+/// the same candidates.
 pub fn grasp_candidates<E: CollisionEngine>(
     world: &World<E>,
     hand: &Robot,
@@ -132,7 +140,10 @@ pub fn grasp_candidates<E: CollisionEngine>(
     count: usize,
     seed: u64,
 ) -> Result<Vec<GraspCandidate>, MoveError> {
-    aimed_candidates(world, hand, object, &draw_aims(hand, count, seed))
+    match hand.parallel_jaws() {
+        Some(jaws) => antipodal_candidates(world, hand, &jaws, object, count, seed),
+        None => aimed_candidates(world, hand, object, &draw_aims(hand, count, seed)),
+    }
 }
 
 impl<E: CollisionEngine> World<E> {
@@ -160,6 +171,7 @@ impl<E: CollisionEngine> World<E> {
                     palm: candidate.palm,
                     open: &candidate.dofs,
                     approach: candidate.approach,
+                    through: candidate.through,
                     object,
                     quality: Some(quality.wrench_space),
                     volume: quality.volume,

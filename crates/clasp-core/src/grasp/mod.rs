@@ -4,6 +4,7 @@
 use clasp_collide::CollisionEngine;
 use nalgebra::Point3;
 
+pub mod antipodal;
 pub mod batch;
 pub mod hold;
 pub mod hold_settings;

@@ -46,6 +46,9 @@ pub struct TrialPlan<'a> {
     pub open: &'a [f64],
     /// How far the hand may approach before it closes (mm); 0 closes it where it stands.
     pub approach: f64,
+    /// The approach goes its whole way unless it meets something, rather than back to where
+    /// it started when it meets nothing ([`super::batch::GraspCandidate::through`]).
+    pub through: bool,
     pub object: BodyId,
     pub quality: Option<WrenchSpaceKind>,
     /// With the quality, also the wrench space's volume (builds the whole hull).
@@ -136,7 +139,10 @@ impl Stage {
     ) -> Result<GraspTrial, MoveError> {
         self.set_pose(backdrop, Element::Robot(robot), plan.palm)?;
         self.set_dof_values(backdrop, robot, plan.open)?;
-        if plan.approach > 0.0 {
+        if plan.approach > 0.0 && plan.through {
+            let end = self.own_robot(robot)?.approached(plan.approach);
+            self.move_hand_to(backdrop, robot, end)?;
+        } else if plan.approach > 0.0 {
             self.approach_to_contact(backdrop, robot, plan.approach)?;
         }
         self.close_on(backdrop, robot, plan.object)?;

@@ -85,7 +85,8 @@ impl Motion<'_, '_> {
                 continue;
             }
             any = true;
-            let breaking = robot.dofs[dof].kind == DofKind::Breakaway && target[dof] > current[dof];
+            let closing = (target[dof] - current[dof]) * robot.dofs[dof].closing_sense() > 0.0;
+            let breaking = robot.dofs[dof].kind == DofKind::Breakaway && closing;
             if !breaking {
                 held[dof] = true;
                 continue;
@@ -118,7 +119,8 @@ impl Motion<'_, '_> {
         };
         let turns = |c: usize, j: usize| {
             let dof = robot.chains[c].joints[j].coupling.dof;
-            active.contains(&dof) && !(robot.is_held(c, j) && target[dof] >= current[dof])
+            let closing = (target[dof] - current[dof]) * robot.dofs[dof].closing_sense() >= 0.0;
+            active.contains(&dof) && !(robot.is_held(c, j) && closing)
         };
         let mut moved: Vec<BodyId> = robot
             .links_moved_by(turns)

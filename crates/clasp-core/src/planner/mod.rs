@@ -144,6 +144,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                         palm,
                         dofs,
                         approach: settings.approach,
+                        through: false,
                     }
                 })
                 .collect();
@@ -216,6 +217,7 @@ impl<E: CollisionEngine> World<E> {
                 palm,
                 open: dofs,
                 approach,
+                through: false,
                 object,
                 quality: Some(WrenchSpaceKind::L1),
                 volume: true,

@@ -63,27 +63,31 @@ impl Robot {
     /// their DOF, they never lagged behind it.
     pub(crate) fn follow_where_level(&mut self, dof: usize) {
         let q = self.dof_values[dof];
+        let closing = &self.dofs[dof];
         for (c, j) in self.dof_joints(dof) {
-            if self.breakaway[c][j].is_some_and(|b| b >= q - BREAKAWAY_TOLERANCE) {
+            if self.breakaway[c][j].is_some_and(|b| closing.at_or_past(b, q, BREAKAWAY_TOLERANCE)) {
                 self.breakaway[c][j] = None;
             }
         }
     }
 
-    /// Whether a joint is held in breakaway now (its DOF at or past where it broke away).
+    /// Whether a joint is held in breakaway now (its DOF at or past where it broke away, the
+    /// way it closes).
     pub(crate) fn is_held(&self, chain: usize, joint: usize) -> bool {
         let dof = self.chains[chain].joints[joint].coupling.dof;
-        self.breakaway(chain, joint)
-            .is_some_and(|b| self.dof_values[dof] >= b - BREAKAWAY_TOLERANCE)
+        self.breakaway(chain, joint).is_some_and(|b| {
+            self.dofs[dof].at_or_past(self.dof_values[dof], b, BREAKAWAY_TOLERANCE)
+        })
     }
 
-    /// A joint whose DOF came back below where it broke away follows its DOF again
+    /// A joint whose DOF came back short of where it broke away follows its DOF again
     /// (GraspIt's `BreakAwayDOF::updateVal`).
     pub(super) fn reengage(&mut self) {
         for (chain, held) in self.chains.iter().zip(&mut self.breakaway) {
             for (joint, value) in chain.joints.iter().zip(held.iter_mut()) {
+                let dof = &self.dofs[joint.coupling.dof];
                 let q = self.dof_values[joint.coupling.dof];
-                if value.is_some_and(|b| q < b - BREAKAWAY_TOLERANCE) {
+                if value.is_some_and(|b| !dof.at_or_past(q, b, BREAKAWAY_TOLERANCE)) {
                     *value = None;
                 }
             }

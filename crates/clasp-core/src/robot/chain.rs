@@ -203,20 +203,25 @@ impl Chain {
     /// Each joint's frame relative to the palm, the chain starting on `start` (relative to
     /// the palm: identity for a chain from the palm, its parent joint's frame otherwise); a
     /// joint in breakaway stays where its DOF was when it broke away (`held`, one per joint)
-    /// while the DOF is past that value.
+    /// while the DOF is past that value the way it closes (`dofs`).
     pub(super) fn joint_frames(
         &self,
         start: Pose,
         dof_values: &[f64],
         held: &[Option<f64>],
+        dofs: &[super::dof::Dof],
     ) -> Vec<Pose> {
         let mut frame = start * self.base;
         self.joints
             .iter()
             .enumerate()
             .map(|(j, joint)| {
-                let q = dof_values[joint.coupling.dof];
-                let q = held.get(j).copied().flatten().map_or(q, |b| q.min(b));
+                let dof = joint.coupling.dof;
+                let q = dof_values[dof];
+                let q = match held.get(j).copied().flatten() {
+                    Some(b) if dofs[dof].at_or_past(q, b, 0.0) => b,
+                    _ => q,
+                };
                 frame *= joint.transform_at(q);
                 frame
             })

@@ -53,6 +53,22 @@ impl Dof {
             breakaway_torque: 0.0,
         }
     }
+
+    /// The way the DOF closes: −1 where its default velocity is negative (a gripper's jaw
+    /// that closes toward its lower limit), else +1. A breakaway DOF's joints break away and
+    /// stay behind as it moves this way.
+    pub fn closing_sense(&self) -> f64 {
+        if self.default_velocity < 0.0 {
+            -1.0
+        } else {
+            1.0
+        }
+    }
+
+    /// Whether `value` is at or past `mark` the way the DOF closes, within `tolerance`.
+    pub fn at_or_past(&self, value: f64, mark: f64, tolerance: f64) -> bool {
+        (value - mark) * self.closing_sense() >= -tolerance
+    }
 }
 
 /// Why a set of DOF values was refused.

@@ -15,6 +15,10 @@ const LIMIT_TOLERANCE: f64 = 1e-6;
 /// against rounding.
 pub const DOF_STEP: f64 = 1e-6;
 
+/// The fingertip's distance from its joint (mm) that turns a squeeze in radians into a sliding
+/// DOF's travel: a finger's link is about this long.
+pub const SQUEEZE_REACH: f64 = 50.0;
+
 impl Robot {
     pub fn dof_values(&self) -> &[f64] {
         &self.dof_values
@@ -128,9 +132,14 @@ impl Robot {
 
     /// The DOF values `squeeze` past where each closing DOF stands (in its closing direction,
     /// the sign of its default velocity), within its limits; a DOF with no default velocity
-    /// stays where it is. What the physics test drives the hand to.
+    /// stays where it is. What the physics test drives the hand to. `squeeze` is radians: a
+    /// sliding DOF (a gripper's jaw) goes as far as a fingertip [`SQUEEZE_REACH`] from its
+    /// joint would, so that a jaw presses as a finger does (0.2 rad: 10 mm).
     pub fn squeezed_dof_values(&self, squeeze: f64) -> Vec<f64> {
-        self.squeezed_by(|_| squeeze)
+        self.squeezed_by(|d| match self.dof_is_revolute(d) {
+            true => squeeze,
+            false => squeeze * SQUEEZE_REACH,
+        })
     }
 
     /// The DOF values `step(dof)` past where each closing DOF stands (in its closing

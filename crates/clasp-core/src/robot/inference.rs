@@ -153,7 +153,7 @@ impl Robot {
 
     /// The chains that end in a fingertip: those with links and no branch on their last
     /// joint.
-    fn finger_chains(&self) -> Vec<usize> {
+    pub(super) fn finger_chains(&self) -> Vec<usize> {
         (0..self.chains.len())
             .filter(|&c| {
                 let chain = &self.chains[c];
@@ -169,7 +169,7 @@ impl Robot {
     }
 
     /// Each finger's tip (its last link's box centre), world, were the DOFs at `values`.
-    fn fingertips(&self, fingers: &[usize], values: &[f64]) -> Vec<Point3<f64>> {
+    pub(super) fn fingertips(&self, fingers: &[usize], values: &[f64]) -> Vec<Point3<f64>> {
         let poses = self.link_poses_at(values);
         fingers
             .iter()

@@ -107,7 +107,8 @@ impl Robot {
                 .map(|(j, joint)| {
                     let q = self.dof_values[joint.coupling.dof];
                     // Past where it broke away the joint stays: the DOF no longer moves it.
-                    let stays = held[j].is_some_and(|b| q >= b);
+                    let dof = &self.dofs[joint.coupling.dof];
+                    let stays = held[j].is_some_and(|b| dof.at_or_past(q, b, 0.0));
                     let before_joint = match j {
                         0 => start * chain.base,
                         _ => frames[c][j - 1],

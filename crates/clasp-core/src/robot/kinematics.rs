@@ -41,7 +41,7 @@ impl Robot {
         let mut frames: Vec<Vec<Pose>> = Vec::with_capacity(self.chains.len());
         for (chain, held) in self.chains.iter().zip(&self.breakaway) {
             let start = chain_start(&frames, chain);
-            frames.push(chain.joint_frames(start, values, held));
+            frames.push(chain.joint_frames(start, values, held, &self.dofs));
         }
         frames
     }

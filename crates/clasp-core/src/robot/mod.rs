@@ -14,6 +14,7 @@ pub mod eigengrasp;
 pub mod inference;
 mod inferred_contacts;
 pub mod jacobian;
+pub mod jaws;
 mod kinematics;
 pub mod mount;
 pub mod reach;

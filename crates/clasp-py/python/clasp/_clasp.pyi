@@ -537,9 +537,9 @@ class World:
         a recording there: ``.clasprec`` or ``.rrd``).
         ``candidates`` holds aims (direction (N, 3), roll (N,), dofs (N, D), as
         ``grasp_candidates`` draws them) or explicit starts (palm (N, 4, 4), dofs, approach
-        (N,)); a candidate whose DOFs do not fit the hand is a ValueError naming it. Runs on
-        ``threads`` threads (None: every core). Returns palm (N, 4, 4), dofs (N, D), contacts,
-        force_closure, epsilon, volume (NaN when not force-closure, or, for the volume, with
+        (N,), optionally through (N,) bool); a candidate whose DOFs do not fit the hand is a
+        ValueError naming it. Runs on ``threads`` threads (None: every core). Returns palm
+        (N, 4, 4), dofs (N, D), contacts, force_closure, epsilon, volume (NaN when not force-closure, or, for the volume, with
         ``metric="epsilon"``), seconds (N,); for a hand an arm carries, reachable (N,): whether
         its arm holds the hand there with arm and hand in nothing. Each grasp is what it would
         be alone."""
@@ -582,5 +582,7 @@ def grasp_candidates(
     object: BodyId | None = None,
 ) -> dict[str, np.ndarray]:
     """``count`` candidates round the object, drawn from ``seed``: the aims direction (N, 3),
-    roll (N,), dofs (N, D), and where they start the hand, palm (N, 4, 4) and approach (N,);
-    what ``World.grasp_batch`` takes. The same seed gives the same candidates."""
+    roll (N,), dofs (N, D), and where they start the hand, palm (N, 4, 4), approach (N,) and
+    through (N,); what ``World.grasp_batch`` takes. A parallel gripper's are antipodal pairs
+    on the object, given by their starts alone (through: the approach goes all the way). The
+    same seed gives the same candidates."""

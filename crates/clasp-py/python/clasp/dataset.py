@@ -276,7 +276,9 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
     world = scene(job, task.object_index)
     candidates = grasp_candidates(world, job.grasps, seed=object_seed(job, task.object_index))
     part = slice(task.first, task.first + task.count)
-    aims = {name: candidates[name][part] for name in ("direction", "roll", "dofs")}
+    # A hand's aims, or a parallel gripper's starts (it has no aims: antipodal pairs).
+    names = ("direction", "roll", "dofs") if "direction" in candidates else ("palm", "dofs", "approach", "through")
+    aims = {name: candidates[name][part] for name in names}
     records = [recording_path(job, task.object_index, task.first + k) for k in range(task.count)] if job.record else None
     for path in records or []:
         path.parent.mkdir(parents=True, exist_ok=True)
