@@ -56,10 +56,8 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
         Some(_) => Some(request.test.unwrap_or_default()),
         None => request.test,
     };
-    let held = match test {
-        Some(settings) => Some(pool.install(|| held(&world, robot, object, &grasps, &settings))),
-        None => None,
-    };
+    let held =
+        test.map(|settings| pool.install(|| held(&world, robot, object, &grasps, &settings)));
     let seconds = started.elapsed().as_secs_f64();
     let rate = grasps.len() as f64 / seconds;
     Ok(match format {

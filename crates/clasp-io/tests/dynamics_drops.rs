@@ -95,11 +95,6 @@ fn graspits_mug_dropped_from_random_poses_comes_to_rest_where_friction_stops_it(
     assert!(frictionless < glass, "{at_rest:?}");
 }
 
-/// How many drops ended at rest.
-fn resting(ends: &[Ending]) -> usize {
-    ends.iter().filter(|e| e.verdict == Verdict::Rest).count()
-}
-
 #[test]
 fn every_object_of_graspits_library_dropped_on_its_table_never_freezes_gains_energy_or_passes_in() {
     let Some(models) = graspit_models() else {
