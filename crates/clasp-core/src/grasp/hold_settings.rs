@@ -16,7 +16,8 @@ pub struct HoldSettings {
     pub seconds: f64,
     /// Seconds the hand squeezes, without gravity, before that.
     pub squeeze_seconds: f64,
-    /// How far past the grasp each closing DOF's target lies (rad, or mm for a prismatic DOF).
+    /// How far past the grasp each closing DOF's target lies (rad; a prismatic DOF goes as far
+    /// as a fingertip 50 mm from a joint would: `Robot::squeezed_dof_values`).
     pub squeeze: f64,
     /// Instead, how far (mm) each closing DOF's target moves its contacts on the object
     /// toward it (DexGraspNet's push toward the contact normals); a DOF with none there
