@@ -123,14 +123,8 @@ fn held(
     grasps: &[BatchGrasp],
     settings: &HoldSettings,
 ) -> Vec<bool> {
-    let touching = |g: &BatchGrasp| {
-        let mut bodies: Vec<BodyId> = g.trial.contacts.iter().map(|c| c.other).collect();
-        bodies.sort();
-        bodies.dedup();
-        bodies.len()
-    };
     let tried: Vec<usize> = (0..grasps.len())
-        .filter(|&k| touching(&grasps[k]) >= 2)
+        .filter(|&k| grasps[k].trial.bodies_touching() >= 2)
         .collect();
     let trials: Vec<_> = tried.iter().map(|&k| grasps[k].trial.clone()).collect();
     let tests = world.test_grasps(robot, object, &trials, settings);

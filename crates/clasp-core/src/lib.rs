@@ -67,7 +67,7 @@ pub use contact::{
 pub use dynamics::{SPEED_LIMIT, overlaps::Separated};
 pub use grasp::{
     Grasp, GraspContact, GraspError,
-    antipodal::{AntipodalPair, antipodal_candidates, antipodal_pair},
+    antipodal::{AntipodalPair, Surface, antipodal_candidates},
     batch::{
         BatchGrasp, BatchQuality, GraspAim, GraspCandidate, aimed_candidates, draw_aims,
         grasp_candidates,

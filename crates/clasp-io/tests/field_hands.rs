@@ -2,7 +2,10 @@
 //! with nothing added to their files: a batch of candidates and the planner at its defaults.
 //! Every hand and object's figures are in docs/benchmarks.md ("The field's hands").
 
-use clasp_core::{BodyId, PlanProgress, PlanSettings, Robot, RobotId, World};
+use clasp_core::{
+    BatchGrasp, BatchQuality, BodyId, GraspCandidate, PlanProgress, PlanSettings, Robot, RobotId,
+    World,
+};
 use clasp_io::{Disk, load_urdf};
 
 fn hand(file: &str) -> Option<Robot> {
@@ -26,33 +29,33 @@ fn hand_and_object(hand_file: &str, object: &str) -> Option<World> {
     Some(world)
 }
 
-/// Force-closure grasps of `count` batch candidates (seed 0) of a field hand on one of
-/// GraspIt's objects, as `clasp-cli batch` makes them.
-fn force_closures(hand_file: &str, object: &str, count: usize) -> Option<usize> {
+/// `count` batch candidates (seed 0) of a field hand on one of GraspIt's objects and the
+/// grasps they end in, as `clasp-cli batch` makes them.
+fn batch(
+    hand_file: &str,
+    object: &str,
+    count: usize,
+) -> Option<(Vec<GraspCandidate>, Vec<BatchGrasp>)> {
     let world = hand_and_object(hand_file, object)?;
     let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
-    let candidates =
-        clasp_core::grasp_candidates(&world, world.find_robot(robot).unwrap(), object, count, 0)
-            .unwrap();
+    let hand = world.find_robot(robot).unwrap();
+    let candidates = clasp_core::grasp_candidates(&world, hand, object, count, 0).unwrap();
     let grasps = world
-        .grasp_batch(
-            robot,
-            object,
-            &candidates,
-            clasp_core::BatchQuality::default(),
-        )
+        .grasp_batch(robot, object, &candidates, BatchQuality::default())
         .unwrap();
-    Some(
-        grasps
-            .iter()
-            .filter(|g| {
-                g.trial
-                    .quality
-                    .as_ref()
-                    .is_some_and(|q| q.epsilon.is_some())
-            })
-            .count(),
-    )
+    Some((candidates, grasps))
+}
+
+/// Force-closure grasps of `count` batch candidates ([`batch`]).
+fn force_closures(hand_file: &str, object: &str, count: usize) -> Option<usize> {
+    let (_, grasps) = batch(hand_file, object, count)?;
+    let closures = grasps.iter().filter(|g| {
+        g.trial
+            .quality
+            .as_ref()
+            .is_some_and(|q| q.epsilon.is_some())
+    });
+    Some(closures.count())
 }
 
 /// The Allegro as dex-urdf ships it closes round GraspIt's mug: 0 force-closure grasps of 20
@@ -118,30 +121,14 @@ fn the_panda_is_a_parallel_gripper_opening_80_mm() {
 /// between the jaws (the contact solve does not finish: issue 54).
 #[test]
 fn the_panda_closes_both_jaws_on_graspit_s_mug_by_antipodal_grasps() {
-    let Some(world) = hand_and_object(PANDA, "mug.xml") else {
+    let Some((candidates, grasps)) = batch(PANDA, "mug.xml", 12) else {
         return;
     };
-    let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
-    let hand = world.find_robot(robot).unwrap();
-    let candidates = clasp_core::grasp_candidates(&world, hand, object, 12, 0).unwrap();
     assert_eq!(candidates.len(), 12);
     assert!(candidates.iter().all(|c| c.through));
-    let grasps = world
-        .grasp_batch(
-            robot,
-            object,
-            &candidates,
-            clasp_core::BatchQuality::default(),
-        )
-        .unwrap();
     let both_jaws = grasps
         .iter()
-        .filter(|g| {
-            let mut bodies: Vec<BodyId> = g.trial.contacts.iter().map(|c| c.other).collect();
-            bodies.sort();
-            bodies.dedup();
-            bodies.len() == 2
-        })
+        .filter(|g| g.trial.bodies_touching() == 2)
         .count();
     println!("both jaws on the mug: {both_jaws} of 12");
     assert!(both_jaws >= 9, "{both_jaws} of 12");

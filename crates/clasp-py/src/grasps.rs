@@ -328,8 +328,10 @@ pub fn grasp_candidates<'py>(
     let hand = world.robot(robot)?;
     let arrays = PyDict::new(py);
     let candidates = match hand.parallel_jaws() {
-        Some(_) => clasp_core::grasp_candidates(&world.world, hand, object, count, seed)
-            .map_err(move_error)?,
+        Some(jaws) => {
+            clasp_core::antipodal_candidates(&world.world, hand, &jaws, object, count, seed)
+                .map_err(move_error)?
+        }
         None => {
             let aims = clasp_core::draw_aims(hand, count, seed);
             let directions: Vec<[f64; 3]> =

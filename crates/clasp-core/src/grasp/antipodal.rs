@@ -57,30 +57,34 @@ pub fn antipodal_candidates<E: CollisionEngine>(
     seed: u64,
 ) -> Result<Vec<GraspCandidate>, MoveError> {
     let body = world.body(object).ok_or(MoveError::NoSuchBody(object))?;
+    let surface = Surface::of(body);
     let friction = body.material.static_friction(hand.palm.material);
-    let mut random = SplitMix64::new(seed);
     let widest = jaws.opening * (1.0 - JAW_ROOM);
+    let mut random = SplitMix64::new(seed);
     let (lo, hi) = body.mesh().bounding_box();
-    // Far enough back that no body of the hand meets the object before the approach.
-    let standoff = (hi - lo).norm() + hand.reach() + jaws.centre.coords.norm();
+    // How far back along its approach the hand is clear of the object wherever it grasps.
+    let way = (hi - lo).norm() + hand.reach();
+    let approach = hand.approach_direction().into_inner();
     let mut candidates = Vec::with_capacity(count);
     for _ in 0..count * DRAWS_PER_CANDIDATE {
         if candidates.len() == count {
             break;
         }
-        let Some(pair) = antipodal_pair(body, widest, friction, &mut random) else {
+        let Some(pair) = surface.antipodal_pair(widest, friction, &mut random) else {
             continue;
         };
         let first_turn = random.unit();
         let clear = (0..APPROACHES_PER_PAIR).find_map(|k| {
             let turn = (first_turn + k as f64 / APPROACHES_PER_PAIR as f64) * TAU;
-            let grasp = jaws_pose(hand, jaws, &pair, across(&pair, turn), 0.0);
-            clear_way(world.engine(), hand, grasp, body).then_some(grasp)
+            let grasp = jaws_pose(hand, jaws, &pair, across(&pair, turn));
+            clear_way(world.engine(), hand, grasp, body, way).then_some(grasp)
         });
         if let Some(grasp) = clear {
-            let back = -(grasp.rotation * approach_of(hand)) * standoff;
+            // Started as far back again as the jaws stand from the palm, the hand is clear.
+            let standoff = way + jaws.centre.coords.norm();
+            let back = Translation3::from(-(grasp.rotation * approach) * standoff);
             candidates.push(GraspCandidate {
-                palm: Pose::from_parts((grasp.translation.vector + back).into(), grasp.rotation),
+                palm: back * grasp,
                 dofs: hand.dof_values().to_vec(),
                 approach: standoff,
                 through: true,
@@ -91,17 +95,20 @@ pub fn antipodal_candidates<E: CollisionEngine>(
 }
 
 /// Whether the hand, as it stands but with its palm at `grasp`, and at every step back from
-/// there along its approach until it is clear of the object, stays out of `object`.
-fn clear_way<E: CollisionEngine>(engine: &E, hand: &Robot, grasp: Pose, object: &Body) -> bool {
-    let back = -(grasp.rotation * approach_of(hand));
-    let (lo, hi) = object.mesh().bounding_box();
-    let way = (hi - lo).norm() + hand.reach();
+/// there along its approach for `way` mm, stays out of `object`.
+fn clear_way<E: CollisionEngine>(
+    engine: &E,
+    hand: &Robot,
+    grasp: Pose,
+    object: &Body,
+    way: f64,
+) -> bool {
+    let back = -(grasp.rotation * hand.approach_direction().into_inner());
     let steps = (way / WAY_STEP).ceil() as usize;
     let from_palm = hand.pose().inverse();
     let target = Placed::new(&object.geometry, object.pose);
     (0..=steps).all(|k| {
-        let shift = Translation3::from(back * (k as f64 * WAY_STEP));
-        let palm = shift * grasp;
+        let palm = Translation3::from(back * (k as f64 * WAY_STEP)) * grasp;
         hand.bodies().filter(|b| !b.mesh().is_empty()).all(|b| {
             let placed = Placed::new(&b.geometry, palm * from_palm * b.pose);
             !engine.collide(placed, target)
@@ -109,52 +116,57 @@ fn clear_way<E: CollisionEngine>(engine: &E, hand: &Robot, grasp: Pose, object: 
     })
 }
 
-/// The hand's approach direction in its palm's frame (its z where the file gives none).
-fn approach_of(hand: &Robot) -> Vector3<f64> {
-    hand.approach
-        .as_ref()
-        .map_or(Vector3::z(), |a| a.direction.into_inner())
+/// A body's surface, for drawing points on it by area.
+pub struct Surface<'a> {
+    body: &'a Body,
+    /// The running sum of the triangles' areas.
+    areas: Vec<f64>,
 }
 
-/// A pair on `body`'s surface (world frame) no wider apart than `widest`, each face within
-/// the friction cone (`friction`, μ) of the line between them: drawn from a point on the
-/// surface (by area) and the ray from it straight in; `None` where that draw gives none.
-pub fn antipodal_pair(
-    body: &Body,
-    widest: f64,
-    friction: f64,
-    random: &mut SplitMix64,
-) -> Option<AntipodalPair> {
-    let mesh = body.mesh();
-    let areas = cumulative_areas(mesh);
-    let total = *areas.last().filter(|&&a| a > 0.0)?;
-    let drawn = random.unit() * total;
-    let triangle = areas.partition_point(|&a| a < drawn).min(areas.len() - 1);
-    let inward = Unit::try_new(-mesh.triangle_normal(triangle), 1e-12)?;
-    let first = point_on(mesh, triangle, random);
-    let (width, far) = first_exit(mesh, &first, &inward, triangle)?;
-    // The far face's outward normal along the line (the near face's is against it).
-    let far_facing = mesh.triangle_normal(far).normalize().dot(&inward);
-    if width > widest || far_facing < friction.atan().cos() {
-        return None;
+impl<'a> Surface<'a> {
+    pub fn of(body: &'a Body) -> Self {
+        let mesh = body.mesh();
+        let mut sum = 0.0;
+        let areas = (0..mesh.triangles().len())
+            .map(|t| {
+                let [a, b, c] = mesh.triangle_points(t);
+                sum += (b - a).cross(&(c - a)).norm() / 2.0;
+                sum
+            })
+            .collect();
+        Self { body, areas }
     }
-    let pose = body.pose();
-    Some(AntipodalPair {
-        first: pose * first,
-        second: pose * (first + inward.into_inner() * width),
-    })
-}
 
-/// The running sum of the triangles' areas, for drawing a triangle by area.
-fn cumulative_areas(mesh: &TriMesh) -> Vec<f64> {
-    let mut sum = 0.0;
-    (0..mesh.triangles().len())
-        .map(|t| {
-            let [a, b, c] = mesh.triangle_points(t);
-            sum += (b - a).cross(&(c - a)).norm() / 2.0;
-            sum
+    /// A pair on the surface (world frame) no wider apart than `widest`, each face within
+    /// the friction cone (`friction`, μ) of the line between them: drawn from a point on the
+    /// surface (by area) and the ray from it straight in; `None` where that draw gives none.
+    pub fn antipodal_pair(
+        &self,
+        widest: f64,
+        friction: f64,
+        random: &mut SplitMix64,
+    ) -> Option<AntipodalPair> {
+        let mesh = self.body.mesh();
+        let total = *self.areas.last().filter(|&&a| a > 0.0)?;
+        let drawn = random.unit() * total;
+        let triangle = self
+            .areas
+            .partition_point(|&a| a < drawn)
+            .min(self.areas.len() - 1);
+        let inward = Unit::try_new(-mesh.triangle_normal(triangle), 1e-12)?;
+        let first = point_on(mesh, triangle, random);
+        let (width, far) = first_exit(mesh, &first, &inward, triangle)?;
+        // The far face's outward normal along the line (the near face's is against it).
+        let far_facing = mesh.triangle_normal(far).normalize().dot(&inward);
+        if width > widest || far_facing < friction.atan().cos() {
+            return None;
+        }
+        let pose = self.body.pose();
+        Some(AntipodalPair {
+            first: pose * first,
+            second: pose * (first + inward.into_inner() * width),
         })
-        .collect()
+    }
 }
 
 /// A point drawn uniformly on a triangle.
@@ -219,18 +231,14 @@ fn across(pair: &AntipodalPair, turn: f64) -> Unit<Vector3<f64>> {
 }
 
 /// The palm pose that closes the jaws along the pair's line, centred on it, approaching along
-/// `approach`, standing `standoff` mm back along it.
+/// `approach`.
 fn jaws_pose(
     hand: &Robot,
     jaws: &ParallelJaws,
     pair: &AntipodalPair,
     approach: Unit<Vector3<f64>>,
-    standoff: f64,
 ) -> Pose {
-    let palm_approach = hand
-        .approach
-        .as_ref()
-        .map_or(Vector3::z_axis(), |a| a.direction);
+    let palm_approach = hand.approach_direction();
     // The palm's frame of (closing, approach square to it, their cross) onto the world's.
     let closing = jaws.closing.into_inner();
     let forward = (palm_approach.into_inner() - closing * closing.dot(&palm_approach)).normalize();
@@ -240,7 +248,7 @@ fn jaws_pose(
     let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(
         world_frame * palm_frame.transpose(),
     ));
-    let centre = nalgebra::center(&pair.first, &pair.second) - approach.into_inner() * standoff;
+    let centre = nalgebra::center(&pair.first, &pair.second);
     let origin = centre - rotation * jaws.centre.coords;
     Pose::from_parts(Translation3::from(origin.coords), rotation)
 }
@@ -262,9 +270,10 @@ mod tests {
             BodyKind::Graspable,
             cuboid([-20.0, -30.0, -50.0], [20.0, 30.0, 50.0]),
         );
+        let surface = Surface::of(&body);
         let mut random = SplitMix64::new(7);
         let pairs: Vec<AntipodalPair> = (0..400)
-            .filter_map(|_| antipodal_pair(&body, 70.0, 0.5, &mut random))
+            .filter_map(|_| surface.antipodal_pair(70.0, 0.5, &mut random))
             .collect();
         assert!(pairs.len() > 100, "{} pairs", pairs.len());
         for pair in &pairs {
@@ -277,7 +286,7 @@ mod tests {
             );
             assert!((width - [40.0, 60.0][axis]).abs() < 1e-6, "{pair:?}");
         }
-        let none = (0..400).filter_map(|_| antipodal_pair(&body, 35.0, 0.5, &mut random));
+        let none = (0..400).filter_map(|_| surface.antipodal_pair(35.0, 0.5, &mut random));
         assert_eq!(none.count(), 0);
     }
 }

@@ -38,6 +38,21 @@ pub struct GraspTrial {
     pub quality: Option<Quality>,
 }
 
+impl GraspTrial {
+    /// How many of the hand's bodies touch the object.
+    pub fn bodies_touching(&self) -> usize {
+        count_distinct(self.contacts.iter().map(|c| c.other))
+    }
+}
+
+/// How many different bodies there are among `bodies`.
+fn count_distinct(bodies: impl Iterator<Item = BodyId>) -> usize {
+    let mut bodies: Vec<BodyId> = bodies.collect();
+    bodies.sort();
+    bodies.dedup();
+    bodies.len()
+}
+
 /// What a grasp trial does: the palm pose and DOF values the hand starts at, how far it may
 /// approach, the object, and the wrench space its quality is measured in, if it is.
 #[derive(Debug, Clone, Copy)]
@@ -118,14 +133,8 @@ impl Stage {
 
     /// How many of a robot's bodies touch `object`.
     fn bodies_touching(&self, robot: RobotId, object: BodyId) -> usize {
-        let mut bodies: Vec<BodyId> = self
-            .contacts_of(object)
-            .map(|c| c.other)
-            .filter(|b| b.robot() == Some(robot))
-            .collect();
-        bodies.sort();
-        bodies.dedup();
-        bodies.len()
+        let touching = self.contacts_of(object).map(|c| c.other);
+        count_distinct(touching.filter(|b| b.robot() == Some(robot)))
     }
 
     /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an

@@ -11,12 +11,16 @@ impl Robot {
     /// gives none), not turned.
     pub fn approached(&self, distance: f64) -> Pose {
         let start = self.pose();
-        let direction = self
-            .approach
-            .as_ref()
-            .map_or(Vector3::z(), |a| a.direction.into_inner());
-        let shift = start.rotation * direction * distance;
+        let shift = start.rotation * self.approach_direction().into_inner() * distance;
         Pose::from_parts((start.translation.vector + shift).into(), start.rotation)
+    }
+
+    /// The way the palm approaches, in its own frame: its file's approach direction, else its
+    /// z.
+    pub fn approach_direction(&self) -> Unit<Vector3<f64>> {
+        self.approach
+            .as_ref()
+            .map_or(Vector3::z_axis(), |a| a.direction)
     }
 
     /// The palm pose that puts the approach reference point `distance` mm from `target`,
