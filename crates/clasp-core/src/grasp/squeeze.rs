@@ -107,8 +107,7 @@ pub(super) fn fingers_touching(
 /// (DexGraspNet's push toward the contact normals): a DOF moves its contact points toward
 /// the object at a rate (mm per unit of the DOF) its links' Jacobians give; its target lies
 /// `distance` over the fastest of its contacts' rates past where it stands, within its
-/// limits. A closing DOF with no contact on the object squeezes by `fallback` radians
-/// ([`crate::Robot::squeeze_travel`]).
+/// limits. A closing DOF with no contact on the object squeezes by `fallback` (rad or mm).
 pub(super) fn targets_moving_contacts<E: clasp_collide::CollisionEngine>(
     world: &World<E>,
     hand: RobotId,
@@ -142,6 +141,6 @@ pub(super) fn targets_moving_contacts<E: clasp_collide::CollisionEngine>(
     }
     Ok(robot.squeezed_by(|dof| match rates[dof] {
         rate if rate > 1e-9 => distance / rate,
-        _ => robot.squeeze_travel(dof, fallback),
+        _ => fallback,
     }))
 }

@@ -136,16 +136,10 @@ impl Robot {
     /// sliding DOF (a gripper's jaw) goes as far as a fingertip [`SQUEEZE_REACH`] from its
     /// joint would, so that a jaw presses as a finger does (0.2 rad: 10 mm).
     pub fn squeezed_dof_values(&self, squeeze: f64) -> Vec<f64> {
-        self.squeezed_by(|d| self.squeeze_travel(d, squeeze))
-    }
-
-    /// How far a squeeze of `squeeze` radians moves DOF `dof`: that far for a turning DOF, as
-    /// far as a fingertip [`SQUEEZE_REACH`] from its joint would for a sliding one (mm).
-    pub fn squeeze_travel(&self, dof: usize, squeeze: f64) -> f64 {
-        match self.dof_is_revolute(dof) {
+        self.squeezed_by(|d| match self.dof_is_revolute(d) {
             true => squeeze,
             false => squeeze * SQUEEZE_REACH,
-        }
+        })
     }
 
     /// The DOF values `step(dof)` past where each closing DOF stands (in its closing
