@@ -247,9 +247,11 @@ pub(crate) enum Command {
     /// GraspIt's EigenGrasp planner: simulated annealing over the hand's pose round the
     /// world's object and its eigengrasp amplitudes, scored on the hand's virtual contacts, in
     /// independent seeded searches; the best states closed and scored. Prints the grasps found,
-    /// best first, and the steps per second.
+    /// best first, and the steps per second. A parallel gripper's grasps are antipodal
+    /// candidates instead, each closed and put through the physics test, until enough hold.
     Plan {
-        /// A GraspIt world file with a hand (with virtual contacts) and a graspable body.
+        /// A GraspIt world file with a hand (with virtual contacts, or a parallel gripper) and
+        /// a graspable body.
         world: PathBuf,
         /// Annealing steps of each of the four searches.
         #[arg(long, value_name = "N", default_value_t = PlanSettings::default().steps)]

@@ -1,6 +1,7 @@
 //! `plan`: GraspIt's EigenGrasp planner from the command line: the world's current hand (or
 //! `--robot`) plans grasps of the world's object, in independent seeded searches on the threads
-//! asked for; prints each grasp found (best first) and the steps per second.
+//! asked for; prints each grasp found (best first) and the steps per second. A parallel
+//! gripper's grasps are antipodal candidates, each labelled held or not by the physics test.
 
 use std::{
     fmt::Write as _,
@@ -61,10 +62,9 @@ pub fn plan(
     };
     // Annealing steps a second, as GraspIt's planner counts them (closing the best excluded).
     let rate = plan.steps as f64 / plan.search_seconds;
-    let hand = &world
-        .find_robot(robot)
-        .map_err(|e| world_error(file, e))?
-        .name;
+    let hand = world.find_robot(robot).map_err(|e| world_error(file, e))?;
+    let gripper = hand.parallel_jaws().is_some();
+    let hand = &hand.name;
     Ok(match format {
         Format::Json => json!({
             "file": file.display().to_string(),
@@ -79,6 +79,7 @@ pub fn plan(
             "steps_per_second": rate,
             "evaluations_per_second": plan.evaluations as f64 / plan.search_seconds,
             "grasps": plan.grasps.iter().map(grasp_json).collect::<Vec<_>>(),
+            "held": held_count(&plan.grasps),
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),
@@ -103,9 +104,14 @@ pub fn plan(
                     .iter()
                     .map(|v| format!("{v:.3}"))
                     .collect();
+                let held = match g.held() {
+                    Some(true) => ", held",
+                    Some(false) => ", not held",
+                    None => "",
+                };
                 let _ = writeln!(
                     text,
-                    "grasp {k}: {}, energy {:.2}, {} contacts, DOFs {}",
+                    "grasp {k}: {}{held}, energy {:.2}, {} contacts, DOFs {}",
                     match g.force_closure() {
                         true => format!("force closure, epsilon {:.4}", g.epsilon()),
                         false => "not force closure".to_owned(),
@@ -115,16 +121,26 @@ pub fn plan(
                     dofs.join(" ")
                 );
             }
-            let _ = write!(
-                text,
-                "{hand}: {} grasps ({} force-closure) in {:.2} s: {} steps ({rate:.0} a second), {} states on {} threads",
+            let found = format!(
+                "{hand}: {} grasps ({} force-closure{}) in {:.2} s",
                 plan.grasps.len(),
                 plan.grasps.iter().filter(|g| g.force_closure()).count(),
+                held_count(&plan.grasps).map_or(String::new(), |n| format!(", {n} held")),
                 plan.seconds,
-                plan.steps,
-                plan.evaluations,
-                pool.current_num_threads()
             );
+            let threads = pool.current_num_threads();
+            let _ = match gripper {
+                true => write!(
+                    text,
+                    "{found}: {} antipodal candidates closed and tested on {threads} threads",
+                    plan.evaluations
+                ),
+                false => write!(
+                    text,
+                    "{found}: {} steps ({rate:.0} a second), {} states on {threads} threads",
+                    plan.steps, plan.evaluations
+                ),
+            };
             text
         }
     })
@@ -177,5 +193,13 @@ fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
         "force_closure": g.force_closure(),
         "epsilon": quality.and_then(|q| q.epsilon),
         "volume": quality.and_then(|q| q.volume),
+        "held": g.held(),
     })
+}
+
+/// How many of the grasps held in their physics test; `None` where none was tested (a
+/// parallel gripper's always are).
+fn held_count(grasps: &[PlannedGrasp]) -> Option<usize> {
+    let tested: Vec<bool> = grasps.iter().filter_map(|g| g.held()).collect();
+    (!tested.is_empty()).then(|| tested.iter().filter(|&&h| h).count())
 }

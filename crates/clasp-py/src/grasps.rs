@@ -287,7 +287,13 @@ impl PyWorld {
                     .map_err(move_error)?,
                 )
             }
-            false => None,
+            // A parallel gripper's plan tested every grasp already.
+            false => plan
+                .grasps
+                .iter()
+                .map(|g| g.test.clone())
+                .collect::<Option<Vec<_>>>()
+                .filter(|tests| !tests.is_empty()),
         };
         let trials: Vec<_> = plan.grasps.iter().map(|g| &g.grasp).collect();
         let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;

@@ -77,6 +77,16 @@ pub struct HoldTest {
     pub held: bool,
 }
 
+impl HoldTest {
+    /// The farthest its object moved in any direction's run (mm).
+    pub fn most_moved(&self) -> f64 {
+        self.directions
+            .iter()
+            .map(|d| d.displacement)
+            .fold(0.0, f64::max)
+    }
+}
+
 impl<E: CollisionEngine> World<E> {
     /// Tests the grasp `robot` has on `object` where both stand now ([`HoldSettings`]). Refused
     /// for a robot or object that is not there, or settings that are not positive numbers.

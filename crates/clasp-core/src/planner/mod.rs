@@ -7,6 +7,7 @@
 //! threads.
 
 pub(crate) mod anneal;
+mod jaws;
 pub(crate) mod plan;
 pub(crate) mod search;
 pub(crate) mod settings;
@@ -55,7 +56,8 @@ impl<E: CollisionEngine + Clone> World<E> {
     /// Plans grasps of `object` with robot `robot` (which needs virtual contacts and is left
     /// where it is): `settings.searches` annealing searches from seeds `seed`, `seed + 1`, …,
     /// their best states auto-grasped and scored; the best `settings.grasps`, no two within
-    /// GraspIt's state distance of 0.2. `progress` counts steps and may stop the run.
+    /// GraspIt's state distance of 0.2. `progress` counts steps and may stop the run. A
+    /// parallel gripper plans as the field's gripper pipelines do instead (`plan_jaws`).
     pub fn plan(
         &self,
         robot: RobotId,
@@ -65,6 +67,9 @@ impl<E: CollisionEngine + Clone> World<E> {
     ) -> Result<GraspPlan, MoveError> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
+        if let Some(jaws) = hand.parallel_jaws() {
+            return self.plan_jaws(robot, object, &jaws, settings, progress);
+        }
         let closing = |domain: u32, palm: Pose, dofs: &[f64]| {
             self.close_in_domain(domain, robot, object, palm, dofs, 0.0)
         };
@@ -158,34 +163,18 @@ impl<E: CollisionEngine + Clone> World<E> {
                         energy: k.energy,
                         pregrasp: (start.palm, start.dofs),
                         grasp: closed.trial,
+                        test: None,
                     }),
             );
-            if !carried && distinct_force_closures(&grasps, space.radius) >= settings.grasps {
+            let closures = grasps.iter().filter(|g| g.force_closure());
+            if !carried && distinct(closures, space.radius) >= settings.grasps {
                 break;
             }
         }
-        grasps.sort_by(|a, b| {
-            b.force_closure()
-                .cmp(&a.force_closure())
-                .then(b.epsilon().total_cmp(&a.epsilon()))
-                .then(a.energy.total_cmp(&b.energy))
-        });
         let closed = grasps.len();
-        let (mut distinct, mut unreachable) = (Vec::<PlannedGrasp>::new(), 0);
-        for g in grasps {
-            if distinct.len() >= settings.grasps
-                || distinct.iter().any(|d| alike(d, &g, space.radius))
-            {
-                continue;
-            }
-            if settings.only_reachable && !self.arm_reaches(robot, &g.grasp) {
-                unreachable += 1;
-            } else {
-                distinct.push(g);
-            }
-        }
+        let (grasps, unreachable) = self.best_distinct(robot, grasps, settings, space.radius);
         Ok(GraspPlan {
-            grasps: distinct,
+            grasps,
             steps,
             evaluations,
             seconds: started.elapsed().as_secs_f64(),
@@ -194,6 +183,48 @@ impl<E: CollisionEngine + Clone> World<E> {
             closed,
             unreachable,
         })
+    }
+}
+
+impl<E: CollisionEngine + Clone> World<E> {
+    /// The best `settings.grasps` of `grasps`, no two alike: those that held in a physics
+    /// test first, then force closure by epsilon, then by energy; for a hand an arm carries
+    /// (with [`PlanSettings::only_reachable`]) only those its arm reaches, with how many it
+    /// does not.
+    fn best_distinct(
+        &self,
+        robot: RobotId,
+        mut grasps: Vec<PlannedGrasp>,
+        settings: &PlanSettings,
+        radius: f64,
+    ) -> (Vec<PlannedGrasp>, usize) {
+        grasps.sort_by(|a, b| {
+            (b.held() == Some(true))
+                .cmp(&(a.held() == Some(true)))
+                .then(b.force_closure().cmp(&a.force_closure()))
+                .then(b.epsilon().total_cmp(&a.epsilon()))
+                .then(a.energy.total_cmp(&b.energy))
+        });
+        let (mut best, mut unreachable) = (Vec::<PlannedGrasp>::new(), 0);
+        for g in grasps {
+            if best.len() >= settings.grasps || best.iter().any(|d| alike(d, &g, radius)) {
+                continue;
+            }
+            if settings.only_reachable && !self.arm_reaches(robot, &g.grasp) {
+                unreachable += 1;
+            } else {
+                best.push(g);
+            }
+        }
+        (best, unreachable)
+    }
+
+    /// Half the diagonal of the object's bounding box: the scale of the planner's moves and
+    /// of two grasps being alike.
+    fn object_radius(&self, object: BodyId) -> Result<f64, MoveError> {
+        let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
+        let (lo, hi) = body.mesh().bounding_box();
+        Ok((hi - lo).norm() / 2.0)
     }
 }
 
@@ -308,10 +339,10 @@ fn close_batches(kept: &[Kept]) -> impl Iterator<Item = &[Kept]> {
     })
 }
 
-/// How many of the grasps are force-closure, no two alike.
-fn distinct_force_closures(grasps: &[PlannedGrasp], radius: f64) -> usize {
+/// How many of the grasps are not alike.
+fn distinct<'g>(grasps: impl Iterator<Item = &'g PlannedGrasp>, radius: f64) -> usize {
     let mut distinct: Vec<&PlannedGrasp> = Vec::new();
-    for g in grasps.iter().filter(|g| g.force_closure()) {
+    for g in grasps {
         if !distinct.iter().any(|d| alike(d, g, radius)) {
             distinct.push(g);
         }

@@ -12,17 +12,26 @@ use crate::{
 /// A planned grasp: where the hand ended after closing, and how good the grasp is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedGrasp {
-    /// The state's energy before closing.
+    /// The state's energy before closing; for a parallel gripper's grasp, which no search
+    /// scores, the most its object moved in the physics test (mm).
     pub energy: f64,
     /// The pose and DOFs the search found, before closing.
     pub pregrasp: (Pose, Vec<f64>),
     /// After approaching and closing: the palm, DOFs, contacts and quality (L1, with volume).
     pub grasp: GraspTrial,
+    /// Its physics test, where one was run: always for a parallel gripper's grasps, for the
+    /// others after [`GraspPlan::rank_by_test`].
+    pub test: Option<HoldTest>,
 }
 
 impl PlannedGrasp {
     pub fn force_closure(&self) -> bool {
         self.grasp.quality.as_ref().is_some_and(|q| q.force_closure)
+    }
+
+    /// Whether it held in its physics test; `None` where none was run.
+    pub fn held(&self) -> Option<bool> {
+        self.test.as_ref().map(|t| t.held)
     }
 
     pub fn epsilon(&self) -> f64 {
@@ -65,7 +74,9 @@ impl GraspPlan {
         if !self.grasps.is_empty() {
             return None;
         }
-        Some(if self.closed == 0 {
+        Some(if self.closed == 0 && self.illegal_steps == 0 {
+            "no candidate was drawn (for a parallel gripper: no antipodal pair on the object fits its jaws with a clear way in)".to_owned()
+        } else if self.closed == 0 {
             format!(
                 "no legal state was found: in {} of {} steps every neighbour tried ({STUCK_RETRIES} times the annealing's attempts) put the hand in the object, an obstacle or itself",
                 self.illegal_steps, self.steps
@@ -80,9 +91,10 @@ impl GraspPlan {
         })
     }
 
-    /// Ranks the grasps by the physics test (`World::test_grasp`, each on a copy of `world`
-    /// with the grasp put in place, all in parallel): those that hold first, each group in
-    /// the order it had. Returns each grasp's test, in the new order.
+    /// Ranks the grasps by the physics test (`World::test_grasps`, each on a copy of `world`
+    /// with the grasp put in place, all in parallel; a grasp tested already keeps its test):
+    /// those that hold first, each group in the order it had. Returns each grasp's test, in
+    /// the new order.
     pub fn rank_by_test(
         &mut self,
         world: &World,
@@ -90,15 +102,19 @@ impl GraspPlan {
         object: BodyId,
         settings: &HoldSettings,
     ) -> Result<Vec<HoldTest>, MoveError> {
-        let trials: Vec<GraspTrial> = self.grasps.iter().map(|g| g.grasp.clone()).collect();
-        let tests = world
-            .test_grasps(robot, object, &trials, settings)
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut ranked: Vec<(PlannedGrasp, HoldTest)> = self.grasps.drain(..).zip(tests).collect();
-        ranked.sort_by_key(|(_, test)| !test.held);
-        let (grasps, tests) = ranked.into_iter().unzip();
-        self.grasps = grasps;
-        Ok(tests)
+        let untested: Vec<GraspTrial> = self
+            .grasps
+            .iter()
+            .filter(|g| g.test.is_none())
+            .map(|g| g.grasp.clone())
+            .collect();
+        let mut tests = world
+            .test_grasps(robot, object, &untested, settings)
+            .into_iter();
+        for g in self.grasps.iter_mut().filter(|g| g.test.is_none()) {
+            g.test = tests.next().transpose()?;
+        }
+        self.grasps.sort_by_key(|g| g.held() != Some(true));
+        Ok(self.grasps.iter().filter_map(|g| g.test.clone()).collect())
     }
 }

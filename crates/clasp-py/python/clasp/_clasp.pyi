@@ -572,7 +572,10 @@ class World:
         volume) with each one's energy, and the run's steps, evaluations, seconds and
         search_seconds; ``why_empty`` says why it found no grasp (None where it found one).
         A hand an arm carries keeps only the grasps its arm reaches. The same seed gives the
-        same grasps."""
+        same grasps. A parallel gripper plans as the field's gripper pipelines do: antipodal
+        candidates, each closed and put through the physics test, until ``grasps`` distinct
+        ones hold (or ten rounds are spent); its grasps always come with ``held`` and the
+        test's figures, and each one's energy is the most its object moved (mm)."""
 
 def grasp_candidates(
     world: World,
