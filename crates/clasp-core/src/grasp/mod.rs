@@ -126,7 +126,7 @@ impl Stage {
         };
         let modelled_with = &backdrop.settings.contact_options;
         let cog = body.mass.cog;
-        let max_radius = quality::max_radius(body.mesh().vertices(), &cog);
+        let max_radius = body.geometry.farthest_vertex_distance(&cog);
         let touching: Vec<&Contact> = self
             .contacts
             .iter()
