@@ -3,7 +3,9 @@
 //! threshold/2" or "farther", which a distance query with threshold/2 as its cut-off answers
 //! in one walk of the trees near the contact, seeded from the last answer.
 
-use super::{Motion, MoveOutcome, MoveQueries, Run, advance::known_from, path::Path, placed};
+use super::{
+    Motion, MoveOutcome, MoveQueries, Run, advance::known_from, gaps::Known, path::Path, placed,
+};
 use crate::ids::BodyId;
 
 /// Bisection halvings before settling on the last free point (GraspIt allows about 67).
@@ -103,9 +105,16 @@ impl Motion<'_, '_> {
             // would probe collisions all the way down to `near`; where `near` collides already
             // `lo` is the answer, for one probe. Where it is free the halving goes on from it.
             let near = self.nearest_span(path, moving, run, watched, (lo, hi), band);
+            let at_lo: Vec<Known> = watched.iter().map(|&k| run.free[k].known).collect();
             self.apply(path, near);
             match self.probe(run, watched, moving) {
                 Probe::Colliding => {
+                    // Back at `lo`, what the probe there measured holds again: the move's
+                    // end needs no query to say which pairs stopped it, nor the next move
+                    // to start.
+                    for (&k, known) in watched.iter().zip(at_lo) {
+                        run.free[k].known = known;
+                    }
                     self.apply(path, lo);
                     return lo;
                 }
