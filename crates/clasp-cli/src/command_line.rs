@@ -30,6 +30,12 @@ pub(crate) enum Command {
         /// Show a progress bar on stderr.
         #[arg(long)]
         progress: bool,
+        /// For a URDF or MJCF hand, also write its settings as Clasp has them (the approach,
+        /// each DOF's sense, effort and kind, the material: what it worked out from the
+        /// kinematics included) to NAME.clasp.xml beside it, to edit (docs/hands.md); refused
+        /// where that file is there already.
+        #[arg(long)]
+        write_settings: bool,
         /// Where world files' <filename>s resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,

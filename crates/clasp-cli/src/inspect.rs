@@ -1,6 +1,7 @@
 //! `inspect`: one JSON summary per file (geometry, GraspIt body, robot or world, URDF, virtual
 //! contacts) on stdout, each failure one line on stderr, and a warning for each body whose mass
-//! properties came from an open mesh.
+//! properties came from an open mesh; with `--write-settings`, a URDF or MJCF hand's settings
+//! file written beside it.
 
 use std::{
     path::{Path, PathBuf},
@@ -15,7 +16,12 @@ use serde_json::{Value, json};
 use crate::{output::one_line, summary, world_file};
 
 /// Inspects every file, even after failures; fails when any file did.
-pub(crate) fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>) -> ExitCode {
+pub(crate) fn inspect_all(
+    files: &[PathBuf],
+    progress: bool,
+    write_settings: bool,
+    root: Option<&Path>,
+) -> ExitCode {
     let bar = if progress {
         let bar = ProgressBar::new(files.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
@@ -29,11 +35,18 @@ pub(crate) fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>
     for file in files {
         bar.set_message(file.display().to_string());
         // Lines go out while the bar is lifted, so the two never interleave.
-        match inspect(file, root) {
-            Ok((value, warnings)) => bar.suspend(|| {
+        let inspected = inspect(file, root).and_then(|found| match write_settings {
+            true => Ok((found, Some(settings(file)?))),
+            false => Ok((found, None)),
+        });
+        match inspected {
+            Ok(((value, warnings), wrote)) => bar.suspend(|| {
                 println!("{value}");
                 for warning in warnings {
                     eprintln!("{warning}");
+                }
+                if let Some(path) = wrote {
+                    eprintln!("wrote {}", path.display());
                 }
             }),
             Err(error) => {
@@ -49,6 +62,23 @@ pub(crate) fn inspect_all(files: &[PathBuf], progress: bool, root: Option<&Path>
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Writes the settings file of the hand `file` holds beside it, and says where.
+fn settings(file: &Path) -> Result<PathBuf, LoadError> {
+    let not_a_hand = || {
+        LoadError::new(
+            file,
+            None,
+            "--write-settings: only a URDF or MJCF hand has a settings file",
+        )
+    };
+    match FileKind::of(&Disk, file)? {
+        FileKind::Urdf | FileKind::Mjcf => {}
+        _ => return Err(not_a_hand()),
+    }
+    let robot = clasp_io::load_any_robot(&Disk, file)?;
+    clasp_io::save_hand_settings(&robot, file).map_err(|e| LoadError::new(&e.file, None, e.message))
 }
 
 /// One file's summary, and a warning per body whose mass came from an open mesh.

@@ -38,10 +38,11 @@ fn main() -> ExitCode {
         Command::Inspect {
             files,
             progress,
+            write_settings,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            inspect::inspect_all(&files, progress, root.as_deref())
+            inspect::inspect_all(&files, progress, write_settings, root.as_deref())
         }
         Command::Export {
             world,

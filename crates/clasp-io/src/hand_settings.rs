@@ -12,17 +12,21 @@
 //! Every element is optional. An approach is in the palm's frame, mm; a DOF's `velocity` is
 //! its Auto Grasp velocity (its sign the closing sense, 0 to leave it alone), `effort` in N·m
 //! (N for a sliding DOF), `kind` GraspIt's `r` (rigid) or `b` (breakaway). A malformed file is
-//! an error naming its line, and the hand is not loaded.
+//! an error naming its line, and the hand is not loaded. [`hand_settings_xml`] writes a hand's
+//! settings as they stand, what Clasp worked out included: a file to start editing from.
 
-use std::path::{Path, PathBuf};
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
 
 use clasp_core::{DofKind, HandApproach, Robot};
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::{
     body::material,
-    error::LoadError,
-    si_units::effort_from_si,
+    error::{LoadError, SaveError},
+    si_units::{effort_from_si, effort_to_si},
     source::FileSource,
     xml::{Element, attribute, fixed_numbers, integer_attribute, number_attribute, read_rooted},
 };
@@ -31,6 +35,67 @@ use crate::{
 pub fn hand_settings_path(hand_file: &Path) -> PathBuf {
     let stem = hand_file.file_stem().unwrap_or_default().to_string_lossy();
     hand_file.with_file_name(format!("{stem}.clasp.xml"))
+}
+
+/// `robot`'s settings as the file beside its URDF or MJCF says them, whether worked out or
+/// set: its approach, every DOF's Auto Grasp velocity, effort and kind, and the material its
+/// bodies share (none where they differ). Read back, the file gives the hand these very values.
+pub fn hand_settings_xml(robot: &Robot) -> String {
+    let mut xml = String::from(concat!(
+        "<!-- Clasp's settings for the hand beside this file (docs/hands.md). The approach is in\n",
+        "     the palm's frame, mm; a DOF's velocity is its Auto Grasp velocity (its sign the way it\n",
+        "     closes, 0: left where it is), effort N·m (N for a sliding DOF), kind r (rigid) or b\n",
+        "     (breakaway). What you delete is worked out from the kinematics again. -->\n",
+        "<claspHand>\n",
+    ));
+    if let Some(a) = &robot.approach {
+        let (r, d) = (a.reference, a.direction);
+        let _ = writeln!(
+            xml,
+            "  <approach><reference>{} {} {}</reference><direction>{} {} {}</direction></approach>",
+            r.x, r.y, r.z, d.x, d.y, d.z
+        );
+    }
+    for (index, dof) in robot.dofs.iter().enumerate() {
+        let _ = write!(
+            xml,
+            "  <dof index=\"{index}\" velocity=\"{}\"",
+            dof.default_velocity
+        );
+        if dof.max_effort.is_finite() && dof.max_effort > 0.0 {
+            let effort = effort_to_si(dof.max_effort, robot.dof_is_revolute(index));
+            let _ = write!(xml, " effort=\"{effort}\"");
+        }
+        match dof.kind {
+            DofKind::Rigid => xml.push_str(" kind=\"r\""),
+            DofKind::Breakaway => xml.push_str(" kind=\"b\""),
+            // A compliant DOF comes from GraspIt's robot files, never from this file.
+            DofKind::Compliant => {}
+        }
+        xml.push_str("/>\n");
+    }
+    let mut materials = robot.bodies().map(|b| b.material);
+    if let Some(first) = materials.next()
+        && materials.all(|m| m == first)
+    {
+        let _ = writeln!(xml, "  <material>{first}</material>");
+    }
+    xml.push_str("</claspHand>\n");
+    xml
+}
+
+/// Writes `robot`'s settings ([`hand_settings_xml`]) beside `hand_file`, its URDF or MJCF,
+/// and returns where; refused where a settings file is there already (it is the user's).
+pub fn save_hand_settings(robot: &Robot, hand_file: &Path) -> Result<PathBuf, SaveError> {
+    let path = hand_settings_path(hand_file);
+    let refuse = |message: String| SaveError::new(&path, message);
+    if path.exists() {
+        return Err(refuse(
+            "a settings file is there already: edit it, or move it away to write it again".into(),
+        ));
+    }
+    std::fs::write(&path, hand_settings_xml(robot)).map_err(|e| refuse(e.to_string()))?;
+    Ok(path)
 }
 
 /// Applies the settings file beside `hand_file`, if there is one.

@@ -44,7 +44,7 @@ pub use body::load_body;
 pub use error::{LoadError, LoadWarning, SaveError};
 pub use geometry::{GeometryFormat, load_mesh_file};
 pub use groups::{mask_text, parse_group, parse_mask};
-pub use hand_settings::hand_settings_path;
+pub use hand_settings::{hand_settings_path, hand_settings_xml, save_hand_settings};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
 pub use mesh_file::MeshFile;

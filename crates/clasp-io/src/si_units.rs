@@ -23,9 +23,17 @@ pub(crate) const CLASP_PER_NEWTON: f64 = 1e6;
 
 /// A DOF's effort given in N·m (turning) or N (sliding), in Clasp's units.
 pub(crate) fn effort_from_si(effort: f64, revolute: bool) -> f64 {
-    effort
-        * match revolute {
-            true => CLASP_PER_NEWTON_METRE,
-            false => CLASP_PER_NEWTON,
-        }
+    effort * clasp_per_si_effort(revolute)
+}
+
+/// A DOF's effort in Clasp's units as N·m (turning) or N (sliding).
+pub(crate) fn effort_to_si(effort: f64, revolute: bool) -> f64 {
+    effort / clasp_per_si_effort(revolute)
+}
+
+fn clasp_per_si_effort(revolute: bool) -> f64 {
+    match revolute {
+        true => CLASP_PER_NEWTON_METRE,
+        false => CLASP_PER_NEWTON,
+    }
 }

@@ -235,3 +235,56 @@ fn a_bad_settings_file_names_its_line() {
         assert!(error.message.contains(says), "{error}");
     }
 }
+
+/// A hand's settings written beside its URDF (what Clasp worked out, and what was changed) read
+/// back to the same hand; a second write is refused, the user's file left as it was.
+#[test]
+fn a_hand_s_settings_written_beside_it_read_back_to_the_same_hand() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/robots/ClaspTreeHand");
+    let folder = std::env::temp_dir().join(format!("clasp-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let urdf = folder.join("ClaspTreeHand.urdf");
+    std::fs::copy(models.join("ClaspTreeHand.urdf"), &urdf).unwrap();
+    let mut hand = load_urdf(&Disk, &urdf).unwrap();
+    // What a user changes: the approach, one DOF's sense, effort and kind, the material.
+    hand.approach = Some(clasp_core::HandApproach {
+        reference: nalgebra::Point3::new(1.5, -2.0, 40.0),
+        direction: nalgebra::Unit::new_normalize(nalgebra::Vector3::new(0.3, 0.1, 1.0)),
+    });
+    hand.dofs[1].default_velocity = -0.7;
+    hand.dofs[1].max_effort = 0.35e9; // 0.35 N·m
+    hand.dofs[1].kind = clasp_core::DofKind::Breakaway;
+    for which in hand.parts() {
+        hand.edit_body(which, |b| b.material = clasp_core::Material::Rubber);
+    }
+    let written = clasp_io::save_hand_settings(&hand, &urdf).unwrap();
+    assert_eq!(written, folder.join("ClaspTreeHand.clasp.xml"));
+    let back = load_urdf(&Disk, &urdf).unwrap();
+    // The direction read back is normalised again: the same to rounding.
+    let (ours, theirs) = (
+        hand.approach.clone().unwrap(),
+        back.approach.clone().unwrap(),
+    );
+    assert_eq!(ours.reference, theirs.reference);
+    assert!((ours.direction.into_inner() - theirs.direction.into_inner()).norm() < 1e-15);
+    for (d, (ours, theirs)) in hand.dofs.iter().zip(&back.dofs).enumerate() {
+        assert_eq!(ours.default_velocity, theirs.default_velocity, "DOF {d}");
+        assert_eq!(ours.kind, theirs.kind, "DOF {d}");
+        let relative = (ours.max_effort - theirs.max_effort).abs() / ours.max_effort;
+        assert!(
+            relative < 1e-12,
+            "DOF {d}: {} {}",
+            ours.max_effort,
+            theirs.max_effort
+        );
+    }
+    assert!(
+        back.bodies()
+            .all(|b| b.material == clasp_core::Material::Rubber)
+    );
+    let before = std::fs::read_to_string(&written).unwrap();
+    let again = clasp_io::save_hand_settings(&back, &urdf).unwrap_err();
+    assert!(again.message.contains("already"), "{again}");
+    assert_eq!(std::fs::read_to_string(&written).unwrap(), before);
+    std::fs::remove_dir_all(&folder).unwrap();
+}

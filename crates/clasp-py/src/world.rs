@@ -280,6 +280,14 @@ impl PyWorld {
         }))
     }
 
+    /// The hand's settings file as it stands (the approach, each DOF's Auto Grasp velocity,
+    /// effort and kind, the material: what Clasp worked out included), the text
+    /// `NAME.clasp.xml` beside a URDF or MJCF holds (docs/hands.md): a file to start editing.
+    fn hand_settings(&self, robot: usize) -> PyResult<String> {
+        let r = self.robot(RobotId::from_index(robot))?;
+        Ok(clasp_io::hand_settings_xml(r))
+    }
+
     /// What the hand's kinematics say each DOF does in a grasp, whatever its file says:
     /// "close+" or "close-" (closes as it rises or falls), "spread" or "wrist" (Auto Grasp
     /// leaves it alone).

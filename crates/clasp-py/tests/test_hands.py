@@ -22,6 +22,23 @@ def test_a_branching_urdf_hand_reports_where_its_palm_faces_and_what_each_dof_do
     assert set(roles) == {"wrist", "spread", "close+"}
 
 
+
+def test_a_hand_s_settings_file_says_what_clasp_worked_out(models):
+    import xml.etree.ElementTree as ElementTree
+
+    world = clasp.World()
+    world.add_robot(models / "robots" / "ClaspTreeHand" / "ClaspTreeHand.urdf")
+    root = ElementTree.fromstring(world.hand_settings(0))
+    assert root.tag == "claspHand"
+    # Each DOF once, its velocity's sign the way the kinematics say it closes (0: left alone).
+    dofs = root.findall("dof")
+    assert [int(d.get("index")) for d in dofs] == list(range(23))
+    senses = {"close+": 1.0, "close-": -1.0, "spread": 0.0, "wrist": 0.0}
+    for dof, role in zip(dofs, world.dof_roles(0)):
+        assert np.sign(float(dof.get("velocity"))) == senses[role]
+    direction = [float(x) for x in root.find("approach/direction").text.split()]
+    np.testing.assert_allclose(direction, world.hand_approach(0)[1])
+
 def test_a_graspit_hand_keeps_its_file_s_approach(graspit):
     world = clasp.World()
     world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml")

@@ -272,6 +272,11 @@ class World:
     ) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None:
         """Where the palm faces, in the palm's frame: (reference point in mm, unit direction);
         worked out from the kinematics for a hand read from URDF or MJCF."""
+    def hand_settings(self, robot: int) -> str:
+        """The hand's settings file as it stands (the approach, each DOF's Auto Grasp velocity,
+        effort and kind, the material: what Clasp worked out included), the text
+        ``NAME.clasp.xml`` beside a URDF or MJCF holds (docs/hands.md): a file to start
+        editing."""
     def dof_roles(self, robot: int) -> list[str]:
         """What the kinematics say each DOF does: "close+", "close-", "spread" or "wrist"."""
     def add_body(self, path: _Path, kind: str = "graspable", pose: _Pose | None = None) -> BodyId:
