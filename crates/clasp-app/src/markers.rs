@@ -193,7 +193,8 @@ impl Plugin for MarkersPlugin {
             )
             .add_systems(
                 Update,
-                (draw_normal_lines, draw_virtual_contacts).in_set(ClaspSystems::View),
+                (draw_normal_lines, draw_virtual_contacts, draw_approaches)
+                    .in_set(ClaspSystems::View),
             );
     }
 }
@@ -293,6 +294,37 @@ fn draw_virtual_contacts(document: Res<Document>, view: Res<ViewSettings>, mut g
         let at = convert::point(&point);
         gizmos.sphere(Isometry3d::from_translation(at), 1.5, color);
         gizmos.line(at, at + convert::point(&Point3::from(normal * 8.0)), color);
+    }
+}
+
+/// How long an approach arrow is drawn, mm.
+const APPROACH_ARROW: f64 = 60.0;
+
+/// Where each hand's palm faces now, world mm: the approach's reference point on the palm and
+/// the unit direction it approaches along (hands with no approach have none).
+pub fn approach_arrows(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)> {
+    world
+        .robots()
+        .filter_map(|(_, robot)| {
+            let approach = robot.approach.as_ref()?;
+            let palm = robot.pose();
+            Some((
+                palm * approach.reference,
+                palm.rotation * approach.direction.into_inner(),
+            ))
+        })
+        .collect()
+}
+
+/// View → Approach directions: an orange arrow from each palm the way it approaches.
+fn draw_approaches(document: Res<Document>, view: Res<ViewSettings>, mut gizmos: Gizmos) {
+    if !view.approach_shown {
+        return;
+    }
+    let color = Color::srgb(1.0, 0.45, 0.0);
+    for (from, direction) in approach_arrows(&document.world) {
+        let to = from + direction * APPROACH_ARROW;
+        gizmos.arrow(convert::point(&from), convert::point(&to), color);
     }
 }
 

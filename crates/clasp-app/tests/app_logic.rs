@@ -700,6 +700,40 @@ fn a_hand_s_virtual_contacts_are_shown_on_its_bodies() {
     assert!((moved[0].0 - points[0].0 - nalgebra::Vector3::z() * 100.0).norm() < 1e-6);
 }
 
+/// A URDF hand imported into the app shows where its palm faces, worked out of its kinematics:
+/// the tree hand's fingers curl toward its palm's -y, and the arrow turns with the hand.
+#[test]
+fn an_imported_urdf_hand_shows_its_approach() {
+    let mut app = headless_app();
+    let hand = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/robots/ClaspTreeHand/ClaspTreeHand.urdf");
+    assert!(edit(&mut app, |e| e
+        .import(&hand, clasp_app::editor::ImportKind::Robot)));
+    edit(&mut app, |e| e.view.approach_shown = true);
+    app.update();
+    let robot = RobotId::from_index(1);
+    let arrows = clasp_app::markers::approach_arrows(world(&app));
+    // The default scene's hand and the tree hand.
+    assert_eq!(arrows.len(), 2);
+    let palm = world(&app).robot(robot).unwrap().pose();
+    let facing = palm.rotation * -nalgebra::Vector3::y();
+    assert!(
+        (arrows[1].1 - facing).norm() < 1e-6,
+        "{:?} {facing}",
+        arrows[1].1
+    );
+    // Turned half a radian about the palm's own x.
+    let turned = palm * clasp_core::Pose::rotation(nalgebra::Vector3::x() * 0.5);
+    edit(&mut app, |e| e.move_element(Element::Robot(robot), turned));
+    let after = clasp_app::markers::approach_arrows(world(&app));
+    let facing = world(&app).robot(robot).unwrap().pose().rotation * -nalgebra::Vector3::y();
+    assert!((after[1].1 - facing).norm() < 1e-6);
+    assert!(
+        (after[1].1 - arrows[1].1).norm() > 0.1,
+        "the arrow turned with the hand"
+    );
+}
+
 /// A world file of Clasp's box standing on another, turned flat into a table, 30 mm above it.
 fn box_over_a_table() -> std::path::PathBuf {
     let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("box_over_a_table");

@@ -137,6 +137,9 @@ pub struct ViewSettings {
     /// The hands' virtual contacts (from their `<virtualContacts>` files), as points with
     /// their normals.
     pub virtual_contacts_shown: bool,
+    /// Where each hand's palm faces (GraspIt's approach direction, or what Clasp worked out
+    /// of a URDF or MJCF hand's kinematics), as an arrow from the palm.
+    pub approach_shown: bool,
     /// Height of a friction cone marker, mm (GraspIt's `Body::CONE_HEIGHT`).
     pub cone_height: f64,
     /// Each contact's force of the last step, as an arrow beside its cone.
@@ -157,6 +160,7 @@ impl Default for ViewSettings {
             transparent: false,
             contacts_shown: true,
             virtual_contacts_shown: false,
+            approach_shown: false,
             cone_height: 20.0,
             forces_shown: true,
             plot_shown: false,
