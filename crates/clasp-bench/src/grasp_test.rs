@@ -43,7 +43,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         ),
         None => println!("\ngrasp test of the Barrett skipped: GraspIt's model library not found"),
     }
-    let rows: Vec<Value> = scenes
+    let mut rows: Vec<Value> = scenes
         .iter()
         .map(|(name, hand, object)| match grasps(hand, object, count) {
             Some((world, trials)) => run_scene(name, &world, &trials, quick, checks),
@@ -55,7 +55,6 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             }
         })
         .collect();
-    let mut rows = rows;
     rows.extend(gripper_plans(library, checks));
     Value::Array(rows)
 }

@@ -291,7 +291,7 @@ fn spread_contacts(body_file: &Path) -> Result<Vec<Vec<Wrench>>, String> {
         return Err(format!("only {} usable vertices", candidates.len()));
     }
     let cog = body.mass.cog;
-    let max_radius = quality::max_radius(vertices, &cog);
+    let max_radius = body.geometry().farthest_vertex_distance(&cog);
     let edges = pyramid_edges(EDGES);
     let mut nearest: Vec<f64> = candidates.iter().map(|(p, _)| (p - cog).norm()).collect();
     let mut chosen = Vec::with_capacity(count);

@@ -144,7 +144,7 @@ impl<E: CollisionEngine> World<E> {
     }
 }
 
-impl World {
+impl<E: CollisionEngine + Clone> World<E> {
     /// The physics test of each of several grasps of `object` by `robot` (as trials and
     /// batches give them: palm, DOFs, breakaway), each put in place on a copy of this world,
     /// all in parallel; each answer is what that grasp gives alone.

@@ -132,14 +132,6 @@ pub fn contact_wrenches(
         .collect()
 }
 
-/// The largest distance from `cog` to a vertex: GraspIt's maxRadius, the torque scale.
-pub fn max_radius(vertices: &[Point3<f64>], cog: &Point3<f64>) -> f64 {
-    vertices
-        .iter()
-        .map(|v| (v - cog).norm())
-        .fold(0.0, f64::max)
-}
-
 /// The epsilon quality and force closure of a grasp whose contacts push with `contacts` (each
 /// contact's wrenches); `with_volume` also builds the whole hull for the volume quality.
 pub fn quality(

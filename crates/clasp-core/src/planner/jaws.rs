@@ -3,11 +3,9 @@
 //! antipodal candidates on the object, each closed and put through the physics test, round
 //! after round, until enough distinct grasps hold or the candidates allowed are spent.
 
-use std::time::Instant;
+use std::{sync::atomic::Ordering, time::Instant};
 
 use clasp_collide::CollisionEngine;
-use rayon::prelude::*;
-use std::sync::atomic::Ordering;
 
 use super::{
     plan::{GraspPlan, PlannedGrasp},
@@ -20,6 +18,7 @@ use crate::{
         batch::{BatchQuality, GraspCandidate},
         hold_settings::HoldSettings,
         quality::WrenchSpaceKind,
+        trial::GraspTrial,
     },
     ids::{BodyId, RobotId},
     robot::jaws::ParallelJaws,
@@ -72,9 +71,8 @@ impl<E: CollisionEngine + Clone> World<E> {
                 .steps
                 .fetch_add(candidates.len() as u64, Ordering::Relaxed);
             grasps.extend(self.close_and_test(robot, object, &candidates, quality, &test)?);
-            let held: Vec<&PlannedGrasp> =
-                grasps.iter().filter(|g| g.held() == Some(true)).collect();
-            let enough = super::distinct(held.into_iter(), radius) >= settings.grasps;
+            let held = grasps.iter().filter(|g| g.held() == Some(true));
+            let enough = super::distinct(held, radius) >= settings.grasps;
             // An object with no pair the jaws take gives none in any round.
             if enough || candidates.is_empty() || progress.stop.load(Ordering::Relaxed) {
                 break;
@@ -95,7 +93,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         })
     }
 
-    /// Each candidate closed (as a batch closes it) and then tested, all in parallel.
+    /// Each candidate closed (as a batch closes it), then tested ([`World::test_grasps`]).
     fn close_and_test(
         &self,
         robot: RobotId,
@@ -105,17 +103,18 @@ impl<E: CollisionEngine + Clone> World<E> {
         test: &HoldSettings,
     ) -> Result<Vec<PlannedGrasp>, MoveError> {
         let closed = self.grasp_batch(robot, object, candidates, quality)?;
-        closed
-            .into_par_iter()
+        let trials: Vec<GraspTrial> = closed.into_iter().map(|c| c.trial).collect();
+        let tests = self.test_grasps(robot, object, &trials, test);
+        trials
+            .into_iter()
+            .zip(tests)
             .zip(candidates)
-            .map(|(closed, start)| {
-                let mut placed = self.clone();
-                placed.put_grasp(robot, &closed.trial)?;
-                let tested = placed.test_grasp(robot, object, test)?;
+            .map(|((grasp, tested), start)| {
+                let tested = tested?;
                 Ok(PlannedGrasp {
                     energy: tested.most_moved(),
                     pregrasp: (start.palm, start.dofs.clone()),
-                    grasp: closed.trial,
+                    grasp,
                     test: Some(tested),
                 })
             })
