@@ -11,8 +11,8 @@
 //! (`--grasps-only`) and grasp quality (`--quality-only`) run in every quick and full run too.
 //!
 //! `--dynamics` times the dynamics against MuJoCo (see `dynamics`), `--grasp-test` the physics
-//! test of grasps (see `grasp_test`), `--render` the headless renderer (see `render`); each runs
-//! on its own.
+//! test of grasps (see `grasp_test`), `--field-hands` the field's hands' batches and plans (see
+//! `field_hands`), `--render` the headless renderer (see `render`); each runs on its own.
 //!
 //! `--app-frame` times the desktop app's per-frame work during a drag (see `app_frame`); it needs
 //! `--features app`, which builds Bevy, and runs on its own (quick: the default scene alone;
@@ -25,6 +25,7 @@ mod collision;
 mod domains;
 mod dynamics;
 mod export;
+mod field_hands;
 mod grasp_test;
 mod grasps;
 mod library;
@@ -97,6 +98,10 @@ fn main() {
     }
     if options.grasp_test {
         run_alone(&options, "grasp_test", grasp_test::run);
+        return;
+    }
+    if options.field_hands {
+        run_alone(&options, "field_hands", field_hands::run);
         return;
     }
     if options.render {

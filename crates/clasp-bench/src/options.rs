@@ -24,6 +24,7 @@ pub(crate) struct Options {
     pub(crate) export: Option<std::path::PathBuf>,
     pub(crate) dynamics: bool,
     pub(crate) grasp_test: bool,
+    pub(crate) field_hands: bool,
     pub(crate) render: bool,
 }
 
@@ -44,6 +45,7 @@ pub(crate) fn parse() -> Result<Options, String> {
         export: None,
         dynamics: false,
         grasp_test: false,
+        field_hands: false,
         render: false,
     };
     let mut args = std::env::args().skip(1);
@@ -66,6 +68,7 @@ pub(crate) fn parse() -> Result<Options, String> {
             "--app-frame" => options.app_frame = true,
             "--dynamics" => options.dynamics = true,
             "--grasp-test" => options.grasp_test = true,
+            "--field-hands" => options.field_hands = true,
             "--render" => options.render = true,
             "--export" => {
                 options.export = Some(args.next().ok_or("--export needs a folder")?.into())
@@ -76,7 +79,7 @@ pub(crate) fn parse() -> Result<Options, String> {
             }
             "--help" | "-h" => {
                 println!(
-                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--grasp-test] [--render] [--export DIR]"
+                    "clasp-bench [--quick|--full] [--build-only] [--json PATH] [--library DIR] [--library-only] [--grasps-only] [--grasps N] [--quality-only] [--planner-only] [--graspit FILE] [--app-frame] [--dynamics] [--grasp-test] [--field-hands] [--render] [--export DIR]"
                 );
                 std::process::exit(0);
             }

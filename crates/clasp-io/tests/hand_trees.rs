@@ -266,12 +266,14 @@ fn tempfile_folder(name: &str) -> PathBuf {
 }
 
 /// A batch's candidates leave a hand tree's wrist where it stands (its approach is the palm's
-/// there) and draw its spreads across their range.
+/// there), and its fingers' abductions too (drawn, neighbouring fingers turn into each other).
 #[test]
-fn batch_candidates_keep_the_wrist_and_draw_the_spreads() {
+fn batch_candidates_keep_the_wrist_and_the_abductions_where_they_stand() {
     let hand = load_urdf(&Disk, &tree_hand_file()).unwrap();
     let aims = clasp_core::draw_aims(&hand, 20, 3);
     let at_rest = |d: usize| aims.iter().all(|a| a.dofs[d] == hand.dof_values()[d]);
     assert!(at_rest(0) && at_rest(1), "the two wrist DOFs move");
-    assert!(!at_rest(2), "the first finger's spread never moves");
+    assert!(at_rest(2), "the first finger's abduction moves");
+    let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
+    assert!(rolls.windows(2).all(|w| w[0] != w[1]), "{rolls:?}");
 }

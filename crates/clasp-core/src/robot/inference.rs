@@ -66,6 +66,11 @@ const CLOSING_SHARE: f64 = 0.4;
 /// as flexing joints are (−20° to 90°, say); spreads turn about as far each way (±20°).
 const ONE_SIDED: f64 = 0.1;
 
+/// A thumb's tip lies at least this many times further from the other fingertips than any
+/// other finger's tip does (the Inspire 2.2, the Allegro 1.8, GraspIt's human hand 2.1; the
+/// Schunk's three fingers alike, 1.0).
+const THUMB_APART: f64 = 1.5;
+
 /// Tip speeds below this (mm per rad or per mm: a micrometre a radian) count as none.
 const STILL: f64 = 1e-3;
 
@@ -96,12 +101,14 @@ impl Robot {
         let reach =
             tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len().max(1) as f64;
         let centre = palm_centre + facing.into_inner() * reach;
-        let roles = motions
+        let roles: Vec<DofRole> = motions
             .iter()
             .map(|motion| role(motion, &tips, &centre))
             .collect();
+        let half_closed = self.fingertips(&fingers, &self.half_closed(&roles));
+        let grip = centroid(half_closed.iter()).unwrap_or(centre);
         HandInference {
-            approach: self.approach_on_palm(facing),
+            approach: self.approach_on_palm(facing, grip),
             roles,
         }
     }
@@ -111,12 +118,6 @@ impl Robot {
     /// planner ([`Robot::infer_virtual_contacts`], [`Robot::infer_eigen_grasps`]).
     pub fn apply_inference(&mut self, inferred: &HandInference) {
         self.approach = Some(inferred.approach.clone());
-        if self.virtual_contacts.is_none() {
-            self.virtual_contacts = Some(self.infer_virtual_contacts(inferred));
-        }
-        if self.eigen_grasps.is_none() {
-            self.eigen_grasps = Some(self.infer_eigen_grasps(inferred));
-        }
         for (d, role) in inferred.roles.iter().enumerate() {
             self.dofs[d].default_velocity = role.default_velocity();
             // A DOF that curls several joints of a finger (mimic joints, an underactuated
@@ -129,6 +130,13 @@ impl Robot {
             {
                 self.dofs[d].kind = DofKind::Breakaway;
             }
+        }
+        // After the velocities: the eigengrasps turn the thumb that closes toward the fingers.
+        if self.virtual_contacts.is_none() {
+            self.virtual_contacts = Some(self.infer_virtual_contacts(inferred));
+        }
+        if self.eigen_grasps.is_none() {
+            self.eigen_grasps = Some(self.infer_eigen_grasps(inferred));
         }
     }
 
@@ -208,6 +216,57 @@ impl Robot {
         }
     }
 
+    /// The DOF that turns a thumb to face the fingers, where the hand has one: the first DOF
+    /// of the thumb (the finger whose tip lies at least 1.5 times further from the other tips
+    /// than any other finger's does), when it closes and turns the thumb about the hand's
+    /// length (palm to fingers) more than about any other axis. The Inspire's and Ability's
+    /// thumb yaw, the Allegro's and LEAP's first thumb joint; GraspIt's human hand leaves this
+    /// DOF out of Auto Grasp. A hand whose fingers close from a flat palm with the thumb
+    /// beside them closes on nothing, so a batch starts the thumb turned halfway
+    /// ([`crate::draw_aims`]).
+    pub fn thumb_opposition(&self) -> Option<usize> {
+        let fingers = self.finger_chains();
+        let tips = self.fingertips(&fingers, &self.dof_values);
+        let apart: Vec<f64> = (0..tips.len())
+            .map(|t| (tips[t] - others_centre(&tips, t)).norm())
+            .collect();
+        let mut order: Vec<usize> = (0..tips.len()).collect();
+        order.sort_by(|&a, &b| apart[b].total_cmp(&apart[a]));
+        let (&first, &second) = (order.first()?, order.get(1)?);
+        if fingers.len() < 3 || apart[first] < THUMB_APART * apart[second] {
+            return None;
+        }
+        let thumb = fingers[first];
+        let dof = self.chains[thumb].joints.first()?.coupling.dof;
+        if self.dofs[dof].default_velocity == 0.0 {
+            return None;
+        }
+        let approach = self.approach.as_ref()?;
+        let facing = self.palm.pose.rotation * approach.direction.into_inner();
+        let palm_centre = self.palm.pose * bounding_centre(&self.palm);
+        let along = others_centre(&tips, first) - palm_centre;
+        let length = Unit::try_new(along - facing * along.dot(&facing), STILL)?;
+        let across = facing.cross(&length);
+        let last = self.chains[thumb].links.len().checked_sub(1)?;
+        let jacobian = &self.link_jacobians()[self.link_jacobian_index(thumb, last)];
+        let axis: Vector3<f64> = jacobian.angular.column(dof).into();
+        let about_length = axis.dot(&length).abs();
+        (about_length > axis.dot(&facing).abs() && about_length > axis.dot(&across).abs())
+            .then_some(dof)
+    }
+
+    /// How many fingers a DOF moves: one for a finger's own abduction, two for the Barrett's
+    /// spread (a joint in each of two fingers), all of them for a wrist.
+    pub(crate) fn fingers_moved_by(&self, dof: usize) -> usize {
+        let joints = self.dof_joints(dof);
+        let fingers = self.finger_chains();
+        let moved = fingers.iter().filter(|&&f| {
+            let moving = self.joints_moving_chain(f);
+            joints.iter().any(|joint| moving.contains(joint))
+        });
+        moved.count()
+    }
+
     /// Whether a DOF drives a joint that carries more than one finger (a wrist).
     fn dof_carries_fingers(&self, dof: usize, fingers: &[usize]) -> bool {
         self.dof_joints(dof).into_iter().any(|joint| {
@@ -218,12 +277,33 @@ impl Robot {
         })
     }
 
+    /// The DOF values halfway from where the hand stands to where each closing DOF stops
+    /// (its limit the way it closes, a turn at most): the posture whose fingertips ring what
+    /// the hand holds.
+    fn half_closed(&self, roles: &[DofRole]) -> Vec<f64> {
+        let mut values = self.dof_values.clone();
+        for (d, role) in roles.iter().enumerate() {
+            if let DofRole::Closes { sense } = role {
+                let (lo, hi) = self.dof_limits(d);
+                let end = if *sense > 0.0 { hi } else { lo };
+                let span = std::f64::consts::PI;
+                let travel = (end - values[d]).clamp(-span, span);
+                values[d] += travel / 2.0;
+            }
+        }
+        self.within_limits(&values)
+    }
+
     /// The approach in the palm's frame: facing `facing` (world), from the point of the
-    /// palm's face in front of its centre.
-    fn approach_on_palm(&self, facing: Unit<Vector3<f64>>) -> HandApproach {
+    /// palm's face in line with `grip` (world), where the half-closed fingertips meet: an
+    /// object the approach stops on sits between the fingers as they close.
+    fn approach_on_palm(&self, facing: Unit<Vector3<f64>>, grip: Point3<f64>) -> HandApproach {
         let direction =
             Unit::new_normalize(self.palm.pose.rotation.inverse() * facing.into_inner());
         let centre = bounding_centre(&self.palm);
+        let grip = self.palm.pose.inverse() * grip;
+        let across = (grip - centre) - direction.into_inner() * (grip - centre).dot(&direction);
+        let centre = centre + across;
         let face = self
             .palm
             .mesh()

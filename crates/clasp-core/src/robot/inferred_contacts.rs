@@ -71,12 +71,18 @@ impl Robot {
         }
     }
 
-    /// Two eigengrasps (one where the hand has no spread): the closing DOFs each toward its
-    /// closing end, in proportion to its range, and the spreads together.
+    /// Up to three eigengrasps: the closing DOFs each toward its closing end, in proportion
+    /// to its range; the spreads together; and the thumb's turn toward the fingers alone
+    /// ([`Robot::thumb_opposition`]), which shapes the grasp as much as a spread does. Each
+    /// where the hand has such DOFs.
     pub fn infer_eigen_grasps(&self, inferred: &HandInference) -> EigenGrasps {
         let dimensions = self.dofs.len();
         let mut closing = vec![0.0; dimensions];
         let mut spreading = vec![0.0; dimensions];
+        let mut opposing = vec![0.0; dimensions];
+        if let Some(d) = self.thumb_opposition() {
+            opposing[d] = self.dofs[d].default_velocity.signum();
+        }
         for (d, role) in inferred.roles.iter().enumerate() {
             let (lo, hi) = self.dof_limits(d);
             let range = if (hi - lo).is_finite() { hi - lo } else { 1.0 };
@@ -86,7 +92,7 @@ impl Robot {
                 DofRole::Carries => {}
             }
         }
-        let grasps = [closing, spreading]
+        let grasps = [closing, spreading, opposing]
             .into_iter()
             .filter(|values| values.iter().any(|v| *v != 0.0))
             .map(|values| EigenGrasp {

@@ -1,0 +1,150 @@
+//! The field's dexterous hands as dex-urdf ships them (`../shared/hands`) on GraspIt's mug,
+//! glass and flask (`--field-hands`), issue 53's acceptance: a batch of 200 candidates (seed 0,
+//! as `clasp-cli batch --grasps 200` draws them) at least 25 % force closure, and the planner at
+//! its defaults at least 5 distinct force-closure grasps. The hand and object pairs still short
+//! of 25 % are listed in [`BELOW_TARGET`]: printed NOT MET, and checked not to fall below what
+//! they were measured at, so that no change lowers them unseen.
+
+use std::path::Path;
+use std::time::Instant;
+
+use clasp_core::{
+    BatchQuality, BodyId, BodyKind, PlanProgress, PlanSettings, RobotId, World, grasp_candidates,
+};
+use clasp_io::{Disk, load_urdf};
+use serde_json::{Value, json};
+
+use crate::check::Checks;
+
+/// The candidates of each batch, as the issue counts them.
+const CANDIDATES: usize = 200;
+
+/// The issue's target: this share of a batch force closure.
+const TARGET_SHARE: f64 = 0.25;
+
+/// Distinct force-closure grasps the planner must find at its defaults.
+const PLANNED: usize = 5;
+
+const HANDS: [(&str, &str); 5] = [
+    ("Allegro right", "allegro_hand/allegro_hand_right.urdf"),
+    ("Allegro left", "allegro_hand/allegro_hand_left.urdf"),
+    ("LEAP", "leap_hand/leap_hand_right.urdf"),
+    ("Inspire", "inspire_hand/inspire_hand_right.urdf"),
+    ("Ability", "ability_hand/ability_hand_right.urdf"),
+];
+
+const OBJECTS: [&str; 3] = ["mug", "glass", "flask"];
+
+/// Hand and object pairs short of the target, with the force-closure grasps of 200 measured
+/// when they were listed (2026-11-28): too small a hand for the flask's 136 mm base and the
+/// glass's 104 mm bowl, closing mostly round the base's rim.
+const BELOW_TARGET: [(&str, &str, usize); 3] = [
+    ("Inspire", "flask", 29),
+    ("Ability", "glass", 46),
+    ("Ability", "flask", 20),
+];
+
+pub fn run(_quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
+    let (Some(library), Some(hands)) = (library, clasp_io::fixtures::field_hands()) else {
+        println!("\nthe field's hands skipped: GraspIt's models or the field's hands not found");
+        return Value::Null;
+    };
+    println!(
+        "\nThe field's hands on GraspIt's objects: force closure of {CANDIDATES} batch candidates, and of the planner's grasps at its defaults"
+    );
+    println!(
+        "{:<14} {:<6} {:>12} {:>8} {:>10} {:>8}",
+        "hand", "object", "batch FC", "s", "plan FC", "s"
+    );
+    let mut rows = Vec::new();
+    for (name, file) in HANDS {
+        for object in OBJECTS {
+            let world = match hand_and_object(&hands.join(file), &library.join("objects"), object) {
+                Ok(world) => world,
+                Err(e) => {
+                    checks.expect(false, || format!("{name} and the {object}: {e}"));
+                    continue;
+                }
+            };
+            rows.push(measure(name, object, &world, checks));
+        }
+    }
+    Value::Array(rows)
+}
+
+fn hand_and_object(hand: &Path, objects: &Path, object: &str) -> Result<World, String> {
+    let file = objects.join(format!("{object}.xml"));
+    let body =
+        clasp_io::load_any_body(&Disk, &file, BodyKind::Graspable).map_err(|e| e.to_string())?;
+    let hand = load_urdf(&Disk, hand).map_err(|e| e.to_string())?;
+    Ok(World::new(vec![body], vec![hand]))
+}
+
+/// One hand on one object: the batch's force closures and the plan's, checked.
+fn measure(name: &str, object: &str, world: &World, checks: &mut Checks) -> Value {
+    let (robot, body) = (RobotId::from_index(0), BodyId::Free(0));
+    let started = Instant::now();
+    let closures = batch_closures(world, robot, body);
+    let batch_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let planned = plan_closures(world, robot, body);
+    let plan_seconds = started.elapsed().as_secs_f64();
+    let share = closures as f64 / CANDIDATES as f64;
+    let below = BELOW_TARGET
+        .iter()
+        .find(|(h, o, _)| *h == name && *o == object);
+    let verdict = match below {
+        None => {
+            checks.expect(share >= TARGET_SHARE, || {
+                format!(
+                    "{name} on the {object}: {closures} of {CANDIDATES} force closure, under 25 %"
+                )
+            });
+            ""
+        }
+        Some(&(_, _, measured)) => {
+            checks.expect(closures >= measured, || {
+                format!("{name} on the {object}: {closures} of {CANDIDATES} force closure, fewer than the {measured} measured")
+            });
+            "  NOT MET (25 %)"
+        }
+    };
+    checks.expect(planned >= PLANNED, || {
+        format!("{name} on the {object}: the plan has {planned} force-closure grasps, fewer than {PLANNED}")
+    });
+    println!(
+        "{name:<14} {object:<6} {:>5} ({:>3.0} %) {batch_seconds:>8.1} {planned:>7} of 10 {plan_seconds:>5.1}{verdict}",
+        closures,
+        100.0 * share
+    );
+    json!({
+        "hand": name, "object": object, "candidates": CANDIDATES, "force_closure": closures,
+        "batch_seconds": batch_seconds, "planned_force_closure": planned,
+        "plan_seconds": plan_seconds, "met": below.is_none(),
+    })
+}
+
+/// Force-closure grasps of the batch's candidates (seed 0), on every core.
+fn batch_closures(world: &World, robot: RobotId, object: BodyId) -> usize {
+    let hand = world.find_robot(robot).expect("the world's hand");
+    let Ok(candidates) = grasp_candidates(world, hand, object, CANDIDATES, 0) else {
+        return 0;
+    };
+    let grasps = world
+        .grasp_batch(robot, object, &candidates, BatchQuality::default())
+        .unwrap_or_default();
+    let closed = grasps.iter().filter(|g| {
+        let quality = g.trial.quality.as_ref();
+        quality.is_some_and(|q| q.epsilon.is_some())
+    });
+    closed.count()
+}
+
+/// Distinct force-closure grasps of the planner at its defaults.
+fn plan_closures(world: &World, robot: RobotId, object: BodyId) -> usize {
+    let settings = PlanSettings::default();
+    match world.plan(robot, object, &settings, &PlanProgress::default()) {
+        Ok(plan) => plan.grasps.iter().filter(|g| g.force_closure()).count(),
+        Err(_) => 0,
+    }
+}
