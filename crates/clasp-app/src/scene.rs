@@ -82,7 +82,7 @@ fn respawn_bodies(
             ShownGeometry(body.geometry().clone()),
             BaseColor(color),
             Pickable::default(),
-            Mesh3d(meshes.add(convert::render_mesh(body.mesh()))),
+            Mesh3d(meshes.add(convert::render_mesh(body.shown_mesh()))),
             MeshMaterial3d(materials.add(StandardMaterial {
                 base_color: color,
                 perceptual_roughness: 0.55,

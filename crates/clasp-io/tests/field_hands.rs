@@ -123,6 +123,31 @@ fn the_planner_plans_the_allegro_round_graspit_s_mug() {
 
 const PANDA: &str = "panda_gripper/panda_gripper_glb.urdf";
 
+/// The Panda's links collide as boxes and cylinders and are drawn by their glTF visual meshes
+/// (`<visual>` GLB beside `<collision>` primitives): the app and the renderer draw those.
+#[test]
+fn the_panda_is_drawn_by_its_glb_meshes_and_collides_as_its_boxes() {
+    let Some(panda) = hand(PANDA) else {
+        return;
+    };
+    let bodies = std::iter::once(panda.palm())
+        .chain(panda.chains().iter().map(|chain| &chain.links[0].body));
+    for body in bodies {
+        let visual = body.visual.as_ref().expect("a visual mesh");
+        println!(
+            "{}: {} collision triangles, {} drawn",
+            body.name,
+            body.mesh().triangles().len(),
+            visual.triangles().len()
+        );
+        assert!(visual.triangles().len() > 10 * body.mesh().triangles().len());
+        // The hand's visual mesh and its collision box span about the same space.
+        let (vl, vh) = visual.bounding_box();
+        let (cl, ch) = body.mesh().bounding_box();
+        assert!((vh - vl).norm() < 2.0 * (ch - cl).norm(), "{}", body.name);
+    }
+}
+
 /// The Panda gripper as dex-urdf ships it is found a parallel gripper: its two jaws close
 /// along its palm's y, 80 mm apart when open, as Franka's hand opens.
 #[test]

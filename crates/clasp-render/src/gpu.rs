@@ -120,14 +120,15 @@ impl Renderer {
     /// Uploads the world's meshes.
     pub fn scene(&self, world: &World) -> Result<Scene, RenderError> {
         let bodies = world.body_ids();
-        let mut uploaded: HashMap<*const clasp_core::Geometry, GpuMesh> = HashMap::new();
+        // Clones share their meshes: each is uploaded once.
+        let mut uploaded: HashMap<*const clasp_core::TriMesh, GpuMesh> = HashMap::new();
         let mut meshes = Vec::with_capacity(bodies.len());
         for &id in &bodies {
             let body = world.body(id).ok_or(RenderError::NoSuchBody(id))?;
-            let key = std::sync::Arc::as_ptr(body.geometry());
+            let shown = body.shown_mesh();
             let mesh = uploaded
-                .entry(key)
-                .or_insert_with(|| self.upload(body.mesh()))
+                .entry(shown as *const _)
+                .or_insert_with(|| self.upload(shown))
                 .clone();
             meshes.push(mesh);
         }

@@ -228,6 +228,10 @@ pub struct Body {
     pub compliance: Option<Compliance>,
     /// Display colour (linear RGB in 0..1), where the geometry file gives one.
     pub color: Option<[f32; 3]>,
+    /// What the body looks like where its file draws it otherwise than it collides (a URDF
+    /// link's `<visual>` meshes beside its `<collision>` boxes), in the body's frame: drawn by
+    /// the app and the renderer instead of the collision mesh; shared by every clone.
+    pub visual: Option<Arc<TriMesh>>,
     /// The body file it was loaded from, for saving worlds; `None` for bodies built in code.
     pub source: Option<PathBuf>,
     /// Where its files say what errors may have to point at.
@@ -293,6 +297,7 @@ impl Body {
             youngs: None,
             compliance: None,
             color: None,
+            visual: None,
             source: None,
             lines: SourceLines::default(),
             velocity: Velocity::ZERO,
@@ -304,6 +309,12 @@ impl Body {
     /// The triangles, in the body's frame.
     pub fn mesh(&self) -> &TriMesh {
         self.geometry.mesh()
+    }
+
+    /// The triangles to draw, in the body's frame: its visual mesh where it has one, else the
+    /// mesh it collides with.
+    pub fn shown_mesh(&self) -> &TriMesh {
+        self.visual.as_deref().unwrap_or(self.mesh())
     }
 
     /// The body's frame in world coordinates.

@@ -1,7 +1,7 @@
 //! The robot put together from a URDF model: the root link's group is the palm, and each
 //! movable joint leaving it starts a chain, with fixed links folded into their parents' bodies.
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
 use clasp_collide::TriMesh;
 use clasp_core::{
@@ -13,7 +13,7 @@ use nalgebra::Matrix3;
 
 use super::{
     model::{Model, UrdfKind, origin},
-    shapes::{geometry_elements, shape},
+    shapes::{drawn_otherwise, geometry_elements, shape},
 };
 use crate::{
     chain_tree::{Branch, chain_tree},
@@ -50,6 +50,9 @@ pub(super) struct Builder<'a> {
     pub(super) model: &'a Model<'a>,
     pub(super) couplings: &'a [Option<Coupling>],
 }
+
+/// A mesh with the first colour its files give.
+type ColoredMesh = (TriMesh, Option<[f32; 3]>);
 
 impl<'a> Builder<'a> {
     pub(super) fn build(&self) -> Result<(Body, Vec<Chain>), LoadError> {
@@ -158,13 +161,39 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The group's geometry merged into one body, or `None` when it has none.
+    /// The group's geometry merged into one body, or `None` when it has none; with the
+    /// group's `<visual>` meshes as the body's look where they differ from its collision ones
+    /// and can be read.
     fn body(&self, group: &Group, kind: BodyKind, name: &str) -> Result<Option<Body>, LoadError> {
+        let Some((mesh, color)) = self.merged(group, name, geometry_elements)? else {
+            return Ok(None);
+        };
+        let mut body = Body::from_mesh(name, kind, mesh);
+        body.color = color;
+        // The look is only a look: a hand whose visual meshes are not shipped (dex-urdf's
+        // Inspire names files it leaves out) loads and is drawn by its collision meshes.
+        let look = self.merged(group, name, drawn_otherwise).ok().flatten();
+        body.visual = look.map(|(mesh, _)| Arc::new(mesh));
+        body.source = Some(self.file.to_path_buf());
+        if let Some(mass) = self.group_mass(group)? {
+            body.mass = mass;
+        }
+        Ok(Some(body))
+    }
+
+    /// The shapes `elements` picks from each link of the group, merged into one mesh in the
+    /// group's frame, with the first colour a mesh file gives; `None` where there are none.
+    fn merged(
+        &self,
+        group: &Group,
+        name: &str,
+        elements: fn(&'a Element) -> Vec<&'a Element>,
+    ) -> Result<Option<ColoredMesh>, LoadError> {
         let mut vertices = Vec::new();
         let mut triangles = Vec::new();
         let mut color = None;
         for &(link, pose) in &group.links {
-            for element in geometry_elements(self.model.links[link]) {
+            for element in elements(self.model.links[link]) {
                 let (part, part_color) = shape(self.source, self.file, element)?;
                 let placed = pose * origin(element, self.file)?;
                 let first = vertices.len() as u32;
@@ -179,13 +208,7 @@ impl<'a> Builder<'a> {
         let line = self.model.links[name].line;
         let mesh = TriMesh::new(vertices, triangles)
             .map_err(|e| self.error(line, &format!("link \"{name}\": {e}")))?;
-        let mut body = Body::from_mesh(name, kind, mesh);
-        body.color = color;
-        body.source = Some(self.file.to_path_buf());
-        if let Some(mass) = self.group_mass(group)? {
-            body.mass = mass;
-        }
-        Ok(Some(body))
+        Ok(Some((mesh, color)))
     }
 
     /// The group's `<inertial>`s as one: their masses summed, about their common centre

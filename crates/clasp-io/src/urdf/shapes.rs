@@ -102,6 +102,38 @@ pub(super) fn geometry_elements(link: &Element) -> Vec<&Element> {
     }
 }
 
+/// A link's `<visual>` elements where it also has `<collision>` ones that are not the same
+/// shapes at the same origins (the Allegro's meshes over its collision boxes); none otherwise.
+pub(super) fn drawn_otherwise(link: &Element) -> Vec<&Element> {
+    let collision: Vec<&Element> = link.children_named("collision").collect();
+    let visual: Vec<&Element> = link.children_named("visual").collect();
+    let same = collision.len() == visual.len()
+        && collision.iter().zip(&visual).all(|(c, v)| {
+            ["geometry", "origin"]
+                .iter()
+                .all(|tag| same_element(c.child(tag), v.child(tag)))
+        });
+    match collision.is_empty() || same {
+        true => Vec::new(),
+        false => visual,
+    }
+}
+
+/// Whether two elements say the same (tags, attributes and children; not where they stand in
+/// the file).
+fn same_element(a: Option<&Element>, b: Option<&Element>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            a.name == b.name
+                && a.attributes == b.attributes
+                && a.children.len() == b.children.len()
+                && (a.children.iter().zip(&b.children)).all(|(x, y)| same_element(Some(x), Some(y)))
+        }
+        _ => false,
+    }
+}
+
 /// Finds a mesh file: relative to the URDF, absolute (`file://`), or `package://NAME/rest` in a
 /// folder NAME in the URDF's folder or one of its parents.
 fn resolve_mesh(

@@ -90,6 +90,47 @@ fn a_gripper_folds_fixed_joints_into_the_palm_and_mimics_a_finger() {
     assert_at(right.mesh().vertices()[1], [10.0, 0.0, 0.0]);
 }
 
+/// A link drawn otherwise than it collides keeps its visual mesh to be drawn (the palm: a
+/// sphere over its collision box); one with only visual geometry collides with it and has no
+/// separate look (the left finger), nor one with only collision geometry (the right).
+#[test]
+fn a_link_whose_visual_differs_from_its_collision_keeps_both() {
+    let robot = load(GRIPPER).unwrap();
+    let palm = robot.palm();
+    let visual = palm.visual.as_ref().expect("the palm's visual sphere");
+    assert_eq!(palm.mesh().triangles().len(), 12);
+    assert!(!std::ptr::eq(palm.shown_mesh(), palm.mesh()));
+    assert_eq!(
+        palm.shown_mesh().triangles().len(),
+        visual.triangles().len()
+    );
+    // The sphere of 1 m radius, lifted 10 mm by the fixed joint as the box is.
+    let (lo, hi) = visual.bounding_box();
+    assert!(((lo.z + hi.z) / 2.0 - 10.0).abs() < 1e-6, "{lo} {hi}");
+    assert!((1900.0..=2000.0).contains(&(hi.x - lo.x)), "{lo} {hi}");
+    for finger in robot.chains() {
+        let body = &finger.links[0].body;
+        assert!(body.visual.is_none(), "{}", body.name);
+        assert!(std::ptr::eq(body.shown_mesh(), body.mesh()));
+    }
+}
+
+/// A link whose visual and collision elements are the same shapes at the same origins draws
+/// its collision mesh: nothing is loaded twice.
+#[test]
+fn a_link_drawn_as_it_collides_has_no_separate_look() {
+    let same = GRIPPER.replace(
+        r#"<visual><geometry><sphere radius="1"/></geometry></visual>"#,
+        r#"<visual><geometry><box size="0.04 0.02 0.01"/></geometry></visual>"#,
+    );
+    let files = Embedded::new([
+        ("ws/parts/urdf/robot.urdf", &*same.leak()),
+        ("ws/parts/meshes/tri.off", TRIANGLE),
+    ]);
+    let robot = load_urdf(&files, Path::new("ws/parts/urdf/robot.urdf")).unwrap();
+    assert!(robot.palm().visual.is_none());
+}
+
 /// One finger: the proximal link's geometry hangs 50 mm out along x by a fixed joint from a
 /// frame without geometry, so the link takes that frame, as a Denavit–Hartenberg link does.
 const FINGER: &str = r#"<robot name="finger">
