@@ -37,6 +37,9 @@ pub struct BatchRequest<'a> {
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
     let body = clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable)
         .map_err(|e| one_line(&e))?;
+    if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
+        eprintln!("clasp-cli: warning: {warning}");
+    }
     let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let mut world = World::default();
     let object = world.add_body(body);

@@ -36,6 +36,7 @@ pub fn body(body: &Body) -> Value {
             "inertia_per_unit_mass": inertia,
             "youngs": body.youngs,
             "open_mesh_estimate": m.open_mesh_estimate,
+            "inertia_repair": m.inertia_repair,
             "collision_group": body.groups().group(),
             "collision_mask": clasp_io::mask_text(body.groups().mask()),
         }),

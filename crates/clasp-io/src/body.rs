@@ -130,8 +130,9 @@ fn compliance(root: &Element, path: &Path) -> Result<Option<Compliance>, LoadErr
     }
 }
 
-/// Nine numbers, row by row, per unit mass, kept exactly as written: GraspIt's own
-/// `objects/flask.xml` gives a tensor that is not symmetric, and GraspIt uses it as it is.
+/// Nine numbers, row by row, per unit mass, as written: one the dynamics cannot turn with
+/// (GraspIt's own `objects/flask.xml` gives a tensor that is not symmetric) is repaired where
+/// the mass properties are completed (`MassProperties::inertia_repair`).
 pub(crate) fn inertia(element: &Element, file: &Path) -> Result<Matrix3<f64>, LoadError> {
     Ok(Matrix3::from_row_slice(&fixed_numbers::<9>(element, file)?))
 }
@@ -267,12 +268,25 @@ mod tests {
         assert!(!body.mass.open_mesh_estimate);
         let err = load("<root><normalCompliance>2</normalCompliance><geometryFile>tri.off</geometryFile></root>").unwrap_err();
         assert!(err.message.contains("go together"), "{err}");
-        // Kept as written, even when not symmetric (GraspIt's flask).
-        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>1 2 0 0 1 0 0 0 1</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
+        // Not symmetric (GraspIt's flask: 47.542 typed against 0): its symmetric part, said.
+        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>4 1 0 0 4 0 0 0 4</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
         assert_eq!(
             (body.mass.inertia[(0, 1)], body.mass.inertia[(1, 0)]),
-            (2.0, 0.0)
+            (0.5, 0.5)
         );
+        let repair = body.mass.inertia_repair.as_deref().unwrap();
+        assert!(repair.contains("not symmetric") && repair.contains("symmetric part"));
+        // All zeros (GraspIt's gun): the mesh's, said; a good one is kept as it is, unsaid.
+        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>0 0 0 0 0 0 0 0 0</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
+        assert!(body.mass.inertia.amax() > 0.0);
+        assert!(
+            body.mass
+                .inertia_repair
+                .unwrap()
+                .contains("the mesh's is used")
+        );
+        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>4 1 0 1 4 0 0 0 4</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
+        assert_eq!(body.mass.inertia_repair, None);
     }
 
     #[test]

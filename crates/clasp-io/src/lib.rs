@@ -66,6 +66,6 @@ pub use urdf::load_urdf;
 pub use virtual_contacts::load_virtual_contacts;
 pub use world::{
     dof_stream::DOF_ROUNDING,
-    load::{graspit_root_or_env, load_world, load_world_with_warnings},
+    load::{graspit_root_or_env, load_world, load_world_with_warnings, repaired_inertia_warning},
     save::save_world,
 };

@@ -113,7 +113,8 @@ fn every_object_of_graspits_library_dropped_on_its_table_never_freezes_gains_ene
         })
         .collect();
     // GraspIt's own files give the gun a zero inertia and the flask (and its plated copy) one
-    // that is not symmetric: the dynamics refuses them, naming the fault.
+    // that is not symmetric: repaired on loading (the mesh's, the symmetric part), they drop
+    // as every other object does; none is refused.
     let refused: Vec<&str> = ends
         .iter()
         .filter_map(|(drop, end)| match &end.verdict {
@@ -123,19 +124,8 @@ fn every_object_of_graspits_library_dropped_on_its_table_never_freezes_gains_ene
             _ => None,
         })
         .collect();
-    let bad_inertia = [
-        "objects/flask.xml",
-        "objects/gun.xml",
-        "objects/plated/flask_plated.xml",
-    ];
-    assert!(
-        refused.iter().all(|o| bad_inertia.contains(o)),
-        "{refused:?}"
-    );
-    let simulated: Vec<&(&Drop, Ending)> = ends
-        .iter()
-        .filter(|(drop, _)| !bad_inertia.contains(&drop.object.as_str()))
-        .collect();
+    assert!(refused.is_empty(), "{refused:?}");
+    let simulated: Vec<&(&Drop, Ending)> = ends.iter().collect();
     assert!(simulated.len() >= 40, "{} drops", simulated.len());
     let wrong: Vec<String> = simulated
         .iter()

@@ -211,12 +211,13 @@ fn mug_and_flask_mass_properties_are_as_written() {
             200.0,
             [1584.3, -17.107, 0.0, -17.107, 1910.6, 0.0, 0.0, 0.0, 1746.5],
         ),
-        // The flask's tensor is not symmetric in GraspIt's file; it is kept as written.
+        // The flask's tensor is not symmetric in GraspIt's file (47.542 typed against 0): its
+        // symmetric part is used, and the repair said.
         (
             "objects/flask.xml",
             300.0,
             [
-                4853.0, -1.1196, -6.5156, -1.1196, 4853.0, 47.542, -6.5156, 0.0, 2357.6,
+                4853.0, -1.1196, -6.5156, -1.1196, 4853.0, 23.771, -6.5156, 23.771, 2357.6,
             ],
         ),
     ];
@@ -230,6 +231,8 @@ fn mug_and_flask_mass_properties_are_as_written() {
             "{file}"
         );
         assert!(!body.mass.open_mesh_estimate, "{file}");
+        let repaired = body.mass.inertia_repair.is_some();
+        assert_eq!(repaired, file == "objects/flask.xml", "{file}");
     }
 }
 
@@ -313,4 +316,28 @@ fn a_graspit_world_saves_and_loads_unchanged() {
     assert!(a.orientation.angle_to(&b.orientation) < 1e-9);
     assert_eq!(a.focal_distance, b.focal_distance);
     std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A world holding GraspIt's flask loads with a warning that names the flask's file and the
+/// line of its inertia, and says what was done.
+#[test]
+fn a_world_with_graspit_s_flask_warns_of_its_repaired_inertia() {
+    let Some(library) = library() else { return };
+    let folder = std::env::temp_dir().join(format!("clasp-flask-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let world_file = folder.join("flask_world.xml");
+    let flask = library.join("objects/flask.xml");
+    let text = format!(
+        "<world><graspableBody><filename>{}</filename></graspableBody></world>",
+        flask.display()
+    );
+    std::fs::write(&world_file, text).unwrap();
+    let (_, warnings) = clasp_io::load_world_with_warnings(&Disk, &world_file, None).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let said = warnings[0].to_string();
+    assert_eq!(warnings[0].line, Some(6), "{said}");
+    assert!(
+        said.contains("flask.xml:6") && said.contains("symmetric part"),
+        "{said}"
+    );
 }

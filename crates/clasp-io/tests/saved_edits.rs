@@ -116,8 +116,19 @@ fn a_changed_centre_of_gravity_is_saved() {
 #[test]
 fn a_changed_inertia_is_saved_row_by_row() {
     let mut world = default_world();
-    // Not symmetric, so a transposed write would read back different.
-    let inertia = Matrix3::new(900.0, 1.5, 0.0, 0.25, 800.0, 0.0, 0.0, 0.0, 700.0 / 3.0);
+    // Six different numbers, so a write that mixed up two entries would read back different
+    // (a tensor that is not symmetric is repaired on reading).
+    let inertia = Matrix3::new(
+        900.0,
+        1.5,
+        -0.75,
+        1.5,
+        800.0,
+        0.25,
+        -0.75,
+        0.25,
+        700.0 / 3.0,
+    );
     let mass = with_mass(&mut world, |m| m.inertia = inertia);
     let (_, loaded) = save_and_load(&world, "inertia");
     assert_eq!(mug(&loaded).mass.inertia, mass.inertia);

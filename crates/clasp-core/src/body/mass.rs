@@ -26,6 +26,10 @@ pub struct MassProperties {
     /// True when something was computed from a mesh that is not closed, so only as a thin
     /// shell: loaders warn about it.
     pub open_mesh_estimate: bool,
+    /// What was done to a file's inertia the dynamics could not turn with (GraspIt's flask
+    /// gives one that is not symmetric, its gun one of zeros): its symmetric part used, or the
+    /// mesh's instead. Loaders warn with it, naming the file's line.
+    pub inertia_repair: Option<String>,
 }
 
 /// What a file says; `None` fields are computed from the mesh.
@@ -67,17 +71,31 @@ impl MassProperties {
             cog: Point3::from(cog),
             inertia: inertia / mass,
             open_mesh_estimate: false,
+            inertia_repair: None,
         })
     }
 
     /// Completes what a file gives with what the mesh implies.
+    /// A file's inertia that the dynamics could not turn with is repaired first (its
+    /// symmetric part, else the mesh's), and the repair said in `inertia_repair`.
     pub fn complete(mesh: &TriMesh, given: GivenMass) -> Self {
+        let (inertia, inertia_repair) = match given.inertia {
+            Some(inertia) => repaired_inertia(inertia),
+            None => (None, None),
+        };
+        let mut completed = Self::complete_given(mesh, GivenMass { inertia, ..given });
+        completed.inertia_repair = inertia_repair;
+        completed
+    }
+
+    fn complete_given(mesh: &TriMesh, given: GivenMass) -> Self {
         if let (Some(mass), Some(cog), Some(inertia)) = (given.mass, given.cog, given.inertia) {
             return Self {
                 mass,
                 cog,
                 inertia,
                 open_mesh_estimate: false,
+                inertia_repair: None,
             };
         }
         if mesh.is_empty() {
@@ -87,6 +105,7 @@ impl MassProperties {
                 cog: given.cog.unwrap_or_else(Point3::origin),
                 inertia: given.inertia.unwrap_or_else(Matrix3::identity),
                 open_mesh_estimate: true,
+                inertia_repair: None,
             };
         }
         let solid = if mesh.is_closed() {
@@ -108,8 +127,57 @@ impl MassProperties {
             cog,
             inertia,
             open_mesh_estimate: solid.is_none(),
+            inertia_repair: None,
         }
     }
+}
+
+/// A file's inertia as the dynamics can use it, and what was done to it: kept where it is
+/// symmetric positive definite, or not finite (nothing can be made of it: the dynamics refuses
+/// it); else its symmetric part where that is positive definite (GraspIt's flask: 47.542 typed
+/// against 0); else none, so that the mesh's is used (GraspIt's gun: all zeros).
+pub(crate) fn repaired_inertia(inertia: Matrix3<f64>) -> (Option<Matrix3<f64>>, Option<String>) {
+    let finite = inertia.iter().all(|x| x.is_finite());
+    let Err(why) = check_inertia(&inertia).map_err(|why| why.to_string()) else {
+        return (Some(inertia), None);
+    };
+    if !finite {
+        return (Some(inertia), None);
+    }
+    let symmetric = (inertia + inertia.transpose()) / 2.0;
+    match check_inertia(&symmetric) {
+        Ok(()) => (
+            Some(symmetric),
+            Some(format!("the inertia is {why}: its symmetric part is used")),
+        ),
+        Err(_) => (
+            None,
+            Some(format!("the inertia is {why}: the mesh's is used instead")),
+        ),
+    }
+}
+
+/// An inertia tensor a body can turn with: finite, symmetric (to a millionth of its largest
+/// entry) and positive definite; else what it is instead.
+pub(crate) fn check_inertia(inertia: &Matrix3<f64>) -> Result<(), String> {
+    if !inertia.iter().all(|x| x.is_finite()) {
+        return Err("not finite".into());
+    }
+    let scale = inertia.amax();
+    if (inertia - inertia.transpose()).amax() > 1e-6 * scale {
+        let rows: Vec<String> = inertia
+            .row_iter()
+            .map(|r| format!("{} {} {}", r[0], r[1], r[2]))
+            .collect();
+        return Err(format!("not symmetric ({})", rows.join(", ")));
+    }
+    let smallest = inertia.symmetric_eigenvalues().min();
+    if !(smallest > 1e-12 * scale && scale > 0.0) {
+        return Err(format!(
+            "not positive definite (its smallest principal moment is {smallest})"
+        ));
+    }
+    Ok(())
 }
 
 /// Parallel-axis shift of a per-unit-mass inertia from the centroid to a point `offset` away.

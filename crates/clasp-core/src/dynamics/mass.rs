@@ -5,7 +5,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::solver::Mobile;
 use crate::{
-    body::Body,
+    body::{Body, mass::check_inertia},
     world::error::{BodyName, MoveError},
 };
 
@@ -50,29 +50,6 @@ pub(super) fn mobile(body: &Body, added: Vector3<f64>) -> Result<Mobile, MassFau
         linear: body.velocity.linear + added,
         angular: body.velocity.angular,
     })
-}
-
-/// An inertia tensor a body can turn with: finite, symmetric (to a millionth of its largest
-/// entry) and positive definite; else what it is instead.
-pub(crate) fn check_inertia(inertia: &Matrix3<f64>) -> Result<(), String> {
-    if !inertia.iter().all(|x| x.is_finite()) {
-        return Err("not finite".into());
-    }
-    let scale = inertia.amax();
-    if (inertia - inertia.transpose()).amax() > 1e-6 * scale {
-        let rows: Vec<String> = inertia
-            .row_iter()
-            .map(|r| format!("{} {} {}", r[0], r[1], r[2]))
-            .collect();
-        return Err(format!("not symmetric ({})", rows.join(", ")));
-    }
-    let smallest = inertia.symmetric_eigenvalues().min();
-    if !(smallest > 1e-12 * scale && scale > 0.0) {
-        return Err(format!(
-            "not positive definite (its smallest principal moment is {smallest})"
-        ));
-    }
-    Ok(())
 }
 
 /// A kinematic body as the solver sees it: it moves as it was told, whatever pushes it.

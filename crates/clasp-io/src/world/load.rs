@@ -108,7 +108,23 @@ pub fn load_world_with_warnings(
     if let Some(element) = dynamics_seen {
         read_dynamics(&mut world, element, path)?;
     }
+    warnings.extend(
+        world
+            .body_ids()
+            .iter()
+            .filter_map(|&id| world.body(id).and_then(repaired_inertia_warning)),
+    );
     Ok((world, warnings))
+}
+
+/// The warning for a body whose file's inertia was repaired, naming the file and its line.
+pub fn repaired_inertia_warning(body: &Body) -> Option<LoadWarning> {
+    let repair = body.mass.inertia_repair.as_ref()?;
+    Some(LoadWarning {
+        file: body.source.clone().unwrap_or_default(),
+        line: body.lines.inertia,
+        message: format!("{}: {repair}", body.name),
+    })
 }
 
 /// What every part of one world file is resolved against.
