@@ -11,7 +11,7 @@ use super::{
     Stepping,
     movers::{Movers, Side},
     overlaps::refuse_overlaps,
-    solver::{Mobiles, Row},
+    problem::{Mobiles, Row},
 };
 use crate::{
     contact::{

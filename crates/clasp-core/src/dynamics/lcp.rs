@@ -12,9 +12,11 @@
 
 use nalgebra::{DMatrix, DVector, Vector3};
 
+use crate::contact::memory::SolveReport;
+
 use super::{
     movers::Side,
-    solver::{Mobile, Mobiles, Row},
+    problem::{ContactProblem, Mobile, Mobiles, Row, Solution},
 };
 
 /// GraspIt's friction pyramid has 8 sides.
@@ -36,11 +38,12 @@ const PIVOT_EPSILON: f64 = 1e-12;
 /// leaves the mobiles at their velocities after them, or `None` when Lemke's algorithm finds
 /// no answer (GraspIt's "LCP could not be solved") or a robot takes part (this LCP is kept for
 /// free bodies only).
-pub(crate) fn solve(mobiles: &mut Mobiles, rows: &[Row]) -> Option<Vec<Vector3<f64>>> {
+pub(crate) fn solve(problem: &mut ContactProblem) -> Option<Solution> {
+    let (mobiles, rows) = (&mut problem.mobiles, &problem.rows);
     if !mobiles.robots.is_empty() {
         return None;
     }
-    let (matrix, q) = problem(mobiles, rows);
+    let (matrix, q) = linear_complementarity(mobiles, rows);
     let z = lemke(&matrix, &q)?;
     let (m, k) = (rows.len(), FRICTION_DIRECTIONS);
     let impulses: Vec<Vector3<f64>> = (0..m)
@@ -52,7 +55,11 @@ pub(crate) fn solve(mobiles: &mut Mobiles, rows: &[Row]) -> Option<Vec<Vector3<f
     for (row, impulse) in rows.iter().zip(&impulses) {
         mobiles.apply_at(&mobiles.reaches(row), &(row.frame * impulse));
     }
-    Some(impulses)
+    let report = SolveReport {
+        sweeps: 1,
+        settled: true,
+    };
+    Some(Solution { impulses, report })
 }
 
 /// Friction direction `j` in the contact frame.
@@ -62,7 +69,7 @@ fn direction(j: usize) -> Vector3<f64> {
 }
 
 /// The LCP's matrix and vector: w = M z + q, unknowns ordered λ (m), β (m·k), γ (m).
-fn problem(mobiles: &Mobiles, rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
+fn linear_complementarity(mobiles: &Mobiles, rows: &[Row]) -> (DMatrix<f64>, DVector<f64>) {
     let (m, k) = (rows.len(), FRICTION_DIRECTIONS);
     let n = m * (k + 2);
     let beta = |i: usize, j: usize| m + i * k + j;
@@ -257,26 +264,35 @@ mod tests {
         )
     }
 
+    /// The LCP's answer to one problem: the mobiles after it, and the first contact's impulse.
+    fn solved((mobiles, rows): (Mobiles, Vec<Row>)) -> (Mobiles, Vector3<f64>) {
+        let mut problem = ContactProblem {
+            mobiles,
+            rows,
+            ..ContactProblem::default()
+        };
+        let impulse = solve(&mut problem).unwrap().impulses[0];
+        (problem.mobiles, impulse)
+    }
+
     #[test]
     fn lemke_stops_a_slow_block_and_lets_a_fast_one_slide_on_the_pyramid() {
         // Within the compliance added to W's diagonal (1e-6 of it).
         let close = |x: f64, y: f64| (x - y).abs() < 1e-5;
-        let (mut mobiles, rows) = block_on_ground(Vector3::new(1.0, 0.0, -4.0));
-        let impulse = solve(&mut mobiles, &rows).unwrap()[0];
+        let (mobiles, impulse) = solved(block_on_ground(Vector3::new(1.0, 0.0, -4.0)));
         assert!(
             mobiles.bodies[0].linear.norm() < 1e-5,
             "it sticks: {impulse}"
         );
-        let (mut mobiles, rows) = block_on_ground(Vector3::new(10.0, 0.0, -4.0));
-        let impulse = solve(&mut mobiles, &rows).unwrap()[0];
+        let (mobiles, impulse) = solved(block_on_ground(Vector3::new(10.0, 0.0, -4.0)));
         assert!(close(impulse.z, 4.0) && close(impulse.x, -2.0), "{impulse}");
         assert!(close(mobiles.bodies[0].linear.x, 8.0) && close(mobiles.bodies[0].linear.z, 0.0));
     }
 
     #[test]
     fn a_rising_block_is_let_go() {
-        let (mut mobiles, rows) = block_on_ground(Vector3::new(0.0, 0.0, 3.0));
-        assert_eq!(solve(&mut mobiles, &rows).unwrap()[0], Vector3::zeros());
+        let (mobiles, impulse) = solved(block_on_ground(Vector3::new(0.0, 0.0, 3.0)));
+        assert_eq!(impulse, Vector3::zeros());
         assert_eq!(mobiles.bodies[0].linear.z, 3.0);
     }
 }

@@ -3,7 +3,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::solver::Mobile;
+use super::problem::Mobile;
 use crate::{
     body::{Body, mass::check_inertia},
     world::error::{BodyName, MoveError},

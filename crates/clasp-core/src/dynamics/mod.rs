@@ -52,6 +52,7 @@ pub(crate) mod lcp;
 mod mass;
 pub(crate) mod movers;
 pub mod overlaps;
+pub(crate) mod problem;
 pub mod robots;
 pub(crate) mod settings;
 pub(crate) mod solver;

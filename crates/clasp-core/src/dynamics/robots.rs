@@ -23,7 +23,7 @@ use super::{
     Stepping,
     articulated::Articulated,
     movers::{Assembly, Movers},
-    solver::Motor,
+    problem::Motor,
 };
 
 /// Seconds a DOF controller means to take to reach its target.

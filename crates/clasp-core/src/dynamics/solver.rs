@@ -18,180 +18,11 @@
 use nalgebra::{Matrix3, Vector2, Vector3};
 
 use super::{
-    articulated::{Articulated, LinkPoint},
+    articulated::Articulated,
     movers::Side,
+    problem::{ContactProblem, Mobiles, Motor, Reaches, Row, Solution},
 };
-use crate::{contact::memory::SolveReport, ids::RobotId};
-
-/// One moving free body of the problem: how it answers an impulse, and its velocity so far.
-#[derive(Debug, Clone)]
-pub(crate) struct Mobile {
-    pub inverse_mass: f64,
-    /// World axes, about the centre of gravity, 1/(g·mm²).
-    pub inverse_inertia: Matrix3<f64>,
-    pub linear: Vector3<f64>,
-    pub angular: Vector3<f64>,
-}
-
-impl Mobile {
-    /// The change of velocity of the point at `r` (from the centre) per unit impulse there.
-    fn response(&self, r: &Vector3<f64>) -> Matrix3<f64> {
-        let cross = r.cross_matrix();
-        Matrix3::identity() * self.inverse_mass - cross * self.inverse_inertia * cross
-    }
-
-    fn apply(&mut self, impulse: &Vector3<f64>, r: &Vector3<f64>) {
-        self.linear += impulse * self.inverse_mass;
-        self.angular += self.inverse_inertia * r.cross(impulse);
-    }
-
-    fn point_velocity(&self, r: &Vector3<f64>) -> Vector3<f64> {
-        self.linear + self.angular.cross(r)
-    }
-}
-
-/// One side of a row as the sweeps reach it: a free body at a lever from its centre, or a
-/// link's point made ready ([`LinkPoint`]).
-#[derive(Debug, Clone)]
-pub(super) enum Reach {
-    Body { index: usize, lever: Vector3<f64> },
-    Link { assembly: usize, point: LinkPoint },
-}
-
-/// Both sides of a row, made ready for the sweeps (`None` for a side that does not move).
-pub(super) type Reaches = [Option<Reach>; 2];
-
-/// Everything that moves in a step's problem.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Mobiles {
-    pub bodies: Vec<Mobile>,
-    pub robots: Vec<Articulated>,
-}
-
-impl Mobiles {
-    fn reach(&self, side: Option<Side>, lever: &Vector3<f64>) -> Option<Reach> {
-        Some(match side? {
-            Side::Body(index) => Reach::Body {
-                index,
-                lever: *lever,
-            },
-            Side::Link { assembly, link } => Reach::Link {
-                assembly,
-                point: self.robots[assembly].link_point(link, lever),
-            },
-        })
-    }
-
-    pub(super) fn reaches(&self, row: &Row) -> Reaches {
-        [
-            self.reach(row.a, &row.lever_a),
-            self.reach(row.b, &row.lever_b),
-        ]
-    }
-
-    fn velocity_at(&self, reach: &Reach) -> Vector3<f64> {
-        match reach {
-            Reach::Body { index, lever } => self.bodies[*index].point_velocity(lever),
-            Reach::Link { assembly, point } => self.robots[*assembly].velocity_at(point),
-        }
-    }
-
-    fn push_at(&mut self, reach: &Reach, impulse: &Vector3<f64>) {
-        match reach {
-            Reach::Body { index, lever } => self.bodies[*index].apply(impulse, lever),
-            Reach::Link { assembly, point } => self.robots[*assembly].push_at(point, impulse),
-        }
-    }
-
-    /// The velocity of A's point relative to B's (world axes), the row's sides made ready.
-    pub(super) fn relative_velocity_at(&self, [a, b]: &Reaches) -> Vector3<f64> {
-        let of = |side: &Option<Reach>| {
-            side.as_ref()
-                .map_or(Vector3::zeros(), |s| self.velocity_at(s))
-        };
-        of(a) - of(b)
-    }
-
-    /// Pushes A's side with `impulse` (world axes) and B's with its opposite.
-    pub(super) fn apply_at(&mut self, [a, b]: &Reaches, impulse: &Vector3<f64>) {
-        if let Some(a) = a {
-            self.push_at(a, impulse);
-        }
-        if let Some(b) = b {
-            self.push_at(b, &-impulse);
-        }
-    }
-
-    fn response(&self, side: Side, r: &Vector3<f64>) -> Matrix3<f64> {
-        match side {
-            Side::Body(i) => self.bodies[i].response(r),
-            Side::Link { assembly, link } => self.robots[assembly].response(link, r),
-        }
-    }
-
-    /// How fast the side turns, world axes.
-    fn spin(&self, side: Side) -> Vector3<f64> {
-        match side {
-            Side::Body(i) => self.bodies[i].angular,
-            Side::Link { assembly, link } => self.robots[assembly].spin(link),
-        }
-    }
-
-    /// How fast its turning about `axis` answers a unit angular impulse about it.
-    fn turn_ease(&self, side: Side, axis: &Vector3<f64>) -> f64 {
-        match side {
-            Side::Body(i) => axis.dot(&(self.bodies[i].inverse_inertia * axis)),
-            Side::Link { assembly, link } => self.robots[assembly].turn_ease(link, axis),
-        }
-    }
-
-    /// Turns the side with an angular impulse (world axes).
-    fn twist(&mut self, side: Side, angular: &Vector3<f64>) {
-        match side {
-            Side::Body(i) => {
-                let body = &mut self.bodies[i];
-                body.angular += body.inverse_inertia * angular;
-            }
-            Side::Link { assembly, link } => self.robots[assembly].twist(link, angular),
-        }
-    }
-}
-
-/// One contact of the problem: its two sides (`None` for a body that does not move), the
-/// levers from each side's centre, the contact frame and the friction.
-#[derive(Debug, Clone)]
-pub(crate) struct Row {
-    pub a: Option<Side>,
-    pub b: Option<Side>,
-    pub lever_a: Vector3<f64>,
-    pub lever_b: Vector3<f64>,
-    /// Columns: tangent x, tangent y, normal (pointing to A).
-    pub frame: Matrix3<f64>,
-    pub friction: f64,
-    /// The direction it slid in at the step's start (unit, tangent x and y), where it slid
-    /// faster than [`crate::contact::KINETIC_SPEED`]: kinetic friction opposes it.
-    pub slip: Option<Vector2<f64>>,
-    /// A soft contact's torsion radius (mm): it resists turning about its normal with a
-    /// torsional impulse up to μ · radius · the normal impulse (the torsion axis of its 4-D
-    /// wrench space). `None` for a point contact, which does not.
-    pub torsion_radius: Option<f64>,
-}
-
-/// A DOF's controller: it pushes the DOF towards `velocity` with a generalized impulse of at
-/// most `limit` (its effort times the step) either way.
-#[derive(Debug, Clone)]
-pub(crate) struct Motor {
-    /// The assembly, and the DOF among its generalized coordinates.
-    pub assembly: usize,
-    pub dof: usize,
-    /// The robot and its DOF it drives.
-    pub drives: (RobotId, usize),
-    pub velocity: f64,
-    pub limit: f64,
-    /// Its generalized impulse: where the solve starts it (the one it applied last step, as
-    /// the contacts start from theirs), and what it applied once solved.
-    pub effort: f64,
-}
+use crate::contact::memory::SolveReport;
 
 /// Sweeps over all contacts at most this many times.
 const MAX_SWEEPS: usize = 200;
@@ -205,17 +36,17 @@ pub(crate) fn delassus_blocks(mobiles: &Mobiles, rows: &[Row]) -> Vec<Matrix3<f6
         .collect()
 }
 
-/// Solves the contacts, given their blocks ([`delassus_blocks`]) and the impulses to start
-/// from; returns each one's impulse on
-/// A in its frame (x, y tangent, z normal) and leaves the mobiles at their velocities after the
-/// step's impulses.
-pub(crate) fn solve(
-    mobiles: &mut Mobiles,
-    rows: &[Row],
-    blocks: &[Matrix3<f64>],
-    initial: Vec<Vector3<f64>>,
-    motors: &mut [Motor],
-) -> (Vec<Vector3<f64>>, SolveReport) {
+/// Solves the problem by sweeps from its initial impulses (a warm start), until they settle or
+/// [`MAX_SWEEPS`] are spent.
+pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
+    let ContactProblem {
+        mobiles,
+        rows,
+        blocks,
+        initial,
+        motors,
+    } = problem;
+    let initial = std::mem::take(initial);
     let reaches: Vec<Reaches> = rows.iter().map(|row| mobiles.reaches(row)).collect();
     // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
     for ((row, reach), impulse) in rows.iter().zip(&reaches).zip(&initial) {
@@ -266,7 +97,7 @@ pub(crate) fn solve(
             break;
         }
     }
-    (impulses, report)
+    Solution { impulses, report }
 }
 
 /// A DOF's controller updated: its accumulated impulse moves towards the one that brings the
@@ -417,23 +248,25 @@ fn slide_along(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dynamics::problem::Mobile;
 
     /// Solves as a step does: the blocks first, then the sweeps.
     fn solve_all(bodies: &mut Vec<Mobile>, rows: &[Row]) -> Vec<Vector3<f64>> {
-        let mut mobiles = Mobiles {
+        let mobiles = Mobiles {
             bodies: std::mem::take(bodies),
             robots: Vec::new(),
         };
         let blocks = delassus_blocks(&mobiles, rows);
-        let (impulses, report) = solve(
-            &mut mobiles,
-            rows,
-            &blocks,
-            vec![Vector3::zeros(); rows.len()],
-            &mut [],
-        );
+        let mut problem = ContactProblem {
+            mobiles,
+            rows: rows.to_vec(),
+            blocks,
+            initial: vec![Vector3::zeros(); rows.len()],
+            motors: Vec::new(),
+        };
+        let Solution { impulses, report } = solve(&mut problem);
         assert!(report.settled, "{report:?}");
-        *bodies = mobiles.bodies;
+        *bodies = problem.mobiles.bodies;
         impulses
     }
 

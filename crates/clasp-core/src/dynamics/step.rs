@@ -10,11 +10,12 @@ use super::{
     lcp,
     mass::{mobile, pusher},
     movers::{Movers, Side},
-    solver::{self, Mobile, Mobiles, Row},
+    problem::{ContactProblem, Mobile, Mobiles, Row, Solution},
+    solver,
 };
 use crate::{
     body::{Body, velocity::Velocity},
-    contact::{Contact, memory::SolveReport},
+    contact::Contact,
     ids::{BodyId, Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
@@ -211,30 +212,32 @@ impl Stepping<'_> {
                 .collect(),
             false => Vec::new(),
         };
-        let (initial, mut motors) = match first {
+        let (initial, motors) = match first {
             true => {
                 let on_a = solved.iter().map(|&k| &contacts[2 * k]).zip(&places);
                 (self.warm_start(&rows, on_a), self.motors(movers))
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
+        let mut problem = ContactProblem {
+            mobiles,
+            rows,
+            blocks,
+            initial,
+            motors,
+        };
         let solving = Instant::now();
-        let (impulses, report) = match self.backdrop.settings.dynamics.contact_solver {
-            ContactSolver::PerContact => {
-                solver::solve(&mut mobiles, &rows, &blocks, initial, &mut motors)
-            }
-            ContactSolver::Lcp => {
-                let impulses = lcp::solve(&mut mobiles, &rows).ok_or(MoveError::LcpFailed)?;
-                (
-                    impulses,
-                    SolveReport {
-                        sweeps: 1,
-                        settled: true,
-                    },
-                )
-            }
+        let Solution { impulses, report } = match self.backdrop.settings.dynamics.contact_solver {
+            ContactSolver::PerContact => solver::solve(&mut problem),
+            ContactSolver::Lcp => lcp::solve(&mut problem).ok_or(MoveError::LcpFailed)?,
         };
         self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
+        let ContactProblem {
+            mobiles,
+            blocks,
+            motors,
+            ..
+        } = problem;
         self.check_speeds(movers, &mobiles)?;
         for (place, ((&k, impulse), block)) in solved.iter().zip(impulses).zip(blocks).enumerate() {
             // The same on both sides: from B on A, in the frame both share.
