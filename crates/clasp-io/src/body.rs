@@ -269,13 +269,31 @@ mod tests {
         let err = load("<root><normalCompliance>2</normalCompliance><geometryFile>tri.off</geometryFile></root>").unwrap_err();
         assert!(err.message.contains("go together"), "{err}");
         // Not symmetric (GraspIt's flask: 47.542 typed against 0): its symmetric part, said.
-        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>4 1 0 0 4 0 0 0 4</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
+        let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>400 2 0 0 400 0 0 0 400</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
         assert_eq!(
             (body.mass.inertia[(0, 1)], body.mass.inertia[(1, 0)]),
-            (0.5, 0.5)
+            (1.0, 1.0)
         );
         let repair = body.mass.inertia_repair.as_deref().unwrap();
         assert!(repair.contains("not symmetric") && repair.contains("symmetric part"));
+        // Far from symmetric, or a negative moment: kept as written, for the dynamics to refuse.
+        for wrong in ["4 1 0 0 4 0 0 0 4", "-400 0 0 0 400 0 0 0 400"] {
+            let text = format!(
+                "<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>{wrong}</inertia_matrix><geometryFile>tri.off</geometryFile></root>"
+            );
+            let body = load(Box::leak(text.into_boxed_str())).unwrap();
+            assert_eq!(body.mass.inertia_repair, None, "{wrong}");
+            assert_eq!(
+                body.mass.inertia[(0, 0)].abs(),
+                wrong
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse::<f64>()
+                    .unwrap()
+                    .abs()
+            );
+        }
         // All zeros (GraspIt's gun): the mesh's, said; a good one is kept as it is, unsaid.
         let body = load("<root><mass>1</mass><cog>0 0 0</cog><inertia_matrix>0 0 0 0 0 0 0 0 0</inertia_matrix><geometryFile>tri.off</geometryFile></root>").unwrap();
         assert!(body.mass.inertia.amax() > 0.0);

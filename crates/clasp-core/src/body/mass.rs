@@ -132,30 +132,39 @@ impl MassProperties {
     }
 }
 
-/// A file's inertia as the dynamics can use it, and what was done to it: kept where it is
-/// symmetric positive definite, or not finite (nothing can be made of it: the dynamics refuses
-/// it); else its symmetric part where that is positive definite (GraspIt's flask: 47.542 typed
-/// against 0); else none, so that the mesh's is used (GraspIt's gun: all zeros).
+/// A file's inertia as the dynamics can use it, and what was done to it (GraspIt's own files
+/// hold both slips): where it is not symmetric by no more than [`SLIP`] of its largest entry
+/// (the flask: 47.542 typed against 0), its symmetric part; where that is singular (the gun:
+/// all zeros), none, so that the mesh's is used. Anything else (a negative moment, a number
+/// that is not finite, a tensor far from symmetric) is kept as written, for the dynamics to
+/// refuse, naming it.
 pub(crate) fn repaired_inertia(inertia: Matrix3<f64>) -> (Option<Matrix3<f64>>, Option<String>) {
-    let finite = inertia.iter().all(|x| x.is_finite());
-    let Err(why) = check_inertia(&inertia).map_err(|why| why.to_string()) else {
+    let Err(why) = check_inertia(&inertia) else {
         return (Some(inertia), None);
     };
-    if !finite {
+    let scale = inertia.amax();
+    let slip = (inertia - inertia.transpose()).amax();
+    if !scale.is_finite() || slip > SLIP * scale {
         return (Some(inertia), None);
     }
     let symmetric = (inertia + inertia.transpose()) / 2.0;
-    match check_inertia(&symmetric) {
-        Ok(()) => (
-            Some(symmetric),
-            Some(format!("the inertia is {why}: its symmetric part is used")),
-        ),
-        Err(_) => (
+    if check_inertia(&symmetric).is_ok() {
+        let said = format!("the inertia is {why}: its symmetric part is used");
+        return (Some(symmetric), Some(said));
+    }
+    let smallest = symmetric.symmetric_eigenvalues().min();
+    match smallest.abs() <= 1e-9 * scale || scale == 0.0 {
+        true => (
             None,
             Some(format!("the inertia is {why}: the mesh's is used instead")),
         ),
+        false => (Some(inertia), None),
     }
 }
+
+/// How far from symmetric a file's inertia may be, as a share of its largest entry, for its
+/// symmetric part to stand for it: a slip in one entry, not a different tensor.
+const SLIP: f64 = 0.02;
 
 /// An inertia tensor a body can turn with: finite, symmetric (to a millionth of its largest
 /// entry) and positive definite; else what it is instead.
