@@ -6,7 +6,7 @@ use nalgebra::{Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::{
     SPEED_LIMIT, Stepping,
-    contacts::add_impact,
+    contacts::{Places, add_impact},
     lcp,
     mass::{mobile, pusher},
     movers::{Movers, Side},
@@ -24,6 +24,14 @@ use crate::{
 
 /// How many times within one step a body that stopped short is solved again and goes on.
 const IMPACTS_PER_STEP: usize = 4;
+
+/// The stage's contacts a problem was posed from (both sides of each, A's first), which of
+/// them it solves, and where those lie on their bodies (the step's first solve only).
+struct Posed {
+    contacts: Vec<Contact>,
+    solved: Vec<usize>,
+    places: Vec<Places>,
+}
 
 impl Stepping<'_> {
     /// One step (see the module's account); undone where it fails half way.
@@ -149,6 +157,25 @@ impl Stepping<'_> {
         added: Vector3<f64>,
         first: bool,
     ) -> Result<(Mobiles, Vec<Contact>), MoveError> {
+        let (mut problem, mut posed) = self.contact_problem(movers, added, first)?;
+        let solving = Instant::now();
+        let solution = match self.backdrop.settings.dynamics.contact_solver {
+            ContactSolver::PerContact => solver::solve(&mut problem),
+            ContactSolver::Lcp => lcp::solve(&mut problem).ok_or(MoveError::LcpFailed)?,
+        };
+        self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
+        self.check_speeds(movers, &problem.mobiles)?;
+        self.write_back(&mut posed, &problem, solution, first);
+        Ok((problem.mobiles, posed.contacts))
+    }
+
+    /// The problem of one solve (`solve_contacts`), and the stage's contacts it was posed from.
+    fn contact_problem(
+        &mut self,
+        movers: &Movers,
+        added: Vector3<f64>,
+        first: bool,
+    ) -> Result<(ContactProblem, Posed), MoveError> {
         // An impact holds the robots where their step left them (below): it needs no
         // articulated bodies, so their Jacobians and mass matrices are made once a step.
         let robots = match first {
@@ -191,7 +218,7 @@ impl Stepping<'_> {
         };
         // Both sides of each contact come together, A's first.
         let searching = Instant::now();
-        let mut contacts = self.fine_contacts(movers)?;
+        let contacts = self.fine_contacts(movers)?;
         self.stage.step_memory.timers.search += searching.elapsed().as_secs_f64();
         let (rows, solved): (Vec<Row>, Vec<usize>) = contacts
             .chunks_exact(2)
@@ -219,40 +246,50 @@ impl Stepping<'_> {
             }
             false => (vec![Vector3::zeros(); rows.len()], Vec::new()),
         };
-        let mut problem = ContactProblem {
+        let problem = ContactProblem {
             mobiles,
             rows,
             blocks,
             initial,
             motors,
         };
-        let solving = Instant::now();
-        let Solution { impulses, report } = match self.backdrop.settings.dynamics.contact_solver {
-            ContactSolver::PerContact => solver::solve(&mut problem),
-            ContactSolver::Lcp => lcp::solve(&mut problem).ok_or(MoveError::LcpFailed)?,
+        let posed = Posed {
+            contacts,
+            solved,
+            places,
         };
-        self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
-        let ContactProblem {
-            mobiles,
-            blocks,
-            motors,
-            ..
-        } = problem;
-        self.check_speeds(movers, &mobiles)?;
-        for (place, ((&k, impulse), block)) in solved.iter().zip(impulses).zip(blocks).enumerate() {
+        Ok((problem, posed))
+    }
+
+    /// Gives each solved contact (both sides) its impulse and Delassus block; the step's first
+    /// solve also gives each its place in the problem and keeps the impulses and the motors'
+    /// efforts for the next step.
+    fn write_back(
+        &mut self,
+        posed: &mut Posed,
+        problem: &ContactProblem,
+        solution: Solution,
+        first: bool,
+    ) {
+        let Posed {
+            contacts,
+            solved,
+            places,
+        } = posed;
+        let pairs = solved.iter().zip(solution.impulses).zip(&problem.blocks);
+        for (place, ((&k, impulse), block)) in pairs.enumerate() {
             // The same on both sides: from B on A, in the frame both share.
             for c in &mut contacts[2 * k..2 * k + 2] {
                 c.impulse = impulse;
-                c.inverse_inertia = block;
+                c.inverse_inertia = *block;
                 c.index_in_contact_problem = first.then_some(place);
             }
         }
         if first {
-            self.remember_impulses(solved.iter().map(|&k| &contacts[2 * k]).zip(&places));
-            self.remember_efforts(&motors);
-            self.stage.step_memory.solves.count(report);
+            self.remember_impulses(solved.iter().map(|&k| &contacts[2 * k]).zip(places.iter()));
+            self.remember_efforts(&problem.motors);
+            self.stage.step_memory.solves.count(solution.report);
         }
-        Ok((mobiles, contacts))
     }
 
     /// Moves dynamic body `i` for `dt` seconds by the velocity the solver left it, stopping at
