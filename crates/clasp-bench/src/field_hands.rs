@@ -133,11 +133,7 @@ fn batch_closures(world: &World, robot: RobotId, object: BodyId) -> usize {
     let grasps = world
         .grasp_batch(robot, object, &candidates, BatchQuality::default())
         .unwrap_or_default();
-    let closed = grasps.iter().filter(|g| {
-        let quality = g.trial.quality.as_ref();
-        quality.is_some_and(|q| q.epsilon.is_some())
-    });
-    closed.count()
+    grasps.iter().filter(|g| g.trial.force_closure()).count()
 }
 
 /// Distinct force-closure grasps of the planner at its defaults.

@@ -38,7 +38,7 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     let body = clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable)
         .map_err(|e| one_line(&e))?;
     if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
-        eprintln!("clasp-cli: warning: {warning}");
+        crate::world_file::say_warning(&warning);
     }
     let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let mut world = World::default();
@@ -114,7 +114,7 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
 }
 
 fn closure(g: &BatchGrasp) -> bool {
-    g.trial.quality.as_ref().is_some_and(|q| q.force_closure)
+    g.trial.force_closure()
 }
 
 /// Whether each grasp held in the physics test. A grasp that touches the object with fewer

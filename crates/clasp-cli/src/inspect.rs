@@ -93,7 +93,7 @@ fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), Loa
         FileKind::Body => {
             let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
             if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
-                eprintln!("clasp-cli: warning: {warning}");
+                world_file::say_warning(&warning);
             }
             (summary::body(&body), open_meshes([&body]))
         }

@@ -19,10 +19,13 @@ pub(crate) fn load_saying_warnings(
     root: Option<&Path>,
 ) -> Result<World, clasp_io::LoadError> {
     let (world, warnings) = clasp_io::load_world_with_warnings(&Disk, file, root)?;
-    for warning in warnings {
-        eprintln!("clasp-cli: warning: {warning}");
-    }
+    warnings.iter().for_each(say_warning);
     Ok(world)
+}
+
+/// Says on stderr what a file was read with a change, one line.
+pub(crate) fn say_warning(warning: &clasp_io::LoadWarning) {
+    eprintln!("clasp-cli: warning: {warning}");
 }
 
 /// The robot `--robot` names, by index (0 is the first) or by name; without it, the world's

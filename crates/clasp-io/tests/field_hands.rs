@@ -49,13 +49,7 @@ fn batch(
 /// Force-closure grasps of `count` batch candidates ([`batch`]).
 fn force_closures(hand_file: &str, object: &str, count: usize) -> Option<usize> {
     let (_, grasps) = batch(hand_file, object, count)?;
-    let closures = grasps.iter().filter(|g| {
-        g.trial
-            .quality
-            .as_ref()
-            .is_some_and(|q| q.epsilon.is_some())
-    });
-    Some(closures.count())
+    Some(grasps.iter().filter(|g| g.trial.force_closure()).count())
 }
 
 /// The Allegro as dex-urdf ships it closes round GraspIt's mug: 0 force-closure grasps of 20

@@ -172,10 +172,7 @@ pub fn trial_arrays<'py>(
     arrays.set_item("dofs", convert::matrix_array(py, &dofs, dof_count))?;
     let contacts: Vec<i64> = trials.iter().map(|t| t.contacts.len() as i64).collect();
     arrays.set_item("contacts", contacts.into_pyarray(py))?;
-    let closure: Vec<bool> = trials
-        .iter()
-        .map(|t| t.quality.as_ref().is_some_and(|q| q.force_closure))
-        .collect();
+    let closure: Vec<bool> = trials.iter().map(|t| t.force_closure()).collect();
     arrays.set_item("force_closure", closure.into_pyarray(py))?;
     arrays.set_item("epsilon", quality(&|q| q.epsilon))?;
     arrays.set_item("volume", quality(&|q| q.volume))?;

@@ -142,9 +142,10 @@ pub(crate) fn repaired_inertia(inertia: Matrix3<f64>) -> (Option<Matrix3<f64>>, 
     let Err(why) = check_inertia(&inertia) else {
         return (Some(inertia), None);
     };
+    let finite = inertia.iter().all(|x| x.is_finite());
     let scale = inertia.amax();
     let slip = (inertia - inertia.transpose()).amax();
-    if !scale.is_finite() || slip > SLIP * scale {
+    if !finite || slip > SLIP * scale {
         return (Some(inertia), None);
     }
     let symmetric = (inertia + inertia.transpose()) / 2.0;
@@ -153,7 +154,7 @@ pub(crate) fn repaired_inertia(inertia: Matrix3<f64>) -> (Option<Matrix3<f64>>, 
         return (Some(symmetric), Some(said));
     }
     let smallest = symmetric.symmetric_eigenvalues().min();
-    match smallest.abs() <= 1e-9 * scale || scale == 0.0 {
+    match smallest.abs() <= 1e-9 * scale {
         true => (
             None,
             Some(format!("the inertia is {why}: the mesh's is used instead")),

@@ -39,6 +39,11 @@ pub struct GraspTrial {
 }
 
 impl GraspTrial {
+    /// Whether its quality was measured and is force closure.
+    pub fn force_closure(&self) -> bool {
+        self.quality.as_ref().is_some_and(|q| q.force_closure)
+    }
+
     /// How many of the hand's bodies touch the object.
     pub fn bodies_touching(&self) -> usize {
         count_distinct(self.contacts.iter().map(|c| c.other))

@@ -26,7 +26,7 @@ pub struct PlannedGrasp {
 
 impl PlannedGrasp {
     pub fn force_closure(&self) -> bool {
-        self.grasp.quality.as_ref().is_some_and(|q| q.force_closure)
+        self.grasp.force_closure()
     }
 
     /// Whether it held in its physics test; `None` where none was run.

@@ -226,14 +226,17 @@ impl Robot {
     /// ([`crate::draw_aims`]).
     pub fn thumb_opposition(&self) -> Option<usize> {
         let fingers = self.finger_chains();
+        if fingers.len() < 3 {
+            return None;
+        }
         let tips = self.fingertips(&fingers, &self.dof_values);
         let apart: Vec<f64> = (0..tips.len())
             .map(|t| (tips[t] - others_centre(&tips, t)).norm())
             .collect();
         let mut order: Vec<usize> = (0..tips.len()).collect();
         order.sort_by(|&a, &b| apart[b].total_cmp(&apart[a]));
-        let (&first, &second) = (order.first()?, order.get(1)?);
-        if fingers.len() < 3 || apart[first] < THUMB_APART * apart[second] {
+        let (first, second) = (order[0], order[1]);
+        if apart[first] < THUMB_APART * apart[second] {
             return None;
         }
         let thumb = fingers[first];
