@@ -86,6 +86,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         );
         if let Ok(t) = &timed {
             println!("    where a step's time goes: {}", t.split);
+            println!("    {}", t.solves);
         }
         let (timed, lcp_failure) = (timed.ok().map(|t| t.rate), lcp.as_ref().err());
         let margins = margin_sweep(scene, quick);
@@ -166,13 +167,15 @@ fn time_clasp(
     Ok(Timed {
         rate: steps as f64 / seconds,
         split: time_split(&before, &world.step_timers()),
+        solves: crate::grasp_test::settled_line(world.solver_stats()),
     })
 }
 
-/// A run's steps a second, and where its steps' time went.
+/// A run's steps a second, where its steps' time went and how their solves ended.
 struct Timed {
     rate: f64,
     split: String,
+    solves: String,
 }
 
 /// Where the steps between two readings of the timers spent their time, as shares: what

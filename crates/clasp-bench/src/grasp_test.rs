@@ -12,9 +12,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use clasp_core::{
-    BatchQuality, BodyId, BodyKind, BodyType, Element, GraspTrial, HoldSettings, HoldTest,
-    MoveError, Persistence, PlanProgress, PlanSettings, Pose, RobotId, World, WrenchSpaceKind,
-    grasp_candidates,
+    BatchQuality, BodyId, BodyKind, BodyType, ContactSolver, Element, GraspTrial, HoldSettings,
+    HoldTest, MoveError, Persistence, PlanProgress, PlanSettings, Pose, RobotId, SolverStats,
+    World, WrenchSpaceKind, grasp_candidates,
 };
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
@@ -137,11 +137,11 @@ fn run_scene(
         .count();
     let (one_rate, all_rate) = (count as f64 / one_seconds, count as f64 / all_seconds);
     // What limits the labels: steps whose contact solve ran out of sweeps unsettled.
-    let (steps, unsettled) = one
-        .iter()
-        .flatten()
-        .flat_map(|t| &t.directions)
-        .fold((0, 0), |(s, u), d| (s + d.steps, u + d.unsettled_steps));
+    let mut solves = SolverStats::default();
+    for direction in one.iter().flatten().flat_map(|t| &t.directions) {
+        solves.add(&direction.solves);
+    }
+    let (steps, unsettled) = (solves.steps, solves.unsettled);
     println!(
         "\ngrasp test, {name}, {count} grasps, six directions of {} s each:",
         settings.seconds
@@ -155,10 +155,8 @@ fn run_scene(
             "not met"
         }
     );
-    println!(
-        "  {unsettled} of {steps} steps' contact solves ran out of sweeps before they settled ({:.0} %)",
-        100.0 * unsettled as f64 / steps.max(1) as f64
-    );
+    println!("  {}", settled_line(&solves));
+    let newton = newton_beside(world, trials, &settings, &one);
     if let Some(split) = trials.first().and_then(|t| step_split(world, t)) {
         println!(
             "  where a step's time goes (the first grasp squeezed under gravity for 0.5 s): {split}"
@@ -172,10 +170,68 @@ fn run_scene(
         "held": held,
         "steps": steps,
         "unsettled_steps": unsettled,
+        "sweeps_median": solves.sweeps_percentile(0.5),
+        "sweeps_p99": solves.sweeps_percentile(0.99),
+        "newton": newton,
         "one_thread_per_second": one_rate,
         "threads": cores,
         "all_threads_per_second": all_rate,
     })
+}
+
+/// The same tests on one thread with the contacts solved by Newton's method on the primal
+/// (`ContactSolver::Newton`, being measured): its rate, how its solves ended, and how many
+/// labels differ from the sweeps'.
+fn newton_beside(
+    world: &World,
+    trials: &[GraspTrial],
+    settings: &HoldSettings,
+    sweeps: &[Result<HoldTest, MoveError>],
+) -> Value {
+    let mut world = world.clone();
+    world.set_contact_solver(ContactSolver::Newton);
+    let (tests, seconds) = time_tests(&world, trials, settings, 1);
+    let mut solves = SolverStats::default();
+    for direction in tests.iter().flatten().flat_map(|t| &t.directions) {
+        solves.add(&direction.solves);
+    }
+    let label = |t: &Result<HoldTest, MoveError>| t.as_ref().ok().map(|t| t.held);
+    let differ = tests
+        .iter()
+        .zip(sweeps)
+        .filter(|(a, b)| label(a) != label(b))
+        .count();
+    let rate = trials.len() as f64 / seconds;
+    println!(
+        "  with Newton's method instead (being measured): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from the sweeps'",
+        trials.len()
+    );
+    println!(
+        "    {}",
+        settled_line(&solves).replace("sweeps", "iterations")
+    );
+    json!({
+        "one_thread_per_second": rate,
+        "labels_differing": differ,
+        "unsettled_steps": solves.unsettled,
+        "iterations_median": solves.sweeps_percentile(0.5),
+        "iterations_p99": solves.sweeps_percentile(0.99),
+    })
+}
+
+/// How the steps' contact solves ended, against the targets: settled within their
+/// sweeps in ≥ 99.9 % of steps, and the sweeps' median and 99th percentile beside MuJoCo's
+/// Newton iterations (~3 and ≤ 20).
+pub fn settled_line(solves: &SolverStats) -> String {
+    let settled = 100.0 * (1.0 - solves.unsettled as f64 / solves.steps.max(1) as f64);
+    format!(
+        "{} of {} steps' contact solves settled ({settled:.1} %, target 99.9 %: {}); sweeps median {}, p99 {} (MuJoCo's Newton: ~3, ≤ 20)",
+        solves.steps - solves.unsettled,
+        solves.steps,
+        if settled >= 99.9 { "met" } else { "not met" },
+        solves.sweeps_percentile(0.5),
+        solves.sweeps_percentile(0.99),
+    )
 }
 
 /// The hand far above the object and `count` of its grasps (seed 2026), closed by the batch.

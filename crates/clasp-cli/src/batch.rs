@@ -18,6 +18,7 @@ use crate::{
     output::{Failure, Format, one_line, world_error},
     pool::thread_pool,
     render::pose_row,
+    stepping::SteppingArgs,
 };
 
 /// What `batch` runs.
@@ -32,6 +33,8 @@ pub struct BatchRequest<'a> {
     /// The physics test that labels each grasp; a parallel gripper's are labelled by Clasp's
     /// own test where this is `None`.
     pub test: Option<HoldSettings>,
+    /// How the test's dynamics steps.
+    pub stepping: SteppingArgs,
 }
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
@@ -44,6 +47,7 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     let mut world = World::default();
     let object = world.add_body(body);
     let robot = world.add_robot(hand);
+    request.stepping.apply(&mut world, request.object)?;
     let hand = world
         .find_robot(robot)
         .map_err(|e| world_error(request.hand, e))?;

@@ -11,6 +11,7 @@ use crate::{
     flag_values::{annealing, numbers, parse_wrench_space, picture_size},
     quality::Metric,
     record::Playback,
+    stepping::SteppingArgs,
 };
 
 #[derive(Parser)]
@@ -114,10 +115,8 @@ pub(crate) enum Command {
         /// Seconds of simulated time.
         #[arg(long, value_name = "S")]
         seconds: f64,
-        /// Seconds a step advances (default: 0.001; 1e-6 to 0.1). A run of more than 1,000,000
-        /// steps is refused up front: run it in parts.
-        #[arg(long, value_name = "S")]
-        time_step: Option<f64>,
+        #[command(flatten)]
+        stepping: SteppingArgs,
         /// Bodies that start inside one another are refused, the pairs named; with this, each
         /// dynamic body in another is first moved the shortest way out, and the moves listed.
         #[arg(long)]
@@ -336,6 +335,9 @@ pub(crate) enum Command {
         /// reproduces them (docs/presets.md); implies --test.
         #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(clasp_core::PRESETS))]
         preset: Option<String>,
+        /// How the test's dynamics steps (the labels should not depend on it).
+        #[command(flatten)]
+        stepping: SteppingArgs,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,

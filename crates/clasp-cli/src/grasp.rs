@@ -213,6 +213,8 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
             "held": d.held,
             "steps": d.steps,
             "unsettled_steps": d.unsettled_steps,
+            "sweeps_median": d.solves.sweeps_percentile(0.5),
+            "sweeps_p99": d.solves.sweeps_percentile(0.99),
         })).collect::<Vec<_>>(),
     })
 }

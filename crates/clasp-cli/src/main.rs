@@ -22,6 +22,7 @@ mod quality;
 mod record;
 mod render;
 mod simulate;
+mod stepping;
 mod summary;
 mod world_file;
 
@@ -88,7 +89,7 @@ fn main() -> ExitCode {
         Command::Simulate {
             world,
             seconds,
-            time_step,
+            stepping,
             resolve_overlaps,
             playback,
             json,
@@ -97,7 +98,7 @@ fn main() -> ExitCode {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
             let request = simulate::SimulateRequest {
                 seconds,
-                time_step,
+                stepping,
                 resolve_overlaps,
                 playback,
             };
@@ -265,6 +266,7 @@ fn main() -> ExitCode {
             threads,
             test,
             preset,
+            stepping,
             json,
         } => {
             let test = (test || preset.is_some()).then(|| {
@@ -278,6 +280,7 @@ fn main() -> ExitCode {
                 seed,
                 threads,
                 test,
+                stepping,
             };
             report(batch::batch(&request, format(json)))
         }

@@ -13,6 +13,7 @@ use crate::{
     output::{Failure, Format, world_error},
     record::Playback,
     render::{body_name, contact_json, count, pose_row},
+    stepping::SteppingArgs,
     world_file::load,
 };
 
@@ -20,7 +21,7 @@ use crate::{
 /// bodies that start inside one another are first separated.
 pub struct SimulateRequest {
     pub seconds: f64,
-    pub time_step: Option<f64>,
+    pub stepping: SteppingArgs,
     pub resolve_overlaps: bool,
     /// What of the run to keep: a recording, a video.
     pub playback: Playback,
@@ -34,9 +35,7 @@ pub fn simulate(
 ) -> Result<String, Failure> {
     request.playback.check()?;
     let mut world = load(file, root)?;
-    if let Some(dt) = request.time_step {
-        world.set_time_step(dt).map_err(|e| world_error(file, e))?;
-    }
+    request.stepping.apply(&mut world, file)?;
     let separated = match request.resolve_overlaps {
         true => world.resolve_overlaps().map_err(|e| world_error(file, e))?,
         false => Vec::new(),

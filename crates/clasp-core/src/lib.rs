@@ -111,6 +111,6 @@ pub use world::{
     error::{BodyName, MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError},
     settings::{
         ContactFriction, ContactSolver, DEFAULT_TIME_STEP, DynamicsSettings, EARTH_GRAVITY,
-        WorldSettings,
+        SolverSettings, WorldSettings,
     },
 };

@@ -2,8 +2,8 @@
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, BodyType, ContactSolver, EARTH_GRAVITY, Element, MoveError, Pose,
-    TriMesh, Velocity, World,
+    Body, BodyId, BodyKind, BodyType, Contact, ContactSolver, EARTH_GRAVITY, Element, MoveError,
+    Pose, TriMesh, Velocity, World,
 };
 use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 
@@ -804,4 +804,64 @@ fn a_soft_contact_stops_a_spin_that_a_point_contact_lets_go_on() {
         "a point contact lets it spin: {rigid} rad/s"
     );
     assert!(soft.abs() < 0.01, "a soft contact stops it: {soft} rad/s");
+}
+
+#[test]
+fn a_ring_resting_on_its_patch_corners_carries_its_weight_as_on_all_its_contacts() {
+    // A torus lying flat touches the table round its bottom circle: one patch of 48 points.
+    // The step solves the 8 corners that span most of the patch's hull (the rest lie inside
+    // their polygon or on its arcs), and reports those: they carry m·g·dt as all 48 did.
+    let table = table(0.0);
+    let ring = body(
+        "ring",
+        BodyKind::Graspable,
+        shapes::torus(30.0, 6.0, 48, 12),
+        Pose::translation(0.0, 0.0, 6.02),
+    );
+    let id = BodyId::Free(1);
+    let stepped = |corners: Option<usize>| {
+        let mut world = World::new(vec![table.clone(), ring.clone()], vec![]);
+        world.set_body_type(id, BodyType::Dynamic).unwrap();
+        let solver = clasp_core::SolverSettings {
+            corners_per_patch: corners,
+            ..world.solver_settings()
+        };
+        world.set_solver_settings(solver).unwrap();
+        for _ in 0..50 {
+            world.step().unwrap();
+        }
+        world
+    };
+    let (all, corners) = (stepped(None), stepped(Some(8)));
+    let on_ring = |w: &World| -> Vec<Contact> {
+        w.contacts()
+            .iter()
+            .filter(|c| c.body == id)
+            .cloned()
+            .collect()
+    };
+    let (full, kept) = (on_ring(&all), on_ring(&corners));
+    assert!(
+        full.len() > 8 && (3..=8).contains(&kept.len()),
+        "{} and {}",
+        full.len(),
+        kept.len()
+    );
+    let weight = |contacts: &[Contact]| -> f64 {
+        contacts
+            .iter()
+            .map(|c| (c.frame.rotation * c.impulse).z)
+            .sum()
+    };
+    let m = all.body(id).unwrap().mass.mass;
+    let expected = m * EARTH_GRAVITY * all.time_step();
+    for (name, contacts, world) in [("all", &full, &all), ("corners", &kept, &corners)] {
+        let carried = weight(contacts).abs();
+        assert!(
+            (carried - expected).abs() < 1e-6 * expected,
+            "{name}: {carried} vs {expected}"
+        );
+        let moved = cog(world, id) - cog(&all, id);
+        assert!(moved.norm() < 1e-9, "{name} moved {moved}");
+    }
 }

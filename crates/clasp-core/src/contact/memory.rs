@@ -56,19 +56,21 @@ impl Pushed {
 }
 
 /// How a step's contact solve ended (MuJoCo's `solver_niter` and its warnings): a solve that
-/// ran out of sweeps (the solver's cap, 200) before its impulses settled gives an answer that
-/// depends on where it started.
+/// ran out of sweeps ([`crate::SolverSettings::max_iterations`]) before its impulses settled
+/// gives an answer that depends on where it started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SolveReport {
     /// The sweeps it took.
     pub sweeps: usize,
-    /// Whether its impulses settled (none changing by more than 1e-9 of the largest, the DOF
-    /// controllers' neither) within the cap.
+    /// Whether its impulses settled (none changing by more than
+    /// [`crate::SolverSettings::tolerance`] of the largest, the DOF controllers' neither) within
+    /// the cap.
     pub settled: bool,
 }
 
-/// How a stage's steps' contact solves ended, so far (MuJoCo's warning counters).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How a stage's steps' contact solves ended, so far (MuJoCo's warning counters and
+/// `solver_niter`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SolverStats {
     /// Steps taken.
     pub steps: usize,
@@ -76,6 +78,8 @@ pub struct SolverStats {
     pub unsettled: usize,
     /// The last step's.
     pub last: SolveReport,
+    /// How many steps' solves took each number of sweeps (the index).
+    pub sweeps: Vec<usize>,
 }
 
 impl SolverStats {
@@ -84,6 +88,36 @@ impl SolverStats {
         self.steps += 1;
         self.unsettled += usize::from(!report.settled);
         self.last = report;
+        if self.sweeps.len() <= report.sweeps {
+            self.sweeps.resize(report.sweeps + 1, 0);
+        }
+        self.sweeps[report.sweeps] += 1;
+    }
+
+    /// Adds another stage's counts (a run's directions, a batch's grasps).
+    pub fn add(&mut self, other: &SolverStats) {
+        self.steps += other.steps;
+        self.unsettled += other.unsettled;
+        if self.sweeps.len() < other.sweeps.len() {
+            self.sweeps.resize(other.sweeps.len(), 0);
+        }
+        for (mine, theirs) in self.sweeps.iter_mut().zip(&other.sweeps) {
+            *mine += theirs;
+        }
+    }
+
+    /// The sweeps within which the share `q` (0 to 1) of the steps' solves ended: 0.5 the
+    /// median, 0.99 the 99th percentile; 0 before any step.
+    pub fn sweeps_percentile(&self, q: f64) -> usize {
+        let wanted = (q.clamp(0.0, 1.0) * self.steps as f64).ceil().max(1.0) as usize;
+        let mut seen = 0;
+        for (sweeps, &count) in self.sweeps.iter().enumerate() {
+            seen += count;
+            if seen >= wanted {
+                return sweeps;
+            }
+        }
+        0
     }
 }
 

@@ -42,6 +42,13 @@ pub(crate) struct LinkPoint {
     answer: MatrixXx3<f64>,
 }
 
+impl LinkPoint {
+    /// How the point's velocity follows the DOFs (world axes, one column a DOF).
+    pub fn jacobian(&self) -> &Matrix3xX<f64> {
+        &self.jacobian
+    }
+}
+
 /// A robot as the solver moves it.
 #[derive(Debug, Clone)]
 pub(crate) struct Articulated {
@@ -214,6 +221,9 @@ impl Articulated {
     }
 
     /// The velocity of a point made ready (world axes).
+    ///
+    /// It is its Jacobian (`LinkPoint::jacobian`) times the DOFs' velocities, plus what a
+    /// moving base carries it by.
     pub fn velocity_at(&self, point: &LinkPoint) -> Vector3<f64> {
         &point.jacobian * &self.velocity + self.carried(point.link, &point.lever)
     }

@@ -51,7 +51,9 @@ mod contacts;
 pub(crate) mod lcp;
 mod mass;
 pub(crate) mod movers;
+mod newton;
 pub mod overlaps;
+mod patches;
 pub(crate) mod problem;
 pub mod robots;
 pub(crate) mod settings;
@@ -236,8 +238,8 @@ impl<E: CollisionEngine> World<E> {
 
     /// How the world's steps' contact solves ended so far: how many ran out of sweeps before
     /// they settled (their answers depend on where they started), and the last one's.
-    pub fn solver_stats(&self) -> SolverStats {
-        self.stage.step_memory.solves
+    pub fn solver_stats(&self) -> &SolverStats {
+        &self.stage.step_memory.solves
     }
 
     /// How the world's steps found their pairs' contacts so far: searched in full, among the

@@ -10,7 +10,7 @@ use super::{
     articulated::{Articulated, LinkPoint},
     movers::Side,
 };
-use crate::{contact::memory::SolveReport, ids::RobotId};
+use crate::{contact::memory::SolveReport, ids::RobotId, world::settings::SolverSettings};
 
 /// One solve's problem: what moves, the contacts with their Delassus blocks
 /// (`solver::delassus_blocks`) and the impulses to start from (each on A in its frame), and the
@@ -22,6 +22,8 @@ pub(crate) struct ContactProblem {
     pub blocks: Vec<Matrix3<f64>>,
     pub initial: Vec<Vector3<f64>>,
     pub motors: Vec<Motor>,
+    /// When an iterative solve stops.
+    pub limits: SolverSettings,
 }
 
 /// What a solver gives back: each contact's impulse on A in its frame (x, y tangent, z

@@ -15,7 +15,7 @@ use crate::{
             MAX_RUN_STEPS, MAX_TIME_STEP, MIN_TIME_STEP, MoveError, check_contact_friction,
             check_external_force, check_gravity,
         },
-        settings::{ContactFriction, ContactSolver},
+        settings::{ContactFriction, ContactSolver, SolverSettings},
     },
 };
 
@@ -36,6 +36,29 @@ impl<E: CollisionEngine> World<E> {
     /// How a step solves its contacts.
     pub fn set_contact_solver(&mut self, solver: ContactSolver) {
         self.settings.dynamics.contact_solver = solver;
+    }
+
+    /// When a step's contact solve stops.
+    pub fn solver_settings(&self) -> SolverSettings {
+        self.settings.dynamics.solver
+    }
+
+    /// Sets when a step's contact solve stops. Refused, changing nothing, for no iterations or
+    /// a tolerance that is not a finite number in (0, 1).
+    pub fn set_solver_settings(&mut self, solver: SolverSettings) -> Result<(), MoveError> {
+        let SolverSettings {
+            max_iterations,
+            tolerance,
+            ..
+        } = solver;
+        if max_iterations == 0 || !(tolerance > 0.0 && tolerance < 1.0) {
+            return Err(MoveError::BadSolverSettings {
+                iterations: max_iterations,
+                tolerance,
+            });
+        }
+        self.settings.dynamics.solver = solver;
+        Ok(())
     }
 
     /// How steps carry each pair's contacts from one search to the next.

@@ -10,6 +10,7 @@ use super::{
     lcp,
     mass::{mobile, pusher},
     movers::{Movers, Side},
+    newton, patches,
     problem::{ContactProblem, Mobile, Mobiles, Row, Solution},
     solver,
 };
@@ -24,6 +25,14 @@ use crate::{
 
 /// How many times within one step a body that stopped short is solved again and goes on.
 const IMPACTS_PER_STEP: usize = 4;
+
+/// Which of a step's solves: the step's own, gravity's share of it added, or an impact's
+/// within it.
+#[derive(Debug, Clone, Copy)]
+enum Solve {
+    Step { gravity: Vector3<f64> },
+    Impact,
+}
 
 /// The stage's contacts a problem was posed from (both sides of each, A's first), which of
 /// them it solves, and where those lie on their bodies (the step's first solve only).
@@ -79,7 +88,7 @@ impl Stepping<'_> {
     /// The step itself, for what `movers` names.
     fn take_step(&mut self, movers: &Movers) -> Result<(), MoveError> {
         let gravity = self.backdrop.settings.dynamics.gravity * self.dt();
-        let (mobiles, mut problem) = self.solve_contacts(movers, gravity, true)?;
+        let (mobiles, mut problem) = self.solve_step(movers, gravity)?;
         let dt = self.dt();
         let mut left = Vec::with_capacity(movers.dynamic);
         for (&i, m) in movers.dynamic().iter().zip(&mobiles.bodies) {
@@ -97,7 +106,7 @@ impl Stepping<'_> {
             if left.iter().all(|&t| t <= dt * 1e-6) {
                 break;
             }
-            let (mobiles, impact) = self.solve_contacts(movers, Vector3::zeros(), false)?;
+            let (mobiles, impact) = self.solve_impact(movers)?;
             add_impact(&mut problem, impact);
             for ((&i, m), rest) in movers.dynamic().iter().zip(&mobiles.bodies).zip(&mut left) {
                 if let Some(body) = self.body_mut(BodyId::Free(i)) {
@@ -144,28 +153,43 @@ impl Stepping<'_> {
         }
     }
 
-    /// The velocities of what moves after `added` (gravity's share of a step, or nothing), and
-    /// the contacts the stage has now (both sides), each solved one carrying its impulse and
-    /// Delassus block. The step's first solve (`first`) also runs the robots' DOF
-    /// controllers, starts each contact from the impulse the same contact had last step, gives
-    /// each solved contact its place in the problem, and keeps the impulses for the next step.
-    /// Refused, changing nothing, for a body that cannot move (no positive mass) or a solve
-    /// that blows up.
+    /// The step's solve: the velocities of what moves after `gravity`'s share of a step, the
+    /// robots' DOF controllers and the contacts, and the contacts the stage has now (both
+    /// sides), each solved one carrying its impulse, Delassus block and place in the problem.
+    /// Each contact starts from the impulse the same contact had last step; the impulses and
+    /// the controllers' efforts are kept for the next. Refused, changing nothing, for a body
+    /// that cannot move (no positive mass) or a solve that blows up.
+    fn solve_step(
+        &mut self,
+        movers: &Movers,
+        gravity: Vector3<f64>,
+    ) -> Result<(Mobiles, Vec<Contact>), MoveError> {
+        self.solve_contacts(movers, Solve::Step { gravity })
+    }
+
+    /// An impact's solve within the step: the free bodies' velocities after the contacts
+    /// they end with, nothing added and the robots held where their step left them, from no
+    /// impulse; nothing is kept for the next step.
+    fn solve_impact(&mut self, movers: &Movers) -> Result<(Mobiles, Vec<Contact>), MoveError> {
+        self.solve_contacts(movers, Solve::Impact)
+    }
+
+    /// Builds, solves and writes back one solve ([`Solve`]).
     fn solve_contacts(
         &mut self,
         movers: &Movers,
-        added: Vector3<f64>,
-        first: bool,
+        solve: Solve,
     ) -> Result<(Mobiles, Vec<Contact>), MoveError> {
-        let (mut problem, mut posed) = self.contact_problem(movers, added, first)?;
+        let (mut problem, mut posed) = self.contact_problem(movers, solve)?;
         let solving = Instant::now();
         let solution = match self.backdrop.settings.dynamics.contact_solver {
             ContactSolver::PerContact => solver::solve(&mut problem),
             ContactSolver::Lcp => lcp::solve(&mut problem).ok_or(MoveError::LcpFailed)?,
+            ContactSolver::Newton => newton::solve(&mut problem),
         };
         self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
         self.check_speeds(movers, &problem.mobiles)?;
-        self.write_back(&mut posed, &problem, solution, first);
+        self.write_back(&mut posed, &problem, solution, solve);
         Ok((problem.mobiles, posed.contacts))
     }
 
@@ -173,9 +197,12 @@ impl Stepping<'_> {
     fn contact_problem(
         &mut self,
         movers: &Movers,
-        added: Vector3<f64>,
-        first: bool,
+        solve: Solve,
     ) -> Result<(ContactProblem, Posed), MoveError> {
+        let (first, added) = match solve {
+            Solve::Step { gravity } => (true, gravity),
+            Solve::Impact => (false, Vector3::zeros()),
+        };
         // An impact holds the robots where their step left them (below): it needs no
         // articulated bodies, so their Jacobians and mass matrices are made once a step.
         let robots = match first {
@@ -219,6 +246,8 @@ impl Stepping<'_> {
         // Both sides of each contact come together, A's first.
         let searching = Instant::now();
         let contacts = self.fine_contacts(movers)?;
+        let corners = self.backdrop.settings.dynamics.solver.corners_per_patch;
+        let contacts = patches::keep_corners(contacts, corners);
         self.stage.step_memory.timers.search += searching.elapsed().as_secs_f64();
         let (rows, solved): (Vec<Row>, Vec<usize>) = contacts
             .chunks_exact(2)
@@ -252,6 +281,7 @@ impl Stepping<'_> {
             blocks,
             initial,
             motors,
+            limits: self.backdrop.settings.dynamics.solver,
         };
         let posed = Posed {
             contacts,
@@ -269,8 +299,9 @@ impl Stepping<'_> {
         posed: &mut Posed,
         problem: &ContactProblem,
         solution: Solution,
-        first: bool,
+        solve: Solve,
     ) {
+        let first = matches!(solve, Solve::Step { .. });
         let Posed {
             contacts,
             solved,

@@ -44,6 +44,8 @@ pub struct DirectionHold {
     /// settle depends on where the solves started, not on the physics alone.
     pub steps: usize,
     pub unsettled_steps: usize,
+    /// How those steps' contact solves ended, the sweeps each took among them.
+    pub solves: SolverStats,
     /// Within the distance and angle, and moving as its velocity says: an object whose pose
     /// stood still while its velocity said it moved (issue 41's freeze) never reads as held.
     pub held: bool,
@@ -243,7 +245,7 @@ impl Tested {
             .ok_or(MoveError::NoSuchBody(self.object))?;
         let speed = body.fastest_point_speed();
         let mass = body.mass.mass;
-        let solves = domain.solver_stats();
+        let solves = domain.solver_stats().clone();
         let fingers = fingers_touching(&domain, self.hand, self.object)?;
         let hand_touches = domain.contacts_of(self.object).any(|c| {
             matches!(c.other, BodyId::Link { robot, .. } | BodyId::Palm { robot } if robot == self.hand)
@@ -403,6 +405,7 @@ fn judge_direction(
         rested,
         steps: solves.steps,
         unsettled_steps: solves.unsettled,
+        solves,
         held: touches.unwrap_or(within) && !frozen,
         path,
     }
@@ -542,7 +545,7 @@ mod tests {
         let moved = |path, speed| Moved {
             path,
             speed,
-            solves: none,
+            solves: none.clone(),
         };
         let frozen = judge_direction(pull, &at(0.0), moved(path(), 200.0), &settings, None);
         assert!(!frozen.held && !frozen.rested, "{frozen:?}");

@@ -182,8 +182,8 @@ impl<'w, E: CollisionEngine> Domain<'w, E> {
     }
 
     /// How the domain's steps' contact solves ended so far ([`World::solver_stats`]).
-    pub fn solver_stats(&self) -> SolverStats {
-        self.stage.step_memory.solves
+    pub fn solver_stats(&self) -> &SolverStats {
+        &self.stage.step_memory.solves
     }
 
     /// How the domain's steps found their pairs' contacts so far ([`World::search_stats`]).

@@ -62,6 +62,10 @@ pub enum MoveError {
     BadMargin(f64),
     #[error("a friction coefficient must be a finite number, none negative, not {0}")]
     BadFriction(f64),
+    #[error(
+        "a contact solve needs at least one iteration and a tolerance that is a finite number above 0 and below 1, not {iterations} and {tolerance}"
+    )]
+    BadSolverSettings { iterations: usize, tolerance: f64 },
     #[error("a force must be three finite numbers (g·mm/s²)")]
     BadForce,
     #[error(

@@ -35,6 +35,8 @@ pub struct DynamicsSettings {
     pub time_step: f64,
     /// How a step solves its contacts.
     pub contact_solver: ContactSolver,
+    /// When that solve stops.
+    pub solver: SolverSettings,
     /// How a step carries each pair's contacts from one search to the next.
     pub persistence: Persistence,
     /// One friction for every contact, whatever the materials; `None`: the materials'.
@@ -62,6 +64,38 @@ pub enum ContactSolver {
     /// GraspIt's: the time-stepping LCP of Anitescu and Potra by Lemke's algorithm, friction
     /// as an 8-sided pyramid; kept to measure the first against.
     Lcp,
+    /// MuJoCo's and Drake's way: Newton's method on the primal, over the velocities, each
+    /// contact near-rigid and its friction opposing the slip it ends with
+    /// (`dynamics/newton.rs`). Being measured; not yet a soft contact's torsion.
+    Newton,
+}
+
+/// When a step's contact solve stops (rapier's `IntegrationParameters`, MuJoCo's
+/// `iterations` and `tolerance`): the one place its limits are set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolverSettings {
+    /// The most sweeps (iterations) a solve makes.
+    pub max_iterations: usize,
+    /// A sweep that changes no impulse by more than this fraction of the largest (and no DOF
+    /// controller's by more than this fraction of its limit) ends the solve: it settled.
+    pub tolerance: f64,
+    /// The most points the solve keeps of each patch of a pair's contacts (the corners of the
+    /// patch's hull, `dynamics/patches.rs`); `None`, the default, solves every contact the
+    /// search found. Not the default because, measured: the search already merges a flat
+    /// face's contacts to its corners, so flat patches rarely have more than 8; and a curved
+    /// one (a mug's rim on the table) loses points the body then turns onto, so a move stops
+    /// where the solve let it go (the drop harness's check of pose against velocity fails).
+    pub corners_per_patch: Option<usize>,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            max_iterations: 200,
+            tolerance: 1e-9,
+            corners_per_patch: None,
+        }
+    }
 }
 
 /// Gravity on Earth, mm/s², along −z (Clasp's up is +z).
@@ -90,6 +124,7 @@ impl Default for DynamicsSettings {
             gravity: Vector3::new(0.0, 0.0, -EARTH_GRAVITY),
             time_step: DEFAULT_TIME_STEP,
             contact_solver: ContactSolver::default(),
+            solver: SolverSettings::default(),
             persistence: Persistence::default(),
             contact_friction: None,
         }

@@ -408,7 +408,8 @@ class World:
         (at rest by pose and speed), ``direction_held`` (never for an object whose pose stood
         still while its velocity said it moved), ``steps`` and ``unsettled_steps`` (the steps
         that made each answer, and those whose contact solve ran out of sweeps before it
-        settled: such an answer depends on where the solves started). ``record`` (a path)
+        settled: such an answer depends on where the solves started), ``sweeps_median`` and
+        ``sweeps_p99`` (the sweeps those solves took). ``record`` (a path)
         keeps the runs one after another, a moment every 0.01 s: ``.clasprec`` (Clasp's app)
         or ``.rrd`` (rerun's viewer, through ``rerun-sdk``)."""
     def robot_contacts(self, robot: int) -> list[Contact]:
