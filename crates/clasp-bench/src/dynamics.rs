@@ -88,6 +88,16 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             println!("    where a step's time goes: {}", t.split);
             println!("    {}", t.solves);
         }
+        // Newton's method on the primal, being measured beside the sweeps.
+        let newton = time_clasp(scene, ContactSolver::Newton, scene.steps, None);
+        match &newton {
+            Ok(n) => println!(
+                "    with Newton's method instead: {:.0} steps/s; {}",
+                n.rate,
+                n.solves.replace("sweeps", "iterations")
+            ),
+            Err(e) => println!("    with Newton's method instead: {e}"),
+        }
         let (timed, lcp_failure) = (timed.ok().map(|t| t.rate), lcp.as_ref().err());
         let margins = margin_sweep(scene, quick);
         rows.push(json!({
@@ -97,6 +107,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             "clasp_steps_per_second": timed,
             "lcp_steps_per_second": lcp.as_ref().ok().map(|t| t.rate),
             "lcp_failure": lcp_failure,
+            "newton_steps_per_second": newton.as_ref().ok().map(|t| t.rate),
         }));
     }
     let mujoco = run_mujoco(&folder, quick);
