@@ -168,10 +168,13 @@ impl Primal {
         let limits = problem.limits;
         let mut v = self.start.clone();
         let mut report = SolveReport::default();
-        let scale = (&self.mass * &self.free).amax().max(1e-12);
+        let momentum = (&self.mass * &self.free).amax();
         while report.sweeps < limits.max_iterations {
             let (gradient, hessian) = self.derivatives(&v);
-            if gradient.amax() <= limits.tolerance * scale {
+            // Settled when what is left is a share of the momentum the solve moves: the free
+            // motion's or the impulses' (a squeeze without gravity has little of the first).
+            let moved = (&self.mass * (&v - &self.free)).amax();
+            if gradient.amax() <= limits.tolerance * momentum.max(moved).max(1e-300) {
                 report.settled = true;
                 break;
             }
@@ -181,6 +184,9 @@ impl Primal {
             };
             let direction = -cholesky.solve(&gradient);
             let step = self.line_search(&v, &direction);
+            if step == 0.0 {
+                break; // no descent left: stalled short of the tolerance
+            }
             v += direction * step;
         }
         let impulses = self.write_back(&v, problem);
