@@ -211,8 +211,8 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
             "speed": d.speed,
             "rested": d.rested,
             "held": d.held,
-            "steps": d.steps,
-            "unsettled_steps": d.unsettled_steps,
+            "steps": d.solves.steps,
+            "unsettled_steps": d.solves.unsettled,
             "sweeps_median": d.solves.sweeps_percentile(0.5),
             "sweeps_p99": d.solves.sweeps_percentile(0.99),
         })).collect::<Vec<_>>(),
@@ -239,10 +239,9 @@ fn test_text(test: &HoldTest) -> String {
             if d.held { "held" } else { "let go" }
         );
     }
-    let (steps, unsettled) = test
-        .directions
-        .iter()
-        .fold((0, 0), |(s, u), d| (s + d.steps, u + d.unsettled_steps));
+    let (steps, unsettled) = test.directions.iter().fold((0, 0), |(s, u), d| {
+        (s + d.solves.steps, u + d.solves.unsettled)
+    });
     if unsettled > 0 {
         // The answer then depends on where the solves started, not on the physics alone.
         let _ = writeln!(

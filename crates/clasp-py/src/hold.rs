@@ -259,10 +259,10 @@ impl PyWorld {
         let count = |f: &dyn Fn(&clasp_core::DirectionHold) -> usize| -> Vec<u64> {
             test.directions.iter().map(|d| f(d) as u64).collect()
         };
-        answer.set_item("steps", count(&|d| d.steps).into_pyarray(py))?;
+        answer.set_item("steps", count(&|d| d.solves.steps).into_pyarray(py))?;
         answer.set_item(
             "unsettled_steps",
-            count(&|d| d.unsettled_steps).into_pyarray(py),
+            count(&|d| d.solves.unsettled).into_pyarray(py),
         )?;
         let sweeps = |q: f64| count(&|d| d.solves.sweeps_percentile(q));
         answer.set_item("sweeps_median", sweeps(0.5).into_pyarray(py))?;

@@ -200,8 +200,8 @@ impl Primal {
         for c in &self.contacts {
             let velocity = c.velocity(v);
             let (impulse, stiffness) = c.answer(&velocity);
-            gradient -= c.jacobian.transpose() * impulse;
             let jt = c.jacobian.transpose();
+            gradient -= &jt * impulse;
             hessian += &jt * (stiffness * &c.jacobian);
         }
         for d in &self.drives {
@@ -364,16 +364,8 @@ impl Drive {
 /// last step).
 fn warm_started(problem: &ContactProblem) -> Mobiles {
     let mut mobiles = problem.mobiles.clone();
-    for (row, impulse) in problem.rows.iter().zip(&problem.initial) {
-        if *impulse != Vector3::zeros() {
-            let reaches = mobiles.reaches(row);
-            mobiles.apply_at(&reaches, &(row.frame * impulse));
-        }
-    }
-    for motor in &problem.motors {
-        let effort = motor.effort.clamp(-motor.limit, motor.limit);
-        mobiles.robots[motor.assembly].push_dof(motor.dof, effort);
-    }
+    let reaches: Vec<Reaches> = problem.rows.iter().map(|r| mobiles.reaches(r)).collect();
+    mobiles.warm_start(&problem.rows, &reaches, &problem.initial, &problem.motors);
     mobiles
 }
 

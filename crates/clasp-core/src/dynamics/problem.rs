@@ -124,6 +124,26 @@ impl Mobiles {
         of(a) - of(b)
     }
 
+    /// Applies the impulses a solve starts from: each row's `initial` (on A, in its frame)
+    /// through its sides made ready, then each controller's effort within its limit.
+    pub(super) fn warm_start(
+        &mut self,
+        rows: &[Row],
+        reaches: &[Reaches],
+        initial: &[Vector3<f64>],
+        motors: &[Motor],
+    ) {
+        for ((row, reach), impulse) in rows.iter().zip(reaches).zip(initial) {
+            if *impulse != Vector3::zeros() {
+                self.apply_at(reach, &(row.frame * impulse));
+            }
+        }
+        for motor in motors {
+            let effort = motor.effort.clamp(-motor.limit, motor.limit);
+            self.robots[motor.assembly].push_dof(motor.dof, effort);
+        }
+    }
+
     /// Pushes A's side with `impulse` (world axes) and B's with its opposite.
     pub(super) fn apply_at(&mut self, [a, b]: &Reaches, impulse: &Vector3<f64>) {
         if let Some(a) = a {

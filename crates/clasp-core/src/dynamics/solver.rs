@@ -46,15 +46,10 @@ pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
     let initial = std::mem::take(initial);
     let reaches: Vec<Reaches> = rows.iter().map(|row| mobiles.reaches(row)).collect();
     // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
-    for ((row, reach), impulse) in rows.iter().zip(&reaches).zip(&initial) {
-        if *impulse != Vector3::zeros() {
-            mobiles.apply_at(reach, &(row.frame * impulse));
-        }
-    }
     for motor in motors.iter_mut() {
         motor.effort = motor.effort.clamp(-motor.limit, motor.limit);
-        mobiles.robots[motor.assembly].push_dof(motor.dof, motor.effort);
     }
+    mobiles.warm_start(rows, &reaches, &initial, motors);
     let mut impulses = initial;
     let mut torsions = vec![0.0; rows.len()];
     // A contact that slid at the step's start slides until its own impulse can stop it; from

@@ -39,12 +39,10 @@ pub struct DirectionHold {
     /// Whether it ended at rest: slower than 1 mm/s, and its pose still over the last
     /// [`HOLD_PATH_INTERVAL`] (within 0.01 mm).
     pub rested: bool,
-    /// The steps that made this answer (the squeeze's and this pull's), and how many of them
-    /// ran out of solver sweeps before their impulses settled: an answer whose steps did not
-    /// settle depends on where the solves started, not on the physics alone.
-    pub steps: usize,
-    pub unsettled_steps: usize,
-    /// How those steps' contact solves ended, the sweeps each took among them.
+    /// How the contact solves of the steps that made this answer (the squeeze's and this
+    /// pull's) ended: how many ran out of solver sweeps before their impulses settled (an
+    /// answer whose steps did not settle depends on where the solves started, not on the
+    /// physics alone), and the sweeps each took.
     pub solves: SolverStats,
     /// Within the distance and angle, and moving as its velocity says: an object whose pose
     /// stood still while its velocity said it moved (issue 41's freeze) never reads as held.
@@ -403,8 +401,6 @@ fn judge_direction(
         rotation,
         speed,
         rested,
-        steps: solves.steps,
-        unsettled_steps: solves.unsettled,
         solves,
         held: touches.unwrap_or(within) && !frozen,
         path,
