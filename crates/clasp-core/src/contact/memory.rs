@@ -66,6 +66,10 @@ pub struct SolveReport {
     /// [`crate::SolverSettings::tolerance`] of the largest, the DOF controllers' neither) within
     /// the cap.
     pub settled: bool,
+    /// Whether Newton's method ([`crate::ContactSolver::Newton`]) found no answer under
+    /// Coulomb's law within its tries (sliding contacts that jam) and solved the convex
+    /// relaxation instead, in which sliding contacts push their sides apart a little.
+    pub relaxed: bool,
 }
 
 /// How a stage's steps' contact solves ended, so far (MuJoCo's warning counters and
@@ -76,6 +80,9 @@ pub struct SolverStats {
     pub steps: usize,
     /// Of those, the steps whose solve ran out of sweeps before it settled.
     pub unsettled: usize,
+    /// Of those, the steps Newton's method solved on the convex relaxation
+    /// ([`SolveReport::relaxed`]).
+    pub relaxed: usize,
     /// The last step's.
     pub last: SolveReport,
     /// How many steps' solves took each number of sweeps (the index).
@@ -87,6 +94,7 @@ impl SolverStats {
     pub fn count(&mut self, report: SolveReport) {
         self.steps += 1;
         self.unsettled += usize::from(!report.settled);
+        self.relaxed += usize::from(report.relaxed);
         self.last = report;
         if self.sweeps.len() <= report.sweeps {
             self.sweeps.resize(report.sweeps + 1, 0);
@@ -98,6 +106,7 @@ impl SolverStats {
     pub fn add(&mut self, other: &SolverStats) {
         self.steps += other.steps;
         self.unsettled += other.unsettled;
+        self.relaxed += other.relaxed;
         if self.sweeps.len() < other.sweeps.len() {
             self.sweeps.resize(other.sweeps.len(), 0);
         }

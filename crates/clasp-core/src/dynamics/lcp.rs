@@ -58,6 +58,7 @@ pub(crate) fn solve(problem: &mut ContactProblem) -> Option<Solution> {
     let report = SolveReport {
         sweeps: 1,
         settled: true,
+        relaxed: false,
     };
     Some(Solution { impulses, report })
 }

@@ -1,25 +1,35 @@
 //! The contact problem solved on the primal by Newton's method, as MuJoCo (`mj_solNewton`) and
-//! Drake's SAP solve theirs: over the velocities of everything that moves, not over one
-//! impulse per contact. The step's velocities minimise
+//! Drake's SAP and TAMSI solve theirs: over the velocities of everything that moves, not over
+//! one impulse per contact, so redundant contacts add terms, not unknowns. The step's
+//! velocities make the gradient of
 //!
-//!   ℓ(v) = ½ (v − v*)ᵀ M (v − v*) + Σ contacts ℓᵢ(Jᵢ v + oᵢ) + Σ controllers ℓₘ(vₘ − targetₘ),
+//!   ℓ(v) = ½ (v − v*)ᵀ M (v − v*) + Σ contacts ℓᵢ(Jᵢ v + oᵢ) + Σ controllers ℓₘ(vₘ − targetₘ)
 //!
-//! v* the velocities without contact. Each contact's cost is SAP's: its impulse is the
-//! projection of −R⁻¹ (its velocity) on its friction cone in R's norm, R a small share
-//! ([`GIVE`]) of its Delassus block's scale, so a contact is hard to within that share
-//! (a resting box sinks at 10⁻⁴ of g·dt, which the moves stop) and friction opposes the slip
-//! the solve ends with (maximal dissipation). A DOF controller's impulse is held within its
-//! effort the same way. ℓ is convex and piecewise quadratic, so Newton's method with an exact
-//! line search finds its minimum in a few iterations: redundant contacts add terms, not
-//! unknowns. Not yet: a soft contact's torsion and the kinetic friction direction the
-//! sweeps hold (`solver.rs`); where the system cannot be solved the sweeps answer instead.
-//! And the convex problem's known difference from Coulomb's (Anitescu's relaxation; SAP and
-//! MuJoCo share it): a sliding contact leaves at μ times its slip speed, where the sweeps keep
-//! it touching. Why this is measured beside the sweeps, not yet the default.
+//! vanish, v* the velocities without contact. Each contact's term is regularized by R, a small
+//! share ([`GIVE`]) of its Delassus block's scale, about its impulse of the last step (a
+//! proximal point across steps: a contact that keeps its impulse keeps still exactly, so a
+//! resting body does not sink, and R gives only as an impulse changes). Coulomb's law: the
+//! normal impulse stops the approach; friction is held within the disk of μ × the normal
+//! impulse and, sliding, opposes the slip the step ends with (maximal dissipation); a soft
+//! contact's torsion within μ × its radius × the normal impulse. A DOF controller's impulse is
+//! held within its effort the same way.
+//!
+//! With each friction's bound held, ℓ is convex and piecewise quadratic: a Newton step with an
+//! exact line search always descends on it, and the bounds then follow the normal impulses
+//! (TAMSI's lag). Newton's step with the bounds following too (a Jacobian that is not
+//! symmetric) is taken where it shrinks the gradient, and near the answer ends the solve in
+//! a step or two. Sliding contacts that jam can leave Coulomb's law with no answer, or many;
+//! after [`COULOMB_ITERATIONS`] the solve relaxes to the convex problem of Anitescu (SAP's and
+//! MuJoCo's), friction in its cone, which always has one (a sliding contact there also pushes
+//! its sides apart, at μ × its slip speed), and says so ([`SolveReport::relaxed`]). Where the
+//! system cannot be made (a mass matrix that cannot be inverted) the sweeps answer instead.
+//!
+//! [`SolveReport::relaxed`]: crate::contact::memory::SolveReport::relaxed
 
-use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix2, Matrix3, Vector3};
 
 use super::{
+    movers::Side,
     problem::{ContactProblem, Mobiles, Reach, Reaches, Row, Solution},
     solver,
 };
@@ -27,6 +37,10 @@ use crate::contact::memory::SolveReport;
 
 /// A contact's and a controller's regularization, as a share of its Delassus diagonal.
 const GIVE: f64 = 1e-4;
+
+/// The iterations Coulomb's law is given before the solve relaxes it to the convex problem,
+/// which always has one answer (sliding contacts that jam have none or many under Coulomb's).
+const COULOMB_ITERATIONS: usize = 25;
 
 /// Most steps of the exact line search.
 const LINE_STEPS: usize = 40;
@@ -87,12 +101,22 @@ impl Layout {
 }
 
 /// One contact of the primal: its velocity J v + offset (frame coordinates, A relative to B),
-/// its regularization and friction.
+/// its regularization and friction, and a soft contact's torsion.
 struct Contact {
     jacobian: DMatrix<f64>,
     offset: Vector3<f64>,
     give: f64,
     friction: f64,
+    twist: Option<Twist>,
+}
+
+/// A soft contact's turning about its normal, A relative to B: `row · v + offset`; it is
+/// resisted up to friction × `radius` × the normal impulse.
+struct Twist {
+    row: DVector<f64>,
+    offset: f64,
+    give: f64,
+    radius: f64,
 }
 
 /// One DOF controller of the primal.
@@ -101,12 +125,17 @@ struct Drive {
     target: f64,
     limit: f64,
     give: f64,
+    /// Its last step's impulse, which its cost is centred on as a contact's is: a DOF that
+    /// keeps its effort keeps its velocity exactly.
+    centre: f64,
 }
 
 /// The problem over velocities.
 struct Primal {
     layout: Layout,
     mass: DMatrix<f64>,
+    /// The mass matrix's inverse diagonal, to weigh a gradient by.
+    inverse_mass: DVector<f64>,
     free: DVector<f64>,
     /// Where the iterations start: the velocities after last step's impulses (a warm start).
     start: DVector<f64>,
@@ -151,11 +180,14 @@ impl Primal {
                     target: motor.velocity,
                     limit: motor.limit,
                     give: GIVE * ease.max(1e-300),
+                    centre: motor.effort.clamp(-motor.limit, motor.limit),
                 }
             })
             .collect();
+        let inverse_mass = mass.diagonal().map(|m| 1.0 / m);
         Some(Self {
             layout,
+            inverse_mass,
             mass,
             free,
             start,
@@ -166,43 +198,113 @@ impl Primal {
 
     fn solve(self, problem: &mut ContactProblem) -> Solution {
         let limits = problem.limits;
-        let mut v = self.start.clone();
-        let mut report = SolveReport::default();
         let momentum = (&self.mass * &self.free).amax();
-        while report.sweeps < limits.max_iterations {
-            let (gradient, hessian) = self.derivatives(&v);
-            // Settled when what is left is a share of the momentum the solve moves: the free
-            // motion's or the impulses' (a squeeze without gravity has little of the first).
-            let moved = (&self.mass * (&v - &self.free)).amax();
-            if gradient.amax() <= limits.tolerance * momentum.max(moved).max(1e-300) {
+        let mut report = SolveReport::default();
+        let mut v = self.start.clone();
+        // The bounds the last lagged step used: the next one moves them half way to the
+        // normal impulses found, which ends the circles a full move can go round in.
+        let mut lagged = Held::of(problem);
+        // The smallest gradient so far: a step that follows the bounds is taken only below
+        // it, so the two kinds of step cannot take turns in a circle either.
+        let mut best = f64::INFINITY;
+        let at = loop {
+            let at = Iterate::of(&self, v, lagged.clone());
+            best = best.min(self.size(&at.gradient));
+            // Settled when what is left of the gradient is a share of the momentum the
+            // solve moves: the free motion's or the impulses' (a squeeze without gravity has
+            // little of the first).
+            let moved = (&self.mass * (&at.v - &self.free)).amax();
+            if at.gradient.amax() <= limits.tolerance * momentum.max(moved).max(1e-300) {
                 report.settled = true;
-                break;
+                break at;
+            }
+            if report.sweeps == limits.max_iterations {
+                break at;
             }
             report.sweeps += 1;
-            let Some(cholesky) = hessian.cholesky() else {
-                break;
-            };
-            let direction = -cholesky.solve(&gradient);
-            let step = self.line_search(&v, &direction);
-            if step == 0.0 {
-                break; // no descent left: stalled short of the tolerance
+            if report.sweeps > COULOMB_ITERATIONS && !lagged.relaxed {
+                lagged.relaxed = true; // Coulomb's law has no answer it can find: relax it
+                report.relaxed = true;
+                best = f64::INFINITY;
+                v = at.v;
+                continue;
             }
-            v += direction * step;
-        }
-        let impulses = self.write_back(&v, problem);
+            if let Some(next) = self.exact_step(&at, best) {
+                lagged = next.held;
+                v = next.v;
+                continue;
+            }
+            lagged.halfway(&at.held);
+            match self.lagged_step(&at.v, &lagged) {
+                Some(next) => v = next,
+                None => break at, // no descent left: stalled short of the tolerance
+            }
+        };
+        let Iterate { v, held, .. } = at;
+        self.write_back(&v, problem);
+        let impulses = self
+            .contacts
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c.answer(&c.velocity(&v), held.law(k)).0)
+            .collect();
         Solution { impulses, report }
     }
 
-    /// The cost's gradient and Hessian at `v`.
-    fn derivatives(&self, v: &DVector<f64>) -> (DVector<f64>, DMatrix<f64>) {
+    /// Newton's step on the gradient with each friction's bound following its normal
+    /// impulse (a Jacobian that is not symmetric), where it takes the gradient's size below
+    /// `best`: near the answer it gets there in a step or two.
+    fn exact_step(&self, at: &Iterate, best: f64) -> Option<Iterate> {
+        let jacobian = &at.hessian + self.coupling(&at.v, &at.held);
+        let direction = -jacobian.lu().solve(&at.gradient)?;
+        let next = Iterate::of(self, &at.v + direction, at.held.clone());
+        (self.size(&next.gradient) < 0.9 * best).then_some(next)
+    }
+
+    /// Newton's step with the bounds held, along which the cost is convex: an exact line
+    /// search on it always descends. The new velocities.
+    fn lagged_step(&self, v: &DVector<f64>, held: &Held) -> Option<DVector<f64>> {
+        let (gradient, hessian) = self.derivatives(v, held);
+        let direction = -hessian.cholesky()?.solve(&gradient);
+        let step = self.line_search(v, &direction, held);
+        (step > 0.0).then(|| v + direction * step)
+    }
+
+    /// A gradient's size in the mass matrix's inverse (an energy: the DOFs' units do not
+    /// weigh in).
+    fn size(&self, gradient: &DVector<f64>) -> f64 {
+        self.inverse_mass
+            .dot(&gradient.component_mul(gradient))
+            .sqrt()
+    }
+
+    /// How each sliding contact's friction changes with its normal velocity, through its
+    /// bound (negated): what the lagged Hessian leaves out.
+    fn coupling(&self, v: &DVector<f64>, held: &Held) -> DMatrix<f64> {
+        let mut coupling = DMatrix::zeros(self.layout.size, self.layout.size);
+        for (k, c) in self.contacts.iter().enumerate() {
+            let block = c.coupling(&c.velocity(v), held.law(k));
+            if block != Matrix3::zeros() {
+                coupling += c.jacobian.transpose() * (block * &c.jacobian);
+            }
+        }
+        coupling
+    }
+
+    /// The cost's gradient and Hessian at `v`, about the impulses `held`.
+    fn derivatives(&self, v: &DVector<f64>, held: &Held) -> (DVector<f64>, DMatrix<f64>) {
         let mut gradient = &self.mass * (v - &self.free);
         let mut hessian = self.mass.clone();
-        for c in &self.contacts {
-            let velocity = c.velocity(v);
-            let (impulse, stiffness) = c.answer(&velocity);
+        for (k, c) in self.contacts.iter().enumerate() {
+            let (impulse, stiffness) = c.answer(&c.velocity(v), held.law(k));
             let jt = c.jacobian.transpose();
             gradient -= &jt * impulse;
             hessian += &jt * (stiffness * &c.jacobian);
+            if let Some(twist) = &c.twist {
+                let (impulse, stiffness) = twist.answer(twist.velocity(v), held.twist(c, k));
+                gradient.axpy(-impulse, &twist.row, 1.0);
+                hessian.ger(stiffness, &twist.row, &twist.row, 1.0);
+            }
         }
         for d in &self.drives {
             let (impulse, stiffness) = d.answer(v[d.index]);
@@ -214,8 +316,8 @@ impl Primal {
 
     /// The step along `direction` that minimises the cost (convex along it): Newton's method
     /// on its slope, kept within a bracket by bisection.
-    fn line_search(&self, v: &DVector<f64>, direction: &DVector<f64>) -> f64 {
-        let line = Line::of(self, v, direction);
+    fn line_search(&self, v: &DVector<f64>, direction: &DVector<f64>, held: &Held) -> f64 {
+        let line = Line::of(self, v, direction, held);
         let (start, _) = line.slope(self, 0.0);
         if start >= 0.0 {
             return 0.0;
@@ -243,9 +345,8 @@ impl Primal {
         t
     }
 
-    /// Gives the mobiles the velocities `v` and the motors their efforts; returns each
-    /// contact's impulse on A in its frame.
-    fn write_back(&self, v: &DVector<f64>, problem: &mut ContactProblem) -> Vec<Vector3<f64>> {
+    /// Gives the mobiles the velocities `v` and the motors their efforts.
+    fn write_back(&self, v: &DVector<f64>, problem: &mut ContactProblem) {
         let mobiles = &mut problem.mobiles;
         for (body, start) in mobiles.bodies.iter_mut().zip(&self.layout.bodies) {
             if let Some(s) = *start {
@@ -260,35 +361,129 @@ impl Primal {
         for (motor, d) in problem.motors.iter_mut().zip(&self.drives) {
             motor.effort = d.answer(v[d.index]).0;
         }
-        self.contacts
-            .iter()
-            .map(|c| c.answer(&c.velocity(v)).0)
-            .collect()
+    }
+}
+
+/// Where the iterations stand: the velocities, the bounds at them, and the cost's gradient
+/// and (lagged) Hessian there.
+struct Iterate {
+    v: DVector<f64>,
+    held: Held,
+    gradient: DVector<f64>,
+    hessian: DMatrix<f64>,
+}
+
+impl Iterate {
+    fn of(primal: &Primal, v: DVector<f64>, mut held: Held) -> Self {
+        held.bound(primal, &v);
+        let (gradient, hessian) = primal.derivatives(&v, &held);
+        Self {
+            v,
+            held,
+            gradient,
+            hessian,
+        }
+    }
+}
+
+/// What each contact's cost is centred on and bounded by. Its centre is the impulse it had
+/// last step (each soft contact's torsion, none): where a contact keeps its impulse, it keeps
+/// still exactly, and its regularization gives only as its impulse changes. Its friction's
+/// bound is its normal impulse, held along each line and then moved to the normal impulse
+/// found (a fixed point, as Drake's TAMSI lags its normal forces).
+#[derive(Clone)]
+struct Held {
+    contacts: Vec<Vector3<f64>>,
+    twists: Vec<f64>,
+    bounds: Vec<f64>,
+    /// Whether the contacts answer by the convex relaxation instead of Coulomb's law.
+    relaxed: bool,
+}
+
+/// How one contact answers in a solve: about its centre, its friction within the disk of
+/// its bound (Coulomb's law) or, without one, within its cone (the convex relaxation).
+#[derive(Clone, Copy)]
+struct Law {
+    centre: Vector3<f64>,
+    bound: Option<f64>,
+}
+
+impl Held {
+    /// Last step's impulses (a warm start), each bound its normal impulse.
+    fn of(problem: &ContactProblem) -> Self {
+        let n = problem.rows.len();
+        let mut contacts = problem.initial.clone();
+        contacts.resize(n, Vector3::zeros());
+        let bounds = contacts.iter().map(|i| i.z.max(0.0)).collect();
+        Self {
+            contacts,
+            twists: vec![0.0; n],
+            bounds,
+            relaxed: false,
+        }
+    }
+
+    fn law(&self, k: usize) -> Law {
+        Law {
+            centre: self.contacts[k],
+            bound: (!self.relaxed).then_some(self.bounds[k]),
+        }
+    }
+
+    /// Moves each bound half way to `other`'s.
+    fn halfway(&mut self, other: &Held) {
+        for (b, o) in self.bounds.iter_mut().zip(&other.bounds) {
+            *b = 0.5 * (*b + o);
+        }
+    }
+
+    /// Moves each bound to the normal impulse `v` is answered with.
+    fn bound(&mut self, primal: &Primal, v: &DVector<f64>) {
+        for (k, c) in primal.contacts.iter().enumerate() {
+            self.bounds[k] = c.pressed(&c.velocity(v), &self.contacts[k]);
+        }
+    }
+
+    /// The soft contact `k`'s torsional centre and its bound, friction × radius × the
+    /// normal impulse.
+    fn twist(&self, c: &Contact, k: usize) -> (f64, f64) {
+        let radius = c.twist.as_ref().map_or(0.0, |t| t.radius);
+        (self.twists[k], c.friction * radius * self.bounds[k])
     }
 }
 
 /// The cost along one line v + t·d, each term's part made once: the momentum's slope is
 /// linear in t, each contact's velocity is its velocity at v plus t times its change.
-struct Line {
+struct Line<'a> {
     /// dᵀ M (v − v*) and dᵀ M d.
     momentum: (f64, f64),
+    held: &'a Held,
     /// Each contact's velocity at v and its change along d.
     contacts: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// Each contact's turning at v and its change along d (none where it does not resist).
+    twists: Vec<(f64, f64)>,
     /// Each controller's DOF velocity at v and its change along d.
     drives: Vec<(f64, f64)>,
 }
 
-impl Line {
-    fn of(primal: &Primal, v: &DVector<f64>, direction: &DVector<f64>) -> Self {
+impl<'a> Line<'a> {
+    fn of(primal: &Primal, v: &DVector<f64>, direction: &DVector<f64>, held: &'a Held) -> Self {
         let moved = &primal.mass * direction;
         let along = |c: &Contact| Vector3::from_iterator((&c.jacobian * direction).iter().copied());
+        let twist = |c: &Contact| {
+            c.twist
+                .as_ref()
+                .map_or((0.0, 0.0), |t| (t.velocity(v), t.row.dot(direction)))
+        };
         Self {
             momentum: (moved.dot(&(v - &primal.free)), moved.dot(direction)),
+            held,
             contacts: primal
                 .contacts
                 .iter()
                 .map(|c| (c.velocity(v), along(c)))
                 .collect(),
+            twists: primal.contacts.iter().map(twist).collect(),
             drives: primal
                 .drives
                 .iter()
@@ -300,10 +495,16 @@ impl Line {
     /// The cost's slope at `t` along the line, and its curvature.
     fn slope(&self, primal: &Primal, t: f64) -> (f64, f64) {
         let (mut slope, mut curvature) = (self.momentum.0 + t * self.momentum.1, self.momentum.1);
-        for (c, (at, along)) in primal.contacts.iter().zip(&self.contacts) {
-            let (impulse, stiffness) = c.answer(&(at + along * t));
+        for (k, (c, (at, along))) in primal.contacts.iter().zip(&self.contacts).enumerate() {
+            let (impulse, stiffness) = c.answer(&(at + along * t), self.held.law(k));
             slope -= along.dot(&impulse);
             curvature += along.dot(&(stiffness * along));
+            if let Some(twist) = &c.twist {
+                let (at, along) = self.twists[k];
+                let (impulse, stiffness) = twist.answer(at + along * t, self.held.twist(c, k));
+                slope -= along * impulse;
+                curvature += along * along * stiffness;
+            }
         }
         for (d, (at, along)) in primal.drives.iter().zip(&self.drives) {
             let (impulse, stiffness) = d.answer(at + along * t);
@@ -319,12 +520,61 @@ impl Contact {
         Vector3::from_iterator((&self.jacobian * v).iter().copied()) + self.offset
     }
 
-    /// The impulse the contact answers `velocity` with (frame coordinates, on A) and its
-    /// change per unit of velocity, negated: SAP's projection on the friction cone in the
-    /// norm of the regularization, here the same along every axis.
-    fn answer(&self, velocity: &Vector3<f64>) -> (Vector3<f64>, Matrix3<f64>) {
+    /// The normal impulse that stops the approach `velocity` has, about the impulse `held`.
+    fn pressed(&self, velocity: &Vector3<f64>, held: &Vector3<f64>) -> f64 {
+        (held.z - velocity.z / self.give).max(0.0)
+    }
+
+    /// The impulse the contact answers `velocity` with by `law` (frame coordinates, on A),
+    /// and its change per unit of velocity, negated.
+    fn answer(&self, velocity: &Vector3<f64>, law: Law) -> (Vector3<f64>, Matrix3<f64>) {
+        match law.bound {
+            Some(bound) => self.coulomb(velocity, &law.centre, bound),
+            None => self.cone(velocity, &law.centre),
+        }
+    }
+
+    /// Coulomb's law: the normal impulse is what stops the approach; the friction is held
+    /// within the disk of friction × `bound` and, sliding, opposes the slip it ends with.
+    fn coulomb(
+        &self,
+        velocity: &Vector3<f64>,
+        centre: &Vector3<f64>,
+        bound: f64,
+    ) -> (Vector3<f64>, Matrix3<f64>) {
         let r = self.give;
-        let y = -velocity / r;
+        let mut stiffness = Matrix3::zeros();
+        let normal = self.pressed(velocity, centre);
+        if normal > 0.0 {
+            stiffness[(2, 2)] = 1.0 / r;
+        }
+        let wanted = centre.xy() - velocity.xy() / r;
+        let (size, limit) = (wanted.norm(), self.friction * bound);
+        let friction = if size <= limit {
+            if limit > 0.0 {
+                stiffness
+                    .fixed_view_mut::<2, 2>(0, 0)
+                    .fill_diagonal(1.0 / r);
+            }
+            wanted
+        } else {
+            // Sliding: on the disk's edge, opposing the slip; it gives only across the slip.
+            let direction = wanted / size;
+            let across = Matrix2::identity() - direction * direction.transpose();
+            stiffness
+                .fixed_view_mut::<2, 2>(0, 0)
+                .copy_from(&(across * (limit / (size * r))));
+            direction * limit
+        };
+        (Vector3::new(friction.x, friction.y, normal), stiffness)
+    }
+
+    /// The convex relaxation (Anitescu's; SAP's and MuJoCo's): the projection on the
+    /// friction cone, in which a sliding contact also pushes its sides apart, at friction ×
+    /// its slip speed.
+    fn cone(&self, velocity: &Vector3<f64>, centre: &Vector3<f64>) -> (Vector3<f64>, Matrix3<f64>) {
+        let r = self.give;
+        let y = centre - velocity / r;
         let mu = self.friction;
         let tangential = y.xy().norm();
         if tangential <= mu * y.z {
@@ -348,15 +598,56 @@ impl Contact {
     }
 }
 
+impl Contact {
+    /// How a sliding contact's friction changes with its normal velocity through its bound,
+    /// negated (zero where it sticks, or does not press).
+    fn coupling(&self, velocity: &Vector3<f64>, law: Law) -> Matrix3<f64> {
+        let mut coupling = Matrix3::zeros();
+        let Some(bound) = law.bound else {
+            return coupling;
+        };
+        let wanted = law.centre.xy() - velocity.xy() / self.give;
+        let size = wanted.norm();
+        if self.pressed(velocity, &law.centre) > 0.0 && size > self.friction * bound {
+            let direction = wanted * (self.friction / (size * self.give));
+            coupling[(0, 2)] = direction.x;
+            coupling[(1, 2)] = direction.y;
+        }
+        coupling
+    }
+}
+
+impl Twist {
+    fn velocity(&self, v: &DVector<f64>) -> f64 {
+        self.row.dot(v) + self.offset
+    }
+
+    /// The torsional impulse turning at `velocity` is answered with about the impulse held,
+    /// within its bound, and its change per unit of velocity, negated.
+    fn answer(&self, velocity: f64, (held, limit): (f64, f64)) -> (f64, f64) {
+        huber(velocity - held * self.give, self.give, limit)
+    }
+}
+
+/// The impulse a term regularized by `give` answers `velocity` with, held within ±`limit`,
+/// and its change per unit of velocity, negated (a Huber cost's slope and curvature).
+fn huber(velocity: f64, give: f64, limit: f64) -> (f64, f64) {
+    let wanted = -velocity / give;
+    match wanted.abs() < limit {
+        true => (wanted, 1.0 / give),
+        false => (limit.copysign(wanted), 0.0),
+    }
+}
+
 impl Drive {
     /// The controller's generalized impulse at DOF velocity `velocity`, and its change per
     /// unit of velocity, negated.
     fn answer(&self, velocity: f64) -> (f64, f64) {
-        let wanted = -(velocity - self.target) / self.give;
-        match wanted.abs() < self.limit {
-            true => (wanted, 1.0 / self.give),
-            false => (self.limit.copysign(wanted), 0.0),
-        }
+        huber(
+            velocity - self.target - self.centre * self.give,
+            self.give,
+            self.limit,
+        )
     }
 }
 
@@ -414,5 +705,39 @@ fn contact(mobiles: &Mobiles, layout: &Layout, row: &Row, block: &Matrix3<f64>) 
         offset,
         give: GIVE * (block.trace() / 3.0).max(1e-300),
         friction: row.friction,
+        twist: row
+            .torsion_radius
+            .map(|radius| twist(mobiles, layout, row, radius)),
     }
+}
+
+/// A soft contact's turning about its normal as the primal sees it.
+fn twist(mobiles: &Mobiles, layout: &Layout, row: &Row, radius: f64) -> Twist {
+    let normal: Vector3<f64> = row.frame.column(2).into();
+    let mut twist = Twist {
+        row: DVector::zeros(layout.size),
+        offset: 0.0,
+        give: 0.0,
+        radius,
+    };
+    for (side, sign) in [(row.a, 1.0), (row.b, -1.0)] {
+        let Some(side) = side else { continue };
+        twist.give += mobiles.turn_ease(side, &normal);
+        match side {
+            Side::Body(index) => match layout.bodies[index] {
+                Some(s) => twist.row.rows_mut(s + 3, 3).axpy(sign, &normal, 1.0),
+                None => twist.offset += sign * normal.dot(&mobiles.bodies[index].angular),
+            },
+            Side::Link { assembly, link } => {
+                let robot = &mobiles.robots[assembly];
+                let turns = robot.links[link].angular.transpose() * normal;
+                let own = turns.dot(&robot.velocity);
+                twist.offset += sign * (normal.dot(&robot.spin(link)) - own);
+                let s = layout.robots[assembly];
+                twist.row.rows_mut(s, turns.len()).axpy(sign, &turns, 1.0);
+            }
+        }
+    }
+    twist.give = GIVE * twist.give.max(1e-300);
+    twist
 }
