@@ -156,7 +156,7 @@ fn run_scene(
         }
     );
     println!("  {}", settled_line(&solves));
-    let newton = newton_beside(world, trials, &settings, &one);
+    let sweeps = sweeps_beside(world, trials, &settings, &one);
     if let Some(split) = trials.first().and_then(|t| step_split(world, t)) {
         println!(
             "  where a step's time goes (the first grasp squeezed under gravity for 0.5 s): {split}"
@@ -170,26 +170,27 @@ fn run_scene(
         "held": held,
         "steps": steps,
         "unsettled_steps": unsettled,
-        "sweeps_median": solves.sweeps_percentile(0.5),
-        "sweeps_p99": solves.sweeps_percentile(0.99),
-        "newton": newton,
+        "relaxed_steps": solves.relaxed,
+        "iterations_median": solves.sweeps_percentile(0.5),
+        "iterations_p99": solves.sweeps_percentile(0.99),
+        "sweeps": sweeps,
         "one_thread_per_second": one_rate,
         "threads": cores,
         "all_threads_per_second": all_rate,
     })
 }
 
-/// The same tests on one thread with the contacts solved by Newton's method on the primal
-/// (`ContactSolver::Newton`, being measured): its rate, how its solves ended, and how many
-/// labels differ from the sweeps'.
-fn newton_beside(
+/// The same tests on one thread with the contacts solved by the sweeps (RaiSim's, one contact
+/// at a time: `ContactSolver::PerContact`, the default before issue 54): their rate, how
+/// their solves ended, and how many labels differ from Newton's method's.
+fn sweeps_beside(
     world: &World,
     trials: &[GraspTrial],
     settings: &HoldSettings,
-    sweeps: &[Result<HoldTest, MoveError>],
+    newton: &[Result<HoldTest, MoveError>],
 ) -> Value {
     let mut world = world.clone();
-    world.set_contact_solver(ContactSolver::Newton);
+    world.set_contact_solver(ContactSolver::PerContact);
     let (tests, seconds) = time_tests(&world, trials, settings, 1);
     let mut solves = SolverStats::default();
     for direction in tests.iter().flatten().flat_map(|t| &t.directions) {
@@ -198,34 +199,39 @@ fn newton_beside(
     let label = |t: &Result<HoldTest, MoveError>| t.as_ref().ok().map(|t| t.held);
     let differ = tests
         .iter()
-        .zip(sweeps)
+        .zip(newton)
         .filter(|(a, b)| label(a) != label(b))
         .count();
     let rate = trials.len() as f64 / seconds;
     println!(
-        "  with Newton's method instead (being measured): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from the sweeps'",
+        "  with the sweeps instead (the solver before issue 54): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
         trials.len()
     );
     println!(
         "    {}",
-        settled_line(&solves).replace("sweeps", "iterations")
+        settled_line(&solves).replace("iterations", "sweeps")
     );
     json!({
         "one_thread_per_second": rate,
         "labels_differing": differ,
         "unsettled_steps": solves.unsettled,
-        "iterations_median": solves.sweeps_percentile(0.5),
-        "iterations_p99": solves.sweeps_percentile(0.99),
+        "sweeps_median": solves.sweeps_percentile(0.5),
+        "sweeps_p99": solves.sweeps_percentile(0.99),
     })
 }
 
 /// How the steps' contact solves ended, against the issue's targets: settled within their
-/// sweeps in ≥ 99.9 % of steps, and the sweeps' median and 99th percentile beside MuJoCo's
-/// Newton iterations (~3 and ≤ 20).
+/// iterations in ≥ 99.9 % of steps, and the iterations' median and 99th percentile beside
+/// MuJoCo's Newton's (~3 and ≤ 20); the steps Newton's method solved on the convex
+/// relaxation, where it had any.
 pub fn settled_line(solves: &SolverStats) -> String {
     let settled = 100.0 * (1.0 - solves.unsettled as f64 / solves.steps.max(1) as f64);
+    let relaxed = match solves.relaxed {
+        0 => String::new(),
+        n => format!("; {n} on the convex relaxation (sliding contacts that jam)"),
+    };
     format!(
-        "{} of {} steps' contact solves settled ({settled:.1} %, target 99.9 %: {}); sweeps median {}, p99 {} (MuJoCo's Newton: ~3, ≤ 20)",
+        "{} of {} steps' contact solves settled ({settled:.1} %, target 99.9 %: {}); iterations median {}, p99 {} (MuJoCo's Newton: ~3, ≤ 20){relaxed}",
         solves.steps - solves.unsettled,
         solves.steps,
         if settled >= 99.9 { "met" } else { "not met" },

@@ -15,19 +15,21 @@ pub struct SteppingArgs {
     /// steps is refused up front: run it in parts.
     #[arg(long, value_name = "S")]
     pub time_step: Option<f64>,
-    /// The most sweeps a step's contact solve makes (default: 200).
+    /// The most iterations a step's contact solve makes (default: 200).
     #[arg(long, value_name = "N")]
     pub solver_iterations: Option<usize>,
-    /// The change, as a fraction of the largest impulse, below which a step's contact solve
-    /// has settled (default: 1e-9).
+    /// Where a step's contact solve has settled (default: 1e-9): the momentum it leaves
+    /// unbalanced, as a fraction of what it moves (Newton's method), or the change of a
+    /// sweep, as a fraction of the largest impulse (the sweeps).
     #[arg(long, value_name = "T")]
     pub solver_tolerance: Option<f64>,
     /// The most points a step's solve keeps of each patch of a pair's contacts, the corners
     /// of its hull; 0 (the default) solves every contact found.
     #[arg(long, value_name = "N")]
     pub patch_corners: Option<usize>,
-    /// How a step solves its contacts: `sweeps` (the default, one contact at a time), `newton`
-    /// (Newton's method on the velocities, being measured) or `lcp` (GraspIt's).
+    /// How a step solves its contacts: `newton` (the default: Newton's method on the
+    /// velocities, Coulomb's law), `sweeps` (one contact at a time, RaiSim's) or `lcp`
+    /// (GraspIt's).
     #[arg(long, value_name = "NAME", value_parser = ["sweeps", "newton", "lcp"])]
     pub contact_solver: Option<String>,
 }

@@ -1341,13 +1341,15 @@ fn grasp_test_pulls_the_mug_six_ways_and_says_whether_the_hand_holds_it() {
             d["steps"].as_u64().unwrap(),
             d["unsettled_steps"].as_u64().unwrap(),
         );
-        assert!(steps > 0 && unsettled <= steps, "{d}");
-        // Every solve sweeps at least once and at most the default cap of 200.
+        let relaxed = d["relaxed_steps"].as_u64().unwrap();
+        assert!(steps > 0 && unsettled <= steps && relaxed <= steps, "{d}");
+        // Every solve takes at most the default cap of 200 iterations (none where the last
+        // step's answer already balances, as MuJoCo's warm start ends at zero).
         let (median, p99) = (
             d["sweeps_median"].as_u64().unwrap(),
             d["sweeps_p99"].as_u64().unwrap(),
         );
-        assert!(1 <= median && median <= p99 && p99 <= 200, "{d}");
+        assert!(median <= p99 && p99 <= 200, "{d}");
     }
     let held = directions.iter().all(|d| d["held"].as_bool().unwrap());
     assert_eq!(test["held"].as_bool().unwrap(), held);

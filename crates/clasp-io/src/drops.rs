@@ -64,9 +64,12 @@ pub struct Ending {
     /// The most its kinetic plus potential energy rose above what it had at release, as a share
     /// of that (the potential measured from the world's origin).
     pub energy_excess: f64,
-    /// The steps taken, and how many of their contact solves ran out of sweeps unsettled.
+    /// The steps taken, how many of their contact solves ran out of iterations unsettled,
+    /// and how many Newton's method solved on the convex relaxation (sliding contacts that
+    /// jam).
     pub steps: usize,
     pub unsettled_steps: usize,
+    pub relaxed_steps: usize,
 }
 
 /// Every object of the library that loads (searched under `objects/`, sorted by path), by
@@ -273,6 +276,7 @@ fn failed(why: &str) -> Ending {
         energy_excess: f64::NAN,
         steps: 0,
         unsettled_steps: 0,
+        relaxed_steps: 0,
     }
 }
 
@@ -290,6 +294,7 @@ fn summary(
         energy_excess: excess,
         steps: solves.steps,
         unsettled_steps: solves.unsettled,
+        relaxed_steps: solves.relaxed,
     }
 }
 

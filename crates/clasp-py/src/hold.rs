@@ -207,8 +207,10 @@ impl PyWorld {
     /// given replaces the preset's). Returns `held` (every run), and per run `displacement`
     /// (mm), `rotation` (degrees), `speed` (the object's at the end, mm/s), `rested` (at rest by
     /// pose and speed), `direction_held`, `steps` and `unsettled_steps` (the steps that made
-    /// each answer, and those whose contact solve ran out of sweeps before it settled), and
-    /// `sweeps_median` and `sweeps_p99` (the sweeps those steps' solves took);
+    /// each answer, and those whose contact solve ran out of iterations before it settled),
+    /// `relaxed_steps` (those Newton's method solved on the convex relaxation: sliding
+    /// contacts that jam), and `sweeps_median` and `sweeps_p99` (the iterations those steps'
+    /// solves took);
     /// and how the hand pressed after the squeeze: `dof_efforts` and `effort_limits` (per DOF,
     /// N·mm, or N for a prismatic DOF), `squeeze_force` (the normal force on the object, N),
     /// `fingers_on_object` and `fingers_on_palm` (per finger), `fingers_on_fingers` (per
@@ -264,6 +266,7 @@ impl PyWorld {
             "unsettled_steps",
             count(&|d| d.solves.unsettled).into_pyarray(py),
         )?;
+        answer.set_item("relaxed_steps", count(&|d| d.solves.relaxed).into_pyarray(py))?;
         let sweeps = |q: f64| count(&|d| d.solves.sweeps_percentile(q));
         answer.set_item("sweeps_median", sweeps(0.5).into_pyarray(py))?;
         answer.set_item("sweeps_p99", sweeps(0.99).into_pyarray(py))?;

@@ -76,10 +76,13 @@ pub enum ContactSolver {
 /// `iterations` and `tolerance`): the one place its limits are set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolverSettings {
-    /// The most sweeps (iterations) a solve makes.
+    /// The most iterations (Newton steps, or sweeps) a solve makes.
     pub max_iterations: usize,
-    /// A sweep that changes no impulse by more than this fraction of the largest (and no DOF
-    /// controller's by more than this fraction of its limit) ends the solve: it settled.
+    /// Where a solve has settled. Newton's method: where no entry of the cost's gradient
+    /// (the momentum the contacts and controllers leave unbalanced) exceeds this fraction of
+    /// the momentum the solve moves. The sweeps: where a sweep changes no impulse by more
+    /// than this fraction of the largest (and no DOF controller's by more than this fraction
+    /// of its limit).
     pub tolerance: f64,
     /// The most points the solve keeps of each patch of a pair's contacts (the corners of the
     /// patch's hull, `dynamics/patches.rs`); `None`, the default, solves every contact the
