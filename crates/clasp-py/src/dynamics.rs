@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use clasp_core::{BodyType, Recording, RobotId, Velocity, World, steps_per_moment};
+use clasp_core::{BodyType, ContactSolver, Recording, RobotId, Velocity, World, steps_per_moment};
 use numpy::PyArray1;
-use pyo3::prelude::*;
+use pyo3::{exceptions::PyValueError, prelude::*};
 
 use crate::{
     contact::PyContact,
@@ -46,6 +46,34 @@ impl PyWorld {
     #[setter]
     fn set_time_step(&mut self, seconds: f64) -> PyResult<()> {
         self.world.set_time_step(seconds).map_err(move_error)
+    }
+
+    /// How a step solves its contacts: ``"newton"`` (the default: Newton's method on the
+    /// velocities, Coulomb's law), ``"sweeps"`` (one contact at a time, RaiSim's; the default
+    /// before issue 54) or ``"lcp"`` (GraspIt's).
+    #[getter]
+    fn contact_solver(&self) -> &'static str {
+        match self.world.contact_solver() {
+            ContactSolver::Newton => "newton",
+            ContactSolver::PerContact => "sweeps",
+            ContactSolver::Lcp => "lcp",
+        }
+    }
+
+    #[setter]
+    fn set_contact_solver(&mut self, name: &str) -> PyResult<()> {
+        let solver = match name {
+            "newton" => ContactSolver::Newton,
+            "sweeps" => ContactSolver::PerContact,
+            "lcp" => ContactSolver::Lcp,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no contact solver {name:?}: newton, sweeps or lcp"
+                )));
+            }
+        };
+        self.world.set_contact_solver(solver);
+        Ok(())
     }
 
     /// A body's velocity: its centre of gravity's (3,), mm/s, and its angular velocity (3,),

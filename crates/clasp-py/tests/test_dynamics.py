@@ -57,10 +57,26 @@ def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
         assert np.all(np.linalg.eigvalsh(g) > 0), "the box answers every impulse"
 
 
+@pytest.mark.parametrize("solver", ["newton", "sweeps", "lcp"])
+def test_each_contact_solver_rests_the_box_on_its_weight(solver):
+    world, box = box_on_table(3.0)
+    assert world.contact_solver == "newton", "Newton's method is the default"
+    world.contact_solver = solver
+    assert world.contact_solver == solver
+    world.simulate(0.5)
+    world.step()
+    up = -sum(c.world_impulse for c in world.contacts_of(box))
+    assert up[2] == pytest.approx(8.0 * 9810.0 * world.time_step, rel=0.01)
+    assert world.body_pose(box)[2, 3] == pytest.approx(10.0, abs=0.1)
+
+
 def test_bad_dynamics_values_raise_and_change_nothing():
     world, box = box_on_table(3.0)
     with pytest.raises(clasp.MoveError):
         world.time_step = 0.0
+    with pytest.raises(ValueError, match="no contact solver"):
+        world.contact_solver = "gauss"
+    assert world.contact_solver == "newton"
     with pytest.raises(clasp.MoveError):
         world.gravity = [0.0, float("nan"), 0.0]
     with pytest.raises(clasp.MoveError):

@@ -19,7 +19,7 @@
 //! (TAMSI's lag). Newton's step with the bounds following too (a Jacobian that is not
 //! symmetric) is taken where it shrinks the gradient, and near the answer ends the solve in
 //! a step or two. Sliding contacts that jam can leave Coulomb's law with no answer, or many;
-//! after [`COULOMB_ITERATIONS`] the solve relaxes to the convex problem of Anitescu (SAP's and
+//! after [`STALLED`] iterations without progress the solve relaxes to the convex problem of Anitescu (SAP's and
 //! MuJoCo's), friction in its cone, which always has one (a sliding contact there also pushes
 //! its sides apart, at μ × its slip speed), and says so ([`SolveReport::relaxed`]). Where the
 //! system cannot be made (a mass matrix that cannot be inverted) the sweeps answer instead.
@@ -38,9 +38,11 @@ use crate::contact::memory::SolveReport;
 /// A contact's and a controller's regularization, as a share of its Delassus diagonal.
 const GIVE: f64 = 1e-4;
 
-/// The iterations Coulomb's law is given before the solve relaxes it to the convex problem,
-/// which always has one answer (sliding contacts that jam have none or many under Coulomb's).
-const COULOMB_ITERATIONS: usize = 25;
+/// The iterations Coulomb's law may go without halving the gradient before the solve relaxes
+/// it to the convex problem, which always has one answer (sliding contacts that jam have none
+/// or many under Coulomb's, and the lag goes round in a circle). Progress, not a count, so a
+/// tighter tolerance does not relax more steps.
+const STALLED: usize = 10;
 
 /// Most steps of the exact line search.
 const LINE_STEPS: usize = 40;
@@ -207,14 +209,22 @@ impl Primal {
         // The smallest gradient so far: a step that follows the bounds is taken only below
         // it, so the two kinds of step cannot take turns in a circle either.
         let mut best = f64::INFINITY;
+        // The last gradient size the solve halved, and the iterations since.
+        let (mut mark, mut since) = (f64::INFINITY, 0);
         let at = loop {
             let at = Iterate::of(&self, v, lagged.clone());
-            best = best.min(self.size(&at.gradient));
+            let size = self.size(&at.gradient);
+            best = best.min(size);
+            (mark, since) = if size < 0.5 * mark {
+                (size, 0)
+            } else {
+                (mark, since + 1)
+            };
             // Settled when what is left of the gradient is a share of the momentum the
-            // solve moves: the free motion's or the impulses' (a squeeze without gravity has
-            // little of the first).
-            let moved = (&self.mass * (&at.v - &self.free)).amax();
-            if at.gradient.amax() <= limits.tolerance * momentum.max(moved).max(1e-300) {
+            // solve moves: the free motion's, or the largest the contacts and controllers
+            // push with (a squeeze without gravity has little of the first, and its fingers'
+            // pushes cancel on the object to within their rounding).
+            if at.gradient.amax() <= limits.tolerance * momentum.max(self.pushes(&at)) {
                 report.settled = true;
                 break at;
             }
@@ -222,10 +232,10 @@ impl Primal {
                 break at;
             }
             report.sweeps += 1;
-            if report.sweeps > COULOMB_ITERATIONS && !lagged.relaxed {
+            if since >= STALLED && !lagged.relaxed {
                 lagged.relaxed = true; // Coulomb's law has no answer it can find: relax it
                 report.relaxed = true;
-                best = f64::INFINITY;
+                (best, mark, since) = (f64::INFINITY, f64::INFINITY, 0);
                 v = at.v;
                 continue;
             }
@@ -289,6 +299,20 @@ impl Primal {
             }
         }
         coupling
+    }
+
+    /// The largest momentum the impulses at `at` move any one coordinate by, each term's
+    /// size added (what the gradient is rounded against).
+    fn pushes(&self, at: &Iterate) -> f64 {
+        let mut pushes = (&self.mass * (&at.v - &self.free)).abs();
+        for (k, c) in self.contacts.iter().enumerate() {
+            let (impulse, _) = c.answer(&c.velocity(&at.v), at.held.law(k));
+            pushes += (c.jacobian.transpose() * impulse).abs();
+        }
+        for d in &self.drives {
+            pushes[d.index] += d.answer(at.v[d.index]).0.abs();
+        }
+        pushes.amax().max(1e-300)
     }
 
     /// The cost's gradient and Hessian at `v`, about the impulses `held`.

@@ -34,6 +34,11 @@ impl<E: CollisionEngine> World<E> {
     }
 
     /// How a step solves its contacts.
+    pub fn contact_solver(&self) -> ContactSolver {
+        self.settings.dynamics.contact_solver
+    }
+
+    /// Sets how a step solves its contacts.
     pub fn set_contact_solver(&mut self, solver: ContactSolver) {
         self.settings.dynamics.contact_solver = solver;
     }
