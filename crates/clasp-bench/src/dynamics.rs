@@ -221,12 +221,7 @@ fn margin_sweep(scene: &Scene, quick: bool) -> Value {
                 margin,
                 checked: false,
             };
-            let rate = time_clasp(
-                scene,
-                ContactSolver::Newton,
-                scene.steps,
-                Some(persistence),
-            );
+            let rate = time_clasp(scene, ContactSolver::Newton, scene.steps, Some(persistence));
             (margin, rate.map_or(0.0, |t| t.rate))
         })
         .map(|(margin, rate)| format!("{margin} mm {rate:.0}"))

@@ -266,7 +266,10 @@ impl PyWorld {
             "unsettled_steps",
             count(&|d| d.solves.unsettled).into_pyarray(py),
         )?;
-        answer.set_item("relaxed_steps", count(&|d| d.solves.relaxed).into_pyarray(py))?;
+        answer.set_item(
+            "relaxed_steps",
+            count(&|d| d.solves.relaxed).into_pyarray(py),
+        )?;
         let sweeps = |q: f64| count(&|d| d.solves.sweeps_percentile(q));
         answer.set_item("sweeps_median", sweeps(0.5).into_pyarray(py))?;
         answer.set_item("sweeps_p99", sweeps(0.99).into_pyarray(py))?;
