@@ -7,7 +7,8 @@ gravity pulls along +x, −x, +y, −y, +z, −z in turn for 0.5 s each (each fr
 when the object's centre moves ≤ 20 mm and it turns ≤ 15° in all six. Prints the agreement per
 object and lists each disagreement with its figures.
 
-    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--stiff] [--json out.json]
+    python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--stiff]
+        [--contact-solver sweeps|newton] [--json out.json]
 
 MuJoCo: elliptic friction cones with impratio 10 (its advice for grasping), the export's time
 step and friction; it collides each mesh as its convex hull. A Barrett joint that broke away
@@ -302,8 +303,9 @@ def overlapping(row):
 CLASP_WRONG = ("clasp: unsettled", "unexplained")
 
 
-def compare(library, name, count, seed, folder, decomposer, stiff):
+def compare(library, name, count, seed, folder, decomposer, stiff, solver):
     world, obj = scene(library, name)
+    world.contact_solver = solver
     candidates = clasp.grasp_candidates(world, count, seed=seed)
     batch = world.grasp_batch(candidates)
     palm = palm_of(world)
@@ -349,13 +351,16 @@ def main():
     parser.add_argument("--objects", nargs="+", default=OBJECTS, choices=OBJECTS)
     parser.add_argument("--coacd", action="store_true")
     parser.add_argument("--stiff", action="store_true")
+    parser.add_argument("--contact-solver", default="sweeps", choices=["sweeps", "newton"])
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     decomposer = Decomposer() if args.coacd else None
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.objects:
-            rows, times = compare(args.library, name, args.count, args.seed, Path(tmp), decomposer, args.stiff)
+            rows, times = compare(
+                args.library, name, args.count, args.seed, Path(tmp), decomposer, args.stiff, args.contact_solver
+            )
             tested = [r for r in rows if "clasp" in r]
             agree = [r for r in tested if r["clasp"]["held"] == r["mujoco"]["held"]]
             held = (sum(r["clasp"]["held"] for r in tested), sum(r["mujoco"]["held"] for r in tested))
