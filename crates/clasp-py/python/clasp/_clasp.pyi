@@ -350,6 +350,12 @@ class World:
         """Seconds a dynamics step advances (default 0.001)."""
     @time_step.setter
     def time_step(self, seconds: float) -> None: ...
+    @property
+    def contact_solver(self) -> str:
+        """How a step solves its contacts: ``"sweeps"`` (the default), ``"newton"`` (Newton's
+        method under Coulomb's law) or ``"lcp"`` (GraspIt's)."""
+    @contact_solver.setter
+    def contact_solver(self, name: str) -> None: ...
     def velocity(self, id: BodyId) -> tuple[np.ndarray, np.ndarray]:
         """A body's velocity: its centre of gravity's (3,), mm/s, and its angular one (3,),
         rad/s, world axes."""
