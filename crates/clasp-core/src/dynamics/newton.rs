@@ -19,9 +19,9 @@
 //! (TAMSI's lag). Newton's step with the bounds following too (a Jacobian that is not
 //! symmetric) is taken where it shrinks the gradient, and near the answer ends the solve in
 //! a step or two. Sliding contacts that jam can leave Coulomb's law with no answer, or many;
-//! after [`STALLED`] iterations without progress the solve relaxes to the convex problem of Anitescu (SAP's and
-//! MuJoCo's), friction in its cone, which always has one (a sliding contact there also pushes
-//! its sides apart, at μ × its slip speed), and says so ([`SolveReport::relaxed`]). Where the
+//! after [`STALLED`] iterations without progress the solve relaxes to the convex problem of
+//! Anitescu (SAP's and MuJoCo's), friction in its cone, which always has one (a sliding
+//! contact there also pushes its sides apart, at μ × its slip speed), and says so ([`SolveReport::relaxed`]). Where the
 //! system cannot be made (a mass matrix that cannot be inverted) the sweeps answer instead.
 //!
 //! [`SolveReport::relaxed`]: crate::contact::memory::SolveReport::relaxed
@@ -211,8 +211,12 @@ impl Primal {
         let mut best = f64::INFINITY;
         // The last gradient size the solve halved, and the iterations since.
         let (mut mark, mut since) = (f64::INFINITY, 0);
+        // An accepted full step's iterate, already made where the next iteration stands.
+        let mut taken: Option<Iterate> = None;
         let at = loop {
-            let at = Iterate::of(&self, v, lagged.clone());
+            let at = taken
+                .take()
+                .unwrap_or_else(|| Iterate::of(&self, std::mem::take(&mut v), lagged.clone()));
             let size = self.size(&at.gradient);
             best = best.min(size);
             (mark, since) = if size < 0.5 * mark {
@@ -240,8 +244,8 @@ impl Primal {
                 continue;
             }
             if let Some(next) = self.exact_step(&at, best) {
-                lagged = next.held;
-                v = next.v;
+                lagged = next.held.clone();
+                taken = Some(next);
                 continue;
             }
             lagged.halfway(&at.held);
@@ -411,14 +415,13 @@ impl Iterate {
 }
 
 /// What each contact's cost is centred on and bounded by. Its centre is the impulse it had
-/// last step (each soft contact's torsion, none): where a contact keeps its impulse, it keeps
+/// last step (a soft contact's torsion is centred on none): where a contact keeps its impulse, it keeps
 /// still exactly, and its regularization gives only as its impulse changes. Its friction's
 /// bound is its normal impulse, held along each line and then moved to the normal impulse
 /// found (a fixed point, as Drake's TAMSI lags its normal forces).
 #[derive(Clone)]
 struct Held {
     contacts: Vec<Vector3<f64>>,
-    twists: Vec<f64>,
     bounds: Vec<f64>,
     /// Whether the contacts answer by the convex relaxation instead of Coulomb's law.
     relaxed: bool,
@@ -441,7 +444,6 @@ impl Held {
         let bounds = contacts.iter().map(|i| i.z.max(0.0)).collect();
         Self {
             contacts,
-            twists: vec![0.0; n],
             bounds,
             relaxed: false,
         }
@@ -472,7 +474,7 @@ impl Held {
     /// normal impulse.
     fn twist(&self, c: &Contact, k: usize) -> (f64, f64) {
         let radius = c.twist.as_ref().map_or(0.0, |t| t.radius);
-        (self.twists[k], c.friction * radius * self.bounds[k])
+        (0.0, c.friction * radius * self.bounds[k])
     }
 }
 
