@@ -47,7 +47,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         .iter()
         .map(|(name, hand, object)| match grasps(hand, object, count) {
             Some((mut world, trials)) => {
-                // Newton's method first, the sweeps (the default) beside it.
+                // Newton's method (the default) first, the sweeps beside it.
                 world.set_contact_solver(ContactSolver::Newton);
                 run_scene(name, &world, &trials, quick, checks)
             }
@@ -175,6 +175,7 @@ fn run_scene(
         "steps": steps,
         "unsettled_steps": unsettled,
         "relaxed_steps": solves.relaxed,
+        "held_fast": solves.held_fast,
         "iterations_median": solves.sweeps_percentile(0.5),
         "iterations_p99": solves.sweeps_percentile(0.99),
         "sweeps": sweeps,
@@ -208,7 +209,7 @@ fn sweeps_beside(
         .count();
     let rate = trials.len() as f64 / seconds;
     println!(
-        "  with the sweeps instead (the default): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
+        "  with the sweeps instead: 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
         trials.len()
     );
     println!(
@@ -234,8 +235,12 @@ pub fn settled_line(solves: &SolverStats) -> String {
         0 => String::new(),
         n => format!("; {n} on the convex relaxation (sliding contacts that jam)"),
     };
+    let held = match solves.held_fast {
+        0 => String::new(),
+        n => format!("; {n} times a body free to move could not and was held fast"),
+    };
     format!(
-        "{} of {} steps' contact solves settled ({settled:.1} %, target 99.9 %: {}); iterations median {}, p99 {} (MuJoCo's Newton: ~3, ≤ 20){relaxed}",
+        "{} of {} steps' contact solves settled ({settled:.1} %, target 99.9 %: {}); iterations median {}, p99 {} (MuJoCo's Newton: ~3, ≤ 20){relaxed}{held}",
         solves.steps - solves.unsettled,
         solves.steps,
         if settled >= 99.9 { "met" } else { "not met" },

@@ -214,6 +214,7 @@ fn test_json(test: &HoldTest) -> serde_json::Value {
             "steps": d.solves.steps,
             "unsettled_steps": d.solves.unsettled,
             "relaxed_steps": d.solves.relaxed,
+            "held_fast": d.solves.held_fast,
             "sweeps_median": d.solves.sweeps_percentile(0.5),
             "sweeps_p99": d.solves.sweeps_percentile(0.99),
         })).collect::<Vec<_>>(),

@@ -209,7 +209,8 @@ impl PyWorld {
     /// pose and speed), `direction_held`, `steps` and `unsettled_steps` (the steps that made
     /// each answer, and those whose contact solve ran out of iterations before it settled),
     /// `relaxed_steps` (those Newton's method solved on the convex relaxation: sliding
-    /// contacts that jam), and `sweeps_median` and `sweeps_p99` (the iterations those steps'
+    /// contacts that jam), `held_fast` (times the object, free to move by its impact's solve,
+    /// still could not move and was held with no velocity), and `sweeps_median` and `sweeps_p99` (the iterations those steps'
     /// solves took);
     /// and how the hand pressed after the squeeze: `dof_efforts` and `effort_limits` (per DOF,
     /// N·mm, or N for a prismatic DOF), `squeeze_force` (the normal force on the object, N),
@@ -270,6 +271,7 @@ impl PyWorld {
             "relaxed_steps",
             count(&|d| d.solves.relaxed).into_pyarray(py),
         )?;
+        answer.set_item("held_fast", count(&|d| d.solves.held_fast).into_pyarray(py))?;
         let sweeps = |q: f64| count(&|d| d.solves.sweeps_percentile(q));
         answer.set_item("sweeps_median", sweeps(0.5).into_pyarray(py))?;
         answer.set_item("sweeps_p99", sweeps(0.99).into_pyarray(py))?;

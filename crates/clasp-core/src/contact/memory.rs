@@ -83,6 +83,9 @@ pub struct SolverStats {
     /// Of those, the steps Newton's method solved on the convex relaxation
     /// ([`SolveReport::relaxed`]).
     pub relaxed: usize,
+    /// Times a body that an impact's solve left free to move still could not move at all,
+    /// and was held where it stood with no velocity (`dynamics/step.rs`, `held_fast`).
+    pub held_fast: usize,
     /// The last step's.
     pub last: SolveReport,
     /// How many steps' solves took each number of sweeps (the index).
@@ -107,6 +110,7 @@ impl SolverStats {
         self.steps += other.steps;
         self.unsettled += other.unsettled;
         self.relaxed += other.relaxed;
+        self.held_fast += other.held_fast;
         if self.sweeps.len() < other.sweeps.len() {
             self.sweeps.resize(other.sweeps.len(), 0);
         }

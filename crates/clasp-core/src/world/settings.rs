@@ -60,17 +60,15 @@ pub struct ContactFriction {
 pub enum ContactSolver {
     /// RaiSim's: each contact on its own, sweeping until the impulses settle. Its sweeps often
     /// end at the cap unsettled (a hand squeezing an object: ~100 contact rows through a few
-    /// DOFs).
-    #[default]
+    /// DOFs), so labels moved with the cap; the default until issue 54.
     PerContact,
     /// GraspIt's: the time-stepping LCP of Anitescu and Potra by Lemke's algorithm, friction
     /// as an 8-sided pyramid; kept to measure the first against.
     Lcp,
     /// MuJoCo's and Drake's way: Newton's method on the primal, over the velocities, each
     /// contact near-rigid under Coulomb's law, its friction opposing the slip it ends with
-    /// (`dynamics/newton.rs`). Settles in a few iterations. Not yet the default: in a debug
-    /// build's check, a mug pulled from a Barrett's grasp stood still for a whole step at
-    /// 450 mm/s, its velocity into what it met not taken away (docs/benchmarks.md).
+    /// (`dynamics/newton.rs`). Settles in a few iterations, to a tolerance, not a cap.
+    #[default]
     Newton,
 }
 
