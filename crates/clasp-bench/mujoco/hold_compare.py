@@ -351,7 +351,7 @@ def main():
     parser.add_argument("--objects", nargs="+", default=OBJECTS, choices=OBJECTS)
     parser.add_argument("--coacd", action="store_true")
     parser.add_argument("--stiff", action="store_true")
-    parser.add_argument("--contact-solver", default="newton", choices=["sweeps", "newton"])
+    parser.add_argument("--contact-solver", default="sweeps", choices=["sweeps", "newton"])
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     decomposer = Decomposer() if args.coacd else None

@@ -47,7 +47,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         .iter()
         .map(|(name, hand, object)| match grasps(hand, object, count) {
             Some((mut world, trials)) => {
-                // Newton's method (the default) first, the sweeps beside it.
+                // Newton's method first, the sweeps (the default) beside it.
                 world.set_contact_solver(ContactSolver::Newton);
                 run_scene(name, &world, &trials, quick, checks)
             }
@@ -209,7 +209,7 @@ fn sweeps_beside(
         .count();
     let rate = trials.len() as f64 / seconds;
     println!(
-        "  with the sweeps instead: 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
+        "  with the sweeps instead (the default): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
         trials.len()
     );
     println!(

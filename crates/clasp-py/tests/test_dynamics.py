@@ -60,7 +60,7 @@ def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
 @pytest.mark.parametrize("solver", ["newton", "sweeps", "lcp"])
 def test_each_contact_solver_rests_the_box_on_its_weight(solver):
     world, box = box_on_table(3.0)
-    assert world.contact_solver == "newton", "Newton's method is the default"
+    assert world.contact_solver == "sweeps", "the sweeps are the default"
     world.contact_solver = solver
     assert world.contact_solver == solver
     world.simulate(0.5)
