@@ -290,6 +290,7 @@ mod tests {
             friction,
             slip: None,
             torsion_radius: None,
+            separating: 0.0,
         }
     }
 
