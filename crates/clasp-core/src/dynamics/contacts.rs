@@ -185,19 +185,7 @@ impl Stepping<'_> {
                 (Some(own), Some(given)) => Some(own.max(given)),
                 (own, given) => own.or(given),
             },
-            separating: self.separating(c.separation),
         }
-    }
-
-    /// The normal velocity a contact `gap` mm wide asks of its sides (`Row::separating`).
-    /// Newton's contacts give a little as their impulses grow (10⁻⁴ of their Delassus
-    /// scale): a squeeze's fingertips crept toward the mug 0.05–0.14 mm/s a step until the
-    /// moves, which never pass into anything, stopped the lifting palm; kept open, the creep
-    /// never reaches them (MuJoCo's reference acceleration does the same for its soft
-    /// contacts).
-    pub(super) fn separating(&self, gap: f64) -> f64 {
-        let kept = KEPT_GAP * self.backdrop.settings.contact_threshold;
-        GAP_OPENED * (kept - gap).max(0.0) / self.dt()
     }
 
     /// Makes the step's contact problem the stage's contacts: its pairs' contacts before
@@ -231,9 +219,3 @@ pub(super) fn add_impact(problem: &mut Vec<Contact>, impact: Vec<Contact>) {
 /// An impact's contact lies this close (mm) to the problem's contact it adds to: a body moves
 /// micrometres within a step.
 const SAME_PLACE: f64 = 0.5;
-
-/// The gap a contact keeps under Newton's method, as a share of the contact threshold: a
-/// quarter, half of the half under which moves stop.
-const KEPT_GAP: f64 = 0.25;
-/// The share of what a gap lacks of the kept gap its contact opens a step.
-const GAP_OPENED: f64 = 0.2;

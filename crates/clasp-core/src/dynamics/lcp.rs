@@ -255,7 +255,6 @@ mod tests {
             friction: 0.5,
             slip: None,
             torsion_radius: None,
-            separating: 0.0,
         };
         (
             Mobiles {

@@ -726,9 +726,6 @@ fn contact(mobiles: &Mobiles, layout: &Layout, row: &Row, block: &Matrix3<f64>) 
             }
         }
     }
-    // The contact asks its sides to separate at least `separating`: it answers the normal
-    // velocity beyond that.
-    offset.z -= row.separating;
     Contact {
         jacobian,
         offset,

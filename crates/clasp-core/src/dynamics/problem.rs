@@ -207,9 +207,6 @@ pub(crate) struct Row {
     /// torsional impulse up to μ · radius · the normal impulse (the torsion axis of its 4-D
     /// wrench space). `None` for a point contact, which does not.
     pub torsion_radius: Option<f64>,
-    /// The normal velocity (mm/s) Newton's method asks at least of the sides: a share a step
-    /// of what the contact's gap lacks of the gap it keeps (0 at or past it).
-    pub separating: f64,
 }
 
 /// A DOF's controller: it pushes the DOF towards `velocity` with a generalized impulse of at

@@ -290,7 +290,6 @@ mod tests {
             friction,
             slip: None,
             torsion_radius: None,
-            separating: 0.0,
         }
     }
 
