@@ -210,8 +210,8 @@ impl PyWorld {
     /// each answer, and those whose contact solve ran out of iterations before it settled),
     /// `relaxed_steps` (those Newton's method solved on the convex relaxation: sliding
     /// contacts that jam), `held_fast` (times the object, free to move by its impact's solve,
-    /// still could not move and was held with no velocity), and `sweeps_median` and `sweeps_p99` (the iterations those steps'
-    /// solves took);
+    /// still could not move and was held with no velocity), and `sweeps_median` and
+    /// `sweeps_p99` (the iterations those steps' solves took);
     /// and how the hand pressed after the squeeze: `dof_efforts` and `effort_limits` (per DOF,
     /// N·mm, or N for a prismatic DOF), `squeeze_force` (the normal force on the object, N),
     /// `fingers_on_object` and `fingers_on_palm` (per finger), `fingers_on_fingers` (per

@@ -69,9 +69,9 @@ pub enum ContactSolver {
     /// MuJoCo's and Drake's way: Newton's method on the primal, over the velocities, each
     /// contact near-rigid under Coulomb's law, its friction opposing the slip it ends with
     /// (`dynamics/newton.rs`). Settles in a few iterations, to a tolerance, not a cap. Not
-    /// yet the default: GraspIt's lift of the default scene's mug stops the palm short 37
-    /// times in 500 steps (a fingertip meets the mug the solve moved less far than the
-    /// finger), so the palm rises 95 of 100 mm (docs/benchmarks.md).
+    /// yet the default: GraspIt's lift of the default scene's mug stops the palm short (a
+    /// fingertip meets the mug the solve moved less far than the finger: its contacts creep
+    /// closed), so the mug rises 62.6 of 100 mm (docs/benchmarks.md).
     Newton,
 }
 
