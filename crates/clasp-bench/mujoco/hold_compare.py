@@ -8,7 +8,7 @@ when the object's centre moves ≤ 20 mm and it turns ≤ 15° in all six. Print
 object and lists each disagreement with its figures.
 
     python3 hold_compare.py [--library ../shared/graspit-models] [--count 200] [--coacd] [--stiff]
-        [--contact-solver sweeps|newton] [--json out.json]
+        [--contact-solver newton|sweeps] [--json out.json]
 
 MuJoCo: elliptic friction cones with impratio 10 (its advice for grasping), the export's time
 step and friction; it collides each mesh as its convex hull. A Barrett joint that broke away
@@ -351,7 +351,7 @@ def main():
     parser.add_argument("--objects", nargs="+", default=OBJECTS, choices=OBJECTS)
     parser.add_argument("--coacd", action="store_true")
     parser.add_argument("--stiff", action="store_true")
-    parser.add_argument("--contact-solver", default="sweeps", choices=["sweeps", "newton"])
+    parser.add_argument("--contact-solver", default="newton", choices=["newton", "sweeps"])
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     decomposer = Decomposer() if args.coacd else None

@@ -88,7 +88,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             println!("    where a step's time goes: {}", t.split);
             println!("    {}", t.solves);
         }
-        // The sweeps, the default, beside Newton's method.
+        // The sweeps beside Newton's method, the default.
         let sweeps = time_clasp(scene, ContactSolver::PerContact, scene.steps, None);
         match &sweeps {
             Ok(n) => println!(

@@ -47,7 +47,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         .iter()
         .map(|(name, hand, object)| match grasps(hand, object, count) {
             Some((mut world, trials)) => {
-                // Newton's method first, the sweeps (the default) beside it.
+                // Newton's method (the default) first, the sweeps beside it.
                 world.set_contact_solver(ContactSolver::Newton);
                 run_scene(name, &world, &trials, quick, checks)
             }
@@ -186,7 +186,7 @@ fn run_scene(
 }
 
 /// The same tests on one thread with the contacts solved by the sweeps (RaiSim's, one contact
-/// at a time: `ContactSolver::PerContact`, the default): their rate, how their solves ended,
+/// at a time: `ContactSolver::PerContact`): their rate, how their solves ended,
 /// and how many labels differ from Newton's method's.
 fn sweeps_beside(
     world: &World,
@@ -209,7 +209,7 @@ fn sweeps_beside(
         .count();
     let rate = trials.len() as f64 / seconds;
     println!(
-        "  with the sweeps instead (the default): 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
+        "  with the sweeps instead: 1 thread {rate:.2} grasps/s; {differ} of {} labels differ from Newton's method's",
         trials.len()
     );
     println!(

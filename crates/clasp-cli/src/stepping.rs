@@ -27,9 +27,9 @@ pub struct SteppingArgs {
     /// of its hull; 0 (the default) solves every contact found.
     #[arg(long, value_name = "N")]
     pub patch_corners: Option<usize>,
-    /// How a step solves its contacts: `sweeps` (the default: one contact at a time,
-    /// RaiSim's), `newton` (Newton's method on the velocities, Coulomb's law; settles, being
-    /// measured) or `lcp` (GraspIt's).
+    /// How a step solves its contacts: `newton` (the default: Newton's method on the
+    /// velocities, Coulomb's law, settled to the tolerance), `sweeps` (one contact at a time,
+    /// RaiSim's) or `lcp` (GraspIt's).
     #[arg(long, value_name = "NAME", value_parser = ["sweeps", "newton", "lcp"])]
     pub contact_solver: Option<String>,
 }

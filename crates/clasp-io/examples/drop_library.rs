@@ -4,8 +4,8 @@
 //! energy, passed into the table or failed.
 //!
 //! `cargo run --release -p clasp-io --example drop_library -- [--per-object N] [--seconds S]
-//! [--seed K] [--library DIR] [--newton]` (`--newton`: contacts solved by Newton's method under Coulomb's law,
-//! `ContactSolver::Newton`, measured beside the default, the sweeps)
+//! [--seed K] [--library DIR] [--sweeps]` (`--sweeps`: contacts solved one at a time,
+//! `ContactSolver::PerContact`, measured beside the default, Newton's method)
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -15,7 +15,7 @@ use clasp_io::drops::{Verdict, drop_world, graspit_table, judge, library_objects
 fn main() {
     let (mut per_object, mut seconds, mut seed) = (5usize, 3.0f64, 2026u64);
     let mut library: Option<PathBuf> = None;
-    let mut newton = false;
+    let mut sweeps = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -27,7 +27,7 @@ fn main() {
             "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage("seconds")),
             "--seed" => seed = value().parse().unwrap_or_else(|_| usage("a seed")),
             "--library" => library = Some(value().into()),
-            "--newton" => newton = true,
+            "--sweeps" => sweeps = true,
             _ => usage(&format!("unknown argument {arg}")),
         }
     }
@@ -57,8 +57,8 @@ fn main() {
                     let object = &objects.iter().find(|(n, _)| *n == drop.object).unwrap().1;
                     let ending = match drop_world(&table, object, drop) {
                         Some(mut world) => {
-                            if newton {
-                                world.set_contact_solver(clasp_core::ContactSolver::Newton);
+                            if sweeps {
+                                world.set_contact_solver(clasp_core::ContactSolver::PerContact);
                             }
                             judge(world, seconds)
                         }
@@ -99,7 +99,7 @@ fn main() {
 fn usage(why: &str) -> ! {
     eprintln!("drop_library: {why}");
     eprintln!(
-        "usage: drop_library [--per-object N] [--seconds S] [--seed K] [--library DIR] [--newton]"
+        "usage: drop_library [--per-object N] [--seconds S] [--seed K] [--library DIR] [--sweeps]"
     );
     std::process::exit(2);
 }

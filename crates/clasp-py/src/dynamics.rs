@@ -48,9 +48,9 @@ impl PyWorld {
         self.world.set_time_step(seconds).map_err(move_error)
     }
 
-    /// How a step solves its contacts: ``"sweeps"`` (the default: one contact at a time,
-    /// RaiSim's), ``"newton"`` (Newton's method on the velocities, Coulomb's law; settles,
-    /// being measured) or ``"lcp"`` (GraspIt's).
+    /// How a step solves its contacts: ``"newton"`` (the default: Newton's method on the
+    /// velocities, Coulomb's law, settled to the tolerance), ``"sweeps"`` (one contact at a
+    /// time, RaiSim's) or ``"lcp"`` (GraspIt's).
     #[getter]
     fn contact_solver(&self) -> &'static str {
         match self.world.contact_solver() {

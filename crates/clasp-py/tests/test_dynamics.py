@@ -60,7 +60,7 @@ def test_a_dropped_box_rests_and_its_contacts_carry_its_weight():
 @pytest.mark.parametrize("solver", ["newton", "sweeps", "lcp"])
 def test_each_contact_solver_rests_the_box_on_its_weight(solver):
     world, box = box_on_table(3.0)
-    assert world.contact_solver == "sweeps", "the sweeps are the default"
+    assert world.contact_solver == "newton", "Newton's method is the default"
     world.contact_solver = solver
     assert world.contact_solver == solver
     world.simulate(0.5)
@@ -76,7 +76,7 @@ def test_bad_dynamics_values_raise_and_change_nothing():
         world.time_step = 0.0
     with pytest.raises(ValueError, match="no contact solver"):
         world.contact_solver = "gauss"
-    assert world.contact_solver == "sweeps"
+    assert world.contact_solver == "newton"
     with pytest.raises(clasp.MoveError):
         world.gravity = [0.0, float("nan"), 0.0]
     with pytest.raises(clasp.MoveError):

@@ -55,23 +55,21 @@ pub struct ContactFriction {
     pub torsional: f64,
 }
 
-/// How a dynamics step solves its contacts (docs/architecture.md says why the first).
+/// How a dynamics step solves its contacts (docs/architecture.md says why Newton's method).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ContactSolver {
     /// RaiSim's: each contact on its own, sweeping until the impulses settle. Its sweeps often
     /// end at the cap unsettled (a hand squeezing an object: ~100 contact rows through a few
-    /// DOFs), so labels move with the cap.
-    #[default]
+    /// DOFs), so labels move with the cap; kept to measure the default against.
     PerContact,
     /// GraspIt's: the time-stepping LCP of Anitescu and Potra by Lemke's algorithm, friction
     /// as an 8-sided pyramid; kept to measure the first against.
     Lcp,
     /// MuJoCo's and Drake's way: Newton's method on the primal, over the velocities, each
     /// contact near-rigid under Coulomb's law, its friction opposing the slip it ends with
-    /// (`dynamics/newton.rs`). Settles in a few iterations, to a tolerance, not a cap. Not
-    /// yet the default: GraspIt's lift of the default scene's mug stops the palm short (a
-    /// fingertip meets the mug the solve moved less far than the finger: its contacts creep
-    /// closed), so the mug rises 62.6 of 100 mm (docs/benchmarks.md).
+    /// (`dynamics/newton.rs`). Settles in a few iterations, to a tolerance, not a cap, and
+    /// the labels of a grasp test do not move with either. The default.
+    #[default]
     Newton,
 }
 

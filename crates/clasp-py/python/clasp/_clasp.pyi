@@ -352,8 +352,9 @@ class World:
     def time_step(self, seconds: float) -> None: ...
     @property
     def contact_solver(self) -> str:
-        """How a step solves its contacts: ``"sweeps"`` (the default), ``"newton"`` (Newton's
-        method under Coulomb's law) or ``"lcp"`` (GraspIt's)."""
+        """How a step solves its contacts: ``"newton"`` (the default: Newton's method under
+        Coulomb's law), ``"sweeps"`` (one contact at a time, RaiSim's) or ``"lcp"``
+        (GraspIt's)."""
     @contact_solver.setter
     def contact_solver(self, name: str) -> None: ...
     def velocity(self, id: BodyId) -> tuple[np.ndarray, np.ndarray]:
