@@ -293,6 +293,15 @@ pub(crate) enum Command {
         /// seed a child search of 200 steps scored by closing the hand.
         #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20")]
         guided: Option<usize>,
+        /// Put each grasp the planner closes through the physics test: it closes states until
+        /// it has the grasps asked for that hold (or none are left), and returns those that
+        /// hold first, each with its test's figures. A parallel gripper's grasps always are.
+        #[arg(long)]
+        test: bool,
+        /// Which test: Clasp's own (`clasp`, the default), or the field's as Clasp reproduces
+        /// them (docs/presets.md); implies --test.
+        #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(clasp_core::PRESETS))]
+        preset: Option<String>,
         /// Also write each grasp found as a GraspIt world, the hand where the grasp left it:
         /// DIR/grasp-0.xml (the best), DIR/grasp-1.xml, …
         #[arg(long, value_name = "DIR")]

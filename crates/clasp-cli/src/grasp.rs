@@ -190,7 +190,7 @@ fn squeeze_text(squeeze: &Squeeze) -> String {
     text
 }
 
-fn test_json(test: &HoldTest) -> serde_json::Value {
+pub(crate) fn test_json(test: &HoldTest) -> serde_json::Value {
     let squeeze = &test.squeeze;
     json!({
         "held": test.held,

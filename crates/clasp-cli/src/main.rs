@@ -231,12 +231,18 @@ fn main() -> ExitCode {
             any_reach,
             anneal,
             guided,
+            test,
+            preset,
             save,
             playback,
             json,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
+            let test = (test || preset.is_some()).then(|| {
+                clasp_core::HoldSettings::preset(preset.as_deref().unwrap_or("clasp"))
+                    .expect("clap allows only the presets' names")
+            });
             let request = plan::PlanRequest {
                 save,
                 playback,
@@ -252,6 +258,7 @@ fn main() -> ExitCode {
                         children,
                         ..clasp_core::GuidedPlanning::default()
                     }),
+                    test,
                     ..PlanSettings::default()
                 },
                 threads,

@@ -1,7 +1,8 @@
 //! `plan`: GraspIt's EigenGrasp planner from the command line: the world's current hand (or
 //! `--robot`) plans grasps of the world's object, in independent seeded searches on the threads
 //! asked for; prints each grasp found (best first) and the steps per second. A parallel
-//! gripper's grasps are antipodal candidates, each labelled held or not by the physics test.
+//! gripper's grasps are antipodal candidates, each labelled held or not by the physics test;
+//! with `--test` every hand's are, and the planner closes states until those asked for hold.
 
 use std::{
     fmt::Write as _,
@@ -79,10 +80,13 @@ pub fn plan(
             "steps_per_second": rate,
             "evaluations_per_second": plan.evaluations as f64 / plan.search_seconds,
             "grasps": plan.grasps.iter().map(grasp_json).collect::<Vec<_>>(),
-            "held": held_count(&plan.grasps),
+            "held": plan.held(),
+            "closed": plan.closed,
+            "tested": plan.tested,
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),
+            "why_short_of_held": plan.why_short_of_held(request.settings.grasps),
             "wrote": wrote.lines().collect::<Vec<_>>(),
         })
         .to_string(),
@@ -90,6 +94,8 @@ pub fn plan(
             let mut text = wrote.clone();
             if let Some(why) = plan.why_empty() {
                 let _ = writeln!(text, "no grasp found: {why}");
+            } else if let Some(why) = plan.why_short_of_held(request.settings.grasps) {
+                let _ = writeln!(text, "{why}");
             } else if plan.unreachable > 0 {
                 let _ = writeln!(
                     text,
@@ -125,7 +131,7 @@ pub fn plan(
                 "{hand}: {} grasps ({} force-closure{}) in {:.2} s",
                 plan.grasps.len(),
                 plan.grasps.iter().filter(|g| g.force_closure()).count(),
-                held_count(&plan.grasps).map_or(String::new(), |n| format!(", {n} held")),
+                plan.held().map_or(String::new(), |n| format!(", {n} held")),
                 plan.seconds,
             );
             let threads = pool.current_num_threads();
@@ -194,12 +200,6 @@ fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
         "epsilon": quality.and_then(|q| q.epsilon),
         "volume": quality.and_then(|q| q.volume),
         "held": g.held(),
+        "test": g.test.as_ref().map(crate::grasp::test_json),
     })
-}
-
-/// How many of the grasps held in their physics test; `None` where none was tested (a
-/// parallel gripper's always are).
-fn held_count(grasps: &[PlannedGrasp]) -> Option<usize> {
-    let tested: Vec<bool> = grasps.iter().filter_map(|g| g.held()).collect();
-    (!tested.is_empty()).then(|| tested.iter().filter(|&&h| h).count())
 }

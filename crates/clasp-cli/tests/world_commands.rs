@@ -1121,6 +1121,24 @@ fn plan_finds_force_closure_grasps_and_repeats_them_for_a_seed() {
         .filter_map(|g| g["energy"].as_f64())
         .collect();
     assert!(energies.iter().any(|&e| e < 0.0), "{energies:?}");
+    // --test (and --preset, which implies it): the plan closes states until the grasps asked
+    // for hold, those first, each with its test's figures.
+    let tested = plan(&["--steps", "2000", "--seed", "5", "--grasps", "2", "--test"]);
+    assert_eq!(tested["held"], 2, "{tested}");
+    assert_eq!(tested["why_short_of_held"], Value::Null);
+    assert!(tested["tested"].as_u64().unwrap() >= 2);
+    for grasp in tested["grasps"].as_array().unwrap() {
+        assert_eq!(grasp["held"], true);
+        assert_eq!(grasp["test"]["held"], true);
+        assert_eq!(grasp["test"]["directions"].as_array().unwrap().len(), 6);
+    }
+    let preset = plan(&[
+        "--steps", "2000", "--seed", "5", "--grasps", "1", "--preset", "graspgen",
+    ]);
+    let runs = preset["grasps"][0]["test"]["directions"]
+        .as_array()
+        .unwrap();
+    assert_eq!(runs.len(), 1, "GraspGen's test is one run: {preset}");
     let output = run(&["plan", path_str(&world), "--anneal", "t0=-1"]);
     assert!(!output.status.success());
     assert!(

@@ -341,6 +341,57 @@ fn the_barretts_best_force_closure_grasp_of_the_mug_holds_in_all_six_directions(
     assert!(!open.held && dropped >= 4, "{open:?}");
 }
 
+/// Issue 55: with a test, the planner puts each grasp it closes through it, closes states until
+/// the grasps asked for hold, and returns those first, each with its test; a grasp it returns
+/// as held holds when tested again on its own. A test that nothing passes (an object may
+/// weigh a tonne) leaves it closing every state it kept, and saying so.
+#[test]
+fn a_tested_plan_closes_until_the_grasps_asked_for_hold_and_returns_those_first() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    let test = clasp_core::HoldSettings::default();
+    let asked = PlanSettings {
+        grasps: 3,
+        test: Some(test),
+        ..PlanSettings::default()
+    };
+    let found = plan(&world, &asked);
+    let held = found.held().expect("its grasps were tested");
+    println!(
+        "{held} held of {}, {} closed, {} tested",
+        found.grasps.len(),
+        found.closed,
+        found.tested
+    );
+    assert_eq!(held, 3, "the Barrett holds GraspIt's mug in most grasps");
+    assert!(found.grasps[..3].iter().all(|g| g.held() == Some(true)));
+    assert!(found.why_short_of_held(3).is_none());
+    assert!(0 < found.tested && found.tested <= found.closed);
+    let again = world.test_grasps(
+        RobotId::from_index(0),
+        BodyId::Free(0),
+        &[found.grasps[0].grasp.clone()],
+        &test,
+    );
+    assert!(again[0].as_ref().unwrap().held);
+    let none_pass = PlanSettings {
+        test: Some(clasp_core::HoldSettings {
+            object_mass: Some(1.0e6),
+            ..test
+        }),
+        steps: 500,
+        searches: 1,
+        ..asked
+    };
+    let short = plan(&world, &none_pass);
+    assert_eq!(short.held(), Some(0));
+    let why = short.why_short_of_held(3).expect("it says why");
+    assert!(why.contains("budget ran out"), "{why}");
+    assert!(short.grasps.iter().all(|g| g.held() != Some(true)));
+}
+
 /// How many of robot 0's bodies touch body 0.
 fn bodies_on_object(world: &World) -> usize {
     let mut bodies: Vec<BodyId> = world

@@ -225,8 +225,11 @@ impl PyWorld {
     /// parameters by GraspIt's names (`yc`, `hc`, `ydims`, `hdims`, `nbr_adj`, `err_adj`,
     /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). `guided`: GraspIt's
     /// guided planner, that many of the best states seeding child searches that close the
-    /// hand. The same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, annealing=None, guided=None))]
+    /// hand. With `test` (or a `preset` naming the test), each grasp closed is put through
+    /// the physics test and the planner closes states until `grasps` distinct ones hold:
+    /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`. The
+    /// same seed gives the same grasps.
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -241,9 +244,14 @@ impl PyWorld {
         object: Option<PyBodyId>,
         threads: Option<usize>,
         test: bool,
+        preset: Option<&str>,
         annealing: Option<std::collections::HashMap<String, f64>>,
         guided: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let test = match test || preset.is_some() {
+            true => Some(hold::hold_settings(preset, None, None, None, None)?),
+            false => None,
+        };
         let (robot, object) = (self.hand(robot)?, self.object(object)?);
         let energy: clasp_core::PlanEnergy = energy.parse().map_err(PyValueError::new_err)?;
         let mut schedule = clasp_core::Annealing::default();
@@ -261,40 +269,22 @@ impl PyWorld {
                 children,
                 ..clasp_core::GuidedPlanning::default()
             }),
+            test,
             ..clasp_core::PlanSettings::default()
         };
         let pool = batch::pool(threads)?;
         let world = &self.world;
         let progress = clasp_core::PlanProgress::default();
         let run = || world.plan(robot, object, &settings, &progress);
-        let mut plan = py
+        let plan = py
             .detach(|| match &pool {
                 Some(pool) => pool.install(run),
                 None => run(),
             })
             .map_err(move_error)?;
-        // With `test`, the grasps that hold come first.
-        let tests = match test {
-            true => {
-                let settings = clasp_core::HoldSettings::default();
-                let mut rank = || plan.rank_by_test(world, robot, object, &settings);
-                // A planned grasp is never in the object: each one can be tested.
-                Some(
-                    py.detach(|| match &pool {
-                        Some(pool) => pool.install(rank),
-                        None => rank(),
-                    })
-                    .map_err(move_error)?,
-                )
-            }
-            // A parallel gripper's plan tested every grasp already.
-            false => plan
-                .grasps
-                .iter()
-                .map(|g| g.test.clone())
-                .collect::<Option<Vec<_>>>()
-                .filter(|tests| !tests.is_empty()),
-        };
+        // Tested in the plan where asked (a parallel gripper's always are).
+        let tests: Vec<Option<clasp_core::HoldTest>> =
+            plan.grasps.iter().map(|g| g.test.clone()).collect();
         let trials: Vec<_> = plan.grasps.iter().map(|g| &g.grasp).collect();
         let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
         let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
@@ -304,9 +294,11 @@ impl PyWorld {
         arrays.set_item("seconds", plan.seconds)?;
         arrays.set_item("search_seconds", plan.search_seconds)?;
         arrays.set_item("why_empty", plan.why_empty())?;
-        if let Some(tests) = tests {
-            let tests: Vec<_> = tests.into_iter().map(Some).collect();
+        if tests.iter().any(Option::is_some) {
             hold::hold_arrays(py, &tests, &arrays)?;
+            arrays.set_item("closed", plan.closed)?;
+            arrays.set_item("tested", plan.tested)?;
+            arrays.set_item("why_short_of_held", plan.why_short_of_held(grasps))?;
         }
         Ok(arrays)
     }

@@ -144,13 +144,18 @@ def test_the_planner_from_python(graspit):
         clasp.World.default_scene().plan(steps=10)
 
 
-def test_the_planner_ranks_its_grasps_by_the_physics_test(graspit):
+def test_the_planner_tests_its_grasps_until_those_asked_for_hold(graspit):
     world = clasp.World()
     world.add_body(graspit / "objects" / "mug.xml")
     world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml", pose=clasp.pose((0, 0, 1000)))
     plan = world.plan(steps=1500, seed=3, grasps=4, test=True)
     held = plan["held"]
     assert held.shape == (len(plan["palm"]),) and plan["hold_displacement"].shape == (len(held), 6)
-    # Those that hold come first.
-    assert list(held) == sorted(held, reverse=True)
-    assert held.any(), "a Barrett grasp of the mug holds"
+    # It closed states until four held, and those come first.
+    assert held.all() and len(held) == 4, plan["why_short_of_held"]
+    assert plan["why_short_of_held"] is None and 4 <= plan["tested"] <= plan["closed"]
+    # A preset names the test (and implies it): GraspGen's is one run.
+    one = world.plan(steps=1500, seed=3, grasps=1, preset="graspgen")
+    assert one["hold_displacement"].shape == (len(one["held"]), 1)
+    with pytest.raises(ValueError, match="unknown test preset"):
+        world.plan(steps=10, preset="isaac")

@@ -39,7 +39,8 @@ const ROUND_SEED_STRIDE: u64 = 0x9E37_79B9_7F4A_7C15;
 impl<E: CollisionEngine + Clone> World<E> {
     /// Plans grasps of `object` with the parallel gripper `robot` (its jaws: `jaws`): rounds of
     /// antipodal candidates ([`antipodal_candidates`]) from `settings.seed`, each closed and
-    /// tested by Clasp's physics test ([`HoldSettings::default`]), until `settings.grasps`
+    /// tested by the plan's physics test (`settings.test`; Clasp's own, [`HoldSettings::default`],
+    /// where none is given), until `settings.grasps`
     /// distinct grasps hold or [`ROUNDS`] rounds are spent. Each grasp's energy is the most
     /// its object moved in the test (mm): the held ones first, then the rest, least moved
     /// first. `progress` counts candidates tried and may stop the run between rounds.
@@ -53,7 +54,7 @@ impl<E: CollisionEngine + Clone> World<E> {
     ) -> Result<GraspPlan, MoveError> {
         let started = Instant::now();
         let hand = self.find_robot(robot)?;
-        let test = HoldSettings::default();
+        let test = settings.test.unwrap_or_default();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: false,
@@ -89,6 +90,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             search_seconds,
             illegal_steps: 0,
             closed,
+            tested: closed,
             unreachable,
         })
     }

@@ -22,6 +22,7 @@ use crate::{
     contact::filter::Part,
     grasp::{
         batch::{BatchQuality, GraspCandidate},
+        hold_settings::HoldSettings,
         quality::WrenchSpaceKind,
         trial::{GraspTrial, TrialPlan},
     },
@@ -133,13 +134,16 @@ impl<E: CollisionEngine + Clone> World<E> {
         // The kept states approached (at most `settings.approach` mm), closed and scored, each
         // on a clone in a domain of its own, best energy first, in batches of CLOSE_BATCH,
         // until `settings.grasps` distinct force-closure grasps are in hand (for a hand an arm
-        // carries, all of them: which the arm reaches is known only after).
+        // carries, all of them: which the arm reaches is known only after), or with a test,
+        // that many distinct grasps that hold (a carried hand's tested only where its arm
+        // reaches them).
         let carried = settings.only_reachable && self.carrier(robot).is_some();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
         let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
+        let mut tested = 0;
         for batch in close_batches(&kept) {
             let candidates: Vec<GraspCandidate> = batch
                 .iter()
@@ -154,6 +158,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                 })
                 .collect();
             let closed = self.grasp_batch(robot, object, &candidates, quality)?;
+            let first = grasps.len();
             grasps.extend(
                 batch
                     .iter()
@@ -166,8 +171,10 @@ impl<E: CollisionEngine + Clone> World<E> {
                         test: None,
                     }),
             );
-            let closures = grasps.iter().filter(|g| g.force_closure());
-            if !carried && distinct(closures, space.radius) >= settings.grasps {
+            if let Some(test) = &settings.test {
+                tested += self.test_planned(robot, object, &mut grasps[first..], test, carried);
+            }
+            if enough(&grasps, settings, carried, space.radius) {
                 break;
             }
         }
@@ -181,9 +188,48 @@ impl<E: CollisionEngine + Clone> World<E> {
             search_seconds,
             illegal_steps,
             closed,
+            tested,
             unreachable,
         })
     }
+
+    /// Puts each of `grasps` that touches the object through the physics test `test`, in
+    /// parallel (for a hand an arm carries, `carried`, only those its arm reaches: a grasp it
+    /// cannot reach is never returned). A grasp whose test cannot be run stays untested.
+    /// Returns how many were tested.
+    fn test_planned(
+        &self,
+        robot: RobotId,
+        object: BodyId,
+        grasps: &mut [PlannedGrasp],
+        test: &HoldSettings,
+        carried: bool,
+    ) -> usize {
+        let worth: Vec<usize> = (0..grasps.len())
+            .filter(|&k| {
+                let grasp = &grasps[k].grasp;
+                !grasp.contacts.is_empty() && (!carried || self.arm_reaches(robot, grasp))
+            })
+            .collect();
+        let trials: Vec<GraspTrial> = worth.iter().map(|&k| grasps[k].grasp.clone()).collect();
+        let tests = self.test_grasps(robot, object, &trials, test);
+        for (&k, tested) in worth.iter().zip(tests) {
+            grasps[k].test = tested.ok();
+        }
+        worth.len()
+    }
+}
+
+/// Whether the grasps closed so far end the closing: `settings.grasps` distinct ones that
+/// held their test (with one), or that are force closure (without; never for a hand an arm
+/// carries, whose reach is known only after).
+fn enough(grasps: &[PlannedGrasp], settings: &PlanSettings, carried: bool, radius: f64) -> bool {
+    let count = match settings.test {
+        Some(_) => distinct(grasps.iter().filter(|g| g.held() == Some(true)), radius),
+        None if carried => 0,
+        None => distinct(grasps.iter().filter(|g| g.force_closure()), radius),
+    };
+    count >= settings.grasps
 }
 
 impl<E: CollisionEngine + Clone> World<E> {

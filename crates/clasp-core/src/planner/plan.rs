@@ -1,12 +1,10 @@
-//! What a planning run found: its grasps, best first, what it did, why it found none; and the
-//! grasps ranked by the physics test.
+//! What a planning run found: its grasps, best first, what it did, why it found none or
+//! fewer that hold than asked.
 
 use super::walk::STUCK_RETRIES;
 use crate::{
-    grasp::{hold::HoldTest, hold_settings::HoldSettings, trial::GraspTrial},
-    ids::{BodyId, RobotId},
+    grasp::{hold::HoldTest, trial::GraspTrial},
     pose::Pose,
-    world::{World, error::MoveError},
 };
 
 /// A planned grasp: where the hand ended after closing, and how good the grasp is.
@@ -20,7 +18,7 @@ pub struct PlannedGrasp {
     /// After approaching and closing: the palm, DOFs, contacts and quality (L1, with volume).
     pub grasp: GraspTrial,
     /// Its physics test, where one was run: always for a parallel gripper's grasps, for the
-    /// others after [`GraspPlan::rank_by_test`].
+    /// others with [`PlanSettings::test`](super::settings::PlanSettings::test).
     pub test: Option<HoldTest>,
 }
 
@@ -61,8 +59,13 @@ pub struct GraspPlan {
     /// (GraspIt's planner loops there: its issue #131).
     pub illegal_steps: u64,
     /// The search's best states closed and scored (best energy first, until enough distinct
-    /// force-closure grasps were found).
+    /// force-closure grasps were found, or with a test, enough that held).
     pub closed: usize,
+    /// Of those, the grasps put through the physics test ([`PlanSettings::test`]; a
+    /// parallel gripper's, every one).
+    ///
+    /// [`PlanSettings::test`]: super::settings::PlanSettings::test
+    pub tested: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`]).
     pub unreachable: usize,
@@ -91,30 +94,21 @@ impl GraspPlan {
         })
     }
 
-    /// Ranks the grasps by the physics test (`World::test_grasps`, each on a copy of `world`
-    /// with the grasp put in place, all in parallel; a grasp tested already keeps its test):
-    /// those that hold first, each group in the order it had. Returns each grasp's test, in
-    /// the new order.
-    pub fn rank_by_test(
-        &mut self,
-        world: &World,
-        robot: RobotId,
-        object: BodyId,
-        settings: &HoldSettings,
-    ) -> Result<Vec<HoldTest>, MoveError> {
-        let untested: Vec<GraspTrial> = self
-            .grasps
-            .iter()
-            .filter(|g| g.test.is_none())
-            .map(|g| g.grasp.clone())
-            .collect();
-        let mut tests = world
-            .test_grasps(robot, object, &untested, settings)
-            .into_iter();
-        for g in self.grasps.iter_mut().filter(|g| g.test.is_none()) {
-            g.test = tests.next().transpose()?;
-        }
-        self.grasps.sort_by_key(|g| g.held() != Some(true));
-        Ok(self.grasps.iter().filter_map(|g| g.test.clone()).collect())
+    /// How many of the grasps held in their physics test; `None` where none was tested.
+    pub fn held(&self) -> Option<usize> {
+        let tested: Vec<bool> = self.grasps.iter().filter_map(|g| g.held()).collect();
+        (!tested.is_empty()).then(|| tested.iter().filter(|&&h| h).count())
+    }
+
+    /// Why a tested plan returned fewer than `asked` grasps that hold; `None` where it did
+    /// not, or tested none.
+    pub fn why_short_of_held(&self, asked: usize) -> Option<String> {
+        let held = self.held()?;
+        (held < asked).then(|| {
+            format!(
+                "{held} of the {asked} grasps asked for held: the plan's budget ran out after {} grasps closed, {} of them tested",
+                self.closed, self.tested
+            )
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! minimise, how many grasps it returns, and the guided planner's child searches.
 
 use super::{anneal::Annealing, search::PlanEnergy};
+use crate::grasp::hold_settings::HoldSettings;
 
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -11,7 +12,8 @@ pub struct PlanSettings {
     /// from 30,000 to 70,000, 40,000 steps).
     pub steps: u64,
     /// How many grasps to return. The kept states are closed best energy first until this
-    /// many distinct force-closure grasps are found, so a plan asking for fewer answers sooner.
+    /// many distinct force-closure grasps are found (with [`test`](Self::test): this many
+    /// held), so a plan asking for fewer answers sooner.
     pub grasps: usize,
     pub energy: PlanEnergy,
     pub seed: u64,
@@ -27,6 +29,11 @@ pub struct PlanSettings {
     pub annealing: Annealing,
     /// GraspIt's guided planner: child searches from the best states found (none by default).
     pub guided: Option<GuidedPlanning>,
+    /// The physics test each grasp closed is put through (a parallel gripper's always are, by
+    /// Clasp's own test where none is given): the plan then closes states until it has
+    /// [`grasps`](Self::grasps) distinct grasps that hold, or none are left, and returns
+    /// those that hold first. `None`: force closure alone judges a grasp.
+    pub test: Option<HoldSettings>,
 }
 
 /// GraspIt's guided planner, after the searches: each of the best `children` states found
@@ -63,6 +70,7 @@ impl Default for PlanSettings {
             only_reachable: true,
             annealing: Annealing::default(),
             guided: None,
+            test: None,
         }
     }
 }

@@ -568,16 +568,20 @@ class World:
         object: BodyId | None = None,
         threads: int | None = None,
         test: bool = False,
+        preset: str | None = None,
         annealing: dict[str, float] | None = None,
         guided: int | None = None,
     ) -> dict[str, Any]:
         """(``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
         hdims, nbr_adj, err_adj, t0, k0, attempts; ValueError for an unknown name or a bad
         value.) (``guided``: GraspIt's guided planner, that many of the best states each seeding
-        a child search of 200 steps scored by closing the hand.) (With ``test``, the grasps
-        found are ranked by the physics test, those that hold
-        first, with ``held``, ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives
-        them.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
+        a child search of 200 steps scored by closing the hand.) (With ``test``, or a
+        ``preset`` naming the test as ``test_grasp`` does, each grasp the planner closes is
+        put through the physics test: it closes states until ``grasps`` distinct ones hold,
+        or none are left, and returns those that hold first, with ``held``,
+        ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives them, ``closed`` and
+        ``tested`` (the grasps closed and tested), and ``why_short_of_held``: why fewer held
+        than asked, or None.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
         ("contact" or "quality" energy) or by closing the hand ("autograsp": slow), the best
         states closed and scored. Returns the best
