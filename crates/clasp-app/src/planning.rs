@@ -71,6 +71,11 @@ fn finish_plans(mut editor: Editor) {
             if let Some(why) = plan.why_empty() {
                 editor.error(format!("the planner found no grasp: {why}"));
             }
+            let asked = editor.planning.settings.grasps;
+            if let Some(why) = plan.why_short_of_held(asked) {
+                editor.info(why);
+            }
+            let held = plan.held().map_or(String::new(), |n| format!(", {n} held"));
             let closures = plan.grasps.iter().filter(|g| g.force_closure()).count();
             let planning = &mut editor.planning;
             planning.found = plan.grasps;
@@ -82,7 +87,7 @@ fn finish_plans(mut editor: Editor) {
                 n => format!("; {n} left out, the arm cannot reach them"),
             };
             editor.info(format!(
-                "planned {found} grasps ({closures} force-closure) in {:.1} s, {} steps{unreachable}",
+                "planned {found} grasps ({closures} force-closure{held}) in {:.1} s, {} steps{unreachable}",
                 plan.seconds, plan.steps
             ));
         }

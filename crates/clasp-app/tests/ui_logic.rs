@@ -1126,6 +1126,25 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
             .count()
             == 2
     );
+
+    // With the test asked for, the plan tests each grasp it closes until those asked for
+    // hold, and says so.
+    edit(&mut app, |e| {
+        e.planning.settings.test = Some(clasp_core::HoldSettings::default());
+        e.planning.settings.grasps = 2;
+    });
+    click_widget(&mut app, Vec2::from(plan));
+    let mut frames = 0;
+    while running(&mut app) {
+        app.update();
+        frames += 1;
+        assert!(frames < 100_000, "the tested plan never ended");
+    }
+    let found = edit(&mut app, |e| e.planning.found.clone());
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|g| g.held() == Some(true)));
+    let said = log(&app);
+    assert!(said.iter().any(|l| l.text.contains("2 held")), "{said:?}");
 }
 
 /// A plan with nowhere legal to go (GraspIt's mug sealed inside a solid block) ends, and the

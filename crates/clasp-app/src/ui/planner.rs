@@ -76,6 +76,11 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
             let label = "only grasps the arm reaches (arm and hand in nothing)";
             ui.checkbox(&mut settings.only_reachable, label);
         }
+        let mut tested = settings.test.is_some();
+        let label = "test each grasp (the physics test): plan until they hold";
+        if ui.checkbox(&mut tested, label).changed() {
+            settings.test = tested.then(clasp_core::HoldSettings::default);
+        }
         let mut guided = settings.guided.is_some();
         let label = "guided: the best states seed searches that close the hand";
         if ui.checkbox(&mut guided, label).changed() {
@@ -173,9 +178,20 @@ fn found_list(ui: &mut egui::Ui, editor: &mut Editor) -> Vec<egui::Rect> {
         .found
         .iter()
         .enumerate()
-        .map(|(k, g)| match g.force_closure() {
-            true => format!("{}. force closure, ε {:.3}", k + 1, g.epsilon()),
-            false => format!("{}. not force closure (energy {:.2})", k + 1, g.energy),
+        .map(|(k, g)| {
+            let held = match g.held() {
+                Some(true) => ", held",
+                Some(false) => ", not held",
+                None => "",
+            };
+            match g.force_closure() {
+                true => format!("{}. force closure, ε {:.3}{held}", k + 1, g.epsilon()),
+                false => format!(
+                    "{}. not force closure (energy {:.2}){held}",
+                    k + 1,
+                    g.energy
+                ),
+            }
         })
         .collect();
     let shown = planning.shown;
