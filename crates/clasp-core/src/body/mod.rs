@@ -353,9 +353,14 @@ impl Body {
     /// How fast its fastest point may move (mm/s): its centre of gravity's speed plus its
     /// spin times the farthest its surface reaches from the centre (a bound, cheap and sure).
     pub fn fastest_point_speed(&self) -> f64 {
+        self.fastest_point_speed_at(&self.velocity)
+    }
+
+    /// The same bound for the body moving at `velocity` (a change of its velocity, say).
+    pub fn fastest_point_speed_at(&self, velocity: &Velocity) -> f64 {
         let (centre, radius) = self.geometry.bounding_ball();
         let reach = radius + (centre - self.mass.cog).norm();
-        self.velocity.linear.norm() + self.velocity.angular.norm() * reach
+        velocity.linear.norm() + velocity.angular.norm() * reach
     }
 
     /// The centre of gravity in world coordinates.

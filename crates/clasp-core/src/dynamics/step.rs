@@ -114,11 +114,10 @@ impl Stepping<'_> {
                 let Some(body) = self.body_mut(BodyId::Free(i)) else {
                     continue;
                 };
-                let (linear, angular) = (
+                let taken = body.fastest_point_speed_at(&Velocity::new(
                     m.linear - body.velocity.linear,
                     m.angular - body.velocity.angular,
-                );
-                let taken = linear.norm() + angular.norm() * body.geometry.bounding_ball().1;
+                ));
                 body.velocity = Velocity::new(m.linear, m.angular);
                 if *rest > dt * 1e-6 {
                     let done = self.advance(i, m, *rest, false)?;
