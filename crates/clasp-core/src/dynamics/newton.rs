@@ -285,7 +285,7 @@ impl Primal {
     /// with (a squeeze without gravity has little of the first, and its fingers' pushes
     /// cancel on the object to within their rounding).
     fn settled(&self, at: &Iterate, tolerance: f64, momentum: f64) -> bool {
-        at.gradient.amax() <= tolerance * momentum.max(self.pushes(at))
+        at.gradient.amax() <= tolerance * momentum.max(at.pushes)
     }
 
     /// The iterate at `at`'s velocities with each contact's cost centred on the impulse it
@@ -344,28 +344,29 @@ impl Primal {
         coupling
     }
 
-    /// The largest momentum the impulses at `at` move any one coordinate by, each term's
-    /// size added (what the gradient is rounded against).
-    fn pushes(&self, at: &Iterate) -> f64 {
-        let mut pushes = (&self.mass * (&at.v - &self.free)).abs();
-        for (k, c) in self.contacts.iter().enumerate() {
-            let (impulse, _) = c.answer(&c.velocity(&at.v), at.held.law(k));
-            pushes += (c.jacobian.transpose() * impulse).abs();
-        }
-        for d in &self.drives {
-            pushes[d.index] += d.answer(at.v[d.index]).0.abs();
-        }
-        pushes.amax().max(1e-300)
-    }
-
     /// The cost's gradient and Hessian at `v`, about the impulses `held`.
     fn derivatives(&self, v: &DVector<f64>, held: &Held) -> (DVector<f64>, DMatrix<f64>) {
+        let (gradient, hessian, _) = self.derivatives_and_pushes(v, held);
+        (gradient, hessian)
+    }
+
+    /// The cost's gradient and Hessian at `v`, about the impulses `held`, and the largest
+    /// momentum the impulses there move any one coordinate by, each term's size added (what
+    /// the gradient is rounded against: `settled`).
+    fn derivatives_and_pushes(
+        &self,
+        v: &DVector<f64>,
+        held: &Held,
+    ) -> (DVector<f64>, DMatrix<f64>, f64) {
         let mut gradient = &self.mass * (v - &self.free);
+        let mut pushes = gradient.abs();
         let mut hessian = self.mass.clone();
         for (k, c) in self.contacts.iter().enumerate() {
             let (impulse, stiffness) = c.answer(&c.velocity(v), held.law(k));
             let jt = c.jacobian.transpose();
-            gradient -= &jt * impulse;
+            let pushed = &jt * impulse;
+            gradient -= &pushed;
+            pushes += pushed.abs();
             hessian += &jt * (stiffness * &c.jacobian);
             if let Some(twist) = &c.twist {
                 let (impulse, stiffness) = twist.answer(twist.velocity(v), held.twist(c, k));
@@ -376,9 +377,10 @@ impl Primal {
         for d in &self.drives {
             let (impulse, stiffness) = d.answer(v[d.index]);
             gradient[d.index] -= impulse;
+            pushes[d.index] += impulse.abs();
             hessian[(d.index, d.index)] += stiffness;
         }
-        (gradient, hessian)
+        (gradient, hessian, pushes.amax().max(1e-300))
     }
 
     /// The step along `direction` that minimises the cost (convex along it): Newton's method
@@ -438,17 +440,20 @@ struct Iterate {
     held: Held,
     gradient: DVector<f64>,
     hessian: DMatrix<f64>,
+    /// The largest momentum the impulses here move any one coordinate by.
+    pushes: f64,
 }
 
 impl Iterate {
     fn of(primal: &Primal, v: DVector<f64>, mut held: Held) -> Self {
         held.bound(primal, &v);
-        let (gradient, hessian) = primal.derivatives(&v, &held);
+        let (gradient, hessian, pushes) = primal.derivatives_and_pushes(&v, &held);
         Self {
             v,
             held,
             gradient,
             hessian,
+            pushes,
         }
     }
 }
