@@ -143,15 +143,12 @@ fn main() -> ExitCode {
                 );
             }
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            let hold = test.then(|| {
-                let named = preset.as_deref().unwrap_or("clasp");
-                let settings = clasp_core::HoldSettings::preset(named)
-                    .expect("clap allows only the presets' names");
-                clasp_core::HoldSettings {
+            // Clap takes --preset only with --test here.
+            let hold =
+                asked_test(test, preset.as_deref()).map(|settings| clasp_core::HoldSettings {
                     seconds: test_seconds.unwrap_or(settings.seconds),
                     ..settings
-                }
-            });
+                });
             let request = grasp::GraspRequest {
                 robot: robot.as_deref(),
                 approach,
@@ -239,10 +236,7 @@ fn main() -> ExitCode {
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            let test = (test || preset.is_some()).then(|| {
-                clasp_core::HoldSettings::preset(preset.as_deref().unwrap_or("clasp"))
-                    .expect("clap allows only the presets' names")
-            });
+            let test = asked_test(test, preset.as_deref());
             let request = plan::PlanRequest {
                 save,
                 playback,
@@ -276,10 +270,7 @@ fn main() -> ExitCode {
             stepping,
             json,
         } => {
-            let test = (test || preset.is_some()).then(|| {
-                clasp_core::HoldSettings::preset(preset.as_deref().unwrap_or("clasp"))
-                    .expect("clap allows only the presets' names")
-            });
+            let test = asked_test(test, preset.as_deref());
             let request = batch::BatchRequest {
                 object: &object,
                 hand: &hand,
@@ -295,6 +286,15 @@ fn main() -> ExitCode {
 }
 
 /// Exits as clap does for a bad command line, with the subcommand's usage.
+/// The physics test a command asked for: `--test`, or a `--preset` naming one (which implies
+/// it); Clasp's own where no preset is named.
+fn asked_test(test: bool, preset: Option<&str>) -> Option<clasp_core::HoldSettings> {
+    (test || preset.is_some()).then(|| {
+        clasp_core::HoldSettings::preset(preset.unwrap_or("clasp"))
+            .expect("clap allows only the presets' names")
+    })
+}
+
 fn usage_error(subcommand: &str, message: &str) -> ! {
     let mut cli = Cli::command();
     cli.build();
