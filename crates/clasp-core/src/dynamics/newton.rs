@@ -7,10 +7,10 @@
 //!
 //! vanish, v* the velocities without contact. Each contact's term is regularized by R, a small
 //! share ([`GIVE`]) of its Delassus block's scale, about an impulse it is centred on: its last
-//! step's to start with, then the one it answers once the solve settles, again until that
-//! moves nothing (a proximal point: a contact that keeps its impulse keeps still exactly, so
-//! a resting body does not sink, and iterated it is hard contact: nothing creeps closed under
-//! a squeeze whose impulses grow). Coulomb's law: the
+//! step's to start with, then, once the solve settles, the one it answers there, and the solve
+//! goes on ([`RECENTRES`] times; a proximal point: a contact that keeps its impulse keeps
+//! still exactly, so a resting body does not sink, and iterated it tends to hard contact:
+//! a squeeze whose impulses grow no longer creeps closed). Coulomb's law: the
 //! normal impulse stops the approach; friction is held within the disk of μ × the normal
 //! impulse and, sliding, opposes the slip the step ends with (maximal dissipation); a soft
 //! contact's torsion within μ × its radius × the normal impulse. A DOF controller's impulse is
@@ -231,8 +231,8 @@ impl Primal {
                 (mark, since + 1)
             };
             if self.settled(&at, limits.tolerance, momentum) {
-                // Settled about the centres: settled for hard contact once re-centring on
-                // the answer moves nothing (below).
+                // Settled about the centres: centred again on the answer, the solve goes on
+                // where that unsettles it, RECENTRES times at most.
                 let next = match recentres < RECENTRES {
                     true => self.recentred(&at, limits.tolerance, momentum),
                     false => None,
