@@ -1076,13 +1076,18 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
     let plan = controls(&app).plan_button.expect("the planner drew Plan");
     click_widget(&mut app, Vec2::from(plan));
     let running = |app: &mut App| edit(app, |e| e.planning.running());
+    // Frames go on until the run ends, within `frames` of them.
+    let until_done = |app: &mut App, frames: usize, what: &str| {
+        for _ in 0..frames {
+            if !running(app) {
+                return;
+            }
+            app.update();
+        }
+        panic!("{what} never ended");
+    };
     assert!(running(&mut app), "the click started a plan");
-    let mut frames = 0;
-    while running(&mut app) {
-        app.update();
-        frames += 1;
-        assert!(frames < 10_000, "the plan never ended");
-    }
+    until_done(&mut app, 10_000, "the plan");
     let found = edit(&mut app, |e| e.planning.found.clone());
     assert!(found.len() >= 5, "{} grasps", found.len());
     assert!(found[0].force_closure());
@@ -1113,12 +1118,7 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
     click_widget(&mut app, Vec2::from(plan));
     assert!(running(&mut app));
     edit(&mut app, |e| e.planning.stop());
-    let mut frames = 0;
-    while running(&mut app) {
-        app.update();
-        frames += 1;
-        assert!(frames < 10_000, "the stopped plan never ended");
-    }
+    until_done(&mut app, 10_000, "the stopped plan");
     assert!(
         log(&app)
             .iter()
@@ -1134,12 +1134,7 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
         e.planning.settings.grasps = 2;
     });
     click_widget(&mut app, Vec2::from(plan));
-    let mut frames = 0;
-    while running(&mut app) {
-        app.update();
-        frames += 1;
-        assert!(frames < 100_000, "the tested plan never ended");
-    }
+    until_done(&mut app, 100_000, "the tested plan");
     let found = edit(&mut app, |e| e.planning.found.clone());
     assert_eq!(found.len(), 2);
     assert!(found.iter().all(|g| g.held() == Some(true)));
