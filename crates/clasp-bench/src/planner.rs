@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use clasp_core::{BodyId, BodyKind, Element, PlanProgress, PlanSettings, Pose, RobotId, World};
+use clasp_core::{
+    BodyId, BodyKind, Element, PlanEnergy, PlanProgress, PlanSettings, Pose, RobotId, World,
+};
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
 
@@ -157,8 +159,10 @@ fn scene(library: &Path, object: &str) -> Option<World> {
 }
 
 fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Value {
+    // GraspIt's own energy, the one GraspIt runs beside it.
     let settings = PlanSettings {
         steps,
+        energy: PlanEnergy::Contact,
         ..PlanSettings::default()
     };
     let on = |threads: usize, settings: &PlanSettings| {
@@ -218,6 +222,7 @@ fn first_force_closure(
         let settings = PlanSettings {
             steps,
             grasps: 1,
+            energy: PlanEnergy::Contact,
             ..PlanSettings::default()
         };
         let plan = on(1, &settings).ok()?;

@@ -264,12 +264,15 @@ pub(crate) enum Command {
         /// How many grasps to keep.
         #[arg(long, value_name = "K", default_value_t = PlanSettings::default().grasps)]
         grasps: usize,
-        /// contact (GraspIt's contact energy), quality (potential quality) or autograsp
-        /// (auto-grasp quality: every state closed and scored; slow, for short searches).
+        /// mixed (the searches take contact and contact-quality in turn), contact-quality
+        /// (GraspIt's contact energy plus 30 × its potential quality: contacts near the object
+        /// that could press against each other), contact (GraspIt's contact energy), quality
+        /// (potential quality) or autograsp (auto-grasp quality: every state closed and scored;
+        /// slow, for short searches).
         #[arg(
             long,
-            value_name = "contact|quality|autograsp",
-            default_value = "contact"
+            value_name = "mixed|contact-quality|contact|quality|autograsp",
+            default_value = "mixed"
         )]
         energy: clasp_core::PlanEnergy,
         /// Where the searches are drawn from: the same seed gives the same grasps.

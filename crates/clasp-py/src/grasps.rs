@@ -217,8 +217,8 @@ impl PyWorld {
     /// Plans grasps of `object` (default: the grasped object) with `robot` (default: the
     /// current hand, which needs virtual contacts), after GraspIt's EigenGrasp planner:
     /// `searches` independent simulated-annealing searches of `steps` steps over the hand's pose
-    /// round the object and its eigengrasp amplitudes, scored by `energy` ("contact" or
-    /// "quality"), on `threads` threads; their best states closed and scored. Returns the
+    /// round the object and its eigengrasp amplitudes, scored by `energy` ("mixed",
+    /// "contact-quality", "contact", "quality" or "autograsp"), on `threads` threads; their best states closed and scored. Returns the
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
     /// `seconds` and `search_seconds`, and `why_empty`. `annealing` sets the annealing's
@@ -229,7 +229,7 @@ impl PyWorld {
     /// the physics test and the planner closes states until `grasps` distinct ones hold:
     /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`. The
     /// same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="contact", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None))]
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(

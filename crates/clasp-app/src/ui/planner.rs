@@ -57,6 +57,8 @@ fn planner_settings(ui: &mut egui::Ui, editor: &mut Editor) {
             .selected_text(energy_name(settings.energy))
             .show_ui(ui, |ui| {
                 for energy in [
+                    PlanEnergy::Mixed,
+                    PlanEnergy::ContactQuality,
                     PlanEnergy::Contact,
                     PlanEnergy::Quality,
                     PlanEnergy::AutoGrasp,
@@ -134,6 +136,8 @@ fn annealing_settings(ui: &mut egui::Ui, annealing: &mut clasp_core::Annealing) 
 
 fn energy_name(energy: PlanEnergy) -> &'static str {
     match energy {
+        PlanEnergy::Mixed => "mixed: contact, and contact with potential quality",
+        PlanEnergy::ContactQuality => "contact with potential quality",
         PlanEnergy::Contact => "contact",
         PlanEnergy::Quality => "potential quality",
         PlanEnergy::AutoGrasp => "auto-grasp quality (slow: closes every state)",

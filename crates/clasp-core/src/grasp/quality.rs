@@ -146,6 +146,16 @@ pub fn quality(
         WrenchSpaceKind::L1 => distinct(contacts.iter().flatten().copied().collect()),
         WrenchSpaceKind::LInfinity => minkowski_sum(contacts)?,
     };
+    if !with_volume && epsilon_bound(&points) <= 0.0 {
+        return Ok(Quality {
+            wrench_space: kind,
+            force_closure: false,
+            epsilon: None,
+            volume: None,
+            contacts: contacts.len(),
+            wrenches: contacts.iter().map(Vec::len).sum(),
+        });
+    }
     let depth = match origin_depth(6, &rows(&points)) {
         Ok(depth) => depth,
         // A flat wrench space leaves some wrench unresisted and has no volume.
@@ -169,6 +179,36 @@ pub fn quality(
         contacts: contacts.len(),
         wrenches: contacts.iter().map(Vec::len).sum(),
     })
+}
+
+/// An upper bound on the epsilon quality of the wrenches `points`, found without their hull:
+/// a ball round the origin inside the hull reaches no farther in any direction than the
+/// farthest wrench does, so the least of those reaches (along each axis both ways, and
+/// against the wrenches' sum) bounds its radius. At or below 0 the origin is not inside and
+/// the grasp is not force-closure. Most states a planner's search scores press the object one
+/// way (their contacts on one side) and are known as such here.
+pub fn epsilon_bound(points: &[Wrench]) -> f64 {
+    let reach = |d: &Wrench| {
+        points
+            .iter()
+            .map(|w| w.iter().zip(d).map(|(a, b)| a * b).sum::<f64>())
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let axes = (0..12).map(|k| {
+        let mut d = [0.0; 6];
+        d[k / 2] = if k % 2 == 0 { 1.0 } else { -1.0 };
+        d
+    });
+    let sum = points.iter().fold([0.0; 6], |mut s, w| {
+        s.iter_mut().zip(w).for_each(|(s, x)| *s += x);
+        s
+    });
+    let length = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
+    // A zero sum gives no direction.
+    let against_sum = (length > 0.0).then(|| sum.map(|x| -x / length));
+    axes.chain(against_sum)
+        .map(|d| reach(&d))
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn hull(points: &[Wrench]) -> Result<Hull, HullError> {
@@ -459,6 +499,38 @@ mod tests {
             closures >= 4,
             "too few force-closure grasps to compare: {closures}"
         );
+    }
+
+    #[test]
+    fn the_bound_found_without_the_hull_is_never_below_the_epsilon() {
+        let mut rand = crate::grasp::hull::joggle::tests::uniform(7);
+        let mut closures = 0;
+        for count in [3, 4, 5, 6] {
+            for _ in 0..6 {
+                let directions: Vec<Vector3<f64>> = (0..count)
+                    .map(|_| Vector3::new(rand(), rand(), rand()))
+                    .collect();
+                let grasp = sphere_grasp(&directions, 0.2 + rand().abs(), 8);
+                let whole = hull(&distinct(grasp.concat())).unwrap().origin_depth();
+                let bound = epsilon_bound(&grasp.concat());
+                assert!(bound >= whole - 1e-9, "{bound} < {whole}");
+                closures += usize::from(whole > FORCE_CLOSURE_DEPTH);
+            }
+        }
+        assert!(closures >= 4, "too few force-closure grasps: {closures}");
+    }
+
+    #[test]
+    fn fingers_all_on_one_side_are_known_not_force_closure_without_the_hull() {
+        // Three fingers on the +x half, pressing towards -x: nothing pushes the object +x.
+        let directions = [
+            Vector3::new(1.0, 0.3, 0.0),
+            Vector3::new(1.0, -0.3, 0.2),
+            Vector3::new(1.0, 0.0, -0.4),
+        ];
+        let grasp = sphere_grasp(&directions, 0.3, 8);
+        assert!(epsilon_bound(&grasp.concat()) <= 0.0);
+        assert_eq!(epsilon(&grasp), None);
     }
 
     #[test]

@@ -80,6 +80,9 @@ impl<E: CollisionEngine + Clone> World<E> {
         let mut searches: Vec<(Vec<Kept>, Counts)> = (0..count)
             .into_par_iter()
             .map(|i| {
+                let mut space = space.clone();
+                space.energy = settings.energy.of_search(i);
+                let space = &space;
                 let search = Search {
                     start: space.start(),
                     annealing: &settings.annealing,
@@ -89,7 +92,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                     domain: i as u32 + 1,
                     counted: true,
                 };
-                anneal_search(&space, hand, &search, progress)
+                anneal_search(space, hand, &search, progress)
             })
             .collect();
         if let Some(guided) = &settings.guided {
@@ -124,13 +127,10 @@ impl<E: CollisionEngine + Clone> World<E> {
         let steps = searches[..count].iter().map(|s| s.1.steps).sum();
         let evaluations = searches.iter().map(|s| s.1.evaluations).sum();
         let illegal_steps = searches.iter().map(|s| s.1.illegal).sum();
-        let mut kept: Vec<Kept> = Vec::new();
-        for (found, _) in searches {
-            for k in found {
-                keep(&space, &mut kept, k, usize::MAX);
-            }
-        }
-        kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
+        let kept = match settings.energy {
+            PlanEnergy::Mixed => by_rank(&space, searches),
+            _ => by_energy(&space, searches),
+        };
         // The kept states approached (at most `settings.approach` mm), closed and scored, each
         // on a clone in a domain of its own, best energy first, in batches of CLOSE_BATCH,
         // until `settings.grasps` distinct force-closure grasps are in hand (for a hand an arm
@@ -217,6 +217,40 @@ impl<E: CollisionEngine + Clone> World<E> {
             grasps[k].test = tested.ok();
         }
         worth.len()
+    }
+}
+
+/// The states the searches kept, distinct, lowest energy first.
+fn by_energy(space: &Space, searches: Vec<(Vec<Kept>, Counts)>) -> Vec<Kept> {
+    let mut kept: Vec<Kept> = Vec::new();
+    for (found, _) in searches {
+        for k in found {
+            keep(space, &mut kept, k, usize::MAX);
+        }
+    }
+    kept.sort_by(|a, b| a.energy.total_cmp(&b.energy));
+    kept
+}
+
+/// The states searches of different energies kept, distinct, taken in turn from each search
+/// by its own ranking (each search's best, then each one's second, …): energies of two kinds
+/// have no common scale.
+fn by_rank(space: &Space, searches: Vec<(Vec<Kept>, Counts)>) -> Vec<Kept> {
+    let mut lists: Vec<std::vec::IntoIter<Kept>> = searches
+        .into_iter()
+        .map(|(found, _)| found.into_iter())
+        .collect();
+    let mut kept: Vec<Kept> = Vec::new();
+    loop {
+        let round: Vec<Kept> = lists.iter_mut().filter_map(Iterator::next).collect();
+        if round.is_empty() {
+            return kept;
+        }
+        for k in round {
+            if !kept.iter().any(|o| space.same_state(&o.palm, &k.palm)) {
+                kept.push(k);
+            }
+        }
     }
 }
 

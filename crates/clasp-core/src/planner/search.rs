@@ -25,8 +25,23 @@ use crate::{
 pub enum PlanEnergy {
     /// GraspIt's contact energy: the mean over the virtual contacts of the distance to the
     /// object plus 50 × (1 − the cosine between the contact's normal and the way to the object).
-    #[default]
     Contact,
+    /// The contact energy plus [`QUALITY_WEIGHT`] × the potential quality (at least −1): states
+    /// whose contacts lie near the object *and* could press against each other rank first.
+    /// The contact energy alone also ranks a hand wrapped round one side of the object well,
+    /// the grasp a table or an arm leaves (a glass lying by a table's edge: 0 force-closure
+    /// grasps of 10 with the contact energy, 10 with this), at a fraction of what closing
+    /// every state costs.
+    ContactQuality,
+    /// The searches take [`PlanEnergy::Contact`] and [`PlanEnergy::ContactQuality`] in turn,
+    /// and their states are closed in turn by each search's own ranking. Neither energy does
+    /// well everywhere: the quality term finds the grasps a table or an arm leaves, and loses
+    /// the Barrett's grasps of GraspIt's flask alone (3–5 force-closure grasps of 10, where the
+    /// contact energy finds 10); the two together find 10 of each, at a quarter of the speed
+    /// of the contact energy alone (docs/benchmarks.md). A space asked to score one state
+    /// with it scores it as [`PlanEnergy::ContactQuality`].
+    #[default]
+    Mixed,
     /// GraspIt's potential quality: the epsilon of the wrenches the virtual contacts near the
     /// object (within 50 mm, facing it) would make, negated; +1 when they make none.
     Quality,
@@ -35,6 +50,22 @@ pub enum PlanEnergy {
     /// The real quality of every state, at the cost of a grasp trial each (milliseconds, where
     /// the others take microseconds): for short searches, or a guided planner's children.
     AutoGrasp,
+}
+
+/// What the potential quality weighs in [`PlanEnergy::ContactQuality`], against contact
+/// energies of 10–30 (mm, the mean gap plus the angle term) in a good state: 10 was too
+/// little for a book lying on a table, 30 enough (docs/benchmarks.md).
+pub const QUALITY_WEIGHT: f64 = 30.0;
+
+impl PlanEnergy {
+    /// The energy search `index` of a plan scores states by.
+    pub fn of_search(self, index: usize) -> PlanEnergy {
+        match self {
+            PlanEnergy::Mixed if index % 2 == 0 => PlanEnergy::Contact,
+            PlanEnergy::Mixed => PlanEnergy::ContactQuality,
+            other => other,
+        }
+    }
 }
 
 /// GraspIt's auto-grasp quality energy of a closed grasp's quality.
@@ -53,14 +84,16 @@ pub type Closing<'a> = dyn Fn(u32, Pose, &[f64]) -> f64 + Sync + 'a;
 impl std::str::FromStr for PlanEnergy {
     type Err = String;
 
-    /// "contact", "quality" or "autograsp".
+    /// "mixed", "contact-quality", "contact", "quality" or "autograsp".
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
+            "mixed" => Ok(PlanEnergy::Mixed),
+            "contact-quality" => Ok(PlanEnergy::ContactQuality),
             "contact" => Ok(PlanEnergy::Contact),
             "quality" => Ok(PlanEnergy::Quality),
             "autograsp" => Ok(PlanEnergy::AutoGrasp),
             other => Err(format!(
-                "the energy is contact, quality or autograsp, not {other:?}"
+                "the energy is mixed, contact-quality, contact, quality or autograsp, not {other:?}"
             )),
         }
     }
@@ -126,6 +159,19 @@ fn gap_and_facing(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> (
 fn contact_term(contact: &PlacedVirtualContact, to_object: &Vector3<f64>) -> f64 {
     let (d, cosine) = gap_and_facing(contact, to_object);
     d + 50.0 * (1.0 - cosine)
+}
+
+/// The potential quality of contacts' wrenches: their epsilon negated, +1 when fewer than three
+/// contacts count or they are not force-closure.
+fn potential_epsilon(wrenches: &[Vec<quality::Wrench>]) -> f64 {
+    if wrenches.len() < 3 {
+        return 1.0;
+    }
+
+    match quality::quality(wrenches, WrenchSpaceKind::L1, false) {
+        Ok(q) => q.epsilon.map_or(1.0, |e| -e),
+        Err(_) => 1.0,
+    }
 }
 
 /// The pose variables before the amplitudes: polar angle, azimuth, roll, distance.
@@ -239,8 +285,14 @@ impl<'a> Space<'a> {
         }
         let contacts = hand.virtual_contacts_placed();
         let energy = match self.energy {
-            PlanEnergy::Contact => self.contact_energy(&contacts, below),
-            PlanEnergy::Quality => Some(self.potential_quality(&contacts)).filter(|&e| e < below),
+            PlanEnergy::Contact => self.contact_energy(&contacts, below).map(|(e, _)| e),
+            PlanEnergy::ContactQuality | PlanEnergy::Mixed => {
+                self.contact_and_quality(&contacts, below)
+            }
+            PlanEnergy::Quality => {
+                let to_object = self.to_object(&contacts);
+                Some(self.potential_quality(&contacts, &to_object)).filter(|&e| e < below)
+            }
             PlanEnergy::AutoGrasp => self
                 .closing
                 .map(|close| close(domain, palm, &dofs))
@@ -290,13 +342,39 @@ impl<'a> Space<'a> {
             .collect()
     }
 
-    /// GraspIt's contact energy if it is below `below`, else `None`. Each contact's term (its
+    /// [`PlanEnergy::ContactQuality`]'s energy if it is below `below`, else `None`. The quality
+    /// term is at least −[`QUALITY_WEIGHT`] × a bound on the epsilon found without the hull,
+    /// so a state that bound cannot bring below `below` is turned down before the hull is
+    /// built; the quality reuses the contact energy's closest points.
+    fn contact_and_quality(&self, contacts: &[PlacedVirtualContact], below: f64) -> Option<f64> {
+        let (energy, to_object) = self.contact_energy(contacts, below + QUALITY_WEIGHT)?;
+        let wrenches = self.potential_wrenches(contacts, &to_object);
+        let bound = match wrenches.len() {
+            0..3 => 0.0,
+            _ => quality::epsilon_bound(&wrenches.concat()).min(1.0),
+        };
+        let quality = if bound <= 0.0 {
+            1.0
+        } else if energy - QUALITY_WEIGHT * bound >= below {
+            return None;
+        } else {
+            potential_epsilon(&wrenches).max(-1.0)
+        };
+        Some(energy + QUALITY_WEIGHT * quality).filter(|&e| e < below)
+    }
+
+    /// GraspIt's contact energy if it is below `below`, with each contact's way to the
+    /// object's closest point, else `None`. Each contact's term (its
     /// distance plus the angle term, never negative) is at least its distance to the object's
     /// bounding ball, so the terms not yet asked for are bounded from below at no cost, and
     /// each closest point is asked for only within what is left of the budget: a state the
     /// annealing would turn down is known as such after a few cheap queries. The energy of a
     /// state below is the same, to the bit, as asking for every distance.
-    fn contact_energy(&self, contacts: &[PlacedVirtualContact], below: f64) -> Option<f64> {
+    fn contact_energy(
+        &self,
+        contacts: &[PlacedVirtualContact],
+        below: f64,
+    ) -> Option<(f64, Vec<Vector3<f64>>)> {
         if contacts.is_empty() {
             return None;
         }
@@ -311,26 +389,43 @@ impl<'a> Space<'a> {
             later[i - 1] = later[i] + bound;
         }
         let mut total = 0.0;
+        let mut to_object = Vec::with_capacity(contacts.len());
         for (c, after) in contacts.iter().zip(later) {
             let near =
                 self.engine
                     .point_distance_below(object, &c.location, budget - total - after)?;
-            total += contact_term(c, &(near.closest - c.location));
+            let way = near.closest - c.location;
+            total += contact_term(c, &way);
+            to_object.push(way);
             if total + after >= budget {
                 return None;
             }
         }
-        Some(total / contacts.len() as f64)
+        Some((total / contacts.len() as f64, to_object))
     }
 
-    /// The epsilon of the wrenches the contacts near the object would make, each scaled by how
-    /// near and how square it is (1 + cos(π d / 50) when facing the object within 50 mm),
-    /// negated; +1 when fewer than three contacts count or the grasp is not force-closure.
-    fn potential_quality(&self, contacts: &[PlacedVirtualContact]) -> f64 {
+    /// The epsilon of the wrenches the contacts near the object would make (see
+    /// [`Self::potential_wrenches`]), negated; +1 when fewer than three contacts count or the
+    /// grasp is not force-closure. `to_object`: each contact's way to the object's closest point.
+    fn potential_quality(
+        &self,
+        contacts: &[PlacedVirtualContact],
+        to_object: &[Vector3<f64>],
+    ) -> f64 {
+        potential_epsilon(&self.potential_wrenches(contacts, to_object))
+    }
+
+    /// The wrenches of the contacts near the object, each contact's scaled by how near and how
+    /// square it is (1 + cos(π d / 50) when facing the object within 50 mm).
+    fn potential_wrenches(
+        &self,
+        contacts: &[PlacedVirtualContact],
+        to_object: &[Vector3<f64>],
+    ) -> Vec<Vec<quality::Wrench>> {
         let cog = self.object.pose() * self.object.mass.cog;
         let mut wrenches = Vec::new();
-        for (c, p) in contacts.iter().zip(self.to_object(contacts)) {
-            let (d, cosine) = gap_and_facing(c, &p);
+        for (c, p) in contacts.iter().zip(to_object) {
+            let (d, cosine) = gap_and_facing(c, p);
             if cosine < 0.7 || d > 50.0 {
                 continue;
             }
@@ -347,13 +442,7 @@ impl<'a> Space<'a> {
             }
             wrenches.push(w);
         }
-        if wrenches.len() < 3 {
-            return 1.0;
-        }
-        match quality::quality(&wrenches, WrenchSpaceKind::L1, false) {
-            Ok(q) => q.epsilon.map_or(1.0, |e| -e),
-            Err(_) => 1.0,
-        }
+        wrenches
     }
 
     /// How far apart two states put the hand, given where they put its palm, GraspIt's way:

@@ -63,7 +63,7 @@ impl Default for PlanSettings {
         Self {
             steps: 17_500,
             grasps: 10,
-            energy: PlanEnergy::Contact,
+            energy: PlanEnergy::Mixed,
             seed: 0,
             searches: 4,
             approach: 30.0,

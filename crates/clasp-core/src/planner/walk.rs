@@ -167,12 +167,19 @@ pub(super) fn best_states(
     seeds
 }
 
+impl Space<'_> {
+    /// Whether two palms are the same state for the planner's lists.
+    pub(super) fn same_state(&self, a: &Pose, b: &Pose) -> bool {
+        self.distance(a, b) < SAME_STATE
+    }
+}
+
 /// Adds a state to a best list: a state within `SAME_STATE` of one kept replaces it only if
 /// lower; the list stays sorted by energy and at most `size` long.
 pub(super) fn keep(space: &Space, list: &mut Vec<Kept>, kept: Kept, size: usize) {
     if let Some(i) = list
         .iter()
-        .position(|other| space.distance(&other.palm, &kept.palm) < SAME_STATE)
+        .position(|other| space.same_state(&other.palm, &kept.palm))
     {
         if kept.energy < list[i].energy {
             list[i] = kept;

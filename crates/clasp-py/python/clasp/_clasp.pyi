@@ -561,7 +561,7 @@ class World:
         self,
         steps: int = 17_500,
         grasps: int = 10,
-        energy: str = "contact",
+        energy: str = "mixed",
         seed: int = 0,
         searches: int = 4,
         robot: int | None = None,
@@ -583,7 +583,7 @@ class World:
         ``tested`` (the grasps closed and tested), and ``why_short_of_held``: why fewer held
         than asked, or None.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
-        ("contact" or "quality" energy) or by closing the hand ("autograsp": slow), the best
+        ("mixed", the default: searches taking "contact" and "contact-quality" in turn; or one of those, or "quality") or by closing the hand ("autograsp": slow), the best
         states closed and scored. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
         volume) with each one's energy, and the run's steps, evaluations, seconds and
