@@ -1539,6 +1539,42 @@ fn barrett_glass_dyn() -> String {
         .to_string()
 }
 
+/// GraspIt's `barrettGlassDyn`: the glass lies on its side by the table's edge, and GraspIt's
+/// contact energy ranks best the states that wrap the hand round one side of it, none of them
+/// force closure; the default mixed energy's quality term finds grasps the arm reaches.
+#[test]
+fn the_default_planner_finds_force_closure_grasps_the_arm_reaches_of_the_glass_by_the_table() {
+    let Some(root) = graspit_models() else {
+        return;
+    };
+    let dir = scratch("arm-plan", &[("barrettGlassDyn.xml", &barrett_glass_dyn())]);
+    let world = dir.join("barrettGlassDyn.xml");
+    let closures = |energy: &str| {
+        let document = ok_json(&run(&[
+            "plan",
+            path_str(&world),
+            "--graspit-root",
+            path_str(&root),
+            "--robot",
+            "1",
+            "--steps",
+            "5000",
+            "--energy",
+            energy,
+            "--json",
+        ]));
+        let grasps = document["grasps"].as_array().unwrap().clone();
+        grasps.iter().filter(|g| g["force_closure"] == true).count()
+    };
+    let (mixed, contact) = (closures("mixed"), closures("contact"));
+    println!("force-closure grasps of 10: mixed {mixed}, contact {contact}");
+    assert!(mixed >= 8, "mixed: {mixed} force-closure grasps");
+    assert!(
+        contact < mixed,
+        "the contact energy alone did as well: {contact}"
+    );
+}
+
 #[test]
 fn an_arm_mounted_barrett_approaches_the_glass_by_its_arm_and_closes_on_it() {
     let Some(root) = graspit_models() else {
