@@ -35,6 +35,14 @@ use output::{Failure, Format};
 use quality::QualityRequest;
 
 fn main() -> ExitCode {
+    if clasp_render::quiet_device_select() {
+        // SAFETY: the first thing main does, before any other thread exists to read the
+        // environment as it changes.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::env::set_var(clasp_render::DEVICE_SELECT_OFF, "1");
+        }
+    }
     match Cli::parse().command {
         Command::Inspect {
             files,

@@ -1407,6 +1407,25 @@ fn grasp_lift_raises_the_mug_with_the_palm() {
     assert!(!refused.status.success());
 }
 
+/// A headless render on a machine with no display and no Wayland session prints nothing on
+/// stderr: nothing there that is not about the user's work.
+#[test]
+fn a_headless_render_prints_nothing_on_stderr() {
+    let dir = scratch("render-quiet", &[]);
+    let output = Command::new(env!("CARGO_BIN_EXE_clasp-cli"))
+        .args(["render", path_str(&default_world()), "--size", "64x48"])
+        .arg("--out")
+        .arg(dir.join("rgb.png"))
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("NODEVICE_SELECT")
+        .output()
+        .unwrap();
+    ok_stdout(&output);
+    assert_eq!(stderr(&output), "", "stderr of a headless render");
+}
+
 #[test]
 fn render_writes_colour_depth_and_mask_and_names_each_body() {
     let dir = scratch("render", &[]);

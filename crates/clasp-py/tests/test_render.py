@@ -3,6 +3,10 @@ against the bodies' own meshes; bad cameras refused."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -114,3 +118,12 @@ def test_bad_cameras_are_refused(world):
             break
     else:
         pytest.fail("no point of the mug's wall was refused")
+
+
+def test_a_render_with_no_display_prints_nothing_on_stderr():
+    unset = ("XDG_RUNTIME_DIR", "DISPLAY", "WAYLAND_DISPLAY", "NODEVICE_SELECT")
+    quiet = {k: v for k, v in os.environ.items() if k not in unset}
+    script = "import clasp; clasp.World.default_scene().render(width=64, height=48)"
+    run = subprocess.run([sys.executable, "-c", script], env=quiet, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""

@@ -64,6 +64,22 @@ impl Scene {
     }
 }
 
+/// The environment variable that turns off Mesa's Vulkan device-select layer.
+pub const DEVICE_SELECT_OFF: &str = "NODEVICE_SELECT";
+
+/// Whether a headless run should turn off Mesa's Vulkan device-select layer (by setting
+/// [`DEVICE_SELECT_OFF`] to 1 before anything opens Vulkan) to keep stderr for the user's work.
+/// Where no Wayland session is (`XDG_RUNTIME_DIR` unset or not a folder) the layer still asks
+/// for one, and libwayland prints "error: XDG_RUNTIME_DIR is invalid or not set in the
+/// environment." twice: a failure to anyone reading a dataset job's log. The layer only
+/// reorders the adapters, and [`Renderer::new`] chooses its own (a GPU before a software one).
+/// A user's own setting of the variable is left alone.
+pub fn quiet_device_select() -> bool {
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR");
+    let session = runtime_dir.is_some_and(|d| std::path::Path::new(&d).is_dir());
+    !session && std::env::var_os(DEVICE_SELECT_OFF).is_none()
+}
+
 impl Renderer {
     /// Opens the best adapter there is (a GPU before a software one) without a window.
     pub fn new() -> Result<Self, RenderError> {

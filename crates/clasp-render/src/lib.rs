@@ -17,6 +17,6 @@ mod video;
 
 pub use camera::{Camera, DEFAULT_FOV_Y, Intrinsics, MAX_SIZE};
 pub use error::RenderError;
-pub use gpu::{Renderer, Scene};
+pub use gpu::{DEVICE_SELECT_OFF, Renderer, Scene, quiet_device_select};
 pub use images::{CloudFrame, Images, PointCloud};
 pub use video::{DEFAULT_FPS, VideoError, VideoSummary, VideoWriter, check_video, render_video};

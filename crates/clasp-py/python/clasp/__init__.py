@@ -13,7 +13,15 @@ Units are millimetres, radians and grams. Poses are 4x4 numpy arrays (``pose`` a
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+# Where no Wayland session is, Mesa's Vulkan device-select layer asks for one anyway and
+# libwayland prints "error: XDG_RUNTIME_DIR is invalid ..." twice on every render: turned off
+# before the renderer opens Vulkan (clasp_render::quiet_device_select says why), unless set.
+if not os.path.isdir(os.environ.get("XDG_RUNTIME_DIR", "")):
+    os.environ.setdefault("NODEVICE_SELECT", "1")
 
 from ._clasp import (
     DEFAULT_CONTACT_THRESHOLD,
