@@ -16,7 +16,7 @@ pub type EditorWorld = bevy::ecs::world::World;
 
 /// The scene to open, as the editor's resources in a Bevy world of their own: the first FILE
 /// (a world, or a body, robot or mesh to import into an empty world), or the default scene.
-/// Problems go into the log, and the default scene opens instead of nothing. [`install`] moves
+/// Problems go into the log, and the default scene opens instead of nothing. [`install`](crate::plugin::install) moves
 /// the resources into an app; tests and benchmarks make requests on them with [`edit`].
 pub fn open_scene(files: &[std::path::PathBuf]) -> EditorWorld {
     let mut scene = editor_world(default_document());

@@ -44,7 +44,7 @@ impl Plugin for ClaspPlugin {
     }
 }
 
-/// Puts the editor's resources from `scene` (see [`open_scene`]), the flags and Clasp's
+/// Puts the editor's resources from `scene` (see [`open_scene`](crate::opening::open_scene)), the flags and Clasp's
 /// plugins into an app.
 pub fn install(app: &mut App, mut scene: EditorWorld, options: RunOptions) {
     editor::requests::move_editor(&mut scene, app.world_mut());

@@ -37,7 +37,7 @@ pub(crate) enum Command {
         /// where that file is there already.
         #[arg(long)]
         write_settings: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -53,7 +53,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -65,7 +65,7 @@ pub(crate) enum Command {
         /// The MJCF file to write.
         #[arg(long, value_name = "OUT.xml")]
         mjcf: PathBuf,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -102,7 +102,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -126,7 +126,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -170,7 +170,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -220,7 +220,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -245,7 +245,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },
@@ -315,7 +315,7 @@ pub(crate) enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
-        /// Where world files' <filename>s resolve first (default: $GRASPIT).
+        /// Where the file names inside world files resolve first (default: $GRASPIT).
         #[arg(long, value_name = "DIR")]
         graspit_root: Option<PathBuf>,
     },

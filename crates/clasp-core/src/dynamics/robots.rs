@@ -117,8 +117,8 @@ impl<E: CollisionEngine> World<E> {
 
     /// GraspIt's dynamic Auto Grasp: every closing DOF (a default velocity that is not zero)
     /// driven towards the end of its range in its closing direction, the others held where
-    /// they are, stepping until the hand stops (every DOF slower than [`SETTLED_DOF_SPEED`] for
-    /// [`SETTLED_STEPS`] steps: the contact forces balance the controllers) or `max_seconds`
+    /// they are, stepping until the hand stops (every DOF slower than `SETTLED_DOF_SPEED` for
+    /// `SETTLED_STEPS` steps: the contact forces balance the controllers) or `max_seconds`
     /// pass. Returns the seconds it took; the robot stays driven, its fingers pressing, and the
     /// world's contacts carry the forces (impulse ÷ time step).
     pub fn dynamic_auto_grasp(
@@ -169,8 +169,8 @@ impl Stage {
 }
 
 impl<E: CollisionEngine> World<E> {
-    /// Each of a robot's DOF controllers' effort over the last step ([`Stage::dof_efforts`]'s
-    /// units), at most [`EFFORT_SHARE`] of its `max_effort`: what a finger presses with.
+    /// Each of a robot's DOF controllers' effort over the last step (`Stage::dof_efforts`'s
+    /// units), at most `EFFORT_SHARE` of its `max_effort`: what a finger presses with.
     pub fn dof_efforts(&self, robot: RobotId) -> Result<Vec<f64>, MoveError> {
         let dofs = self.find_robot(robot)?.dofs.len();
         Ok(self.stage.dof_efforts(robot, dofs, self.time_step()))

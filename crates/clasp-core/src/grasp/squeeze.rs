@@ -15,7 +15,7 @@ pub struct Squeeze {
     /// revolute DOF, force (g·mm/s²) for a prismatic one — 10⁻⁶ N·mm and 10⁻⁶ N, GraspIt's
     /// `maxEffort` units. A finger stopped by what it touches presses at its limit.
     pub dof_efforts: Vec<f64>,
-    /// The most each controller gives: [`EFFORT_SHARE`] of the DOF's `maxEffort`.
+    /// The most each controller gives: `EFFORT_SHARE` of the DOF's `maxEffort`.
     pub effort_limits: Vec<f64>,
     /// The sum of the normal forces the hand presses the object with, g·mm/s².
     pub normal_force: f64,

@@ -86,7 +86,7 @@ struct Closing {
 
 impl Stage {
     /// Auto Grasp onto `object`: where the closing fingers meet something else (the table
-    /// under it), the hand opens as it was, backs off [`BACK_OFF`] mm along its approach
+    /// under it), the hand opens as it was, backs off `BACK_OFF` mm along its approach
     /// direction (stopping at contact; a hand an arm carries by its arm) and closes again, at
     /// most [`BACK_OFFS`] times; the hand ends at the closing that touched the object with the
     /// most of its bodies (the first of equals).
@@ -144,7 +144,7 @@ impl Stage {
 
     /// A planner's grasp trial: the robot's palm and DOFs where the plan starts them, an
     /// approach toward what it aims at, then Auto Grasp (backing off where the fingers close
-    /// onto something other than the object: [`BACK_OFF`]), and the grasp's quality if asked.
+    /// onto something other than the object: `BACK_OFF`), and the grasp's quality if asked.
     fn grasp_trial(
         &mut self,
         backdrop: &Backdrop,
@@ -198,7 +198,7 @@ impl<E: CollisionEngine> Domain<'_, E> {
 
 impl<E: CollisionEngine> World<E> {
     /// Auto Grasp onto `object`, backing off where the fingers close onto something else, as a
-    /// grasp trial closes (see [`BACK_OFF`]).
+    /// grasp trial closes (see `BACK_OFF`).
     pub fn close_on(&mut self, robot: RobotId, object: BodyId) -> Result<(), MoveError> {
         let (backdrop, stage) = self.split();
         stage.close_on(&backdrop, robot, object)

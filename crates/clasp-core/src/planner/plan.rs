@@ -67,7 +67,7 @@ pub struct GraspPlan {
     /// [`PlanSettings::test`]: super::settings::PlanSettings::test
     pub tested: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
-    /// them ([`PlanSettings::only_reachable`]).
+    /// them ([`PlanSettings::only_reachable`](crate::PlanSettings::only_reachable)).
     pub unreachable: usize,
 }
 

@@ -26,7 +26,7 @@ pub enum PlanEnergy {
     /// GraspIt's contact energy: the mean over the virtual contacts of the distance to the
     /// object plus 50 × (1 − the cosine between the contact's normal and the way to the object).
     Contact,
-    /// The contact energy plus [`QUALITY_WEIGHT`] × the potential quality (at least −1): states
+    /// The contact energy plus `QUALITY_WEIGHT` × the potential quality (at least −1): states
     /// whose contacts lie near the object *and* could press against each other rank first.
     /// The contact energy alone also ranks a hand wrapped round one side of the object well,
     /// the grasp a table or an arm leaves (a glass lying by a table's edge: 0 force-closure
@@ -343,7 +343,7 @@ impl<'a> Space<'a> {
     }
 
     /// [`PlanEnergy::ContactQuality`]'s energy if it is below `below`, else `None`. The quality
-    /// term is at least −[`QUALITY_WEIGHT`] × a bound on the epsilon found without the hull,
+    /// term is at least −`QUALITY_WEIGHT` × a bound on the epsilon found without the hull,
     /// so a state that bound cannot bring below `below` is turned down before the hull is
     /// built; the quality reuses the contact energy's closest points.
     fn contact_and_quality(&self, contacts: &[PlacedVirtualContact], below: f64) -> Option<f64> {

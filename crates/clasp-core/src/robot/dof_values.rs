@@ -115,7 +115,7 @@ impl Robot {
         self.place_links();
     }
 
-    /// DOF values with one DOF moved by the finite-difference step [`DOF_STEP`], up unless that
+    /// DOF values with one DOF moved by the finite-difference step `DOF_STEP`, up unless that
     /// passes its upper limit, then down; and the signed step taken. What a Jacobian found by
     /// differences through the forward kinematics moves.
     pub fn nudged(&self, values: &[f64], dof: usize) -> (Vec<f64>, f64) {
@@ -133,7 +133,7 @@ impl Robot {
     /// The DOF values `squeeze` past where each closing DOF stands (in its closing direction,
     /// the sign of its default velocity), within its limits; a DOF with no default velocity
     /// stays where it is. What the physics test drives the hand to. `squeeze` is radians: a
-    /// sliding DOF (a gripper's jaw) goes as far as a fingertip [`SQUEEZE_REACH`] from its
+    /// sliding DOF (a gripper's jaw) goes as far as a fingertip `SQUEEZE_REACH` from its
     /// joint would, so that a jaw presses as a finger does (0.2 rad: 10 mm).
     pub fn squeezed_dof_values(&self, squeeze: f64) -> Vec<f64> {
         self.squeezed_by(|d| match self.dof_is_revolute(d) {

@@ -46,7 +46,7 @@ pub fn load_world(
 }
 
 /// Loads a world file as [`load_world`] does, with what was read with a change: each DOF value
-/// outside its limits by no more than [`DOF_ROUNDING`], clamped.
+/// outside its limits by no more than [`DOF_ROUNDING`](crate::DOF_ROUNDING), clamped.
 pub fn load_world_with_warnings(
     source: &dyn FileSource,
     path: &Path,
