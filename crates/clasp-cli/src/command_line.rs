@@ -9,6 +9,7 @@ use clasp_core::{PlanSettings, WrenchSpaceKind};
 use crate::{
     contacts::parse_threshold,
     flag_values::{annealing, numbers, parse_wrench_space, picture_size},
+    json_help,
     quality::Metric,
     record::Playback,
     stepping::SteppingArgs,
@@ -24,6 +25,7 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Print one JSON summary per file on stdout; each failure is one line on stderr.
+    #[command(after_long_help = json_help::INSPECT)]
     Inspect {
         /// Geometry (.iv .wrl .off .ply .obj .stl .stlb), GraspIt body, robot or world XML, URDF.
         #[arg(required = true)]
@@ -43,6 +45,7 @@ pub(crate) enum Command {
     },
     /// Print every contact of a world (each once), one line each and a count, or one JSON
     /// document.
+    #[command(after_long_help = json_help::contacts())]
     Contacts {
         /// A GraspIt world file.
         world: PathBuf,
@@ -72,6 +75,7 @@ pub(crate) enum Command {
     /// Render a world headless (no window, no X server: Vulkan on a GPU, or Mesa's software
     /// Vulkan): the colour image as PNG, and on request its depth (mm along the view axis) and
     /// body mask; prints the camera's intrinsics and each body's index in the mask.
+    #[command(after_long_help = json_help::RENDER)]
     Render {
         /// A world file (GraspIt XML, MJCF, URDF).
         world: PathBuf,
@@ -109,6 +113,7 @@ pub(crate) enum Command {
     /// Step a world's dynamics: its free graspable bodies fall, slide and rest under gravity on
     /// its contacts; print where each ended and its velocity, and every contact with the
     /// impulse of the last step (text, or one JSON document).
+    #[command(after_long_help = json_help::simulate())]
     Simulate {
         /// A GraspIt world file.
         world: PathBuf,
@@ -133,6 +138,7 @@ pub(crate) enum Command {
     /// Grasp with the world's first hand (or the robot `--robot` names): optionally approach
     /// until it touches something, then close every finger; print the DOF values and the
     /// contacts.
+    #[command(after_long_help = json_help::grasp())]
     Grasp {
         /// A GraspIt world file with at least one robot.
         world: PathBuf,
@@ -177,6 +183,7 @@ pub(crate) enum Command {
     /// Evaluate a robot's grasp of the world's object (its first graspable body): optionally
     /// approach and auto-grasp as `grasp` does, then print each contact, the grasp's quality
     /// and whether it is force-closure.
+    #[command(after_long_help = json_help::QUALITY)]
     Quality {
         /// A GraspIt world file with a robot and a graspable body.
         world: PathBuf,
@@ -227,6 +234,7 @@ pub(crate) enum Command {
     /// GraspIt's multi-threaded grasp evaluation: the world's bodies are shared (domain 0);
     /// each of N domains holds its own copy of the hand, aimed at the world's object from its
     /// own side, approaches and auto-grasps; the domains run in parallel. Prints each grasp.
+    #[command(after_long_help = json_help::DOMAINS)]
     Domains {
         /// A GraspIt world file with a graspable body (a table and a glass, say).
         world: PathBuf,
@@ -254,6 +262,7 @@ pub(crate) enum Command {
     /// independent seeded searches; the best states closed and scored. Prints the grasps found,
     /// best first, and the steps per second. A parallel gripper's grasps are antipodal
     /// candidates instead, each closed and put through the physics test, until enough hold.
+    #[command(after_long_help = json_help::PLAN)]
     Plan {
         /// A GraspIt world file with a hand (with virtual contacts, or a parallel gripper) and
         /// a graspable body.
@@ -324,6 +333,7 @@ pub(crate) enum Command {
     /// object's surface), tried in parallel, each on a clone of the hand in its own domain
     /// (approach, auto-grasp, epsilon and volume, and the physics test where asked). The same grasps as
     /// Python's `clasp.dataset` draws for that object, hand and seed, to the bit.
+    #[command(after_long_help = json_help::BATCH)]
     Batch {
         /// The object: a GraspIt body file or a mesh file.
         object: PathBuf,

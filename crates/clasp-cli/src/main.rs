@@ -14,12 +14,15 @@ mod export;
 mod flag_values;
 mod grasp;
 mod inspect;
+mod json_help;
 mod output;
 mod picture;
 mod plan;
 mod pool;
 mod quality;
 mod record;
+#[cfg(test)]
+mod reference;
 mod render;
 mod simulate;
 mod stepping;
