@@ -47,7 +47,7 @@ pub struct GraspItTree {
     /// The mesh's triangles in single precision, as GraspIt reads them through Coin: two
     /// points 3 mm apart can be duplicates or not by the rounding of their vertices. Where a
     /// file transforms its vertices Coin computes them in floats, which these (Clasp's
-    /// doubles, rounded) may miss by up to ~1e-5 mm (docs/benchmarks.md, "Issue 32").
+    /// doubles, rounded) may miss by up to ~1e-5 mm (docs/benchmarks.md, "GraspIt parity (issue 32)").
     triangles: Vec<Triangle>,
 }
 

@@ -5,7 +5,7 @@
 //! space; six runs, since GraspIt's answers vary from run to run). Here Clasp reads each
 //! world with GraspIt's contacts (threshold 0.2 mm, GraspIt's search order and its pruning)
 //! and its contacts are matched to GraspIt's one to one: the same link, the points on the
-//! object within 0.1 mm, the normals within 1°. docs/benchmarks.md ("Issue 32") says what the rest differ by.
+//! object within 0.1 mm, the normals within 1°. docs/benchmarks.md ("GraspIt parity (issue 32)") says what the rest differ by.
 
 use std::path::{Path, PathBuf};
 
@@ -120,7 +120,7 @@ fn same_contacts(theirs: &[Seen], ours: &[Seen]) -> bool {
 /// grasps whose epsilon is within 1e-3 and volume within 1 % of that run's, are no fewer than
 /// when the answers were recorded, and the contacts match in at least 95 % (issue 32's
 /// target); wherever the Barrett's contacts (point contacts) match a run, so does the
-/// epsilon. The quality of every matched grasp is not reached: docs/benchmarks.md ("Issue 32")
+/// epsilon. The quality of every matched grasp is not reached: docs/benchmarks.md ("GraspIt parity (issue 32)")
 /// says what the others differ by.
 #[test]
 fn grasps_read_with_graspits_contacts_match_graspits_readings() {
