@@ -61,7 +61,7 @@ impl PlanEnergy {
     /// The energy search `index` of a plan scores states by.
     pub fn of_search(self, index: usize) -> PlanEnergy {
         match self {
-            PlanEnergy::Mixed if index % 2 == 0 => PlanEnergy::Contact,
+            PlanEnergy::Mixed if index.is_multiple_of(2) => PlanEnergy::Contact,
             PlanEnergy::Mixed => PlanEnergy::ContactQuality,
             other => other,
         }
