@@ -201,3 +201,30 @@ def test_the_ray_job_keeps_each_grasps_test_as_a_recording(graspit, tmp_path):
     ).recipe(), "recording changes no label: it is not in the recipe"
     with pytest.raises(ValueError, match="needs test=True"):
         dataset.Job(hand=hand, objects=(mug,), grasps=1, out=str(tmp_path), record=True)
+
+
+def test_a_planned_job_writes_the_planners_grasps_held_first_and_resumes(models, graspit, tmp_path):
+    planned = Job(
+        hand=str(graspit / "robots" / "Barrett" / "Barrett.xml"),
+        objects=(str(models / "objects" / "clasp_mug.xml"),),
+        grasps=3,
+        out=str(tmp_path / "planned"),
+        seed=3,
+        test=True,
+        plan=True,
+    )
+    assert dataset.tasks(planned) == [dataset.Task(0, 0, 3)]
+    assert len(dataset.run_local(planned, progress=None)) == 1
+    table = dataset.read(planned.out)
+    assert table.column_names == dataset.COLUMNS + dataset.TEST_COLUMNS + dataset.PLAN_COLUMNS
+    assert 1 <= table.num_rows <= 3
+    held = table.column("held").to_pylist()
+    assert held == sorted(held, reverse=True), "held grasps first"
+    assert all(table.column("force_closure").to_pylist()[: held.count(True)])
+    # The same rows as the plan itself, and a rerun writes nothing.
+    world = dataset.scene(planned, 0)
+    plan = world.plan(grasps=3, seed=dataset.object_seed(planned, 0), test=True)
+    assert table.column("energy").to_pylist() == plan["energy"].tolist()
+    assert dataset.run_local(planned, progress=None) == []
+    with pytest.raises(ValueError, match="planned job"):
+        Job(**{**dataset.job_dict(planned), "views": 2})

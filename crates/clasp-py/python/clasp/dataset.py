@@ -8,6 +8,11 @@ The candidates of an object are drawn from the job's seed and the object's place
 exactly as ``clasp-cli batch OBJECT --hand HAND --seed S`` draws them (S = ``object_seed``), so
 every shard can be checked against the Rust batch.
 
+A job with ``plan`` plans each object's grasps instead of drawing them: GraspIt's EigenGrasp
+planner (``World.plan``, the planner's defaults, the object's seed), one task per object, a row
+per grasp the planner returns (at most ``grasps``; with ``test``, those that held first), and
+the state's ``energy`` as a column.
+
 A job with ``views`` adds pictures (``World.render``, 640x480): each grasp seen from one view
 (column ``image``), and each object alone from ``views`` directions spread over the sphere,
 one Parquet file per object under ``views/``. Each picture is the bytes of a compressed NumPy
@@ -57,6 +62,9 @@ COLUMNS = [
 # force on the object (N) and which fingers touch it.
 TEST_COLUMNS = ["held", "hold_displacement", "hold_rotation", "squeeze_force", "fingers_on_object"]
 
+# A job with ``plan`` adds each planned grasp's energy (the planner's score of its state).
+PLAN_COLUMNS = ["energy"]
+
 # A job with ``views`` adds each grasp's picture (a compressed .npz's bytes, see
 # ``decode_image``).
 VIEW_COLUMNS = ["image"]
@@ -83,6 +91,7 @@ class Job:
     test: bool = False
     views: int = 0
     test_preset: str | None = None
+    plan: bool = False
     # Keep each tested grasp's run as a recording (``recording_path``); it changes no label, so
     # it is not part of the recipe.
     record: bool = False
@@ -100,6 +109,8 @@ class Job:
             raise ValueError("views is a number of views, 0 or more")
         if self.test_preset is not None and not self.test:
             raise ValueError("a test preset needs the physics test (test=True)")
+        if self.plan and (self.record or self.views):
+            raise ValueError("a planned job keeps no recordings or views (yet): plan without them")
         if self.record and not self.test:
             raise ValueError("a recording keeps the physics test's run: it needs test=True")
 
@@ -109,7 +120,7 @@ class Job:
         before it existed still resume."""
         recipe = {k: v for k, v in asdict(self).items() if k not in ("out", "record")}
         recipe |= {"objects": list(self.objects)}
-        for extra in ("test", "views", "test_preset"):
+        for extra in ("test", "views", "test_preset", "plan"):
             if not recipe[extra]:
                 del recipe[extra]
         return recipe
@@ -135,7 +146,9 @@ def object_id(path: str) -> str:
 
 
 def tasks(job: Job) -> list[Task]:
-    """Every task of the job, object by object."""
+    """Every task of the job, object by object (a planned job's: one per object)."""
+    if job.plan:
+        return [Task(index, 0, job.grasps) for index in range(len(job.objects))]
     return [
         Task(index, first, min(job.task_size, job.grasps - first))
         for index in range(len(job.objects))
@@ -271,9 +284,12 @@ def scene(job: Job, object_index: int) -> World:
 
 
 def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list]:
-    """Runs one task: its candidates in one batch call. Columns as ``COLUMNS``, then
-    ``TEST_COLUMNS`` when the job tests its grasps."""
+    """Runs one task: its candidates in one batch call (a planned job's: the object's plan).
+    Columns as ``COLUMNS``, then ``TEST_COLUMNS`` when the job tests its grasps, then
+    ``PLAN_COLUMNS`` when it plans them."""
     world = scene(job, task.object_index)
+    if job.plan:
+        return planned(job, task, world, threads)
     candidates = grasp_candidates(world, job.grasps, seed=object_seed(job, task.object_index))
     part = slice(task.first, task.first + task.count)
     # A hand's aims, or a parallel gripper's starts (it has no aims: antipodal pairs).
@@ -291,6 +307,26 @@ def evaluate(job: Job, task: Task, threads: int | None = None) -> dict[str, list
         test_preset=job.test_preset,
         test_record=records,
     )
+    return grasp_columns(job, task, world, results)
+
+
+def planned(job: Job, task: Task, world: World, threads: int | None) -> dict[str, list]:
+    """An object's planned grasps as a task's columns (``seconds``: the whole plan's, shared)."""
+    plan = world.plan(
+        grasps=job.grasps,
+        seed=object_seed(job, task.object_index),
+        threads=threads,
+        test=job.test,
+        preset=job.test_preset,
+    )
+    plan["seconds"] = np.full(len(plan["palm"]), plan["seconds"])
+    columns = grasp_columns(job, Task(task.object_index, 0, len(plan["palm"])), world, plan)
+    columns["energy"] = plan["energy"].tolist()
+    return columns
+
+
+def grasp_columns(job: Job, task: Task, world: World, results: dict) -> dict[str, list]:
+    """The columns of a task's grasps, from a batch call's (or a plan's) arrays."""
     n = task.count
     columns = {
         "object_id": [object_id(job.objects[task.object_index])] * n,

@@ -7,7 +7,7 @@ this machine, and ``--shard i/n`` runs one part of it (a Slurm array's task).
 From the command line::
 
     python -m clasp.ray HAND.xml OBJECT.xml [OBJECT.xml ...] --grasps 1000 --out results/
-        [--seed S] [--task-size 50] [--test] [--test-preset NAME] [--record] [--views N]
+        [--seed S] [--task-size 50] [--test] [--test-preset NAME] [--record] [--views N] [--plan]
         [--address auto] [--local]
         [--shard i/n] [--threads T]
 """
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep each grasp's physics test as a recording Clasp's app opens (recordings/<object>/grasp-N.clasprec); implies --test",
     )
+    parser.add_argument("--plan", action="store_true", help="plan each object's grasps (GraspIt's EigenGrasp planner, its defaults) instead of drawing candidates: one task per object, a row per grasp returned, at most --grasps; with --test, those that held first")
     parser.add_argument("--views", type=int, default=0, help="render each object alone from N views (views/*.parquet) and each grasp from one view (column image): 640x480 RGB, depth and mask as .npz bytes")
     parser.add_argument("--address", help='a Ray cluster to join ("auto": the local one)')
     parser.add_argument("--num-cpus", type=int, help="CPUs of a new local Ray cluster")
@@ -128,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             views=args.views,
             test_preset=args.test_preset,
             record=args.record,
+            plan=args.plan,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
