@@ -37,9 +37,17 @@ impl Editor<'_> {
         let (Some(robot), Some(grasp)) = (self.planning.robot, self.planning.found.get(k)) else {
             return;
         };
-        let grasp = grasp.grasp.clone();
+        let (test, grasp) = (grasp.test.clone(), grasp.grasp.clone());
+        self.end_grasp_playback();
         self.put_planned(robot, &grasp);
         self.planning.shown = Some(k);
+        // A grasp the plan tested plays its test back on the timeline, as Grasp → Test Grasp
+        // does, the Grasp test window listing it.
+        if let (Some(test), Some(object)) = (test, self.doc.world.grasped_object()) {
+            self.grasp_test.result = Some(test);
+            self.grasp_test.subject = Some((robot, object));
+            self.play_grasp_test();
+        }
     }
 
     /// Steps through the grasps found: the next (`forward`) or the previous one, wrapping.

@@ -1140,6 +1140,20 @@ fn the_planner_is_driven_by_keyboard_and_pointer_and_steps_through_its_grasps() 
     assert!(found.iter().all(|g| g.held() == Some(true)));
     let said = log(&app);
     assert!(said.iter().any(|l| l.text.contains("2 held")), "{said:?}");
+    // A click on a tested grasp's row plays its test back, the grasp back in place after.
+    app.update();
+    let rows = controls(&app).planned_grasps;
+    click_widget(&mut app, Vec2::from(rows[1]));
+    app.update();
+    let playing = edit(&mut app, |e| {
+        (
+            e.grasp_test.playback.is_some(),
+            e.grasp_test.result.as_ref().map(|t| t.held),
+        )
+    });
+    assert_eq!(playing, (true, Some(true)), "the second grasp's test plays");
+    edit(&mut app, |e| e.end_grasp_playback());
+    assert_eq!(palm(&app), found[1].grasp.palm);
 }
 
 /// A plan with nowhere legal to go (GraspIt's mug sealed inside a solid block) ends, and the
