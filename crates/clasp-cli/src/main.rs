@@ -296,7 +296,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Exits as clap does for a bad command line, with the subcommand's usage.
 /// The physics test a command asked for: `--test`, or a `--preset` naming one (which implies
 /// it); Clasp's own where no preset is named.
 fn asked_test(test: bool, preset: Option<&str>) -> Option<clasp_core::HoldSettings> {
@@ -306,6 +305,7 @@ fn asked_test(test: bool, preset: Option<&str>) -> Option<clasp_core::HoldSettin
     })
 }
 
+/// Exits as clap does for a bad command line, with the subcommand's usage.
 fn usage_error(subcommand: &str, message: &str) -> ! {
     let mut cli = Cli::command();
     cli.build();

@@ -1558,16 +1558,22 @@ fn barrett_glass_dyn() -> String {
         .to_string()
 }
 
+/// GraspIt's model root, and `barrettGlassDyn` written in a fresh folder `name`; `None` (the test
+/// skipped, saying why) without GraspIt's models.
+fn barrett_glass_dyn_world(name: &str) -> Option<(PathBuf, PathBuf)> {
+    let root = graspit_models()?;
+    let dir = scratch(name, &[("barrettGlassDyn.xml", &barrett_glass_dyn())]);
+    Some((root, dir.join("barrettGlassDyn.xml")))
+}
+
 /// GraspIt's `barrettGlassDyn`: the glass lies on its side by the table's edge, and GraspIt's
 /// contact energy ranks best the states that wrap the hand round one side of it, none of them
 /// force closure; the default mixed energy's quality term finds grasps the arm reaches.
 #[test]
 fn the_default_planner_finds_force_closure_grasps_the_arm_reaches_of_the_glass_by_the_table() {
-    let Some(root) = graspit_models() else {
+    let Some((root, world)) = barrett_glass_dyn_world("arm-plan") else {
         return;
     };
-    let dir = scratch("arm-plan", &[("barrettGlassDyn.xml", &barrett_glass_dyn())]);
-    let world = dir.join("barrettGlassDyn.xml");
     let closures = |energy: &str| {
         let document = ok_json(&run(&[
             "plan",
@@ -1582,7 +1588,7 @@ fn the_default_planner_finds_force_closure_grasps_the_arm_reaches_of_the_glass_b
             energy,
             "--json",
         ]));
-        let grasps = document["grasps"].as_array().unwrap().clone();
+        let grasps = document["grasps"].as_array().unwrap();
         grasps.iter().filter(|g| g["force_closure"] == true).count()
     };
     let (mixed, contact) = (closures("mixed"), closures("contact"));
@@ -1596,11 +1602,9 @@ fn the_default_planner_finds_force_closure_grasps_the_arm_reaches_of_the_glass_b
 
 #[test]
 fn an_arm_mounted_barrett_approaches_the_glass_by_its_arm_and_closes_on_it() {
-    let Some(root) = graspit_models() else {
+    let Some((root, world)) = barrett_glass_dyn_world("arm") else {
         return;
     };
-    let dir = scratch("arm", &[("barrettGlassDyn.xml", &barrett_glass_dyn())]);
-    let world = dir.join("barrettGlassDyn.xml");
     let document = ok_json(&run(&[
         "grasp",
         path_str(&world),

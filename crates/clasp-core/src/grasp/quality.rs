@@ -472,27 +472,36 @@ mod tests {
         assert!(twist < 1e-6, "{twist}");
     }
 
-    #[test]
-    fn the_depth_search_agrees_with_the_whole_hull() {
-        let mut rand = crate::grasp::hull::joggle::tests::uniform(5);
-        let mut closures = 0;
+    /// Grasps of 3, 4, 5 and 6 point contacts at random on the sphere, `each` of every count,
+    /// with random friction, drawn from `seed`.
+    fn random_grasps(seed: u64, each: usize) -> Vec<(usize, Vec<Vec<Wrench>>)> {
+        let mut rand = crate::grasp::hull::joggle::tests::uniform(seed);
+        let mut grasps = Vec::new();
         for count in [3, 4, 5, 6] {
-            for _ in 0..4 {
+            for _ in 0..each {
                 let directions: Vec<Vector3<f64>> = (0..count)
                     .map(|_| Vector3::new(rand(), rand(), rand()))
                     .collect();
-                let grasp = sphere_grasp(&directions, 0.2 + rand().abs(), 8);
-                let q = quality(&grasp, WrenchSpaceKind::L1, false).unwrap();
-                let whole = hull(&distinct(grasp.concat())).unwrap().origin_depth();
-                assert_eq!(
-                    q.force_closure,
-                    whole > FORCE_CLOSURE_DEPTH,
-                    "{count} contacts"
-                );
-                if let Some(epsilon) = q.epsilon {
-                    closures += 1;
-                    assert!((epsilon - whole).abs() < 1e-5, "{epsilon} vs {whole}");
-                }
+                grasps.push((count, sphere_grasp(&directions, 0.2 + rand().abs(), 8)));
+            }
+        }
+        grasps
+    }
+
+    #[test]
+    fn the_depth_search_agrees_with_the_whole_hull() {
+        let mut closures = 0;
+        for (count, grasp) in random_grasps(5, 4) {
+            let q = quality(&grasp, WrenchSpaceKind::L1, false).unwrap();
+            let whole = hull(&distinct(grasp.concat())).unwrap().origin_depth();
+            assert_eq!(
+                q.force_closure,
+                whole > FORCE_CLOSURE_DEPTH,
+                "{count} contacts"
+            );
+            if let Some(epsilon) = q.epsilon {
+                closures += 1;
+                assert!((epsilon - whole).abs() < 1e-5, "{epsilon} vs {whole}");
             }
         }
         assert!(
@@ -503,19 +512,12 @@ mod tests {
 
     #[test]
     fn the_bound_found_without_the_hull_is_never_below_the_epsilon() {
-        let mut rand = crate::grasp::hull::joggle::tests::uniform(7);
         let mut closures = 0;
-        for count in [3, 4, 5, 6] {
-            for _ in 0..6 {
-                let directions: Vec<Vector3<f64>> = (0..count)
-                    .map(|_| Vector3::new(rand(), rand(), rand()))
-                    .collect();
-                let grasp = sphere_grasp(&directions, 0.2 + rand().abs(), 8);
-                let whole = hull(&distinct(grasp.concat())).unwrap().origin_depth();
-                let bound = epsilon_bound(&grasp.concat());
-                assert!(bound >= whole - 1e-9, "{bound} < {whole}");
-                closures += usize::from(whole > FORCE_CLOSURE_DEPTH);
-            }
+        for (_, grasp) in random_grasps(7, 6) {
+            let whole = hull(&distinct(grasp.concat())).unwrap().origin_depth();
+            let bound = epsilon_bound(&grasp.concat());
+            assert!(bound >= whole - 1e-9, "{bound} < {whole}");
+            closures += usize::from(whole > FORCE_CLOSURE_DEPTH);
         }
         assert!(closures >= 4, "too few force-closure grasps: {closures}");
     }
