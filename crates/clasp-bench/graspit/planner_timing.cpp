@@ -9,6 +9,10 @@
 //  - a SimAnnPlanner run on its own thread, as GraspIt's threaded planners run: annealing steps
 //    a second, and states a second (every state the energy analysed, legal or not, the way
 //    timeTest.cpp counts them);
+//    and where a state's time goes, as Clasp's planner reports it: the collision check
+//    (GraspIt's `legal()`, its `noCollision(hand)`), the contact energy (the virtual contacts'
+//    distances and their sum), and the rest of analysing a state (placing the hand: the
+//    state's `execute()`, with the hand's state saved and restored);
 //  - GraspIt's TimeTester itself (timeTest.cpp) round the best state that run found: states
 //    a second.
 // Prints one JSON object a line.
@@ -43,7 +47,20 @@ namespace {
 
 std::atomic<long> analysed(0);
 
-// GraspIt's contact energy, counting every state it analyses.
+// Seconds spent in each share of the states analysed (the planner analyses on one thread).
+struct Shares {
+  double analysing = 0.0;
+  double collision = 0.0;
+  double energy = 0.0;
+};
+Shares shares;
+
+double seconds_since(std::chrono::steady_clock::time_point start)
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// GraspIt's contact energy, counting every state it analyses and timing its shares.
 class CountedContactEnergy : public ContactEnergy
 {
   public:
@@ -51,16 +68,30 @@ class CountedContactEnergy : public ContactEnergy
                       bool noChange = true) override
     {
       ++analysed;
+      auto start = std::chrono::steady_clock::now();
       ContactEnergy::analyzeState(legal, energy, state, noChange);
+      shares.analysing += seconds_since(start);
+    }
+
+  protected:
+    bool legal() const override
+    {
+      auto start = std::chrono::steady_clock::now();
+      bool legal = ContactEnergy::legal();
+      shares.collision += seconds_since(start);
+      return legal;
+    }
+
+    double energy() const override
+    {
+      auto start = std::chrono::steady_clock::now();
+      double energy = ContactEnergy::energy();
+      shares.energy += seconds_since(start);
+      return energy;
     }
 };
 
 const char *const COUNTED = "CLASP_COUNTED_CONTACT_ENERGY";
-
-double seconds_since(std::chrono::steady_clock::time_point start)
-{
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 void wait_while_running(EGPlanner *planner)
 {
@@ -87,6 +118,7 @@ struct Annealing {
   long states;
   double seconds;
   GraspPlanningState *best;
+  Shares shares;
 };
 
 Annealing anneal(Hand *hand, const GraspPlanningState &model, int lastStep)
@@ -98,11 +130,12 @@ Annealing anneal(Hand *hand, const GraspPlanningState &model, int lastStep)
   planner->resetPlanner();
   long firstStep = planner->getCurrentStep();
   analysed = 0;
+  shares = Shares();
   auto start = std::chrono::steady_clock::now();
   planner->startPlanner();
   wait_while_running(planner);
   double seconds = seconds_since(start);
-  Annealing run{planner->getCurrentStep() - firstStep, analysed.load(), seconds, nullptr};
+  Annealing run{planner->getCurrentStep() - firstStep, analysed.load(), seconds, nullptr, shares};
   if (planner->getListSize() > 0) {
     // The planner's hand is a clone that goes with the planner.
     run.best = new GraspPlanningState(planner->getGrasp(0));
@@ -166,10 +199,13 @@ bool measure(World *world, Hand *hand, const std::string &objectFile, int lastSt
   printf("{\"object\": \"%s\", \"steps\": %ld, \"states\": %ld, \"seconds\": %.3f, "
          "\"steps_per_s\": %.1f, \"states_per_s\": %.1f, \"time_test_legal\": %ld, "
          "\"time_test_illegal\": %ld, \"time_test_seconds\": %.3f, "
-         "\"time_test_states_per_s\": %.1f}\n",
+         "\"time_test_states_per_s\": %.1f, \"placement_s\": %.3f, \"collision_s\": %.3f, "
+         "\"distances_s\": %.3f, \"search_s\": %.3f}\n",
          base_name(objectFile).c_str(), run.steps, run.states, run.seconds,
          run.steps / run.seconds, run.states / run.seconds, timing.legal, timing.illegal,
-         timing.seconds, timing.seconds > 0 ? tested / timing.seconds : 0.0);
+         timing.seconds, timing.seconds > 0 ? tested / timing.seconds : 0.0,
+         run.shares.analysing - run.shares.collision - run.shares.energy, run.shares.collision,
+         run.shares.energy, run.seconds - run.shares.analysing);
   fflush(stdout);
   world->destroyElement(object);
   return true;

@@ -48,6 +48,7 @@ pub fn run(options: &Options, checks: &mut Checks) -> Value {
         .filter_map(|object| scene(library, object).map(|world| (object, world)))
         .map(|(object, world)| measure(object, &world, steps, checks))
         .collect();
+    print_shares(&rows);
     let beside = graspit.map(|graspit| beside_graspit(&rows, &graspit));
     let on_table = crate::planner_table::run(library, quick, checks);
     json!({
@@ -64,6 +65,9 @@ struct GraspItRun {
     steps_per_second: f64,
     states_per_second: f64,
     time_test_states_per_second: f64,
+    /// Microseconds a state in each of Clasp's shares (GraspIt's contact energy has no
+    /// quality share); absent from figures made before the plugin timed them.
+    microseconds_a_state: Option<Value>,
 }
 
 /// The issue's target: ten times GraspIt's annealing rate on one core.
@@ -86,10 +90,22 @@ fn read_graspit(path: &Path) -> Result<HashMap<String, GraspItRun>, String> {
                 .ok_or_else(|| bad(&format!("no number `{key}`")))
         };
         let object = value["object"].as_str().ok_or_else(|| bad("no `object`"))?;
+        let per_state = 1e6 / number("states")?.max(1.0);
+        let share = |key: &str| value[format!("{key}_s")].as_f64().map(|s| s * per_state);
+        let shares = ["placement", "collision", "distances", "search"].map(|k| (k, share(k)));
+        let microseconds_a_state = shares.iter().all(|(_, s)| s.is_some()).then(|| {
+            let mut named: serde_json::Map<String, Value> = shares
+                .iter()
+                .map(|&(k, s)| (k.to_owned(), json!(s)))
+                .collect();
+            named.insert("quality".to_owned(), json!(0.0));
+            Value::Object(named)
+        });
         let run = GraspItRun {
             steps_per_second: number("steps_per_s")?,
             states_per_second: number("states_per_s")?,
             time_test_states_per_second: number("time_test_states_per_s")?,
+            microseconds_a_state,
         };
         runs.insert(object.to_owned(), run);
     }
@@ -129,9 +145,19 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
                 "steps_ratio": step_ratio,
                 "states_ratio": state_ratio,
                 "target_met": state_ratio >= TARGET_OVER_GRASPIT,
+                "graspit_microseconds_a_state": theirs.microseconds_a_state,
             }))
         })
         .collect();
+    let theirs: Vec<Value> = compared
+        .iter()
+        .filter(|c| c["graspit_microseconds_a_state"].is_object())
+        .map(|c| json!({"object": c["object"], "microseconds_a_state": c["graspit_microseconds_a_state"]}))
+        .collect();
+    if !theirs.is_empty() {
+        println!("\n  GraspIt's states, the same shares:");
+        print_share_rows(&theirs);
+    }
     let met = compared.iter().filter(|c| c["target_met"] == true).count();
     println!(
         "  target ≥ {TARGET_OVER_GRASPIT}× GraspIt's states a second: met on {met} of {} objects",
@@ -209,7 +235,47 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
         "first_force_closure_seconds": first.map(|f| f.0),
         "first_force_closure_steps": first.map(|f| f.1),
         "force_closure_grasps": closures,
+        "microseconds_a_state": state_shares(&one),
     })
+}
+
+/// Where one thread's state went, each share in microseconds a state (issue 55, item 3).
+fn state_shares(plan: &clasp_core::GraspPlan) -> Value {
+    let per_state = 1e6 / plan.evaluations.max(1) as f64;
+    plan.shares
+        .named()
+        .iter()
+        .map(|&(name, seconds)| (name.to_owned(), json!(seconds * per_state)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// The one-thread runs' states, share by share: microseconds a state, and the share of it.
+fn print_shares(rows: &[Value]) {
+    println!("\n  where a state's time goes (one thread, microseconds a state, and % of it):");
+    print_share_rows(rows);
+}
+
+/// A row per object of its `microseconds_a_state`, each share with its part of the whole.
+fn print_share_rows(rows: &[Value]) {
+    let names = clasp_core::StateShares::default()
+        .named()
+        .map(|(name, _)| name);
+    let header: String = names.iter().map(|n| format!("{n:>16}")).collect();
+    println!("  object      {header}");
+    for row in rows {
+        let shares = &row["microseconds_a_state"];
+        let total: f64 = names.iter().filter_map(|n| shares[*n].as_f64()).sum();
+        let cells: String = names
+            .iter()
+            .map(|n| {
+                let us = shares[*n].as_f64().unwrap_or(0.0);
+                format!("{us:>9.1} ({:>3.0}%)", 100.0 * us / total)
+            })
+            .collect();
+        let object = row["object"].as_str().unwrap_or("?");
+        println!("  {object:<10} {cells}");
+    }
 }
 
 /// The shortest one-thread plan asking for one grasp, doubling the steps per search from 500,

@@ -70,7 +70,8 @@ pub(crate) const DOMAINS: &str = "JSON: `file`, `hand`, `domains`, `threads`, `s
 
 pub(crate) const PLAN: &str = "JSON: `file`, `robot`, `robot_index`, `seed`, `threads`, \
 `steps`, `evaluations`, `illegal_steps`, `steps_per_second`, `evaluations_per_second`, \
-`search_seconds`, `seconds`, `closed` (grasps closed), `tested`, `held` (how many held, with \
+`search_seconds`, `shares` (the searches' seconds summed, share by share of a state: \
+`placement`, `collision`, `distances`, `quality`, `search`), `seconds`, `closed` (grasps closed), `tested`, `held` (how many held, with \
 --test), `unreachable` (grasps an arm cannot reach, passed over), `why_empty` and \
 `why_short_of_held` (null, or why), `wrote`, and `grasps`, best first: each `palm` (16 numbers, \
 row by row), `dofs`, `energy`, `contacts` count, `force_closure`, `epsilon`, `volume`, \

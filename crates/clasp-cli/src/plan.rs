@@ -9,7 +9,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use clasp_core::{Moment, PlanProgress, PlanSettings, PlannedGrasp, Recording, RobotId, World};
+use clasp_core::{
+    Moment, PlanProgress, PlanSettings, PlannedGrasp, Recording, RobotId, StateShares, World,
+};
 use serde_json::json;
 
 use crate::{
@@ -79,6 +81,7 @@ pub fn plan(
             "search_seconds": plan.search_seconds,
             "steps_per_second": rate,
             "evaluations_per_second": plan.evaluations as f64 / plan.search_seconds,
+            "shares": shares_json(&plan.shares),
             "grasps": plan.grasps.iter().map(grasp_json).collect::<Vec<_>>(),
             "held": plan.held(),
             "closed": plan.closed,
@@ -202,4 +205,14 @@ fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
         "held": g.held(),
         "test": g.test.as_ref().map(crate::grasp::test_json),
     })
+}
+
+/// Where the searches' time went: each share's seconds, summed over the searches.
+fn shares_json(shares: &StateShares) -> serde_json::Value {
+    shares
+        .named()
+        .iter()
+        .map(|&(name, seconds)| (name.to_owned(), json!(seconds)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }

@@ -87,6 +87,7 @@ pub use planner::{
     plan::{GraspPlan, PlannedGrasp},
     search::PlanEnergy,
     settings::{GuidedPlanning, PlanSettings},
+    shares::StateShares,
     walk::PlanProgress,
 };
 pub use pose::Pose;

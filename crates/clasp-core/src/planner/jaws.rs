@@ -10,6 +10,7 @@ use clasp_collide::CollisionEngine;
 use super::{
     plan::{GraspPlan, PlannedGrasp},
     settings::PlanSettings,
+    shares::StateShares,
     walk::PlanProgress,
 };
 use crate::{
@@ -88,6 +89,8 @@ impl<E: CollisionEngine + Clone> World<E> {
             evaluations: closed as u64,
             seconds: started.elapsed().as_secs_f64(),
             search_seconds,
+            // No annealing states: the jaws' candidates are drawn, then closed and tested.
+            shares: StateShares::default(),
             illegal_steps: 0,
             closed,
             tested: closed,

@@ -11,6 +11,7 @@ mod jaws;
 pub(crate) mod plan;
 pub(crate) mod search;
 pub(crate) mod settings;
+pub(crate) mod shares;
 pub(crate) mod walk;
 
 use std::time::Instant;
@@ -39,6 +40,7 @@ use anneal::Annealing;
 use plan::{GraspPlan, PlannedGrasp};
 use search::{Against, Check, PlanEnergy, Space};
 use settings::PlanSettings;
+use shares::StateShares;
 use walk::{Counts, Kept, PlanProgress, Search, anneal_search, best_states, keep};
 
 /// How far a child's strict energy lets the hand approach before closing (GraspIt's 30 mm).
@@ -127,6 +129,8 @@ impl<E: CollisionEngine + Clone> World<E> {
         let steps = searches[..count].iter().map(|s| s.1.steps).sum();
         let evaluations = searches.iter().map(|s| s.1.evaluations).sum();
         let illegal_steps = searches.iter().map(|s| s.1.illegal).sum();
+        let mut shares = StateShares::default();
+        searches.iter().for_each(|s| shares.add(&s.1.shares));
         let kept = match settings.energy {
             PlanEnergy::Mixed => by_rank(&space, searches),
             _ => by_energy(&space, searches),
@@ -186,6 +190,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             evaluations,
             seconds: started.elapsed().as_secs_f64(),
             search_seconds,
+            shares,
             illegal_steps,
             closed,
             tested,

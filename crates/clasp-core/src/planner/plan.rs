@@ -1,7 +1,7 @@
 //! What a planning run found: its grasps, best first, what it did, why it found none or
 //! fewer that hold than asked.
 
-use super::walk::STUCK_RETRIES;
+use super::{shares::StateShares, walk::STUCK_RETRIES};
 use crate::{
     grasp::{hold::HoldTest, trial::GraspTrial},
     pose::Pose,
@@ -54,6 +54,8 @@ pub struct GraspPlan {
     /// The whole run, and the annealing alone (before the best states are closed).
     pub seconds: f64,
     pub search_seconds: f64,
+    /// Where the searches' time went, share by share of a state.
+    pub shares: StateShares,
     /// Steps in which every neighbour tried was illegal (the hand in the object, an obstacle or
     /// itself): each counts as a step taken, so a search that cannot move still ends
     /// (GraspIt's planner loops there: its issue #131).

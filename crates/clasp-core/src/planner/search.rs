@@ -10,7 +10,10 @@ use std::f64::consts::PI;
 use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
-use super::anneal::Variable;
+use super::{
+    anneal::Variable,
+    shares::{StateShares, timed},
+};
 use crate::{
     body::Body,
     grasp::quality::{self, WrenchSpaceKind},
@@ -276,27 +279,36 @@ impl<'a> Space<'a> {
         below: f64,
         first: &mut usize,
         domain: u32,
+        shares: &mut StateShares,
     ) -> Scored {
-        let (palm, dofs) = self.placement(hand, state);
-        hand.set_pose(palm);
-        hand.force_dof_values(&dofs);
-        if self.touches(hand, first) {
+        let (palm, dofs) = timed(&mut shares.placement, || {
+            let (palm, dofs) = self.placement(hand, state);
+            hand.set_pose(palm);
+            hand.force_dof_values(&dofs);
+            (palm, dofs)
+        });
+        if timed(&mut shares.collision, || self.touches(hand, first)) {
             return Scored::Illegal;
         }
-        let contacts = hand.virtual_contacts_placed();
+        let contacts = timed(&mut shares.placement, || hand.virtual_contacts_placed());
         let energy = match self.energy {
-            PlanEnergy::Contact => self.contact_energy(&contacts, below).map(|(e, _)| e),
+            PlanEnergy::Contact => timed(&mut shares.distances, || {
+                self.contact_energy(&contacts, below).map(|(e, _)| e)
+            }),
             PlanEnergy::ContactQuality | PlanEnergy::Mixed => {
-                self.contact_and_quality(&contacts, below)
+                self.contact_and_quality(&contacts, below, shares)
             }
             PlanEnergy::Quality => {
-                let to_object = self.to_object(&contacts);
-                Some(self.potential_quality(&contacts, &to_object)).filter(|&e| e < below)
+                let to_object = timed(&mut shares.distances, || self.to_object(&contacts));
+                timed(&mut shares.quality, || {
+                    Some(self.potential_quality(&contacts, &to_object)).filter(|&e| e < below)
+                })
             }
-            PlanEnergy::AutoGrasp => self
-                .closing
-                .map(|close| close(domain, palm, &dofs))
-                .filter(|&e| e < below),
+            PlanEnergy::AutoGrasp => timed(&mut shares.quality, || {
+                self.closing
+                    .map(|close| close(domain, palm, &dofs))
+                    .filter(|&e| e < below)
+            }),
         };
         energy.map_or(Scored::NotBelow, Scored::Energy)
     }
@@ -346,9 +358,29 @@ impl<'a> Space<'a> {
     /// term is at least −`QUALITY_WEIGHT` × a bound on the epsilon found without the hull,
     /// so a state that bound cannot bring below `below` is turned down before the hull is
     /// built; the quality reuses the contact energy's closest points.
-    fn contact_and_quality(&self, contacts: &[PlacedVirtualContact], below: f64) -> Option<f64> {
-        let (energy, to_object) = self.contact_energy(contacts, below + QUALITY_WEIGHT)?;
-        let wrenches = self.potential_wrenches(contacts, &to_object);
+    fn contact_and_quality(
+        &self,
+        contacts: &[PlacedVirtualContact],
+        below: f64,
+        shares: &mut StateShares,
+    ) -> Option<f64> {
+        let (energy, to_object) = timed(&mut shares.distances, || {
+            self.contact_energy(contacts, below + QUALITY_WEIGHT)
+        })?;
+        timed(&mut shares.quality, || {
+            self.quality_term(contacts, &to_object, energy, below)
+        })
+    }
+
+    /// [`Self::contact_and_quality`] once the contact energy `energy` is known.
+    fn quality_term(
+        &self,
+        contacts: &[PlacedVirtualContact],
+        to_object: &[Vector3<f64>],
+        energy: f64,
+        below: f64,
+    ) -> Option<f64> {
+        let wrenches = self.potential_wrenches(contacts, to_object);
         let bound = match wrenches.len() {
             0..3 => 0.0,
             _ => quality::epsilon_bound(&wrenches.concat()).min(1.0),

@@ -1,9 +1,12 @@
 //! One annealing search, a walk through the search space: its steps, the best states it keeps,
 //! and the progress a caller may watch.
 
-use std::sync::{
-    Mutex,
-    atomic::{AtomicBool, AtomicU64, Ordering},
+use std::{
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::Instant,
 };
 
 use clasp_random::SplitMix64;
@@ -11,6 +14,7 @@ use clasp_random::SplitMix64;
 use super::{
     anneal::Annealing,
     search::{Scored, Space},
+    shares::StateShares,
 };
 use crate::{pose::Pose, robot::Robot};
 
@@ -64,6 +68,8 @@ pub(super) struct Counts {
     pub(super) evaluations: u64,
     /// Steps with no legal neighbour.
     pub(super) illegal: u64,
+    /// Where its time went.
+    pub(super) shares: StateShares,
 }
 
 /// One annealing search: where it starts, its schedule and steps, its seed, the domain it
@@ -84,6 +90,7 @@ pub(super) fn anneal_search(
     search: &Search,
     progress: &PlanProgress,
 ) -> (Vec<Kept>, Counts) {
+    let started = Instant::now();
     let (seed, domain) = (search.seed, search.domain);
     let mut random = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
     let mut hand = hand.clone();
@@ -106,7 +113,14 @@ pub(super) fn anneal_search(
                 .map(|(&v, variable)| variable.neighbour(v, t, &mut random))
                 .collect();
             counts.evaluations += 1;
-            match space.evaluate(&mut hand, &next, below, &mut first_check, domain) {
+            match space.evaluate(
+                &mut hand,
+                &next,
+                below,
+                &mut first_check,
+                domain,
+                &mut counts.shares,
+            ) {
                 Scored::Illegal => continue,
                 Scored::NotBelow => legal = Some(None),
                 Scored::Energy(e) => legal = Some(Some((next, e))),
@@ -149,6 +163,7 @@ pub(super) fn anneal_search(
             .steps
             .fetch_add(counts.steps % 1000, Ordering::Relaxed);
     }
+    counts.shares.close(started.elapsed().as_secs_f64());
     (best, counts)
 }
 
