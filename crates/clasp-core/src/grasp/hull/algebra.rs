@@ -33,29 +33,24 @@ pub(super) fn simplex(points: &[Coords], dim: usize, tolerance: f64) -> Vec<usiz
         return Vec::new();
     };
     let mut chosen = vec![first];
-    let mut basis: Vec<Coords> = Vec::new();
+    // Each point's way from the first less its projections on the basis so far, projected
+    // once more each time the basis grows (modified Gram–Schmidt, a pass a point a round).
+    let mut residuals: Vec<Coords> = points.iter().map(|p| sub(p, &points[first])).collect();
     while chosen.len() <= dim {
-        let residual = |p: &Coords| {
-            let mut r = sub(p, &points[first]);
-            for b in &basis {
-                let along = dot(&r, b);
-                r.iter_mut().zip(b).for_each(|(x, y)| *x -= along * y);
-            }
-            r
-        };
-        let (best, length) = points
+        let (best, squared) = residuals
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let r = residual(p);
-                (i, dot(&r, &r).sqrt())
-            })
+            .map(|(i, r)| (i, dot(r, r)))
             .fold((0, -1.0), |m, c| if c.1 > m.1 { c } else { m });
+        let length = squared.sqrt();
         if length <= tolerance {
             break;
         }
-        let r = residual(&points[best]);
-        basis.push(std::array::from_fn(|i| r[i] / length));
+        let basis: Coords = std::array::from_fn(|i| residuals[best][i] / length);
+        for r in &mut residuals {
+            let along = dot(r, &basis);
+            r.iter_mut().zip(&basis).for_each(|(x, y)| *x -= along * y);
+        }
         chosen.push(best);
     }
     chosen

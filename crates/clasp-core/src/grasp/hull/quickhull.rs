@@ -2,10 +2,7 @@
 //! point beyond each facet, or only the facets nearest the origin pushed out (the expanding
 //! polytope search for the origin's depth).
 
-use std::{
-    cmp::Ordering,
-    collections::{BinaryHeap, HashMap},
-};
+use std::{cmp::Ordering, collections::BinaryHeap};
 
 use super::{
     algebra::{Coords, MAX_DIM, determinant, dot, null_vector, simplex, sub},
@@ -48,6 +45,25 @@ struct Face {
     visible_stamp: u32,
 }
 
+/// A ridge in the table that pairs a cone's facets: the facet it came from and the slot of
+/// the vertex it leaves out.
+#[derive(Clone, Copy)]
+struct Ridge {
+    hash: u64,
+    face: u32,
+    slot: usize,
+}
+
+impl Ridge {
+    const EMPTY: Ridge = Ridge {
+        hash: 0,
+        face: u32::MAX,
+        slot: 0,
+    };
+    /// What a ridge's facet becomes once paired: probes pass over it.
+    const PAIRED: u32 = u32::MAX - 1;
+}
+
 pub(super) struct Builder<'a> {
     dim: usize,
     points: &'a [Coords],
@@ -56,8 +72,8 @@ pub(super) struct Builder<'a> {
     /// A point counts as outside a facet only this far above it.
     tolerance: f64,
     stamp: u32,
-    /// The ridges of a cone not yet paired, kept to reuse its allocation.
-    open_ridges: HashMap<[u32; MAX_DIM], (u32, usize)>,
+    /// The open-addressed table pairing a cone's ridges, kept to reuse its allocation.
+    ridges: Vec<Ridge>,
 }
 
 impl<'a> Builder<'a> {
@@ -69,7 +85,7 @@ impl<'a> Builder<'a> {
             interior: [0.0; MAX_DIM],
             tolerance,
             stamp: 0,
-            open_ridges: HashMap::new(),
+            ridges: Vec::new(),
         }
     }
 
@@ -155,7 +171,21 @@ impl<'a> Builder<'a> {
 
     /// Adds a facet through `vertices`, oriented away from the interior point.
     fn push_face(&mut self, vertices: [u32; MAX_DIM], neighbours: [u32; MAX_DIM]) -> Option<u32> {
-        let (normal, offset) = self.plane(&vertices)?;
+        self.push_face_on(vertices, neighbours, None)
+    }
+
+    /// Adds a facet through `vertices` on `plane` where one is known, else on the plane solved
+    /// for from its vertices.
+    fn push_face_on(
+        &mut self,
+        vertices: [u32; MAX_DIM],
+        neighbours: [u32; MAX_DIM],
+        plane: Option<(Coords, f64)>,
+    ) -> Option<u32> {
+        let (normal, offset) = match plane {
+            Some(plane) => plane,
+            None => self.plane(&vertices)?,
+        };
         self.faces.push(Face {
             vertices,
             neighbours,
@@ -166,6 +196,47 @@ impl<'a> Builder<'a> {
             visible_stamp: 0,
         });
         Some(self.faces.len() as u32 - 1)
+    }
+
+    /// The plane of a cone's facet through the apex (`vertices[0]`) and a horizon ridge, from
+    /// the two facets that met there (`sides`: the one the apex saw, the one beyond): both
+    /// normals are square to the ridge, so the new normal is the combination of the two that
+    /// is also square to the way from the ridge to the apex, found in a few products where
+    /// solving for it takes an elimination. `None` where that is not to be trusted: the two
+    /// facets nearly parallel, or round-off leaving a ridge vertex off the plane (the caller
+    /// then solves for it).
+    fn cone_plane(&self, vertices: &[u32; MAX_DIM], sides: [u32; 2]) -> Option<(Coords, f64)> {
+        let d = self.dim;
+        let [seen, beyond] = sides.map(|f| &self.faces[f as usize].normal);
+        let apex = &self.points[vertices[0] as usize];
+        let up = sub(apex, &self.points[vertices[1] as usize]);
+        let (along_seen, along_beyond) = (dot(seen, &up), dot(beyond, &up));
+        let mut normal = [0.0; MAX_DIM];
+        for k in 0..d {
+            normal[k] = along_beyond * seen[k] - along_seen * beyond[k];
+        }
+        let length = dot(&normal, &normal).sqrt();
+        if !(length > 1e-3 * dot(&up, &up).sqrt()) {
+            return None;
+        }
+        normal.iter_mut().for_each(|x| *x /= length);
+        let mut offset = -dot(&normal, apex);
+        let off_plane = vertices[1..d]
+            .iter()
+            .map(|&v| (dot(&normal, &self.points[v as usize]) + offset).abs())
+            .fold(0.0, f64::max);
+        if off_plane > 1e-3 * self.tolerance {
+            return None;
+        }
+        let interior_side = dot(&normal, &self.interior) + offset;
+        if interior_side == 0.0 {
+            return None;
+        }
+        if interior_side > 0.0 {
+            normal.iter_mut().for_each(|x| *x = -*x);
+            offset = -offset;
+        }
+        Some((normal, offset))
     }
 
     /// The unit normal and offset of the plane through `dim` points, oriented outward; `None`
@@ -271,7 +342,8 @@ impl<'a> Builder<'a> {
                 }
                 let mut neighbours = [u32::MAX; MAX_DIM];
                 neighbours[0] = beyond;
-                let new = self.push_face(vertices, neighbours)?;
+                let plane = self.cone_plane(&vertices, [v, beyond]);
+                let new = self.push_face_on(vertices, neighbours, plane)?;
                 let back = &mut self.faces[beyond as usize];
                 let slot = back.neighbours[..d].iter().position(|&n| n == v)?;
                 back.neighbours[slot] = new;
@@ -282,33 +354,71 @@ impl<'a> Builder<'a> {
         Some(cone)
     }
 
-    /// Each ridge through the apex is shared by exactly two new facets: pair them up.
+    /// Each ridge through the apex is shared by exactly two new facets: pair them up, in an
+    /// open-addressed table keyed by a hash of the ridge's vertices that their order does not
+    /// change (no sorting, no allocation once the table has grown).
     fn link_cone(&mut self, cone: &[u32]) -> Option<()> {
         let d = self.dim;
-        let mut open = std::mem::take(&mut self.open_ridges);
-        open.clear();
+        let size = (2 * cone.len() * (d - 1)).next_power_of_two();
+        let mut table = std::mem::take(&mut self.ridges);
+        table.clear();
+        table.resize(size, Ridge::EMPTY);
         for &f in cone {
             for slot in 1..d {
-                let mut key = [u32::MAX; MAX_DIM];
-                let ridge = (0..d).filter(|&k| k != slot);
-                for (i, k) in ridge.enumerate() {
-                    key[i] = self.faces[f as usize].vertices[k];
-                }
-                key[..d - 1].sort_unstable();
-                match open.remove(&key) {
-                    Some((other, other_slot)) => {
-                        self.faces[f as usize].neighbours[slot] = other;
-                        self.faces[other as usize].neighbours[other_slot] = f;
+                let hash = self.ridge_hash(f, slot);
+                let mut at = hash as usize & (size - 1);
+                loop {
+                    let entry = table[at];
+                    if entry.face == Ridge::EMPTY.face {
+                        table[at] = Ridge {
+                            hash,
+                            face: f,
+                            slot,
+                        };
+                        break;
                     }
-                    None => {
-                        open.insert(key, (f, slot));
+                    if entry.face != Ridge::PAIRED
+                        && entry.hash == hash
+                        && self.same_ridge((f, slot), (entry.face, entry.slot))
+                    {
+                        self.faces[f as usize].neighbours[slot] = entry.face;
+                        self.faces[entry.face as usize].neighbours[entry.slot] = f;
+                        table[at].face = Ridge::PAIRED;
+                        break;
                     }
+                    at = (at + 1) & (size - 1);
                 }
             }
         }
-        let paired = open.is_empty();
-        self.open_ridges = open;
+        let paired = table
+            .iter()
+            .all(|r| r.face == Ridge::EMPTY.face || r.face == Ridge::PAIRED);
+        self.ridges = table;
         paired.then_some(())
+    }
+
+    /// A hash of facet `face`'s vertices but the one in `slot`, the same in any order.
+    fn ridge_hash(&self, face: u32, slot: usize) -> u64 {
+        let vertices = &self.faces[face as usize].vertices[..self.dim];
+        vertices
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != slot)
+            .map(|(_, &v)| {
+                (u64::from(v) + 1)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .rotate_left(29)
+            })
+            .fold(0, u64::wrapping_add)
+    }
+
+    /// Whether two facets' ridges (each leaving out the vertex in its slot) are the same.
+    fn same_ridge(&self, (a, a_slot): (u32, usize), (b, b_slot): (u32, usize)) -> bool {
+        let d = self.dim;
+        let (a, b) = (&self.faces[a as usize], &self.faces[b as usize]);
+        (0..d)
+            .filter(|&k| k != a_slot)
+            .all(|k| (0..d).any(|m| m != b_slot && b.vertices[m] == a.vertices[k]))
     }
 
     /// Round-off can leave a hull bent where slivers meet, or worse: every facet's neighbours
@@ -322,10 +432,13 @@ impl<'a> Builder<'a> {
             .all(|(i, f)| {
                 f.neighbours[..d].iter().all(|&n| {
                     let other = &self.faces[n as usize];
-                    let apex = other.vertices[..d]
-                        .iter()
-                        .find(|v| !f.vertices[..d].contains(v));
-                    other.alive && apex.is_some_and(|&v| self.distance(i as u32, v) <= tolerance)
+                    // The neighbour's vertex off this facet is the one facing back across
+                    // the shared ridge.
+                    let back = other.neighbours[..d].iter().position(|&m| m == i as u32);
+                    other.alive
+                        && back.is_some_and(|m| {
+                            self.distance(i as u32, other.vertices[m]) <= tolerance
+                        })
                 })
             })
     }
