@@ -38,10 +38,11 @@ pub fn run(options: &Options, checks: &mut Checks) -> Value {
         PlanSettings::default().steps
     };
     println!(
-        "\ngrasp planner, Barrett (4 searches of {steps} annealing steps, contact energy), 1 and 2 threads:"
+        "\ngrasp planner, Barrett (4 searches of {steps} annealing steps, contact energy), 1 and 2 threads; \
+         `exact`: one thread, the virtual contacts' exact distances asked state by state instead of read from the object's grid:"
     );
     println!(
-        "  object      steps/s 1 thr   2 thr   states/s 1 thr    2 thr   first force closure 1 thr  grasps FC"
+        "  object      steps/s 1 thr   2 thr   states/s 1 thr    2 thr    exact   first force closure 1 thr  grasps FC  exact"
     );
     let rows: Vec<Value> = OBJECTS
         .iter()
@@ -118,7 +119,7 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
         "\n  beside GraspIt's planner (one thread each; target ≥ {TARGET_OVER_GRASPIT}× GraspIt):"
     );
     println!(
-        "  object      steps/s GraspIt    Clasp   ratio   states/s GraspIt    Clasp   ratio   GraspIt timeTest states/s"
+        "  object      steps/s GraspIt    Clasp   ratio   states/s GraspIt    Clasp   ratio    exact   ratio   GraspIt timeTest states/s"
     );
     let compared: Vec<Value> = rows
         .iter()
@@ -127,12 +128,14 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
             let theirs = graspit.get(object)?;
             let steps = row["steps_per_second"][0].as_f64()?;
             let states = row["states_per_second"][0].as_f64()?;
-            let (step_ratio, state_ratio) = (
+            let exact = row["exact_distances"]["states_per_second"].as_f64()?;
+            let (step_ratio, state_ratio, exact_ratio) = (
                 steps / theirs.steps_per_second,
                 states / theirs.states_per_second,
+                exact / theirs.states_per_second,
             );
             println!(
-                "  {object:<10} {:>15.0} {steps:>8.0} {step_ratio:>6.1}×  {:>15.0} {states:>8.0} {state_ratio:>6.1}×  {:>24.0}",
+                "  {object:<10} {:>15.0} {steps:>8.0} {step_ratio:>6.1}×  {:>15.0} {states:>8.0} {state_ratio:>6.1}× {exact:>8.0} {exact_ratio:>6.1}×  {:>24.0}",
                 theirs.steps_per_second,
                 theirs.states_per_second,
                 theirs.time_test_states_per_second
@@ -144,6 +147,7 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
                 "graspit_time_test_states_per_second": theirs.time_test_states_per_second,
                 "steps_ratio": step_ratio,
                 "states_ratio": state_ratio,
+                "exact_distances_states_ratio": exact_ratio,
                 "target_met": state_ratio >= TARGET_OVER_GRASPIT,
                 "graspit_microseconds_a_state": theirs.microseconds_a_state,
             }))
@@ -205,7 +209,11 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
             )
         })
     };
-    let (Ok(one), Ok(two)) = (on(1, &settings), on(2, &settings)) else {
+    let exact = PlanSettings {
+        exact_distances: true,
+        ..settings
+    };
+    let (Ok(one), Ok(two), Ok(exact)) = (on(1, &settings), on(2, &settings), on(1, &exact)) else {
         checks.expect(false, || format!("planner, {object}: the plan failed"));
         return Value::Null;
     };
@@ -216,17 +224,21 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
     let states = |p: &clasp_core::GraspPlan| p.evaluations as f64 / p.search_seconds;
     let first = first_force_closure(&on);
     let closures = one.grasps.iter().filter(|g| g.force_closure()).count();
+    let exact_closures = exact.grasps.iter().filter(|g| g.force_closure()).count();
     println!(
-        "  {object:<10} {:>8.0} {:>8.0}   {:>10.0} {:>8.0}   {:>26}  {:>2}/{}",
+        "  {object:<10} {:>8.0} {:>8.0}   {:>10.0} {:>8.0} {:>8.0}   {:>26}  {:>2}/{}  {:>2}/{}",
         rate(&one),
         rate(&two),
         states(&one),
         states(&two),
+        states(&exact),
         first.map_or("none".to_owned(), |(s, steps)| format!(
             "{s:.2} s ({steps} steps)"
         )),
         closures,
-        one.grasps.len()
+        one.grasps.len(),
+        exact_closures,
+        exact.grasps.len()
     );
     json!({
         "object": object,
@@ -236,6 +248,11 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
         "first_force_closure_steps": first.map(|f| f.1),
         "force_closure_grasps": closures,
         "microseconds_a_state": state_shares(&one),
+        "exact_distances": {
+            "states_per_second": states(&exact),
+            "force_closure_grasps": exact_closures,
+            "microseconds_a_state": state_shares(&exact),
+        },
     })
 }
 
@@ -254,6 +271,12 @@ fn state_shares(plan: &clasp_core::GraspPlan) -> Value {
 fn print_shares(rows: &[Value]) {
     println!("\n  where a state's time goes (one thread, microseconds a state, and % of it):");
     print_share_rows(rows);
+    println!("\n  the same, exact distances:");
+    let exact: Vec<Value> = rows
+        .iter()
+        .map(|r| json!({"object": r["object"], "microseconds_a_state": r["exact_distances"]["microseconds_a_state"]}))
+        .collect();
+    print_share_rows(&exact);
 }
 
 /// A row per object of its `microseconds_a_state`, each share with its part of the whole.

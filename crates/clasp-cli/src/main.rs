@@ -237,6 +237,7 @@ fn main() -> ExitCode {
             threads,
             robot,
             any_reach,
+            exact_distances,
             anneal,
             guided,
             test,
@@ -258,6 +259,7 @@ fn main() -> ExitCode {
                     energy,
                     seed,
                     only_reachable: !any_reach,
+                    exact_distances,
                     annealing: anneal.unwrap_or_default(),
                     guided: guided.map(|children| clasp_core::GuidedPlanning {
                         children,

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use clasp_collide::shapes;
 use clasp_core::{
-    Body, BodyId, BodyKind, Element, GraspPlan, GraspTrial, PlanProgress, PlanSettings, Pose,
-    RobotId, World,
+    Body, BodyId, BodyKind, Element, GraspPlan, GraspTrial, PlanEnergy, PlanProgress, PlanSettings,
+    Pose, RobotId, World,
 };
 use clasp_io::{Disk, load_body, load_robot};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
@@ -143,6 +143,39 @@ fn the_potential_quality_energy_plans_force_closure_grasps() {
     assert!(closures >= 5, "{closures} force-closure grasps");
     for (k, g) in found.grasps.iter().enumerate() {
         assert_clear(&world, &g.grasp, &format!("potential quality, grasp {k}"));
+    }
+}
+
+#[test]
+fn a_plan_says_where_its_searches_spent_their_time() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "mug", false);
+    for energy in [PlanEnergy::Contact, PlanEnergy::ContactQuality] {
+        let settings = PlanSettings {
+            steps: 300,
+            grasps: 1,
+            energy,
+            ..PlanSettings::default()
+        };
+        let found = plan(&world, &settings);
+        let shares = found.shares;
+        println!("{energy:?}: {shares:?} in {:.3} s", found.search_seconds);
+        for (name, seconds) in shares.named() {
+            assert!(seconds >= 0.0, "{energy:?}: {name} {seconds}");
+        }
+        assert!(shares.placement > 0.0 && shares.collision > 0.0 && shares.distances > 0.0);
+        // Only the energies with a quality term spend time on it.
+        assert_eq!(shares.quality > 0.0, energy == PlanEnergy::ContactQuality);
+        // The searches' time, summed: no more than every thread busy the whole search.
+        let threads = rayon::current_num_threads() as f64;
+        assert!(
+            shares.total() <= threads * found.search_seconds * 1.01 + 1e-3,
+            "{energy:?}: {} s in shares, {} s of search on {threads} threads",
+            shares.total(),
+            found.search_seconds
+        );
     }
 }
 

@@ -7,6 +7,7 @@
 //! threads.
 
 pub(crate) mod anneal;
+mod distance_grid;
 mod jaws;
 pub(crate) mod plan;
 pub(crate) mod search;
@@ -14,7 +15,7 @@ pub(crate) mod settings;
 pub(crate) mod shares;
 pub(crate) mod walk;
 
-use std::time::Instant;
+use std::{sync::Arc, time::Instant};
 
 use clasp_collide::CollisionEngine;
 use rayon::prelude::*;
@@ -37,6 +38,7 @@ use crate::{
     },
 };
 use anneal::Annealing;
+use distance_grid::DistanceGrid;
 use plan::{GraspPlan, PlannedGrasp};
 use search::{Against, Check, PlanEnergy, Space};
 use settings::PlanSettings;
@@ -76,7 +78,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         let closing = |domain: u32, palm: Pose, dofs: &[f64]| {
             self.close_in_domain(domain, robot, object, palm, dofs, 0.0)
         };
-        let mut space = self.search_space(hand, robot, object, settings.energy)?;
+        let mut space = self.search_space(hand, robot, object, settings)?;
         space.closing = Some(&closing);
         let count = settings.searches.max(1);
         let mut searches: Vec<(Vec<Kept>, Counts)> = (0..count)
@@ -348,8 +350,9 @@ impl<E: CollisionEngine> World<E> {
         hand: &Robot,
         robot: RobotId,
         object: BodyId,
-        energy: PlanEnergy,
+        settings: &PlanSettings,
     ) -> Result<Space<'w>, MoveError> {
+        let (energy, exact_distances) = (settings.energy, settings.exact_distances);
         let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
         if hand.virtual_contacts_placed().is_empty() {
             return Err(MoveError::NoVirtualContacts(robot));
@@ -372,6 +375,7 @@ impl<E: CollisionEngine> World<E> {
             engine: &self.engine,
             energy,
             closing: None,
+            grid: (!exact_distances).then(|| Arc::new(DistanceGrid::new(body.geometry()))),
         })
     }
 

@@ -5,13 +5,14 @@
 //! close the hand's virtual contacts are to the object (contact energy) or how good a grasp
 //! they would make there (potential quality), both after GraspIt's.
 
-use std::f64::consts::PI;
+use std::{f64::consts::PI, sync::Arc};
 
 use clasp_collide::{CollisionEngine, Placed};
 use nalgebra::{Point3, Unit, Vector3};
 
 use super::{
     anneal::Variable,
+    distance_grid::DistanceGrid,
     shares::{StateShares, timed},
 };
 use crate::{
@@ -119,6 +120,8 @@ pub struct Space<'a> {
     pub energy: PlanEnergy,
     /// How the world closes the hand, for [`PlanEnergy::AutoGrasp`].
     pub closing: Option<&'a Closing<'a>>,
+    /// The object's closest points on a grid, read instead of the engine where it has them.
+    pub grid: Option<Arc<DistanceGrid>>,
 }
 
 /// A pair the world's one rule checks between a body of the planning hand and something else.
@@ -347,11 +350,28 @@ impl<'a> Space<'a> {
 
     /// For each contact, the way to the closest point of the object (world mm).
     fn to_object(&self, contacts: &[PlacedVirtualContact]) -> Vec<Vector3<f64>> {
-        let object = Placed::new(self.object.geometry(), self.object.pose());
         contacts
             .iter()
-            .map(|c| self.engine.point_distance(object, &c.location).closest - c.location)
+            .filter_map(|c| self.way_to_object(&c.location, f64::INFINITY))
             .collect()
+    }
+
+    /// The way from a world point to the object's closest point if it is shorter than
+    /// `cutoff`: read from the grid where it has one, else asked of the engine.
+    fn way_to_object(&self, point: &Point3<f64>, cutoff: f64) -> Option<Vector3<f64>> {
+        let pose = self.object.pose();
+        let geometry = self.object.geometry();
+        let from_grid = self.grid.as_ref().and_then(|grid| {
+            let local = pose.inverse_transform_point(point);
+            grid.way(self.engine, geometry, &local)
+        });
+        match from_grid {
+            Some(way) => Some(pose.rotation * way).filter(|w| w.norm() < cutoff),
+            None => self
+                .engine
+                .point_distance_below(Placed::new(geometry, pose), point, cutoff)
+                .map(|near| near.closest - point),
+        }
     }
 
     /// [`PlanEnergy::ContactQuality`]'s energy if it is below `below`, else `None`. The quality
@@ -410,7 +430,6 @@ impl<'a> Space<'a> {
         if contacts.is_empty() {
             return None;
         }
-        let object = Placed::new(self.object.geometry(), self.object.pose());
         let (centre, radius) = self.object.geometry().bounding_ball();
         let centre = self.object.pose() * centre;
         let budget = below * contacts.len() as f64;
@@ -423,10 +442,7 @@ impl<'a> Space<'a> {
         let mut total = 0.0;
         let mut to_object = Vec::with_capacity(contacts.len());
         for (c, after) in contacts.iter().zip(later) {
-            let near =
-                self.engine
-                    .point_distance_below(object, &c.location, budget - total - after)?;
-            let way = near.closest - c.location;
+            let way = self.way_to_object(&c.location, budget - total - after)?;
             total += contact_term(c, &way);
             to_object.push(way);
             if total + after >= budget {

@@ -27,6 +27,11 @@ pub struct PlanSettings {
     pub only_reachable: bool,
     /// The annealing's schedule (GraspIt's by default).
     pub annealing: Annealing,
+    /// Score states with the virtual contacts' exact distances to the object, asked of the
+    /// collision engine state by state (GraspIt's way), instead of reading them from a grid of
+    /// the object's closest points (about 1 mm off at most on GraspIt's objects, four times
+    /// faster). Whether the hand touches anything is exact either way, and so is closing.
+    pub exact_distances: bool,
     /// GraspIt's guided planner: child searches from the best states found (none by default).
     pub guided: Option<GuidedPlanning>,
     /// The physics test each grasp closed is put through (a parallel gripper's always are, by
@@ -69,6 +74,7 @@ impl Default for PlanSettings {
             approach: 30.0,
             only_reachable: true,
             annealing: Annealing::default(),
+            exact_distances: false,
             guided: None,
             test: None,
         }
