@@ -16,8 +16,9 @@ use crate::pose::Pose;
 const MARGIN: f64 = 50.0;
 
 /// Cells across the object's bounding ball's radius: 3.6 mm cells for a torus 80 mm across,
-/// read within 0.94 mm of the exact distance (the test below; 32 cells: 0.40 mm, but filling
-/// the nodes then costs more than the engine's queries save on GraspIt's objects; 8: 2.8 mm).
+/// read within 0.62 mm of the exact distance (the test below). Measured before cells the
+/// surface may cross were read exactly: 32 cells 0.40 mm, but filling the nodes then cost
+/// more than the engine's queries saved on GraspIt's objects; 16 cells 0.94 mm; 8 cells 2.8 mm.
 const CELLS_PER_RADIUS: f64 = 16.0;
 
 /// The object's closest points at the nodes of a regular grid in its own frame.
@@ -143,10 +144,13 @@ mod tests {
         let (geometry, points) = torus_and_points(MARGIN);
         let engine = FastEngine;
         let grid = DistanceGrid::new(&geometry);
-        let (mut worst, mut read, mut astray) = (0.0_f64, 0, 0);
+        // A point this far off has every node round it clear of the surface by a diagonal.
+        let clear = 2.0 * grid.cell * 3.0_f64.sqrt();
+        let (mut worst, mut read, mut astray, mut unread_far) = (0.0_f64, 0, 0, 0);
         for p in &points {
             let exact = engine.point_distance(Placed::new(&geometry, Pose::identity()), p);
             let Some(way) = grid.way(&engine, &geometry, p) else {
+                unread_far += usize::from(exact.distance > clear);
                 continue;
             };
             read += 1;
@@ -159,7 +163,10 @@ mod tests {
             points.len(),
             grid.cell
         );
-        assert!(read > points.len() * 9 / 10, "{read} read");
+        assert!(
+            unread_far <= points.len() / 100,
+            "{unread_far} far points unread"
+        );
         assert!(worst < 0.3 * grid.cell, "{worst} mm");
         assert!(astray <= points.len() / 100, "{astray} astray");
     }
