@@ -261,11 +261,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         if placed.put_grasp(robot, grasp).is_err() {
             return false;
         }
-        let assembly = placed.assembly_bodies(arm);
-        !placed
-            .overlapping_pairs()
-            .iter()
-            .any(|(a, b)| assembly.contains(a) || assembly.contains(b))
+        !placed.any_overlap_with(&placed.assembly_bodies(arm))
     }
 }
 

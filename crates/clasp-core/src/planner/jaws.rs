@@ -82,7 +82,8 @@ impl<E: CollisionEngine + Clone> World<E> {
         }
         let search_seconds = started.elapsed().as_secs_f64();
         let closed = grasps.len();
-        let (grasps, unreachable) = self.best_distinct(robot, grasps, settings, radius);
+        let reach = super::Reach::new(settings.only_reachable && self.carrier(robot).is_some());
+        let (grasps, unreachable) = self.best_distinct(robot, grasps, reach, settings, radius);
         Ok(GraspPlan {
             grasps,
             steps: drawn,

@@ -139,16 +139,16 @@ impl<E: CollisionEngine + Clone> World<E> {
         };
         // The kept states approached (at most `settings.approach` mm), closed and scored, each
         // on a clone in a domain of its own, best energy first, in batches of CLOSE_BATCH,
-        // until `settings.grasps` distinct force-closure grasps are in hand (for a hand an arm
-        // carries, all of them: which the arm reaches is known only after), or with a test,
-        // that many distinct grasps that hold (a carried hand's tested only where its arm
-        // reaches them).
+        // until `settings.grasps` distinct force-closure grasps are in hand, or with a test,
+        // that many distinct grasps that hold (for a hand an arm carries, grasps its arm
+        // reaches: asked once a grasp could count, and kept in `reach`).
         let carried = settings.only_reachable && self.carrier(robot).is_some();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
         let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
+        let mut reach = Reach::new(carried);
         let mut tested = 0;
         for batch in close_batches(&kept) {
             let candidates: Vec<GraspCandidate> = batch
@@ -178,14 +178,15 @@ impl<E: CollisionEngine + Clone> World<E> {
                     }),
             );
             if let Some(test) = &settings.test {
-                tested += self.test_planned(robot, object, &mut grasps[first..], test, carried);
+                tested += self.test_planned(robot, object, &mut grasps, first, test, &mut reach);
             }
-            if enough(&grasps, settings, carried, space.radius) {
+            if self.enough(robot, &grasps, &mut reach, settings, space.radius) {
                 break;
             }
         }
         let closed = grasps.len();
-        let (grasps, unreachable) = self.best_distinct(robot, grasps, settings, space.radius);
+        let (grasps, unreachable) =
+            self.best_distinct(robot, grasps, reach, settings, space.radius);
         Ok(GraspPlan {
             grasps,
             steps,
@@ -200,8 +201,8 @@ impl<E: CollisionEngine + Clone> World<E> {
         })
     }
 
-    /// Puts each of `grasps` that touches the object through the physics test `test`, in
-    /// parallel (for a hand an arm carries, `carried`, only those its arm reaches: a grasp it
+    /// Puts each of `grasps` from `first` on that touches the object through the physics test
+    /// `test`, in parallel (for a hand an arm carries, only those its arm reaches: a grasp it
     /// cannot reach is never returned). A grasp whose test cannot be run stays untested.
     /// Returns how many were tested.
     fn test_planned(
@@ -209,13 +210,13 @@ impl<E: CollisionEngine + Clone> World<E> {
         robot: RobotId,
         object: BodyId,
         grasps: &mut [PlannedGrasp],
+        first: usize,
         test: &HoldSettings,
-        carried: bool,
+        reach: &mut Reach,
     ) -> usize {
-        let worth: Vec<usize> = (0..grasps.len())
+        let worth: Vec<usize> = (first..grasps.len())
             .filter(|&k| {
-                let grasp = &grasps[k].grasp;
-                !grasp.contacts.is_empty() && (!carried || self.arm_reaches(robot, grasp))
+                !grasps[k].grasp.contacts.is_empty() && reach.reaches(self, robot, grasps, k)
             })
             .collect();
         let trials: Vec<GraspTrial> = worth.iter().map(|&k| grasps[k].grasp.clone()).collect();
@@ -261,19 +262,34 @@ fn by_rank(space: &Space, searches: Vec<(Vec<Kept>, Counts)>) -> Vec<Kept> {
     }
 }
 
-/// Whether the grasps closed so far end the closing: `settings.grasps` distinct ones that
-/// held their test (with one), or that are force closure (without; never for a hand an arm
-/// carries, whose reach is known only after).
-fn enough(grasps: &[PlannedGrasp], settings: &PlanSettings, carried: bool, radius: f64) -> bool {
-    let count = match settings.test {
-        Some(_) => distinct(grasps.iter().filter(|g| g.held() == Some(true)), radius),
-        None if carried => 0,
-        None => distinct(grasps.iter().filter(|g| g.force_closure()), radius),
-    };
-    count >= settings.grasps
-}
-
 impl<E: CollisionEngine + Clone> World<E> {
+    /// Whether the grasps closed so far end the closing: `settings.grasps` distinct ones that
+    /// held their test (with one), or that are force closure (without); for a hand an arm
+    /// carries, ones its arm reaches.
+    fn enough(
+        &self,
+        robot: RobotId,
+        grasps: &[PlannedGrasp],
+        reach: &mut Reach,
+        settings: &PlanSettings,
+        radius: f64,
+    ) -> bool {
+        let wanted = |g: &PlannedGrasp| match settings.test {
+            Some(_) => g.held() == Some(true),
+            None => g.force_closure(),
+        };
+        let mut distinct: Vec<&PlannedGrasp> = Vec::new();
+        for (k, g) in grasps.iter().enumerate() {
+            if wanted(g)
+                && !distinct.iter().any(|d| alike(d, g, radius))
+                && reach.reaches(self, robot, grasps, k)
+            {
+                distinct.push(g);
+            }
+        }
+        distinct.len() >= settings.grasps
+    }
+
     /// The best `settings.grasps` of `grasps`, no two alike: those that held in a physics
     /// test first, then force closure by epsilon, then by energy; for a hand an arm carries
     /// (with [`PlanSettings::only_reachable`]) only those its arm reaches, with how many it
@@ -281,29 +297,33 @@ impl<E: CollisionEngine + Clone> World<E> {
     fn best_distinct(
         &self,
         robot: RobotId,
-        mut grasps: Vec<PlannedGrasp>,
+        grasps: Vec<PlannedGrasp>,
+        mut reach: Reach,
         settings: &PlanSettings,
         radius: f64,
     ) -> (Vec<PlannedGrasp>, usize) {
-        grasps.sort_by(|a, b| {
+        let mut order: Vec<usize> = (0..grasps.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&grasps[a], &grasps[b]);
             (b.held() == Some(true))
                 .cmp(&(a.held() == Some(true)))
                 .then(b.force_closure().cmp(&a.force_closure()))
                 .then(b.epsilon().total_cmp(&a.epsilon()))
                 .then(a.energy.total_cmp(&b.energy))
         });
-        let (mut best, mut unreachable) = (Vec::<PlannedGrasp>::new(), 0);
-        for g in grasps {
-            if best.len() >= settings.grasps || best.iter().any(|d| alike(d, &g, radius)) {
+        let (mut best, mut unreachable) = (Vec::<&PlannedGrasp>::new(), 0);
+        for k in order {
+            let g = &grasps[k];
+            if best.len() >= settings.grasps || best.iter().any(|d| alike(d, g, radius)) {
                 continue;
             }
-            if settings.only_reachable && !self.arm_reaches(robot, &g.grasp) {
+            if settings.only_reachable && !reach.reaches(self, robot, &grasps, k) {
                 unreachable += 1;
             } else {
                 best.push(g);
             }
         }
-        (best, unreachable)
+        (best.into_iter().cloned().collect(), unreachable)
     }
 
     /// Half the diagonal of the object's bounding box: the scale of the planner's moves and
@@ -426,6 +446,39 @@ fn close_batches(kept: &[Kept]) -> impl Iterator<Item = &[Kept]> {
         size = (size * 2).min(most);
         Some(batch)
     })
+}
+
+/// Whether the arm carrying the planning hand reaches each closed grasp, asked once a grasp
+/// could count ([`World::arm_reaches`]: a world cloned and the arm's pose solved for), then
+/// kept. A hand nothing carries, or a plan that keeps grasps out of reach, reaches all.
+struct Reach {
+    carried: bool,
+    known: Vec<Option<bool>>,
+}
+
+impl Reach {
+    fn new(carried: bool) -> Self {
+        Reach {
+            carried,
+            known: Vec::new(),
+        }
+    }
+
+    fn reaches<E: CollisionEngine + Clone>(
+        &mut self,
+        world: &World<E>,
+        robot: RobotId,
+        grasps: &[PlannedGrasp],
+        k: usize,
+    ) -> bool {
+        if !self.carried {
+            return true;
+        }
+        if self.known.len() < grasps.len() {
+            self.known.resize(grasps.len(), None);
+        }
+        *self.known[k].get_or_insert_with(|| world.arm_reaches(robot, &grasps[k].grasp))
+    }
 }
 
 /// How many of the grasps are not alike.

@@ -44,6 +44,15 @@ impl<E: CollisionEngine> World<E> {
             .collect()
     }
 
+    /// Whether a checked pair with one of `bodies` in it interpenetrates: the other pairs are
+    /// never asked.
+    pub(crate) fn any_overlap_with(&self, bodies: &[BodyId]) -> bool {
+        layers::checked_pairs(&self.stage.switches, &Layer::empty(), &self.layer())
+            .into_par_iter()
+            .filter(|(a, b)| bodies.contains(&a.id) || bodies.contains(&b.id))
+            .any(|(a, b)| self.engine.collide(a.placed(), b.placed()))
+    }
+
     /// The Toggle Collision button's state for a selection: the world's switch for nothing
     /// selected, the pair's for two elements, and for one or three or more, on unless every
     /// selected element is off.
