@@ -221,7 +221,10 @@ impl PyWorld {
     /// "contact-quality", "contact", "quality" or "autograsp"), on `threads` threads; their best states closed and scored. Returns the
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
-    /// `seconds` and `search_seconds`, and `why_empty`. `annealing` sets the annealing's
+    /// `seconds` and `search_seconds`, `shares` (where the searches' time went, in seconds:
+    /// `placement`, `collision`, `distances`, `quality`, `search`), and `why_empty`.
+    /// `exact_distances`: the virtual contacts' distances asked of the engine state by state
+    /// (GraspIt's way) instead of read from a grid of the object. `annealing` sets the annealing's
     /// parameters by GraspIt's names (`yc`, `hc`, `ydims`, `hdims`, `nbr_adj`, `err_adj`,
     /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). `guided`: GraspIt's
     /// guided planner, that many of the best states seeding child searches that close the
@@ -229,7 +232,7 @@ impl PyWorld {
     /// the physics test and the planner closes states until `grasps` distinct ones hold:
     /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`. The
     /// same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None))]
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, exact_distances=false))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -247,6 +250,7 @@ impl PyWorld {
         preset: Option<&str>,
         annealing: Option<std::collections::HashMap<String, f64>>,
         guided: Option<usize>,
+        exact_distances: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let test = match test || preset.is_some() {
             true => Some(hold::hold_settings(preset, None, None, None, None)?),
@@ -264,6 +268,7 @@ impl PyWorld {
             energy,
             seed,
             searches,
+            exact_distances,
             annealing: schedule,
             guided: guided.map(|children| clasp_core::GuidedPlanning {
                 children,
@@ -293,6 +298,11 @@ impl PyWorld {
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;
         arrays.set_item("search_seconds", plan.search_seconds)?;
+        let shares = PyDict::new(py);
+        for (name, seconds) in plan.shares.named() {
+            shares.set_item(name, seconds)?;
+        }
+        arrays.set_item("shares", shares)?;
         arrays.set_item("why_empty", plan.why_empty())?;
         if tests.iter().any(Option::is_some) {
             hold::hold_arrays(py, &tests, &arrays)?;

@@ -395,7 +395,8 @@ impl<E: CollisionEngine> World<E> {
             engine: &self.engine,
             energy,
             closing: None,
-            grid: (!exact_distances).then(|| Arc::new(DistanceGrid::new(body.geometry()))),
+            grid: (!exact_distances && DistanceGrid::pays_for(body.geometry()))
+                .then(|| Arc::new(DistanceGrid::new(body.geometry()))),
         })
     }
 

@@ -30,8 +30,8 @@ pub struct PlanSettings {
     /// Score states with the virtual contacts' exact distances to the object, asked of the
     /// collision engine state by state (GraspIt's way), instead of reading them from a grid of
     /// the object's closest points (within a millimetre; near the surface, exact: about four
-    /// times faster on GraspIt's curved objects). Whether the hand touches anything is exact
-    /// either way, and so is closing.
+    /// times faster on GraspIt's curved objects; objects of few triangles are always asked
+    /// exactly). Whether the hand touches anything is exact either way, and so is closing.
     pub exact_distances: bool,
     /// GraspIt's guided planner: child searches from the best states found (none by default).
     pub guided: Option<GuidedPlanning>,

@@ -571,8 +571,13 @@ class World:
         preset: str | None = None,
         annealing: dict[str, float] | None = None,
         guided: int | None = None,
+        exact_distances: bool = False,
     ) -> dict[str, Any]:
-        """(``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
+        """(``exact_distances``: the virtual contacts' distances asked of the collision
+        engine state by state, GraspIt's way, instead of read from a grid of the object's
+        closest points; collisions and closing are exact either way.) (``shares``: where the
+        searches' time went, seconds each: placement, collision, distances, quality, search.)
+        (``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
         hdims, nbr_adj, err_adj, t0, k0, attempts; ValueError for an unknown name or a bad
         value.) (``guided``: GraspIt's guided planner, that many of the best states each seeding
         a child search of 200 steps scored by closing the hand.) (With ``test``, or a
