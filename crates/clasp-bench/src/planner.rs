@@ -39,10 +39,10 @@ pub fn run(options: &Options, checks: &mut Checks) -> Value {
     };
     println!(
         "\ngrasp planner, Barrett (4 searches of {steps} annealing steps, contact energy), 1 and 2 threads; \
-         `exact`: one thread, the virtual contacts' exact distances asked state by state instead of read from the object's grid:"
+         `grid`: one thread, the virtual contacts' distances read from the object's grid (--distance-grid):"
     );
     println!(
-        "  object      steps/s 1 thr   2 thr   states/s 1 thr    2 thr    exact   first force closure 1 thr  grasps FC  exact"
+        "  object      steps/s 1 thr   2 thr   states/s 1 thr    2 thr     grid   first force closure 1 thr  grasps FC   grid"
     );
     let rows: Vec<Value> = OBJECTS
         .iter()
@@ -119,7 +119,7 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
         "\n  beside GraspIt's planner (one thread each; target ≥ {TARGET_OVER_GRASPIT}× GraspIt):"
     );
     println!(
-        "  object      steps/s GraspIt    Clasp   ratio   states/s GraspIt    Clasp   ratio    exact   ratio   GraspIt timeTest states/s"
+        "  object      steps/s GraspIt    Clasp   ratio   states/s GraspIt    Clasp   ratio     grid   ratio   GraspIt timeTest states/s"
     );
     let compared: Vec<Value> = rows
         .iter()
@@ -128,14 +128,14 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
             let theirs = graspit.get(object)?;
             let steps = row["steps_per_second"][0].as_f64()?;
             let states = row["states_per_second"][0].as_f64()?;
-            let exact = row["exact_distances"]["states_per_second"].as_f64()?;
-            let (step_ratio, state_ratio, exact_ratio) = (
+            let grid = row["distance_grid"]["states_per_second"].as_f64()?;
+            let (step_ratio, state_ratio, grid_ratio) = (
                 steps / theirs.steps_per_second,
                 states / theirs.states_per_second,
-                exact / theirs.states_per_second,
+                grid / theirs.states_per_second,
             );
             println!(
-                "  {object:<10} {:>15.0} {steps:>8.0} {step_ratio:>6.1}×  {:>15.0} {states:>8.0} {state_ratio:>6.1}× {exact:>8.0} {exact_ratio:>6.1}×  {:>24.0}",
+                "  {object:<10} {:>15.0} {steps:>8.0} {step_ratio:>6.1}×  {:>15.0} {states:>8.0} {state_ratio:>6.1}× {grid:>8.0} {grid_ratio:>6.1}×  {:>24.0}",
                 theirs.steps_per_second,
                 theirs.states_per_second,
                 theirs.time_test_states_per_second
@@ -147,7 +147,7 @@ fn beside_graspit(rows: &[Value], graspit: &HashMap<String, GraspItRun>) -> Valu
                 "graspit_time_test_states_per_second": theirs.time_test_states_per_second,
                 "steps_ratio": step_ratio,
                 "states_ratio": state_ratio,
-                "exact_distances_states_ratio": exact_ratio,
+                "distance_grid_states_ratio": grid_ratio,
                 "target_met": state_ratio >= TARGET_OVER_GRASPIT,
                 "graspit_microseconds_a_state": theirs.microseconds_a_state,
             }))
@@ -209,11 +209,11 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
             )
         })
     };
-    let exact = PlanSettings {
-        exact_distances: true,
+    let on_grid = PlanSettings {
+        distance_grid: true,
         ..settings
     };
-    let (Ok(one), Ok(two), Ok(exact)) = (on(1, &settings), on(2, &settings), on(1, &exact)) else {
+    let (Ok(one), Ok(two), Ok(grid)) = (on(1, &settings), on(2, &settings), on(1, &on_grid)) else {
         checks.expect(false, || format!("planner, {object}: the plan failed"));
         return Value::Null;
     };
@@ -224,21 +224,21 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
     let states = |p: &clasp_core::GraspPlan| p.evaluations as f64 / p.search_seconds;
     let first = first_force_closure(&on);
     let closures = one.grasps.iter().filter(|g| g.force_closure()).count();
-    let exact_closures = exact.grasps.iter().filter(|g| g.force_closure()).count();
+    let grid_closures = grid.grasps.iter().filter(|g| g.force_closure()).count();
     println!(
         "  {object:<10} {:>8.0} {:>8.0}   {:>10.0} {:>8.0} {:>8.0}   {:>26}  {:>2}/{}  {:>2}/{}",
         rate(&one),
         rate(&two),
         states(&one),
         states(&two),
-        states(&exact),
+        states(&grid),
         first.map_or("none".to_owned(), |(s, steps)| format!(
             "{s:.2} s ({steps} steps)"
         )),
         closures,
         one.grasps.len(),
-        exact_closures,
-        exact.grasps.len()
+        grid_closures,
+        grid.grasps.len()
     );
     json!({
         "object": object,
@@ -248,10 +248,10 @@ fn measure(object: &str, world: &World, steps: u64, checks: &mut Checks) -> Valu
         "first_force_closure_steps": first.map(|f| f.1),
         "force_closure_grasps": closures,
         "microseconds_a_state": state_shares(&one),
-        "exact_distances": {
-            "states_per_second": states(&exact),
-            "force_closure_grasps": exact_closures,
-            "microseconds_a_state": state_shares(&exact),
+        "distance_grid": {
+            "states_per_second": states(&grid),
+            "force_closure_grasps": grid_closures,
+            "microseconds_a_state": state_shares(&grid),
         },
     })
 }
@@ -271,12 +271,12 @@ fn state_shares(plan: &clasp_core::GraspPlan) -> Value {
 fn print_shares(rows: &[Value]) {
     println!("\n  where a state's time goes (one thread, microseconds a state, and % of it):");
     print_share_rows(rows);
-    println!("\n  the same, exact distances:");
-    let exact: Vec<Value> = rows
+    println!("\n  the same, with the distance grid:");
+    let grid: Vec<Value> = rows
         .iter()
-        .map(|r| json!({"object": r["object"], "microseconds_a_state": r["exact_distances"]["microseconds_a_state"]}))
+        .map(|r| json!({"object": r["object"], "microseconds_a_state": r["distance_grid"]["microseconds_a_state"]}))
         .collect();
-    print_share_rows(&exact);
+    print_share_rows(&grid);
 }
 
 /// A row per object of its `microseconds_a_state`, each share with its part of the whole.

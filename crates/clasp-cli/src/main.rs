@@ -237,7 +237,7 @@ fn main() -> ExitCode {
             threads,
             robot,
             any_reach,
-            exact_distances,
+            distance_grid,
             anneal,
             guided,
             test,
@@ -259,7 +259,7 @@ fn main() -> ExitCode {
                     energy,
                     seed,
                     only_reachable: !any_reach,
-                    exact_distances,
+                    distance_grid,
                     annealing: anneal.unwrap_or_default(),
                     guided: guided.map(|children| clasp_core::GuidedPlanning {
                         children,

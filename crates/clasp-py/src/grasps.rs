@@ -223,8 +223,9 @@ impl PyWorld {
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
     /// `seconds` and `search_seconds`, `shares` (where the searches' time went, in seconds:
     /// `placement`, `collision`, `distances`, `quality`, `search`), and `why_empty`.
-    /// `exact_distances`: the virtual contacts' distances asked of the engine state by state
-    /// (GraspIt's way) instead of read from a grid of the object. `annealing` sets the annealing's
+    /// `distance_grid`: the virtual contacts' distances read from a grid of the object's
+    /// closest points instead of asked of the engine state by state (GraspIt's way).
+    /// `annealing` sets the annealing's
     /// parameters by GraspIt's names (`yc`, `hc`, `ydims`, `hdims`, `nbr_adj`, `err_adj`,
     /// `t0`, `k0`, `attempts`; GraspIt's defaults for those not given). `guided`: GraspIt's
     /// guided planner, that many of the best states seeding child searches that close the
@@ -232,7 +233,7 @@ impl PyWorld {
     /// the physics test and the planner closes states until `grasps` distinct ones hold:
     /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`. The
     /// same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, exact_distances=false))]
+    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, distance_grid=false))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
@@ -250,7 +251,7 @@ impl PyWorld {
         preset: Option<&str>,
         annealing: Option<std::collections::HashMap<String, f64>>,
         guided: Option<usize>,
-        exact_distances: bool,
+        distance_grid: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let test = match test || preset.is_some() {
             true => Some(hold::hold_settings(preset, None, None, None, None)?),
@@ -268,7 +269,7 @@ impl PyWorld {
             energy,
             seed,
             searches,
-            exact_distances,
+            distance_grid,
             annealing: schedule,
             guided: guided.map(|children| clasp_core::GuidedPlanning {
                 children,

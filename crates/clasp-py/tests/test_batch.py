@@ -126,13 +126,13 @@ def test_the_planner_from_python(graspit):
     for name in ("palm", "dofs", "contacts", "force_closure", "energy"):
         assert np.array_equal(plan[name], again[name]), name
     assert plan["why_empty"] is None
-    # Where the searches' time went, share by share; planning on the engine's exact
-    # distances (GraspIt's way) finds force closure too.
+    # Where the searches' time went, share by share; planning on the object's distance
+    # grid finds force closure too.
     shares = plan["shares"]
     assert set(shares) == {"placement", "collision", "distances", "quality", "search"}
     assert shares["collision"] > 0 and shares["distances"] > 0 and shares["placement"] > 0
-    exact = world.plan(steps=1500, seed=3, exact_distances=True)
-    assert exact["force_closure"].any() and exact["steps"] == plan["steps"]
+    grid = world.plan(steps=1500, seed=3, distance_grid=True)
+    assert grid["force_closure"].any() and grid["steps"] == plan["steps"]
     # The annealing's parameters by GraspIt's names: its defaults change nothing, others do.
     graspits = dict(yc=7, hc=7, ydims=8, hdims=8, nbr_adj=1, err_adj=1e-6, t0=1e6, k0=30000)
     named = world.plan(steps=1500, seed=3, annealing=graspits)

@@ -372,7 +372,7 @@ impl<E: CollisionEngine> World<E> {
         object: BodyId,
         settings: &PlanSettings,
     ) -> Result<Space<'w>, MoveError> {
-        let (energy, exact_distances) = (settings.energy, settings.exact_distances);
+        let energy = settings.energy;
         let body = self.body(object).ok_or(MoveError::NoSuchBody(object))?;
         if hand.virtual_contacts_placed().is_empty() {
             return Err(MoveError::NoVirtualContacts(robot));
@@ -395,7 +395,7 @@ impl<E: CollisionEngine> World<E> {
             engine: &self.engine,
             energy,
             closing: None,
-            grid: (!exact_distances && DistanceGrid::pays_for(body.geometry()))
+            grid: (settings.distance_grid && DistanceGrid::pays_for(body.geometry()))
                 .then(|| Arc::new(DistanceGrid::new(body.geometry()))),
         })
     }

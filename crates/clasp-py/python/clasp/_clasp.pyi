@@ -571,11 +571,12 @@ class World:
         preset: str | None = None,
         annealing: dict[str, float] | None = None,
         guided: int | None = None,
-        exact_distances: bool = False,
+        distance_grid: bool = False,
     ) -> dict[str, Any]:
-        """(``exact_distances``: the virtual contacts' distances asked of the collision
-        engine state by state, GraspIt's way, instead of read from a grid of the object's
-        closest points; collisions and closing are exact either way.) (``shares``: where the
+        """(``distance_grid``: the virtual contacts' distances read from a grid of the
+        object's closest points instead of asked of the collision engine state by state,
+        GraspIt's way: faster on curved objects, other search paths; collisions and closing
+        are exact either way.) (``shares``: where the
         searches' time went, seconds each: placement, collision, distances, quality, search.)
         (``annealing`` sets the annealing's parameters by GraspIt's names: yc, hc, ydims,
         hdims, nbr_adj, err_adj, t0, k0, attempts; ValueError for an unknown name or a bad
