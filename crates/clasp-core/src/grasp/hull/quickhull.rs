@@ -216,7 +216,8 @@ impl<'a> Builder<'a> {
             normal[k] = along_beyond * seen[k] - along_seen * beyond[k];
         }
         let length = dot(&normal, &normal).sqrt();
-        if !(length > 1e-3 * dot(&up, &up).sqrt()) {
+        // Nearly parallel facets (or a NaN) leave too little of the combination to trust.
+        if length.is_nan() || length <= 1e-3 * dot(&up, &up).sqrt() {
             return None;
         }
         normal.iter_mut().for_each(|x| *x /= length);
