@@ -116,6 +116,19 @@ impl Geometry {
         self.ball
     }
 
+    /// Whether a ball (its centre in this geometry's frame) misses the box round the whole
+    /// mesh: then nothing in the ball crosses the surface, lies inside the mesh or holds it.
+    /// A cheaper first look than two trees for a long or flat body, which its own ball fits
+    /// loosely (a table, an arm's link).
+    pub fn ball_misses(&self, centre: &Point, radius: f64) -> bool {
+        match self.tree().root() {
+            Some(Child::Node(root)) => {
+                point_box_distance_squared(&self.tree().node(root).bv, centre) > radius * radius
+            }
+            _ => false,
+        }
+    }
+
     /// How far any point of this geometry moves between two of its poses, at most: its
     /// ball's centre's move plus the ball's radius times the chord of the turn. What a search
     /// kept for a margin needs to know it still holds.

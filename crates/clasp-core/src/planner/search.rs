@@ -340,8 +340,16 @@ impl<'a> Space<'a> {
         let (Some(part), Some(other)) = (hand.body(check.part), other) else {
             return false;
         };
-        // The bodies' balls (kept with their geometry) rule out most pairs without a query.
-        Ball::of(part).gap(&part.pose(), &Ball::of(other), &other.pose()) <= 0.0
+        // The bodies' balls (kept with their geometry) rule out most pairs without a query,
+        // and the part's ball against the other's box most of the rest near a table or an arm.
+        if Ball::of(part).gap(&part.pose(), &Ball::of(other), &other.pose()) > 0.0 {
+            return false;
+        }
+        let (centre, radius) = part.geometry().bounding_ball();
+        let in_other = other
+            .pose()
+            .inverse_transform_point(&(part.pose() * centre));
+        !other.geometry().ball_misses(&in_other, radius)
             && self.engine.collide(
                 Placed::new(part.geometry(), part.pose()),
                 Placed::new(other.geometry(), other.pose()),
