@@ -302,4 +302,21 @@ mod tests {
         let copy = geometry.clone();
         assert_eq!(copy.farthest_vertex_distance(&centre), corner);
     }
+
+    #[test]
+    fn a_ball_misses_a_flat_body_its_own_ball_would_not() {
+        // A table 2 m wide and 20 mm thick: its bounding ball reaches a metre above it.
+        let table = Geometry::new(subdivided_box(
+            [-1000.0, -1000.0, -20.0],
+            [1000.0, 1000.0, 0.0],
+            2,
+        ));
+        assert!(table.ball_misses(&Point::new(0.0, 0.0, 60.0), 50.0));
+        // Touching the top, inside it, or round all of it: not missed.
+        assert!(!table.ball_misses(&Point::new(0.0, 0.0, 50.0), 50.0));
+        assert!(!table.ball_misses(&Point::new(0.0, 0.0, -10.0), 1.0));
+        assert!(!table.ball_misses(&Point::origin(), 5000.0));
+        // Beside it, off its edge.
+        assert!(table.ball_misses(&Point::new(1100.0, 0.0, -10.0), 50.0));
+    }
 }
