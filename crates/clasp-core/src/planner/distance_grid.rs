@@ -39,7 +39,7 @@ pub struct DistanceGrid {
 
 impl DistanceGrid {
     /// An empty grid round `geometry`'s bounding box (object frame), of cells a
-    /// [`CELLS_PER_RADIUS`]th of its bounding ball's radius.
+    /// [`CELLS_PER_RADIUS`]th of half the box's diagonal (the planner's radius of the object).
     pub fn new(geometry: &Geometry) -> Self {
         let (lo, hi) = geometry.mesh().bounding_box();
         let radius = (hi - lo).norm() / 2.0;
@@ -95,8 +95,9 @@ impl DistanceGrid {
             }
             let node = [0, 1, 2].map(|a| base[a] + offset[a]);
             let to = self.node_way(engine, geometry, node);
-            nearest = nearest.min(to.norm());
-            distance += weight * to.norm();
+            let length = to.norm();
+            nearest = nearest.min(length);
+            distance += weight * length;
             way += weight * to;
         }
         // A cell the surface may pass through (a node within its diagonal of it) is read

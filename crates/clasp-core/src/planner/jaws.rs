@@ -82,7 +82,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         }
         let search_seconds = started.elapsed().as_secs_f64();
         let closed = grasps.len();
-        let reach = super::Reach::new(settings.only_reachable && self.carrier(robot).is_some());
+        let reach = super::Reach::new(self, robot, settings);
         let (grasps, unreachable) = self.best_distinct(robot, grasps, reach, settings, radius);
         Ok(GraspPlan {
             grasps,

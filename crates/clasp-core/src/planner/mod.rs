@@ -142,13 +142,12 @@ impl<E: CollisionEngine + Clone> World<E> {
         // until `settings.grasps` distinct force-closure grasps are in hand, or with a test,
         // that many distinct grasps that hold (for a hand an arm carries, grasps its arm
         // reaches: asked once a grasp could count, and kept in `reach`).
-        let carried = settings.only_reachable && self.carrier(robot).is_some();
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
         let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
-        let mut reach = Reach::new(carried);
+        let mut reach = Reach::new(self, robot, settings);
         let mut tested = 0;
         for batch in close_batches(&kept) {
             let candidates: Vec<GraspCandidate> = batch
@@ -317,7 +316,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             if best.len() >= settings.grasps || best.iter().any(|d| alike(d, g, radius)) {
                 continue;
             }
-            if settings.only_reachable && !reach.reaches(self, robot, &grasps, k) {
+            if !reach.reaches(self, robot, &grasps, k) {
                 unreachable += 1;
             } else {
                 best.push(g);
@@ -458,9 +457,10 @@ struct Reach {
 }
 
 impl Reach {
-    fn new(carried: bool) -> Self {
+    /// For a plan of `settings` by robot `robot`: carried where its arm's reach is to count.
+    fn new<E: CollisionEngine>(world: &World<E>, robot: RobotId, settings: &PlanSettings) -> Self {
         Reach {
-            carried,
+            carried: settings.only_reachable && world.carrier(robot).is_some(),
             known: Vec::new(),
         }
     }

@@ -342,14 +342,14 @@ impl<'a> Space<'a> {
         };
         // The bodies' balls (kept with their geometry) rule out most pairs without a query,
         // and the part's ball against the other's box most of the rest near a table or an arm.
-        if Ball::of(part).gap(&part.pose(), &Ball::of(other), &other.pose()) > 0.0 {
+        let ball = Ball::of(part);
+        if ball.gap(&part.pose(), &Ball::of(other), &other.pose()) > 0.0 {
             return false;
         }
-        let (centre, radius) = part.geometry().bounding_ball();
         let in_other = other
             .pose()
-            .inverse_transform_point(&(part.pose() * centre));
-        !other.geometry().ball_misses(&in_other, radius)
+            .inverse_transform_point(&(part.pose() * ball.centre));
+        !other.geometry().ball_misses(&in_other, ball.radius)
             && self.engine.collide(
                 Placed::new(part.geometry(), part.pose()),
                 Placed::new(other.geometry(), other.pose()),

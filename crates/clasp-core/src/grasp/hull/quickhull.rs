@@ -221,7 +221,7 @@ impl<'a> Builder<'a> {
             return None;
         }
         normal.iter_mut().for_each(|x| *x /= length);
-        let mut offset = -dot(&normal, apex);
+        let offset = -dot(&normal, apex);
         let off_plane = vertices[1..d]
             .iter()
             .map(|&v| (dot(&normal, &self.points[v as usize]) + offset).abs())
@@ -229,15 +229,7 @@ impl<'a> Builder<'a> {
         if off_plane > 1e-3 * self.tolerance {
             return None;
         }
-        let interior_side = dot(&normal, &self.interior) + offset;
-        if interior_side == 0.0 {
-            return None;
-        }
-        if interior_side > 0.0 {
-            normal.iter_mut().for_each(|x| *x = -*x);
-            offset = -offset;
-        }
-        Some((normal, offset))
+        self.outward(normal, offset)
     }
 
     /// The unit normal and offset of the plane through `dim` points, oriented outward; `None`
@@ -255,7 +247,12 @@ impl<'a> Builder<'a> {
             return None;
         }
         normal.iter_mut().for_each(|x| *x /= length);
-        let mut offset = -dot(&normal, &origin);
+        let offset = -dot(&normal, &origin);
+        self.outward(normal, offset)
+    }
+
+    /// A plane turned to face away from the interior point; `None` if that point lies on it.
+    fn outward(&self, mut normal: Coords, mut offset: f64) -> Option<(Coords, f64)> {
         let interior_side = dot(&normal, &self.interior) + offset;
         if interior_side == 0.0 {
             return None;
