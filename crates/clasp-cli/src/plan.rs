@@ -86,6 +86,7 @@ pub fn plan(
             "held": plan.held(),
             "closed": plan.closed,
             "tested": plan.tested,
+            "settled_tested": plan.settled,
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),
@@ -113,10 +114,11 @@ pub fn plan(
                     .iter()
                     .map(|v| format!("{v:.3}"))
                     .collect();
-                let held = match g.held() {
-                    Some(true) => ", held",
-                    Some(false) => ", not held",
-                    None => "",
+                let held = match (g.held(), g.settled) {
+                    (Some(true), true) => ", held where its squeeze settled",
+                    (Some(true), false) => ", held",
+                    (Some(false), _) => ", not held",
+                    (None, _) => "",
                 };
                 let _ = writeln!(
                     text,
@@ -203,6 +205,7 @@ fn grasp_json(g: &PlannedGrasp) -> serde_json::Value {
         "epsilon": quality.and_then(|q| q.epsilon),
         "volume": quality.and_then(|q| q.volume),
         "held": g.held(),
+        "settled": g.settled,
         "test": g.test.as_ref().map(crate::grasp::test_json),
     })
 }

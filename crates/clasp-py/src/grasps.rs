@@ -231,7 +231,9 @@ impl PyWorld {
     /// guided planner, that many of the best states seeding child searches that close the
     /// hand. With `test` (or a `preset` naming the test), each grasp closed is put through
     /// the physics test and the planner closes states until `grasps` distinct ones hold:
-    /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`. The
+    /// those first, with the test's arrays, `closed`, `tested` and `why_short_of_held`; a
+    /// grasp that failed with the object still in the hand is tried again where its squeeze
+    /// settled it (`settled` (N,) marks those grasps, `settled_tested` counts them). The
     /// same seed gives the same grasps.
     #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, distance_grid=false))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
@@ -309,6 +311,9 @@ impl PyWorld {
             hold::hold_arrays(py, &tests, &arrays)?;
             arrays.set_item("closed", plan.closed)?;
             arrays.set_item("tested", plan.tested)?;
+            let settled: Vec<bool> = plan.grasps.iter().map(|g| g.settled).collect();
+            arrays.set_item("settled", settled.into_pyarray(py))?;
+            arrays.set_item("settled_tested", plan.settled)?;
             arrays.set_item("why_short_of_held", plan.why_short_of_held(grasps))?;
         }
         Ok(arrays)

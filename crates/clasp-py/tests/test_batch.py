@@ -161,6 +161,8 @@ def test_the_planner_tests_its_grasps_until_those_asked_for_hold(graspit):
     # It closed states until four held, and those come first.
     assert held.all() and len(held) == 4, plan["why_short_of_held"]
     assert plan["why_short_of_held"] is None and 4 <= plan["tested"] <= plan["closed"]
+    # Grasps that failed were tried again where their squeezes settled them, and say so.
+    assert plan["settled"].shape == held.shape and plan["settled_tested"] >= plan["settled"].sum()
     # A preset names the test (and implies it): GraspGen's is one run.
     one = world.plan(steps=1500, seed=3, grasps=1, preset="graspgen")
     assert one["hold_displacement"].shape == (len(one["held"]), 1)

@@ -95,6 +95,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             illegal_steps: 0,
             closed,
             tested: closed,
+            settled: 0,
             unreachable,
         })
     }
@@ -122,6 +123,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                     pregrasp: (start.palm, start.dofs.clone()),
                     grasp,
                     test: Some(tested),
+                    settled: false,
                 })
             })
             .collect()

@@ -12,6 +12,7 @@ mod jaws;
 pub(crate) mod plan;
 pub(crate) mod search;
 pub(crate) mod settings;
+mod settle;
 pub(crate) mod shares;
 pub(crate) mod walk;
 
@@ -56,6 +57,10 @@ const CHILD_CONFIDENCE: [f64; 2] = [0.65, 0.5];
 /// the most, so that many threads have work. Never the thread count: one thread and many give
 /// the same grasps.
 const CLOSE_BATCH: (usize, usize) = (4, 64);
+
+/// How many times a failed grasp is tried again where its squeeze settled it, each try from
+/// the last one's squeeze.
+const SETTLE_ROUNDS: usize = 3;
 
 impl<E: CollisionEngine + Clone> World<E> {
     /// Plans grasps of `object` with robot `robot` (which needs virtual contacts and is left
@@ -148,7 +153,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         };
         let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
         let mut reach = Reach::new(self, robot, settings);
-        let mut tested = 0;
+        let (mut tested, mut settled) = (0, 0);
         for batch in close_batches(&kept) {
             let candidates: Vec<GraspCandidate> = batch
                 .iter()
@@ -174,16 +179,29 @@ impl<E: CollisionEngine + Clone> World<E> {
                         pregrasp: (start.palm, start.dofs),
                         grasp: closed.trial,
                         test: None,
+                        settled: false,
                     }),
             );
             if let Some(test) = &settings.test {
-                tested += self.test_planned(robot, object, &mut grasps, first, test, &mut reach);
+                let trial = Trial { robot, object, test };
+                tested += self.test_planned(&trial, &mut grasps, first, &mut reach);
+                // Failed grasps tried where their squeezes settled them, round after round,
+                // until enough hold.
+                let mut from = first;
+                for _ in 0..SETTLE_ROUNDS {
+                    if self.enough(robot, &grasps, &mut reach, settings, space.radius) {
+                        break;
+                    }
+                    let start = grasps.len();
+                    settled += self.test_settled(&trial, &mut grasps, from, &mut reach);
+                    from = start;
+                }
             }
             if self.enough(robot, &grasps, &mut reach, settings, space.radius) {
                 break;
             }
         }
-        let closed = grasps.len();
+        let closed = grasps.iter().filter(|g| !g.settled).count();
         let (grasps, unreachable) =
             self.best_distinct(robot, grasps, reach, settings, space.radius);
         Ok(GraspPlan {
@@ -196,35 +214,71 @@ impl<E: CollisionEngine + Clone> World<E> {
             illegal_steps,
             closed,
             tested,
+            settled,
             unreachable,
         })
     }
 
-    /// Puts each of `grasps` from `first` on that touches the object through the physics test
-    /// `test`, in parallel (for a hand an arm carries, only those its arm reaches: a grasp it
-    /// cannot reach is never returned). A grasp whose test cannot be run stays untested.
-    /// Returns how many were tested.
+    /// Puts each of `grasps` from `first` on that touches the object through the plan's
+    /// physics test, in parallel (for a hand an arm carries, only those its arm reaches: a
+    /// grasp it cannot reach is never returned). A grasp whose test cannot be run stays
+    /// untested. Returns how many were tested.
     fn test_planned(
         &self,
-        robot: RobotId,
-        object: BodyId,
+        trial: &Trial,
         grasps: &mut [PlannedGrasp],
         first: usize,
-        test: &HoldSettings,
         reach: &mut Reach,
     ) -> usize {
         let worth: Vec<usize> = (first..grasps.len())
             .filter(|&k| {
-                !grasps[k].grasp.contacts.is_empty() && reach.reaches(self, robot, grasps, k)
+                !grasps[k].grasp.contacts.is_empty()
+                    && reach.reaches(self, trial.robot, grasps, k)
             })
             .collect();
         let trials: Vec<GraspTrial> = worth.iter().map(|&k| grasps[k].grasp.clone()).collect();
-        let tests = self.test_grasps(robot, object, &trials, test);
+        let tests = self.test_grasps(trial.robot, trial.object, &trials, trial.test);
         for (&k, tested) in worth.iter().zip(tests) {
             grasps[k].test = tested.ok();
         }
         worth.len()
     }
+
+    /// Each grasp from `first` on whose test failed with the object still in the hand, tried
+    /// again where its squeeze settled it (`settle.rs`): added to `grasps` and tested.
+    /// Returns how many were tested.
+    fn test_settled(
+        &self,
+        trial: &Trial,
+        grasps: &mut Vec<PlannedGrasp>,
+        first: usize,
+        reach: &mut Reach,
+    ) -> usize {
+        let settled: Vec<PlannedGrasp> = grasps[first..]
+            .par_iter()
+            .filter_map(|g| {
+                let test = g.test.as_ref().filter(|t| !t.held)?;
+                let grasp = self.settled_grasp(trial.robot, trial.object, &g.grasp, test)?;
+                Some(PlannedGrasp {
+                    energy: g.energy,
+                    pregrasp: g.pregrasp.clone(),
+                    grasp,
+                    test: None,
+                    settled: true,
+                })
+            })
+            .collect();
+        let start = grasps.len();
+        grasps.extend(settled);
+        self.test_planned(trial, grasps, start, reach)
+    }
+}
+
+/// What the plan's physics test is of: robot, object, and the test.
+struct Trial<'a> {
+    robot: RobotId,
+    object: BodyId,
+    test: &'a HoldSettings,
 }
 
 /// The states the searches kept, distinct, lowest energy first.

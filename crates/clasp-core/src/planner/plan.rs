@@ -20,6 +20,9 @@ pub struct PlannedGrasp {
     /// Its physics test, where one was run: always for a parallel gripper's grasps, for the
     /// others with [`PlanSettings::test`](super::settings::PlanSettings::test).
     pub test: Option<HoldTest>,
+    /// Whether it is the grasp another's squeeze settled into (`settle.rs`), not a search's
+    /// closing: tried where that grasp's test failed with the object still in the hand.
+    pub settled: bool,
 }
 
 impl PlannedGrasp {
@@ -68,6 +71,9 @@ pub struct GraspPlan {
     ///
     /// [`PlanSettings::test`]: super::settings::PlanSettings::test
     pub tested: usize,
+    /// Of the tested grasps that failed with the object still in the hand, how many were
+    /// tried again where their squeeze settled them (and put through the test too).
+    pub settled: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`](crate::PlanSettings::only_reachable)).
     pub unreachable: usize,
@@ -108,8 +114,8 @@ impl GraspPlan {
         let held = self.held()?;
         (held < asked).then(|| {
             format!(
-                "{held} of the {asked} grasps asked for held: the plan's budget ran out after {} grasps closed, {} of them tested",
-                self.closed, self.tested
+                "{held} of the {asked} grasps asked for held: the plan's budget ran out after {} grasps closed, {} of them tested, and {} more tried where their squeeze settled them",
+                self.closed, self.tested, self.settled
             )
         })
     }

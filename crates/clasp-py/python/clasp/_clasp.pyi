@@ -586,8 +586,10 @@ class World:
         put through the physics test: it closes states until ``grasps`` distinct ones hold,
         or none are left, and returns those that hold first, with ``held``,
         ``hold_displacement`` and ``hold_rotation`` as grasp_batch gives them, ``closed`` and
-        ``tested`` (the grasps closed and tested), and ``why_short_of_held``: why fewer held
-        than asked, or None.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
+        ``tested`` (the grasps closed and tested), ``why_short_of_held``: why fewer held
+        than asked, or None; a grasp that failed with the object still in the hand is tried
+        again where its squeeze settled it: ``settled`` (N,) marks those grasps, and
+        ``settled_tested`` counts the tries.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
         ("mixed", the default: searches taking "contact" and "contact-quality" in turn; or one of those, or "quality") or by closing the hand ("autograsp": slow), the best
         states closed and scored. Returns the best
