@@ -313,7 +313,9 @@ pub(crate) enum Command {
         guided: Option<usize>,
         /// Put each grasp the planner closes through the physics test: it closes states until
         /// it has the grasps asked for that hold (or none are left), and returns those that
-        /// hold first, each with its test's figures. A parallel gripper's grasps always are.
+        /// hold first, each with its test's figures. A grasp that fails with the object still
+        /// in the hand is tried again where its squeeze settled it ("settled" in the JSON). A
+        /// parallel gripper's grasps always are tested.
         #[arg(long)]
         test: bool,
         /// Which test: Clasp's own (`clasp`, the default), or the field's as Clasp reproduces

@@ -86,7 +86,7 @@ pub fn plan(
             "held": plan.held(),
             "closed": plan.closed,
             "tested": plan.tested,
-            "settled_tested": plan.settled,
+            "settled_tested": plan.settled_tested,
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),

@@ -144,16 +144,19 @@ fn the_allegro_s_tested_plan_holds_where_its_squeezes_settled() {
         settled.len(),
         plan.closed,
         plan.tested,
-        plan.settled,
+        plan.settled_tested,
         plan.seconds
     );
     assert_eq!(plan.held(), Some(4), "{:?}", plan.why_short_of_held(4));
-    assert!(!settled.is_empty() && settled.len() <= plan.settled);
+    assert!(!settled.is_empty() && settled.len() <= plan.settled_tested);
     for g in settled {
         let mut placed = world.clone();
         placed.put_grasp(robot, &g.grasp).unwrap();
         let overlaps = clasp_io::fixtures::interpenetrating(&placed);
-        assert!(overlaps.is_empty(), "a settled grasp interpenetrates: {overlaps:?}");
+        assert!(
+            overlaps.is_empty(),
+            "a settled grasp interpenetrates: {overlaps:?}"
+        );
         let there = placed
             .grasp(robot, object, &ContactOptions::default())
             .unwrap()

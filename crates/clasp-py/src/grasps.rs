@@ -313,7 +313,7 @@ impl PyWorld {
             arrays.set_item("tested", plan.tested)?;
             let settled: Vec<bool> = plan.grasps.iter().map(|g| g.settled).collect();
             arrays.set_item("settled", settled.into_pyarray(py))?;
-            arrays.set_item("settled_tested", plan.settled)?;
+            arrays.set_item("settled_tested", plan.settled_tested)?;
             arrays.set_item("why_short_of_held", plan.why_short_of_held(grasps))?;
         }
         Ok(arrays)

@@ -95,7 +95,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             illegal_steps: 0,
             closed,
             tested: closed,
-            settled: 0,
+            settled_tested: 0,
             unreachable,
         })
     }

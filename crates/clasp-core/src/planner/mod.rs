@@ -153,7 +153,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         };
         let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
         let mut reach = Reach::new(self, robot, settings);
-        let (mut tested, mut settled) = (0, 0);
+        let (mut tested, mut settled_tested) = (0, 0);
         for batch in close_batches(&kept) {
             let candidates: Vec<GraspCandidate> = batch
                 .iter()
@@ -183,8 +183,12 @@ impl<E: CollisionEngine + Clone> World<E> {
                     }),
             );
             if let Some(test) = &settings.test {
-                let trial = Trial { robot, object, test };
-                tested += self.test_planned(&trial, &mut grasps, first, &mut reach);
+                let asked = PlanTest {
+                    robot,
+                    object,
+                    test,
+                };
+                tested += self.test_planned(&asked, &mut grasps, first, &mut reach);
                 // Failed grasps tried where their squeezes settled them, round after round,
                 // until enough hold.
                 let mut from = first;
@@ -193,7 +197,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                         break;
                     }
                     let start = grasps.len();
-                    settled += self.test_settled(&trial, &mut grasps, from, &mut reach);
+                    settled_tested += self.test_settled(&asked, &mut grasps, from, &mut reach);
                     from = start;
                 }
             }
@@ -214,7 +218,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             illegal_steps,
             closed,
             tested,
-            settled,
+            settled_tested,
             unreachable,
         })
     }
@@ -225,19 +229,18 @@ impl<E: CollisionEngine + Clone> World<E> {
     /// untested. Returns how many were tested.
     fn test_planned(
         &self,
-        trial: &Trial,
+        asked: &PlanTest,
         grasps: &mut [PlannedGrasp],
         first: usize,
         reach: &mut Reach,
     ) -> usize {
         let worth: Vec<usize> = (first..grasps.len())
             .filter(|&k| {
-                !grasps[k].grasp.contacts.is_empty()
-                    && reach.reaches(self, trial.robot, grasps, k)
+                !grasps[k].grasp.contacts.is_empty() && reach.reaches(self, asked.robot, grasps, k)
             })
             .collect();
         let trials: Vec<GraspTrial> = worth.iter().map(|&k| grasps[k].grasp.clone()).collect();
-        let tests = self.test_grasps(trial.robot, trial.object, &trials, trial.test);
+        let tests = self.test_grasps(asked.robot, asked.object, &trials, asked.test);
         for (&k, tested) in worth.iter().zip(tests) {
             grasps[k].test = tested.ok();
         }
@@ -249,7 +252,7 @@ impl<E: CollisionEngine + Clone> World<E> {
     /// Returns how many were tested.
     fn test_settled(
         &self,
-        trial: &Trial,
+        asked: &PlanTest,
         grasps: &mut Vec<PlannedGrasp>,
         first: usize,
         reach: &mut Reach,
@@ -258,7 +261,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             .par_iter()
             .filter_map(|g| {
                 let test = g.test.as_ref().filter(|t| !t.held)?;
-                let grasp = self.settled_grasp(trial.robot, trial.object, &g.grasp, test)?;
+                let grasp = self.settled_grasp(asked.robot, asked.object, &g.grasp, test)?;
                 Some(PlannedGrasp {
                     energy: g.energy,
                     pregrasp: g.pregrasp.clone(),
@@ -270,12 +273,12 @@ impl<E: CollisionEngine + Clone> World<E> {
             .collect();
         let start = grasps.len();
         grasps.extend(settled);
-        self.test_planned(trial, grasps, start, reach)
+        self.test_planned(asked, grasps, start, reach)
     }
 }
 
 /// What the plan's physics test is of: robot, object, and the test.
-struct Trial<'a> {
+struct PlanTest<'a> {
     robot: RobotId,
     object: BodyId,
     test: &'a HoldSettings,

@@ -73,7 +73,7 @@ pub struct GraspPlan {
     pub tested: usize,
     /// Of the tested grasps that failed with the object still in the hand, how many were
     /// tried again where their squeeze settled them (and put through the test too).
-    pub settled: usize,
+    pub settled_tested: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`](crate::PlanSettings::only_reachable)).
     pub unreachable: usize,
@@ -115,7 +115,7 @@ impl GraspPlan {
         (held < asked).then(|| {
             format!(
                 "{held} of the {asked} grasps asked for held: the plan's budget ran out after {} grasps closed, {} of them tested, and {} more tried where their squeeze settled them",
-                self.closed, self.tested, self.settled
+                self.closed, self.tested, self.settled_tested
             )
         })
     }
