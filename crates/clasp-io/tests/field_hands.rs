@@ -164,7 +164,7 @@ fn the_allegro_s_tested_plan_holds_where_its_squeezes_settled() {
             .unwrap();
         assert_eq!(there.force_closure, g.force_closure());
         assert_eq!(g.held(), Some(true));
-        let again = world.test_grasps(robot, object, &[g.grasp.clone()], &test);
+        let again = world.test_grasps(robot, object, std::slice::from_ref(&g.grasp), &test);
         assert!(again[0].as_ref().unwrap().held);
     }
 }
