@@ -160,11 +160,25 @@ impl Stage {
             self.approach_to_contact(backdrop, robot, plan.approach)?;
         }
         self.close_on(backdrop, robot, plan.object)?;
-        let quality = plan.quality.and_then(|kind| {
+        self.trial_as_it_stands(backdrop, robot, plan.object, plan.quality, plan.volume)
+    }
+
+    /// The grasp of `object` by the robot where both stand: its palm, posture and contacts on
+    /// the object, and the quality of kind `quality` (with the volume if `volume`), if asked
+    /// (none too when the grasp cannot be evaluated).
+    pub(crate) fn trial_as_it_stands(
+        &self,
+        backdrop: &Backdrop,
+        robot: RobotId,
+        object: BodyId,
+        quality: Option<WrenchSpaceKind>,
+        volume: bool,
+    ) -> Result<GraspTrial, MoveError> {
+        let quality = quality.and_then(|kind| {
             let grasp = self
-                .grasp(backdrop, robot, plan.object, &ContactOptions::default())
+                .grasp(backdrop, robot, object, &ContactOptions::default())
                 .ok()?;
-            match plan.volume {
+            match volume {
                 true => grasp.quality_with_volume(kind).ok(),
                 false => grasp.quality(kind).ok(),
             }
@@ -175,7 +189,7 @@ impl Stage {
             dof_values: hand.dof_values().to_vec(),
             breakaway: hand.breakaway_states(),
             contacts: self
-                .contacts_of(plan.object)
+                .contacts_of(object)
                 .filter(|c| c.other.robot() == Some(robot))
                 .cloned()
                 .collect(),

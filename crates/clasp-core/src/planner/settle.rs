@@ -9,7 +9,6 @@
 use clasp_collide::CollisionEngine;
 
 use crate::{
-    contact::model::ContactOptions,
     grasp::{hold::HoldTest, quality::WrenchSpaceKind, trial::GraspTrial},
     ids::{BodyId, RobotId},
     world::World,
@@ -42,6 +41,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         // the object's move.
         let palm = here * end.object.inverse() * grasp.palm;
         let mut settled = self.clone();
+        // Put where the grasp was first: an arm's solver then starts near the settled palm.
         settled.put_grasp(robot, grasp).ok()?;
         settled.place_hand(robot, palm).ok()?;
         let dofs = settled.find_robot(robot).ok()?.within_limits(&end.dofs);
@@ -50,21 +50,15 @@ impl<E: CollisionEngine + Clone> World<E> {
         if settled.any_overlap_with(&hand) {
             return None;
         }
-        let quality = settled
-            .grasp(robot, object, &ContactOptions::default())
+        settled
+            .stage
+            .trial_as_it_stands(
+                &settled.backdrop(),
+                robot,
+                object,
+                Some(WrenchSpaceKind::L1),
+                true,
+            )
             .ok()
-            .and_then(|g| g.quality_with_volume(WrenchSpaceKind::L1).ok());
-        let hand = settled.find_robot(robot).ok()?;
-        Some(GraspTrial {
-            palm: hand.pose(),
-            dof_values: hand.dof_values().to_vec(),
-            breakaway: hand.breakaway_states(),
-            contacts: settled
-                .contacts_of(object)
-                .filter(|c| c.other.robot() == Some(robot))
-                .cloned()
-                .collect(),
-            quality,
-        })
     }
 }
