@@ -69,14 +69,14 @@ pub(crate) const DOMAINS: &str = "JSON: `file`, `hand`, `domains`, `threads`, `s
 `contacts` count, `force_closure`, `epsilon`, `identical_to_alone`).";
 
 pub(crate) const PLAN: &str = "JSON: `file`, `robot`, `robot_index`, `seed`, `threads`, \
-`steps`, `evaluations`, `illegal_steps`, `steps_per_second`, `evaluations_per_second`, \
+`search_energies` (the energy each search took: `mixed` chooses, by the scene), `steps`, `evaluations`, `illegal_steps`, `steps_per_second`, `evaluations_per_second`, \
 `search_seconds`, `shares` (the searches' seconds summed, share by share of a state: \
 `placement`, `collision`, `distances`, `quality`, `search`), `seconds`, `closed` (grasps closed), `tested`, `held` (how many held, with \
---test), `unreachable` (grasps an arm cannot reach, passed over), `why_empty` and \
+--test), `settled_tested` (failed grasps tried again where their squeeze settled them), `unreachable` (grasps an arm cannot reach, passed over), `why_empty` and \
 `why_short_of_held` (null, or why), `wrote`, and `grasps`, best first: each `palm` (16 numbers, \
 row by row), `dofs`, `energy`, `contacts` count, `force_closure`, `epsilon`, `volume`, \
-`breakaway`, `held` and `test` (the test's figures, as `grasp --test` gives them; null \
-untested).";
+`breakaway`, `held`, `settled` (whether it is where another's squeeze settled) and `test` \
+(the test's figures, as `grasp --test` gives them; null untested).";
 
 pub(crate) const BATCH: &str = "JSON: `object`, `hand`, `seed`, `threads`, `grasps`, \
 `seconds`, `grasps_per_second`, `held` (how many, with --test) and `results`: each `palm` (16 \

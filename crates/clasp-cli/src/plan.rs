@@ -75,6 +75,7 @@ pub fn plan(
             "robot_index": robot.index(),
             "seed": request.settings.seed,
             "threads": pool.current_num_threads(),
+            "search_energies": plan.search_energies.iter().map(|e| e.name()).collect::<Vec<_>>(),
             "steps": plan.steps,
             "evaluations": plan.evaluations,
             "seconds": plan.seconds,

@@ -468,6 +468,53 @@ fn a_palm_beyond_the_arms_reach_is_refused_and_nothing_moves() {
     assert_eq!(arm_dofs(&world), ARM_DOWN);
 }
 
+/// The ball the Puma cannot take the Barrett's wrist out of (what the planner searches within):
+/// every posture drawn across the arm's limits keeps the palm inside it, the arm stretched out
+/// comes within a hair of its edge (the ball is the Puma's reach, not a loose bound), and a
+/// palm just beyond it is one the arm's own solver cannot reach either.
+#[test]
+fn the_arms_reach_ball_holds_every_posture_and_ends_where_the_arm_does() {
+    let Some(models) = models() else { return };
+    let mut world = arm_world(&models);
+    let ball = world.reach_ball(HAND).expect("the Puma's reach is bounded");
+    let arm = world.robot(ARM).unwrap().clone();
+    let offset = Pose::translation(0.0, 0.0, MOUNT_OFFSET);
+    let mut random = clasp_random::SplitMix64::new(7);
+    let mut farthest: f64 = 0.0;
+    for _ in 0..5000 {
+        let values: Vec<f64> = (0..arm.dofs.len())
+            .map(|dof| {
+                let (min, max) = arm.dof_limits(dof);
+                random.range(min, max)
+            })
+            .collect();
+        let palm = arm.chain_end_at(0, &values).unwrap() * offset;
+        assert!(ball.admits(&palm), "a posture the arm takes: {values:?}");
+        farthest = farthest.max((palm * ball.wrist - ball.centre).norm());
+    }
+    println!(
+        "reach ball: radius {:.1} mm, the farthest of the postures drawn {farthest:.1} mm",
+        ball.radius
+    );
+    assert!(
+        farthest > 0.99 * ball.radius,
+        "{farthest} of {}",
+        ball.radius
+    );
+    // The palm moved so that its wrist lies 5 mm beyond the ball, straight out from its centre.
+    let palm = world.robot(HAND).unwrap().pose();
+    let out = (palm * ball.wrist - ball.centre).normalize();
+    let wrist = ball.centre + out * (ball.radius + 5.0);
+    let shift = wrist - palm * ball.wrist;
+    let beyond = Pose::translation(shift.x, shift.y, shift.z) * palm;
+    assert!(!ball.admits(&beyond));
+    assert!(
+        world.place_hand(HAND, beyond).is_err(),
+        "the arm reached it"
+    );
+    assert_eq!(arm_dofs(&world), ARM_DOWN);
+}
+
 #[test]
 fn the_arm_moves_its_hand_along_a_straight_path() {
     let Some(models) = models() else { return };

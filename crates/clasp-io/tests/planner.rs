@@ -122,6 +122,32 @@ fn planned_grasps_of_objects_on_a_table_leave_the_hand_in_neither() {
     }
 }
 
+/// The default energy sees the scene: alone, its searches take GraspIt's contact energy and
+/// contact-quality in turn; with a table under the object (within the hand's length), all
+/// take contact-quality, whose opposition term finds the grasps a table leaves.
+#[test]
+fn the_mixed_energy_takes_contact_quality_where_a_table_lies_by_the_object() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let settings = PlanSettings {
+        steps: 100,
+        grasps: 1,
+        ..PlanSettings::default()
+    };
+    let (contact, both) = (PlanEnergy::Contact, PlanEnergy::ContactQuality);
+    let alone = plan(
+        &scene(&models, "Barrett/Barrett.xml", "mug", false),
+        &settings,
+    );
+    assert_eq!(alone.search_energies, [contact, both, contact, both]);
+    let on_table = plan(
+        &scene(&models, "Barrett/Barrett.xml", "mug", true),
+        &settings,
+    );
+    assert_eq!(on_table.search_energies, [both; 4]);
+}
+
 /// GraspIt's other energy, potential quality: states are scored by the epsilon their virtual
 /// contacts would make, so the best states already promise force closure before closing
 /// (negative energies), and the closed grasps are force-closure and clear.

@@ -220,7 +220,9 @@ impl PyWorld {
     /// round the object and its eigengrasp amplitudes, scored by `energy` ("mixed",
     /// "contact-quality", "contact", "quality" or "autograsp"), on `threads` threads; their best states closed and scored. Returns the
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
-    /// `epsilon`, `volume`), with each one's `energy`, and the run's `steps`, `evaluations`,
+    /// `epsilon`, `volume`), with each one's `energy`, and the run's `search_energies` (the
+    /// energy each search took: "mixed" chooses, and where a table or an arm lies within
+    /// the hand's length of the object, all take "contact-quality"), `steps`, `evaluations`,
     /// `seconds` and `search_seconds`, `shares` (where the searches' time went, in seconds:
     /// `placement`, `collision`, `distances`, `quality`, `search`), and `why_empty`.
     /// `distance_grid`: the virtual contacts' distances read from a grid of the object's
@@ -297,6 +299,8 @@ impl PyWorld {
         let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
         let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
         arrays.set_item("energy", energies.into_pyarray(py))?;
+        let energies: Vec<&str> = plan.search_energies.iter().map(|e| e.name()).collect();
+        arrays.set_item("search_energies", energies)?;
         arrays.set_item("steps", plan.steps)?;
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;

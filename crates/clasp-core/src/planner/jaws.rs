@@ -86,6 +86,7 @@ impl<E: CollisionEngine + Clone> World<E> {
         let (grasps, unreachable) = self.best_distinct(robot, grasps, reach, settings, radius);
         Ok(GraspPlan {
             grasps,
+            search_energies: Vec::new(),
             steps: drawn,
             evaluations: closed as u64,
             seconds: started.elapsed().as_secs_f64(),

@@ -18,10 +18,11 @@ pub(crate) mod walk;
 
 use std::{sync::Arc, time::Instant};
 
-use clasp_collide::CollisionEngine;
+use clasp_collide::{CollisionEngine, Gap, Placed};
 use rayon::prelude::*;
 
 use crate::{
+    body::Body,
     contact::filter::Part,
     grasp::{
         batch::{BatchQuality, GraspCandidate},
@@ -86,11 +87,15 @@ impl<E: CollisionEngine + Clone> World<E> {
         let mut space = self.search_space(hand, robot, object, settings)?;
         space.closing = Some(&closing);
         let count = settings.searches.max(1);
+        let crowded = crowded(&space, hand, object);
+        let search_energies: Vec<PlanEnergy> = (0..count)
+            .map(|i| settings.energy.of_search(i, crowded))
+            .collect();
         let mut searches: Vec<(Vec<Kept>, Counts)> = (0..count)
             .into_par_iter()
             .map(|i| {
                 let mut space = space.clone();
-                space.energy = settings.energy.of_search(i);
+                space.energy = search_energies[i];
                 let space = &space;
                 let search = Search {
                     start: space.start(),
@@ -210,6 +215,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             self.best_distinct(robot, grasps, reach, settings, space.radius);
         Ok(GraspPlan {
             grasps,
+            search_energies,
             steps,
             evaluations,
             seconds: started.elapsed().as_secs_f64(),
@@ -453,6 +459,10 @@ impl<E: CollisionEngine> World<E> {
             closing: None,
             grid: (settings.distance_grid && DistanceGrid::pays_for(body.geometry()))
                 .then(|| Arc::new(DistanceGrid::new(body.geometry()))),
+            reach: settings
+                .only_reachable
+                .then(|| self.reach_ball(robot))
+                .flatten(),
         })
     }
 
@@ -487,6 +497,34 @@ impl<E: CollisionEngine> World<E> {
         checks.sort_by_key(|c| !matches!(c.other, Against::World(id, _) if id == object));
         checks
     }
+}
+
+/// Whether something the hand must not touch (a table, an arm, another body) lies within the
+/// hand's length ([`Robot::reach`]) of the object: [`PlanEnergy::Mixed`]'s searches then all
+/// take the energy that sees opposition.
+fn crowded(space: &Space, hand: &Robot, object: BodyId) -> bool {
+    let length = hand.reach();
+    let mut near = space.checks.iter().filter_map(|check| match check.other {
+        Against::World(id, body) if id != object => Some((id, body)),
+        _ => None,
+    });
+    let mut asked: Vec<BodyId> = Vec::new();
+    near.any(|(id, body)| {
+        if asked.contains(&id) {
+            return false;
+        }
+        asked.push(id);
+        let gap =
+            space
+                .engine
+                .distance_below(placed(space.object), placed(body), length, None, 0.0);
+        // Bodies already in each other are as near as can be.
+        !matches!(gap, Ok(Gap::AtLeast(_)))
+    })
+}
+
+fn placed(body: &Body) -> Placed<'_> {
+    Placed::new(body.geometry(), body.pose())
 }
 
 /// The kept states in the batches they are closed in ([`CLOSE_BATCH`]).

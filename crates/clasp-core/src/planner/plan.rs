@@ -1,7 +1,7 @@
 //! What a planning run found: its grasps, best first, what it did, why it found none or
 //! fewer that hold than asked.
 
-use super::{shares::StateShares, walk::STUCK_RETRIES};
+use super::{search::PlanEnergy, shares::StateShares, walk::STUCK_RETRIES};
 use crate::{
     grasp::{hold::HoldTest, trial::GraspTrial},
     pose::Pose,
@@ -49,6 +49,10 @@ impl PlannedGrasp {
 pub struct GraspPlan {
     /// Best first: force-closure grasps by epsilon, then the others by energy.
     pub grasps: Vec<PlannedGrasp>,
+    /// The energy each search scored its states by ([`PlanEnergy::Mixed`] chooses per search,
+    /// and by the scene); a guided planner's children, which close the hand, are not listed.
+    /// Empty for a parallel gripper's plan, which has no searches.
+    pub search_energies: Vec<PlanEnergy>,
     /// Annealing steps taken, over all searches (not a guided planner's children).
     pub steps: u64,
     /// States evaluated (placed, checked for collision and scored), over all searches (a

@@ -21,7 +21,10 @@ use crate::{
     ids::{BodyId, RobotBody},
     motion::gaps::Ball,
     pose::Pose,
-    robot::{Robot, eigengrasp::EigenSpace, virtual_contacts::PlacedVirtualContact},
+    robot::{
+        Robot, eigengrasp::EigenSpace, reach_ball::ReachBall,
+        virtual_contacts::PlacedVirtualContact,
+    },
 };
 
 /// How a state is scored: lower is better.
@@ -38,12 +41,13 @@ pub enum PlanEnergy {
     /// every state costs.
     ContactQuality,
     /// The searches take [`PlanEnergy::Contact`] and [`PlanEnergy::ContactQuality`] in turn,
-    /// and their states are closed in turn by each search's own ranking. Neither energy does
-    /// well everywhere: the quality term finds the grasps a table or an arm leaves, and loses
-    /// the Barrett's grasps of GraspIt's flask alone (3–5 force-closure grasps of 10, where the
-    /// contact energy finds 10); the two together find 10 of each, at a quarter of the speed
-    /// of the contact energy alone (docs/benchmarks.md). A space asked to score one state
-    /// with it scores it as [`PlanEnergy::ContactQuality`].
+    /// and their states are closed in turn by each search's own ranking; where something the
+    /// hand must not touch lies within the hand's length of the object (a table, an arm), all
+    /// take [`PlanEnergy::ContactQuality`]. Neither energy does well everywhere: the quality
+    /// term finds the grasps a table or an arm leaves, and loses the Barrett's grasps of
+    /// GraspIt's flask alone (3–5 force-closure grasps of 10, where the contact energy finds
+    /// 10); the contact energy finds none on an arm (docs/benchmarks.md). A space asked to
+    /// score one state with it scores it as [`PlanEnergy::ContactQuality`].
     #[default]
     Mixed,
     /// GraspIt's potential quality: the epsilon of the wrenches the virtual contacts near the
@@ -62,10 +66,11 @@ pub enum PlanEnergy {
 pub const QUALITY_WEIGHT: f64 = 30.0;
 
 impl PlanEnergy {
-    /// The energy search `index` of a plan scores states by.
-    pub fn of_search(self, index: usize) -> PlanEnergy {
+    /// The energy search `index` of a plan scores states by; `crowded`: something the hand
+    /// must not touch lies within its length of the object.
+    pub fn of_search(self, index: usize, crowded: bool) -> PlanEnergy {
         match self {
-            PlanEnergy::Mixed if index.is_multiple_of(2) => PlanEnergy::Contact,
+            PlanEnergy::Mixed if index.is_multiple_of(2) && !crowded => PlanEnergy::Contact,
             PlanEnergy::Mixed => PlanEnergy::ContactQuality,
             other => other,
         }
@@ -84,6 +89,19 @@ pub fn auto_grasp_energy(quality: Option<&crate::grasp::quality::Quality>) -> f6
 /// Closes the hand at a palm pose and DOF values in domain `number` and gives its auto-grasp
 /// quality energy: what [`PlanEnergy::AutoGrasp`] asks of the world.
 pub type Closing<'a> = dyn Fn(u32, Pose, &[f64]) -> f64 + Sync + 'a;
+
+impl PlanEnergy {
+    /// The name `--energy` and Python's `energy` take.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlanEnergy::Mixed => "mixed",
+            PlanEnergy::ContactQuality => "contact-quality",
+            PlanEnergy::Contact => "contact",
+            PlanEnergy::Quality => "quality",
+            PlanEnergy::AutoGrasp => "autograsp",
+        }
+    }
+}
 
 impl std::str::FromStr for PlanEnergy {
     type Err = String;
@@ -122,6 +140,10 @@ pub struct Space<'a> {
     pub closing: Option<&'a Closing<'a>>,
     /// The object's closest points on a grid, read instead of the engine where it has them.
     pub grid: Option<Arc<DistanceGrid>>,
+    /// For a hand an arm carries (and only its reachable grasps asked for): where the arm
+    /// certainly cannot put the palm, an illegal state, as in GraspIt, whose planner moves
+    /// such a hand by its arm's inverse kinematics.
+    pub reach: Option<ReachBall>,
 }
 
 /// A pair the world's one rule checks between a body of the planning hand and something else.
@@ -141,7 +163,7 @@ pub enum Against<'a> {
 /// What placing the hand at a state found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scored {
-    /// The hand touches something it must not.
+    /// The hand touches something it must not, or is where the arm carrying it cannot reach.
     Illegal,
     /// Legal, with an energy at or above what was asked for.
     NotBelow,
@@ -290,6 +312,9 @@ impl<'a> Space<'a> {
             hand.force_dof_values(&dofs);
             (palm, dofs)
         });
+        if self.reach.is_some_and(|ball| !ball.admits(&palm)) {
+            return Scored::Illegal;
+        }
         if timed(&mut shares.collision, || self.touches(hand, first)) {
             return Scored::Illegal;
         }

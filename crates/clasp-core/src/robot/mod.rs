@@ -18,6 +18,7 @@ pub mod jaws;
 mod kinematics;
 pub mod mount;
 pub mod reach;
+pub mod reach_ball;
 #[cfg(test)]
 mod test_finger;
 pub mod virtual_contacts;

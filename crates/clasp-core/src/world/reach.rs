@@ -18,7 +18,7 @@ use crate::{
     ids::{Element, RobotId},
     motion::MoveOutcome,
     pose::Pose,
-    robot::reach::ArmCarrier,
+    robot::{reach::ArmCarrier, reach_ball::ReachBall},
 };
 
 /// The longest step of a palm's straight path: mm, and rad.
@@ -209,6 +209,13 @@ impl<E: CollisionEngine> World<E> {
     pub fn move_hand_to(&mut self, hand: RobotId, palm: Pose) -> Result<MoveOutcome, MoveError> {
         let (backdrop, stage) = self.split();
         stage.move_hand_to(&backdrop, hand, palm)
+    }
+
+    /// The ball the arm carrying `hand` cannot take its wrist out of ([`ReachBall`]): where
+    /// the palm is certainly out of the arm's reach. `None` for a hand nothing carries, or an
+    /// arm [`ArmCarrier::reach_ball`] cannot bound.
+    pub fn reach_ball(&self, hand: RobotId) -> Option<ReachBall> {
+        self.stage.carrier_of(hand)?.1.reach_ball()
     }
 }
 

@@ -591,10 +591,14 @@ class World:
         again where its squeeze settled it: ``settled`` (N,) marks those grasps, and
         ``settled_tested`` counts the tries.) GraspIt's EigenGrasp planner: ``searches`` seeded annealing searches of ``steps``
         steps over the hand's pose and eigengrasp amplitudes, scored on its virtual contacts
-        ("mixed", the default: searches taking "contact" and "contact-quality" in turn; or one of those, or "quality") or by closing the hand ("autograsp": slow), the best
-        states closed and scored. Returns the best
+        ("mixed", the default: searches taking "contact" and "contact-quality" in turn, or all
+        "contact-quality" where a table or an arm lies within the hand's length of the object;
+        or one of those, or "quality") or by closing the hand ("autograsp": slow), the best
+        states closed and scored; a hand an arm carries searches only where the arm might
+        reach. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
-        volume) with each one's energy, and the run's steps, evaluations, seconds and
+        volume) with each one's energy, and the run's search_energies (the energy each search
+        took), steps, evaluations, seconds and
         search_seconds; ``why_empty`` says why it found no grasp (None where it found one).
         A hand an arm carries keeps only the grasps its arm reaches. The same seed gives the
         same grasps. A parallel gripper plans as the field's gripper pipelines do: antipodal
