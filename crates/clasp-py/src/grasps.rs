@@ -237,7 +237,7 @@ impl PyWorld {
     /// grasp that failed with the object still in the hand is tried again where its squeeze
     /// settled it (`settled` (N,) marks those grasps, `settled_tested` counts them). The
     /// same seed gives the same grasps.
-    #[pyo3(signature = (steps=17_500, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, distance_grid=false))]
+    #[pyo3(signature = (steps=10_000, grasps=10, energy="mixed", seed=0, searches=4, robot=None, object=None, threads=None, test=false, preset=None, annealing=None, guided=None, distance_grid=false))]
     // Python's keyword arguments, each with its default: a struct would not be Python.
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(

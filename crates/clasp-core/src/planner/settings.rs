@@ -7,9 +7,11 @@ use crate::grasp::hold_settings::HoldSettings;
 /// What a planning run does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlanSettings {
-    /// Annealing steps of each search, each counted from GraspIt's step 30,000 (by default
-    /// four searches of 17,500: 70,000 in all, where GraspIt's default run counts its steps
-    /// from 30,000 to 70,000, 40,000 steps).
+    /// Annealing steps of each search, each counted from GraspIt's step 30,000. By default
+    /// four searches of 10,000: 40,000 in all, GraspIt's default run's budget (it counts its
+    /// steps from 30,000 to 70,000). Four of 17,500 (70,000) found no more grasps as a rule on
+    /// GraspIt's objects alone or on its table (one more in three cells, fewer in one), and
+    /// on an arm took 14–17 s where these take 7–9 (docs/benchmarks.md).
     pub steps: u64,
     /// How many grasps to return. The kept states are closed best energy first until this
     /// many distinct force-closure grasps are found (with [`test`](Self::test): this many
@@ -69,7 +71,7 @@ impl Default for GuidedPlanning {
 impl Default for PlanSettings {
     fn default() -> Self {
         Self {
-            steps: 17_500,
+            steps: 10_000,
             grasps: 10,
             energy: PlanEnergy::Mixed,
             seed: 0,

@@ -559,7 +559,7 @@ class World:
 
     def plan(
         self,
-        steps: int = 17_500,
+        steps: int = 10_000,
         grasps: int = 10,
         energy: str = "mixed",
         seed: int = 0,
