@@ -220,11 +220,17 @@ def test_a_planned_job_writes_the_planners_grasps_held_first_and_resumes(models,
     assert 1 <= table.num_rows <= 3
     held = table.column("held").to_pylist()
     assert held == sorted(held, reverse=True), "held grasps first"
-    assert all(table.column("force_closure").to_pylist()[: held.count(True)])
+    # A grasp held has fingers on the mug at the end of its squeeze. (Not force closure as a
+    # rule: a kinematic closing stops each finger at its first touch, and the squeeze may add
+    # the contacts that hold; with this seed the plan's three held grasps have 4-5 contacts.)
+    fingers = table.column("fingers_on_object").to_pylist()
+    assert all(sum(map(bool, f)) >= 2 for f, h in zip(fingers, held) if h), fingers
     # The same rows as the plan itself, and a rerun writes nothing.
     world = dataset.scene(planned, 0)
     plan = world.plan(grasps=3, seed=dataset.object_seed(planned, 0), test=True)
     assert table.column("energy").to_pylist() == plan["energy"].tolist()
+    assert held == plan["held"].tolist()
+    assert table.column("force_closure").to_pylist() == plan["force_closure"].tolist()
     assert dataset.run_local(planned, progress=None) == []
     with pytest.raises(ValueError, match="planned job"):
         Job(**{**dataset.job_dict(planned), "views": 2})
