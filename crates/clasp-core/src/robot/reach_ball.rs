@@ -4,15 +4,17 @@
 //! pose the arm cannot reach is an illegal state there; solving for it costs milliseconds,
 //! this a fraction of a microsecond).
 //!
-//! Why it holds: a revolute joint's axis point ([`Robot::joint_axes`]) is fixed in the frame
-//! before the joint and, lying on the axis, the joint's turning leaves it where it is in the
-//! frame after it too. So two consecutive axis points are both fixed in the frame between
-//! them, and stay the same distance apart at any DOF values; a prismatic joint changes that
-//! distance by at most its travel. The axis point of the joint carrying the chain's end link
-//! is fixed relative to the palm (the wrist), the first joint's is fixed in the world (only the
-//! arm's DOFs move when it reaches), and by the triangle inequality the wrist stays within the
-//! sum of those distances of the first. Sound, never tight: it rules out only poses the arm
-//! cannot reach, and is loosest for arms whose links offset their axes sideways.
+//! Why it holds: every point on a revolute joint's axis is fixed in the frame before the joint
+//! and, lying on the axis, stays where it is in the frame after it too. So a point on one axis
+//! and a point on the next are both fixed in the link between them, and stay the same distance
+//! apart at any DOF values; a prismatic joint slides its axis's points along it by at most its
+//! travel. A point on the axis of the joint carrying the chain's end link is fixed relative to
+//! the palm (the wrist), a point on the first axis is fixed in the world (only the arm's DOFs
+//! move when it reaches), and by the triangle inequality the wrist stays within the length of
+//! any path from one axis to the next to the last. The shortest such path gives the tightest
+//! ball: for an arm whose neighbouring axes cross or run parallel (the Puma) it is the arm's
+//! exact reach. It knows nothing of joint limits, so it is loose where they keep the arm from
+//! stretching out; sound either way: it rules out only poses the arm cannot reach.
 
 use nalgebra::{DMatrix, DVector, Point3, Unit, Vector3};
 
@@ -26,9 +28,10 @@ use crate::pose::Pose;
 /// Where an arm's reach ends, for the palm it carries.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReachBall {
-    /// The first joint's axis point, world mm.
+    /// A point on the first joint's axis, world mm.
     pub centre: Point3<f64>,
-    /// The wrist: the axis point of the joint carrying the chain's end, in the palm's frame.
+    /// The wrist: a point on the axis of the joint carrying the chain's end, in the palm's
+    /// frame.
     pub wrist: Point3<f64>,
     /// How far the wrist can get from the centre, mm.
     pub radius: f64,
