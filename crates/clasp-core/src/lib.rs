@@ -13,7 +13,8 @@
 //!   [`Geometry`], [`CollisionGroups`]);
 //! - robots (`robot`): [`Robot`], its [`Chain`]s, [`Link`]s and [`Joint`]s, [`Dof`]s,
 //!   [`EigenGrasps`], [`VirtualContacts`], [`HandApproach`], a mounted hand's [`Connection`] and
-//!   the arm that carries it ([`ArmCarrier`], [`ReachShortfall`]);
+//!   the arm that carries it ([`ArmCarrier`], [`ReachShortfall`], and the [`ReachBall`] it
+//!   cannot take the hand's wrist out of);
 //! - contacts (`contact`): [`Contact`] (a point of a body touching another, with its frame,
 //!   friction, and the last step's impulse; a mesh pair's raw [`clasp_collide::MeshContact`] is
 //!   what it is found from), [`ContactModel`], [`SoftContact`] and the fits in [`soft`],
@@ -104,6 +105,7 @@ pub use robot::{
     jaws::ParallelJaws,
     mount::Connection,
     reach::{ArmCarrier, REACH_TOLERANCE, ReachShortfall},
+    reach_ball::ReachBall,
     virtual_contacts::{PlacedVirtualContact, VirtualContact, VirtualContacts},
 };
 pub use world::{
