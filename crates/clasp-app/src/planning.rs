@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
-use clasp_core::PlanProgress;
+use clasp_core::{PlanEnergy, PlanProgress};
 
 pub use crate::editor::plans::Planning;
 use crate::{editor::requests::Editor, systems::ClaspSystems};
@@ -94,12 +94,28 @@ fn finish_plans(mut editor: Editor) {
                 0 => String::new(),
                 n => format!("; {n} left out, the arm cannot reach them"),
             };
+            let energies = searched_by(&plan.search_energies);
             editor.info(format!(
-                "planned {found} grasps ({closures} force-closure{held}) in {:.1} s, {} steps{unreachable}",
+                "planned {found} grasps ({closures} force-closure{held}) in {:.1} s, {} steps{energies}{unreachable}",
                 plan.seconds, plan.steps
             ));
         }
         Err(e) => editor.error(format!("planning failed: {e}")),
+    }
+}
+
+/// The energies the searches took, each once: the mixed energy takes only contact-quality
+/// where a table or an arm lies by the object, and the user sees it did.
+fn searched_by(energies: &[PlanEnergy]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for energy in energies {
+        if !names.contains(&energy.name()) {
+            names.push(energy.name());
+        }
+    }
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(", searched by {}", names.join(" and ")),
     }
 }
 

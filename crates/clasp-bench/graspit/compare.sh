@@ -5,8 +5,8 @@
 #   sudo bash crates/clasp-bench/graspit/compare.sh
 set -euo pipefail
 source "$(dirname "$0")/graspit.sh"
-# Clasp's default search: 17,500 steps from GraspIt's step 30,000; GraspIt runs the same.
-steps=17500
+# Clasp's default search: 10,000 steps from GraspIt's step 30,000; GraspIt runs the same.
+steps=10000
 objects=mug,flask,glass,phone,book
 
 run_graspit() {

@@ -183,10 +183,11 @@ fn found_list(ui: &mut egui::Ui, editor: &mut Editor) -> Vec<egui::Rect> {
         .iter()
         .enumerate()
         .map(|(k, g)| {
-            let held = match g.held() {
-                Some(true) => ", held",
-                Some(false) => ", not held",
-                None => "",
+            let held = match (g.held(), g.settled) {
+                (Some(true), true) => ", held where its squeeze settled",
+                (Some(true), false) => ", held",
+                (Some(false), _) => ", not held",
+                (None, _) => "",
             };
             match g.force_closure() {
                 true => format!("{}. force closure, ε {:.3}{held}", k + 1, g.epsilon()),
