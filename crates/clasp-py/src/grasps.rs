@@ -299,8 +299,8 @@ impl PyWorld {
         let arrays = batch::trial_arrays(py, &trials, self.robot(robot)?.dofs.len())?;
         let energies: Vec<f64> = plan.grasps.iter().map(|g| g.energy).collect();
         arrays.set_item("energy", energies.into_pyarray(py))?;
-        let energies: Vec<&str> = plan.search_energies.iter().map(|e| e.name()).collect();
-        arrays.set_item("search_energies", energies)?;
+        let searches: Vec<&str> = plan.search_energies.iter().map(|e| e.name()).collect();
+        arrays.set_item("search_energies", searches)?;
         arrays.set_item("steps", plan.steps)?;
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;

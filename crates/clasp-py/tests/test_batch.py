@@ -126,6 +126,8 @@ def test_the_planner_from_python(graspit):
     for name in ("palm", "dofs", "contacts", "force_closure", "energy"):
         assert np.array_equal(plan[name], again[name]), name
     assert plan["why_empty"] is None
+    # The mug alone: the default mixed energy's searches take the two energies in turn.
+    assert plan["search_energies"] == ["contact", "contact-quality"] * 2
     # Where the searches' time went, share by share; planning on the object's distance
     # grid finds force closure too.
     shares = plan["shares"]
