@@ -72,7 +72,7 @@ pub(crate) const PLAN: &str = "JSON: `file`, `robot`, `robot_index`, `seed`, `th
 `search_energies` (the energy each search took: `mixed` chooses, by the scene), `steps`, `evaluations`, `illegal_steps`, `steps_per_second`, `evaluations_per_second`, \
 `search_seconds`, `shares` (the searches' seconds summed, share by share of a state: \
 `placement`, `collision`, `distances`, `quality`, `search`), `seconds`, `closed` (grasps closed), `tested`, `held` (how many held, with \
---test), `settled_tested` (failed grasps tried again where their squeeze settled them), `unreachable` (grasps an arm cannot reach, passed over), `why_empty` and \
+--test), `settled_tested` (failed grasps tried again where their squeeze settled them), `refined` (for a plan short of its grasps, the first kept states refined by child searches that close the hand), `unreachable` (grasps an arm cannot reach, passed over), `why_empty` and \
 `why_short_of_held` (null, or why), `wrote`, and `grasps`, best first: each `palm` (16 numbers, \
 row by row), `dofs`, `energy`, `contacts` count, `force_closure`, `epsilon`, `volume`, \
 `breakaway`, `held`, `settled` (whether it is where another's squeeze settled) and `test` \

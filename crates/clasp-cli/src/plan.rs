@@ -88,6 +88,7 @@ pub fn plan(
             "closed": plan.closed,
             "tested": plan.tested,
             "settled_tested": plan.settled_tested,
+            "refined": plan.refined,
             "illegal_steps": plan.illegal_steps,
             "unreachable": plan.unreachable,
             "why_empty": plan.why_empty(),

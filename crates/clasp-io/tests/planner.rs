@@ -148,6 +148,41 @@ fn the_mixed_energy_takes_contact_quality_where_a_table_lies_by_the_object() {
     assert_eq!(on_table.search_energies, [both; 4]);
 }
 
+/// A plan short of its grasps once every kept state is closed refines its first states with
+/// child searches that close the hand (GraspIt's guided planner's way), and the grasps they
+/// find count: the Barrett on GraspIt's flask standing on a table, where the virtual
+/// contacts lead the searches to the flask's cone-shaped side (docs/benchmarks.md).
+#[test]
+fn a_plan_short_of_its_grasps_refines_its_first_states_by_closing_the_hand() {
+    let Some(models) = clasp_io::fixtures::graspit_models() else {
+        return;
+    };
+    let world = scene(&models, "Barrett/Barrett.xml", "flask", true);
+    let found = plan(&world, &PlanSettings::default());
+    let closures = found.grasps.iter().filter(|g| g.force_closure()).count();
+    println!(
+        "flask on a table: {closures} force-closure of {}, {} closed, {} states refined",
+        found.grasps.len(),
+        found.closed,
+        found.refined
+    );
+    assert_eq!(found.refined, 5, "the plan was not short");
+    assert!(closures >= 5, "{closures} force-closure grasps");
+    for (k, g) in found.grasps.iter().enumerate() {
+        assert_clear(&world, &g.grasp, &format!("flask on a table, grasp {k}"));
+    }
+    // Asked for the guided planner itself, a plan refines nothing more.
+    let guided = PlanSettings {
+        steps: 500,
+        guided: Some(clasp_core::GuidedPlanning {
+            children: 2,
+            child_steps: 20,
+        }),
+        ..PlanSettings::default()
+    };
+    assert_eq!(plan(&world, &guided).refined, 0);
+}
+
 /// GraspIt's other energy, potential quality: states are scored by the epsilon their virtual
 /// contacts would make, so the best states already promise force closure before closing
 /// (negative energies), and the closed grasps are force-closure and clear.

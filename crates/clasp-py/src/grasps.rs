@@ -222,7 +222,9 @@ impl PyWorld {
     /// `grasps` best, as `grasp_batch` does (`palm`, `dofs`, `contacts`, `force_closure`,
     /// `epsilon`, `volume`), with each one's `energy`, and the run's `search_energies` (the
     /// energy each search took: "mixed" chooses, and where a table or an arm lies within
-    /// the hand's length of the object, all take "contact-quality"), `steps`, `evaluations`,
+    /// the hand's length of the object, all take "contact-quality"), `refined` (how many of
+    /// its first kept states a plan short of its grasps refined with child searches that
+    /// close the hand), `steps`, `evaluations`,
     /// `seconds` and `search_seconds`, `shares` (where the searches' time went, in seconds:
     /// `placement`, `collision`, `distances`, `quality`, `search`), and `why_empty`.
     /// `distance_grid`: the virtual contacts' distances read from a grid of the object's
@@ -301,6 +303,7 @@ impl PyWorld {
         arrays.set_item("energy", energies.into_pyarray(py))?;
         let searches: Vec<&str> = plan.search_energies.iter().map(|e| e.name()).collect();
         arrays.set_item("search_energies", searches)?;
+        arrays.set_item("refined", plan.refined)?;
         arrays.set_item("steps", plan.steps)?;
         arrays.set_item("evaluations", plan.evaluations)?;
         arrays.set_item("seconds", plan.seconds)?;

@@ -97,6 +97,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             closed,
             tested: closed,
             settled_tested: 0,
+            refined: 0,
             unreachable,
         })
     }

@@ -43,7 +43,7 @@ use anneal::Annealing;
 use distance_grid::DistanceGrid;
 use plan::{GraspPlan, PlannedGrasp};
 use search::{Against, Check, PlanEnergy, Space};
-use settings::PlanSettings;
+use settings::{GuidedPlanning, PlanSettings};
 use shares::StateShares;
 use walk::{Counts, Kept, PlanProgress, Search, anneal_search, best_states, keep};
 
@@ -58,6 +58,11 @@ const CHILD_CONFIDENCE: [f64; 2] = [0.65, 0.5];
 /// the most, so that many threads have work. Never the thread count: one thread and many give
 /// the same grasps.
 const CLOSE_BATCH: (usize, usize) = (4, 64);
+
+/// How many of its first kept states a plan short of its grasps refines with child searches
+/// that close the hand: on GraspIt's flask standing on its table, 5 took the Barrett's plan
+/// from 3 force-closure grasps of 10 to 10 (docs/benchmarks.md).
+const REFINED_STATES: usize = 5;
 
 /// How many times a failed grasp is tried again where its squeeze settled it, each try from
 /// the last one's squeeze.
@@ -109,37 +114,22 @@ impl<E: CollisionEngine + Clone> World<E> {
                 anneal_search(space, hand, &search, progress)
             })
             .collect();
+        let planner = Planner {
+            robot,
+            object,
+            hand,
+            space: &space,
+            settings,
+            progress,
+        };
         if let Some(guided) = &settings.guided {
-            let strict = |domain: u32, palm: Pose, dofs: &[f64]| {
-                let energy =
-                    self.close_in_domain(domain, robot, object, palm, dofs, CHILD_APPROACH);
-                // GraspIt's strict auto-grasp energy: a grasp of no quality is no grasp.
-                if energy == 0.0 { 1.0e8 } else { energy }
-            };
-            let child_space = space.child(&strict, CHILD_CONFIDENCE);
             let seeds = best_states(&searches, guided.children, &space);
-            let strict_annealing = Annealing::strict();
-            let children: Vec<(Vec<Kept>, Counts)> = seeds
-                .into_par_iter()
-                .enumerate()
-                .map(|(c, seed)| {
-                    let search = Search {
-                        start: seed.state,
-                        annealing: &strict_annealing,
-                        steps: guided.child_steps,
-                        seed: settings.seed + (count + c) as u64,
-                        domain: (count + c) as u32 + 1,
-                        counted: false,
-                    };
-                    anneal_search(&child_space, hand, &search, progress)
-                })
-                .collect();
-            searches.extend(children);
+            searches.extend(self.children(&planner, seeds, guided.child_steps, count));
         }
         let search_seconds = started.elapsed().as_secs_f64();
         // The searches' steps; a guided planner's children's are their own.
         let steps = searches[..count].iter().map(|s| s.1.steps).sum();
-        let evaluations = searches.iter().map(|s| s.1.evaluations).sum();
+        let mut evaluations: u64 = searches.iter().map(|s| s.1.evaluations).sum();
         let illegal_steps = searches.iter().map(|s| s.1.illegal).sum();
         let mut shares = StateShares::default();
         searches.iter().for_each(|s| shares.add(&s.1.shares));
@@ -147,19 +137,128 @@ impl<E: CollisionEngine + Clone> World<E> {
             PlanEnergy::Mixed => by_rank(&space, searches),
             _ => by_energy(&space, searches),
         };
-        // The kept states approached (at most `settings.approach` mm), closed and scored, each
-        // on a clone in a domain of its own, best energy first, in batches of CLOSE_BATCH,
-        // until `settings.grasps` distinct force-closure grasps are in hand, or with a test,
-        // that many distinct grasps that hold (for a hand an arm carries, grasps its arm
-        // reaches: asked once a grasp could count, and kept in `reach`).
+        let mut closings = Closings {
+            grasps: Vec::with_capacity(kept.len()),
+            reach: Reach::new(self, robot, settings),
+            tested: 0,
+            settled_tested: 0,
+        };
+        let enough = self.close_states(&planner, &kept, &mut closings)?;
+        // A plan short of its grasps once every kept state is closed refines the first of them
+        // as GraspIt's guided planner does (a few child searches scored by closing the hand),
+        // and closes what those keep: where the virtual contacts' energies lead the searches
+        // to states that close badly (a flask standing on a table: its cone-shaped side), the
+        // closing itself finds the grasps nearby.
+        let mut refined = 0;
+        let stopped = progress.stop.load(std::sync::atomic::Ordering::Relaxed);
+        // (A guided plan has refined its states already, and an auto-grasp search scores by
+        // closing the hand itself.)
+        let refines = settings.guided.is_none() && settings.energy != PlanEnergy::AutoGrasp;
+        if !enough && refines && !stopped {
+            let seeds: Vec<Kept> = kept.iter().take(REFINED_STATES).cloned().collect();
+            refined = seeds.len();
+            let children = self.children(
+                &planner,
+                seeds,
+                GuidedPlanning::default().child_steps,
+                count,
+            );
+            children.iter().for_each(|c| shares.add(&c.1.shares));
+            evaluations += children.iter().map(|c| c.1.evaluations).sum::<u64>();
+            self.close_states(&planner, &by_energy(&space, children), &mut closings)?;
+        }
+        let closed = closings.grasps.iter().filter(|g| !g.settled).count();
+        let (grasps, unreachable) = self.best_distinct(
+            robot,
+            closings.grasps,
+            closings.reach,
+            settings,
+            space.radius,
+        );
+        Ok(GraspPlan {
+            grasps,
+            search_energies,
+            steps,
+            evaluations,
+            seconds: started.elapsed().as_secs_f64(),
+            search_seconds,
+            shares,
+            illegal_steps,
+            closed,
+            tested: closings.tested,
+            settled_tested: closings.settled_tested,
+            refined,
+            unreachable,
+        })
+    }
+
+    /// GraspIt's guided planner's children: a child search of `steps` steps on the strict
+    /// schedule from each seed, scored by closing the hand (GraspIt's strict auto-grasp
+    /// energy), its neighbours drawn near the seed. `after`: how many searches came before,
+    /// for the children's seeds and domains.
+    fn children(
+        &self,
+        planner: &Planner,
+        seeds: Vec<Kept>,
+        steps: u64,
+        after: usize,
+    ) -> Vec<(Vec<Kept>, Counts)> {
+        let (robot, object) = (planner.robot, planner.object);
+        let strict = |domain: u32, palm: Pose, dofs: &[f64]| {
+            let energy = self.close_in_domain(domain, robot, object, palm, dofs, CHILD_APPROACH);
+            // GraspIt's strict auto-grasp energy: a grasp of no quality is no grasp.
+            if energy == 0.0 { 1.0e8 } else { energy }
+        };
+        let child_space = planner.space.child(&strict, CHILD_CONFIDENCE);
+        let strict_annealing = Annealing::strict();
+        seeds
+            .into_par_iter()
+            .enumerate()
+            .map(|(c, seed)| {
+                let search = Search {
+                    start: seed.state,
+                    annealing: &strict_annealing,
+                    steps,
+                    seed: planner.settings.seed + (after + c) as u64,
+                    domain: (after + c) as u32 + 1,
+                    counted: false,
+                };
+                anneal_search(&child_space, planner.hand, &search, planner.progress)
+            })
+            .collect()
+    }
+
+    /// Closes kept states into `closings` (approached at most `settings.approach` mm, closed
+    /// and scored, each on a clone in a domain of its own, best first, in batches of
+    /// CLOSE_BATCH) until `settings.grasps` distinct force-closure grasps are in hand, or with
+    /// a test, that many distinct grasps that hold (for a hand an arm carries, grasps its arm
+    /// reaches: asked once a grasp could count, and kept in `reach`). Returns whether enough
+    /// are.
+    fn close_states(
+        &self,
+        planner: &Planner,
+        kept: &[Kept],
+        closings: &mut Closings,
+    ) -> Result<bool, MoveError> {
+        let Planner {
+            robot,
+            object,
+            hand,
+            space,
+            settings,
+            ..
+        } = *planner;
         let quality = BatchQuality {
             wrench_space: WrenchSpaceKind::L1,
             volume: true,
         };
-        let mut grasps: Vec<PlannedGrasp> = Vec::with_capacity(kept.len());
-        let mut reach = Reach::new(self, robot, settings);
-        let (mut tested, mut settled_tested) = (0, 0);
-        for batch in close_batches(&kept) {
+        let Closings {
+            grasps,
+            reach,
+            tested,
+            settled_tested,
+        } = closings;
+        for batch in close_batches(kept) {
             let candidates: Vec<GraspCandidate> = batch
                 .iter()
                 .map(|k| {
@@ -193,40 +292,24 @@ impl<E: CollisionEngine + Clone> World<E> {
                     object,
                     test,
                 };
-                tested += self.test_planned(&asked, &mut grasps, first, &mut reach);
+                *tested += self.test_planned(&asked, grasps, first, reach);
                 // Failed grasps tried where their squeezes settled them, round after round,
                 // until enough hold.
                 let mut from = first;
                 for _ in 0..SETTLE_ROUNDS {
-                    if self.enough(robot, &grasps, &mut reach, settings, space.radius) {
+                    if self.enough(robot, grasps, reach, settings, space.radius) {
                         break;
                     }
                     let start = grasps.len();
-                    settled_tested += self.test_settled(&asked, &mut grasps, from, &mut reach);
+                    *settled_tested += self.test_settled(&asked, grasps, from, reach);
                     from = start;
                 }
             }
-            if self.enough(robot, &grasps, &mut reach, settings, space.radius) {
-                break;
+            if self.enough(robot, grasps, reach, settings, space.radius) {
+                return Ok(true);
             }
         }
-        let closed = grasps.iter().filter(|g| !g.settled).count();
-        let (grasps, unreachable) =
-            self.best_distinct(robot, grasps, reach, settings, space.radius);
-        Ok(GraspPlan {
-            grasps,
-            search_energies,
-            steps,
-            evaluations,
-            seconds: started.elapsed().as_secs_f64(),
-            search_seconds,
-            shares,
-            illegal_steps,
-            closed,
-            tested,
-            settled_tested,
-            unreachable,
-        })
+        Ok(self.enough(robot, grasps, reach, settings, space.radius))
     }
 
     /// Puts each of `grasps` from `first` on that touches the object through the plan's
@@ -281,6 +364,26 @@ impl<E: CollisionEngine + Clone> World<E> {
         grasps.extend(settled);
         self.test_planned(asked, grasps, start, reach)
     }
+}
+
+/// What a plan's searches and closings share: the robot and object, the hand as the searches
+/// place it, the search space, the settings, and the progress a caller watches.
+#[derive(Clone, Copy)]
+struct Planner<'p> {
+    robot: RobotId,
+    object: BodyId,
+    hand: &'p Robot,
+    space: &'p Space<'p>,
+    settings: &'p PlanSettings,
+    progress: &'p PlanProgress,
+}
+
+/// The grasps closed so far, and what closing them asked.
+struct Closings {
+    grasps: Vec<PlannedGrasp>,
+    reach: Reach,
+    tested: usize,
+    settled_tested: usize,
 }
 
 /// What the plan's physics test is of: robot, object, and the test.

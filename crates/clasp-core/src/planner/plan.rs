@@ -78,6 +78,10 @@ pub struct GraspPlan {
     /// Of the tested grasps that failed with the object still in the hand, how many were
     /// tried again where their squeeze settled them (and put through the test too).
     pub settled_tested: usize,
+    /// How many of its first kept states a plan short of its grasps refined with child
+    /// searches that close the hand, GraspIt's guided planner's way (0: it was not short, was
+    /// asked for the guided planner itself, or searched by closing the hand already).
+    pub refined: usize,
     /// Of those, the distinct grasps left out because the arm carrying the hand cannot reach
     /// them ([`PlanSettings::only_reachable`](crate::PlanSettings::only_reachable)).
     pub unreachable: usize,

@@ -598,7 +598,9 @@ class World:
         reach. Returns the best
         ``grasps`` as ``grasp_batch`` does (palm, dofs, contacts, force_closure, epsilon,
         volume) with each one's energy, and the run's search_energies (the energy each search
-        took), steps, evaluations, seconds and
+        took), refined (a plan short of its grasps once every kept state is closed refines its
+        first five by child searches that close the hand, GraspIt's guided planner's way:
+        how many), steps, evaluations, seconds and
         search_seconds; ``why_empty`` says why it found no grasp (None where it found one).
         A hand an arm carries keeps only the grasps its arm reaches. The same seed gives the
         same grasps. A parallel gripper plans as the field's gripper pipelines do: antipodal
