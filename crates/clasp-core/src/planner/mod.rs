@@ -287,12 +287,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                     }),
             );
             if let Some(test) = &settings.test {
-                let asked = PlanTest {
-                    robot,
-                    object,
-                    test,
-                };
-                *tested += self.test_planned(&asked, grasps, first, reach);
+                *tested += self.test_planned(planner, test, grasps, first, reach);
                 // Failed grasps tried where their squeezes settled them, round after round,
                 // until enough hold.
                 let mut from = first;
@@ -301,7 +296,7 @@ impl<E: CollisionEngine + Clone> World<E> {
                         break;
                     }
                     let start = grasps.len();
-                    *settled_tested += self.test_settled(&asked, grasps, from, reach);
+                    *settled_tested += self.test_settled(planner, test, grasps, from, reach);
                     from = start;
                 }
             }
@@ -318,18 +313,20 @@ impl<E: CollisionEngine + Clone> World<E> {
     /// untested. Returns how many were tested.
     fn test_planned(
         &self,
-        asked: &PlanTest,
+        planner: &Planner,
+        test: &HoldSettings,
         grasps: &mut [PlannedGrasp],
         first: usize,
         reach: &mut Reach,
     ) -> usize {
         let worth: Vec<usize> = (first..grasps.len())
             .filter(|&k| {
-                !grasps[k].grasp.contacts.is_empty() && reach.reaches(self, asked.robot, grasps, k)
+                !grasps[k].grasp.contacts.is_empty()
+                    && reach.reaches(self, planner.robot, grasps, k)
             })
             .collect();
         let trials: Vec<GraspTrial> = worth.iter().map(|&k| grasps[k].grasp.clone()).collect();
-        let tests = self.test_grasps(asked.robot, asked.object, &trials, asked.test);
+        let tests = self.test_grasps(planner.robot, planner.object, &trials, test);
         for (&k, tested) in worth.iter().zip(tests) {
             grasps[k].test = tested.ok();
         }
@@ -341,7 +338,8 @@ impl<E: CollisionEngine + Clone> World<E> {
     /// Returns how many were tested.
     fn test_settled(
         &self,
-        asked: &PlanTest,
+        planner: &Planner,
+        test: &HoldSettings,
         grasps: &mut Vec<PlannedGrasp>,
         first: usize,
         reach: &mut Reach,
@@ -349,8 +347,8 @@ impl<E: CollisionEngine + Clone> World<E> {
         let settled: Vec<PlannedGrasp> = grasps[first..]
             .par_iter()
             .filter_map(|g| {
-                let test = g.test.as_ref().filter(|t| !t.held)?;
-                let grasp = self.settled_grasp(asked.robot, asked.object, &g.grasp, test)?;
+                let failed = g.test.as_ref().filter(|t| !t.held)?;
+                let grasp = self.settled_grasp(planner.robot, planner.object, &g.grasp, failed)?;
                 Some(PlannedGrasp {
                     energy: g.energy,
                     pregrasp: g.pregrasp.clone(),
@@ -362,7 +360,7 @@ impl<E: CollisionEngine + Clone> World<E> {
             .collect();
         let start = grasps.len();
         grasps.extend(settled);
-        self.test_planned(asked, grasps, start, reach)
+        self.test_planned(planner, test, grasps, start, reach)
     }
 }
 
@@ -384,13 +382,6 @@ struct Closings {
     reach: Reach,
     tested: usize,
     settled_tested: usize,
-}
-
-/// What the plan's physics test is of: robot, object, and the test.
-struct PlanTest<'a> {
-    robot: RobotId,
-    object: BodyId,
-    test: &'a HoldSettings,
 }
 
 /// The states the searches kept, distinct, lowest energy first.

@@ -66,6 +66,25 @@ pub enum PlanEnergy {
 pub const QUALITY_WEIGHT: f64 = 30.0;
 
 impl PlanEnergy {
+    const ALL: [PlanEnergy; 5] = [
+        PlanEnergy::Mixed,
+        PlanEnergy::ContactQuality,
+        PlanEnergy::Contact,
+        PlanEnergy::Quality,
+        PlanEnergy::AutoGrasp,
+    ];
+
+    /// The name `--energy` and Python's `energy` take (and [`str::parse`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlanEnergy::Mixed => "mixed",
+            PlanEnergy::ContactQuality => "contact-quality",
+            PlanEnergy::Contact => "contact",
+            PlanEnergy::Quality => "quality",
+            PlanEnergy::AutoGrasp => "autograsp",
+        }
+    }
+
     /// The energy search `index` of a plan scores states by; `crowded`: something the hand
     /// must not touch lies within its length of the object.
     pub fn of_search(self, index: usize, crowded: bool) -> PlanEnergy {
@@ -90,34 +109,19 @@ pub fn auto_grasp_energy(quality: Option<&crate::grasp::quality::Quality>) -> f6
 /// quality energy: what [`PlanEnergy::AutoGrasp`] asks of the world.
 pub type Closing<'a> = dyn Fn(u32, Pose, &[f64]) -> f64 + Sync + 'a;
 
-impl PlanEnergy {
-    /// The name `--energy` and Python's `energy` take.
-    pub fn name(self) -> &'static str {
-        match self {
-            PlanEnergy::Mixed => "mixed",
-            PlanEnergy::ContactQuality => "contact-quality",
-            PlanEnergy::Contact => "contact",
-            PlanEnergy::Quality => "quality",
-            PlanEnergy::AutoGrasp => "autograsp",
-        }
-    }
-}
-
 impl std::str::FromStr for PlanEnergy {
     type Err = String;
 
     /// "mixed", "contact-quality", "contact", "quality" or "autograsp".
     fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "mixed" => Ok(PlanEnergy::Mixed),
-            "contact-quality" => Ok(PlanEnergy::ContactQuality),
-            "contact" => Ok(PlanEnergy::Contact),
-            "quality" => Ok(PlanEnergy::Quality),
-            "autograsp" => Ok(PlanEnergy::AutoGrasp),
-            other => Err(format!(
-                "the energy is mixed, contact-quality, contact, quality or autograsp, not {other:?}"
-            )),
-        }
+        PlanEnergy::ALL
+            .into_iter()
+            .find(|energy| energy.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "the energy is mixed, contact-quality, contact, quality or autograsp, not {text:?}"
+                )
+            })
     }
 }
 

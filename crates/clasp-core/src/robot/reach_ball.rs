@@ -57,13 +57,12 @@ impl ArmCarrier<'_> {
         let end = chain.links.last()?.frame?;
         let axes = arm.joint_axes(self.chain);
         let points = shortest_path_through(&axes[..=end]);
-        let links: f64 = points.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
         let travel = slides(arm, self.chain, end)?;
         let palm = self.palm_at(arm.dof_values())?;
         Some(ReachBall {
             centre: points[0],
             wrist: palm.inverse_transform_point(&points[end]),
-            radius: links + travel,
+            radius: length(&points) + travel,
         })
     }
 }
@@ -81,7 +80,6 @@ fn shortest_path_through(axes: &[(Point3<f64>, Unit<Vector3<f64>>)]) -> Vec<Poin
             .map(|((o, u), &t)| o + u.into_inner() * t)
             .collect()
     };
-    let length = |p: &[Point3<f64>]| -> f64 { p.windows(2).map(|w| (w[1] - w[0]).norm()).sum() };
     let mut t = DVector::zeros(n);
     let mut best = (length(&place(&t)), t.clone());
     for _ in 0..PATH_ROUNDS {
@@ -117,6 +115,11 @@ fn shortest_path_through(axes: &[(Point3<f64>, Unit<Vector3<f64>>)]) -> Vec<Poin
         }
     }
     place(&best.1)
+}
+
+/// The length of the path through `points`, in order.
+fn length(points: &[Point3<f64>]) -> f64 {
+    points.windows(2).map(|w| (w[1] - w[0]).norm()).sum()
 }
 
 /// Reweighted rounds of [`shortest_path_through`]: each costs a 7 × 7 solve.
