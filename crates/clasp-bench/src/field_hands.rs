@@ -74,8 +74,8 @@ pub fn run(_quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
 
 fn hand_and_object(hand: &Path, objects: &Path, object: &str) -> Result<World, String> {
     let file = objects.join(format!("{object}.xml"));
-    let body =
-        clasp_io::load_any_body(&Disk, &file, BodyKind::Graspable).map_err(|e| e.to_string())?;
+    let (body, _) = clasp_io::load_any_body(&Disk, &file, BodyKind::Graspable, Default::default())
+        .map_err(|e| e.to_string())?;
     let hand = load_urdf(&Disk, hand).map_err(|e| e.to_string())?;
     Ok(World::new(vec![body], vec![hand]))
 }

@@ -97,8 +97,9 @@ const GRIPPER_PLAN_HELD: usize = 5;
 
 /// The gripper's plan of the object at the defaults: grasps held, grasps, seconds.
 fn gripper_plan(hand: &Path, object: &Path) -> Result<(usize, usize, f64), String> {
-    let object =
-        clasp_io::load_any_body(&Disk, object, BodyKind::Graspable).map_err(|e| e.to_string())?;
+    let (object, _) =
+        clasp_io::load_any_body(&Disk, object, BodyKind::Graspable, Default::default())
+            .map_err(|e| e.to_string())?;
     let hand = clasp_io::load_urdf(&Disk, hand).map_err(|e| e.to_string())?;
     let world = World::new(vec![object], vec![hand]);
     let plan = world

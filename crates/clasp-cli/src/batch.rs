@@ -11,10 +11,11 @@ use std::{fmt::Write as _, path::Path, time::Instant};
 use clasp_core::{
     BatchGrasp, BatchQuality, BodyId, BodyKind, HoldSettings, RobotId, World, grasp_candidates,
 };
-use clasp_io::Disk;
+use clasp_io::{Disk, MeshReading};
 use serde_json::json;
 
 use crate::{
+    mesh_args::say_units,
     output::{Failure, Format, one_line, world_error},
     pool::thread_pool,
     render::pose_row,
@@ -25,6 +26,8 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct BatchRequest<'a> {
     pub object: &'a Path,
+    /// How a bare mesh object is read.
+    pub reading: MeshReading,
     pub hand: &'a Path,
     pub grasps: usize,
     pub seed: u64,
@@ -38,8 +41,12 @@ pub struct BatchRequest<'a> {
 }
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
-    let body = clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable)
-        .map_err(|e| one_line(&e))?;
+    let (body, units) =
+        clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable, request.reading)
+            .map_err(|e| one_line(&e))?;
+    if let Some(units) = &units {
+        say_units(units);
+    }
     if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
         crate::world_file::say_warning(&warning);
     }
@@ -70,6 +77,7 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     Ok(match format {
         Format::Json => json!({
             "object": request.object.display().to_string(),
+            "object_units": units.as_ref().map(|u| u.unit.symbol()),
             "hand": hand.name,
             "grasps": grasps.len(),
             "seed": request.seed,

@@ -10,6 +10,7 @@ use crate::{
     contacts::parse_threshold,
     flag_values::{annealing, numbers, parse_wrench_space, picture_size},
     json_help,
+    mesh_args::MeshArgs,
     quality::Metric,
     record::Playback,
     stepping::SteppingArgs,
@@ -27,9 +28,13 @@ pub(crate) enum Command {
     /// Print one JSON summary per file on stdout; each failure is one line on stderr.
     #[command(after_long_help = json_help::INSPECT)]
     Inspect {
-        /// Geometry (.iv .wrl .off .ply .obj .stl .stlb), GraspIt body, robot or world XML, URDF.
+        /// Geometry (.iv .wrl .off .ply .obj .stl .stlb .gltf .glb), GraspIt body, robot or
+        /// world XML, URDF, MJCF.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// How a bare mesh is read.
+        #[command(flatten)]
+        mesh: MeshArgs,
         /// Show a progress bar on stderr.
         #[arg(long)]
         progress: bool,
@@ -345,6 +350,9 @@ pub(crate) enum Command {
     Batch {
         /// The object: a GraspIt body file or a mesh file.
         object: PathBuf,
+        /// How a bare mesh is read.
+        #[command(flatten)]
+        mesh: MeshArgs,
         /// The hand: a GraspIt robot file or a URDF.
         #[arg(long, value_name = "ROBOT")]
         hand: PathBuf,

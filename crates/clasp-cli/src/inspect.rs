@@ -9,20 +9,25 @@ use std::{
 };
 
 use clasp_core::{Body, BodyKind};
-use clasp_io::{Disk, FileKind, GeometryFormat, LoadError};
+use clasp_io::{Disk, FileKind, LoadError, MeshReading};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
-use crate::{output::one_line, summary, world_file};
+use crate::{mesh_args::units_line, output::one_line, summary, world_file};
+
+/// How `inspect` runs.
+pub(crate) struct Inspection {
+    /// A progress bar on stderr.
+    pub progress: bool,
+    /// A URDF or MJCF hand's settings file written beside it.
+    pub write_settings: bool,
+    /// How a bare mesh is read.
+    pub reading: MeshReading,
+}
 
 /// Inspects every file, even after failures; fails when any file did.
-pub(crate) fn inspect_all(
-    files: &[PathBuf],
-    progress: bool,
-    write_settings: bool,
-    root: Option<&Path>,
-) -> ExitCode {
-    let bar = if progress {
+pub(crate) fn inspect_all(files: &[PathBuf], how: &Inspection, root: Option<&Path>) -> ExitCode {
+    let bar = if how.progress {
         let bar = ProgressBar::new(files.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
             bar.set_style(style);
@@ -35,10 +40,11 @@ pub(crate) fn inspect_all(
     for file in files {
         bar.set_message(file.display().to_string());
         // Lines go out while the bar is lifted, so the two never interleave.
-        let inspected = inspect(file, root).and_then(|found| match write_settings {
-            true => Ok((found, Some(settings(file)?))),
-            false => Ok((found, None)),
-        });
+        let inspected =
+            inspect(file, how.reading, root).and_then(|found| match how.write_settings {
+                true => Ok((found, Some(settings(file)?))),
+                false => Ok((found, None)),
+            });
         match inspected {
             Ok(((value, warnings), wrote)) => bar.suspend(|| {
                 println!("{value}");
@@ -81,14 +87,22 @@ fn settings(file: &Path) -> Result<PathBuf, LoadError> {
     clasp_io::save_hand_settings(&robot, file).map_err(|e| LoadError::new(&e.file, None, e.message))
 }
 
-/// One file's summary, and a warning per body whose mass came from an open mesh.
-fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), LoadError> {
+/// One file's summary, and the lines to say with it: how a bare mesh was read, and a warning
+/// per body whose mass came from an open mesh.
+fn inspect(
+    file: &Path,
+    reading: MeshReading,
+    root: Option<&Path>,
+) -> Result<(Value, Vec<String>), LoadError> {
     let kind = FileKind::of(&Disk, file)?;
+    let mut notes = Vec::new();
     let (details, open) = match kind {
         FileKind::Geometry => {
-            let format = GeometryFormat::of(file, None);
-            let mesh = clasp_io::load_mesh_file(&Disk, file, format)?.mesh;
-            (summary::mesh(&mesh), Vec::new())
+            let (mesh, units) = clasp_io::read_mesh(&Disk, file, reading)?;
+            notes.push(units_line(&units));
+            let mut details = summary::mesh(&mesh.mesh);
+            summary::extend(&mut details, summary::mesh_units(&units));
+            (details, Vec::new())
         }
         FileKind::Body => {
             let body = clasp_io::load_body(&Disk, file, BodyKind::Graspable)?;
@@ -117,16 +131,13 @@ fn inspect(file: &Path, root: Option<&Path>) -> Result<(Value, Vec<String>), Loa
     };
     let mut value = json!({ "file": file.display().to_string(), "kind": kind.name() });
     summary::extend(&mut value, details);
-    let warnings = open
-        .iter()
-        .map(|name| {
-            format!(
-                "{}: warning: body \"{name}\" has an open mesh, so its mass properties are only a thin-shell estimate",
-                file.display()
-            )
-        })
-        .collect();
-    Ok((value, warnings))
+    notes.extend(open.iter().map(|name| {
+        format!(
+            "{}: warning: body \"{name}\" has an open mesh, so its mass properties are only a thin-shell estimate",
+            file.display()
+        )
+    }));
+    Ok((value, notes))
 }
 
 /// The names of bodies whose mass properties were estimated from an open mesh.

@@ -15,6 +15,7 @@ mod flag_values;
 mod grasp;
 mod inspect;
 mod json_help;
+mod mesh_args;
 mod output;
 mod picture;
 mod plan;
@@ -49,12 +50,18 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Inspect {
             files,
+            mesh,
             progress,
             write_settings,
             graspit_root,
         } => {
             let root = clasp_io::graspit_root_or_env(graspit_root.as_deref());
-            inspect::inspect_all(&files, progress, write_settings, root.as_deref())
+            let how = inspect::Inspection {
+                progress,
+                write_settings,
+                reading: mesh.reading(),
+            };
+            inspect::inspect_all(&files, &how, root.as_deref())
         }
         Command::Export {
             world,
@@ -274,6 +281,7 @@ fn main() -> ExitCode {
         }
         Command::Batch {
             object,
+            mesh,
             hand,
             grasps,
             seed,
@@ -286,6 +294,7 @@ fn main() -> ExitCode {
             let test = asked_test(test, preset.as_deref());
             let request = batch::BatchRequest {
                 object: &object,
+                reading: mesh.reading(),
                 hand: &hand,
                 grasps,
                 seed,

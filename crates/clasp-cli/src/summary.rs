@@ -19,6 +19,21 @@ pub fn mesh(mesh: &TriMesh) -> Value {
     })
 }
 
+/// How a bare mesh was read: its unit (and what chose it), its up axis, its size in mm.
+pub fn mesh_units(units: &clasp_io::MeshUnits) -> Value {
+    let chosen_by = match units.unit_source {
+        clasp_io::UnitSource::Given => "given",
+        clasp_io::UnitSource::Format => "format",
+        clasp_io::UnitSource::Size => "size",
+    };
+    json!({
+        "units": units.unit.symbol(),
+        "units_chosen_by": chosen_by,
+        "up": units.up.name(),
+        "across_mm": units.across_mm(),
+    })
+}
+
 /// A body: its mesh, material, mass properties and stiffness.
 pub fn body(body: &Body) -> Value {
     let mut value = mesh(body.mesh());

@@ -8,29 +8,32 @@ use clasp_core::{Body, BodyKind, World};
 use crate::{
     body::load_body,
     error::LoadError,
-    geometry::{GeometryFormat, load_mesh_file},
     kind::FileKind,
+    mesh_units::{MeshReading, MeshUnits, read_mesh},
     source::{Embedded, FileSource},
     world::load::load_world,
 };
 
-/// A body from a GraspIt body file, or from a bare mesh file (named after the file, with the
-/// file's colour), as `kind`. Any other kind of file is refused, saying what it is.
+/// A body from a GraspIt body file (in its own units: GraspIt's millimetres times its
+/// `geometryScaling`), or from a bare mesh file (named after the file, with the file's colour)
+/// read as `reading` and the file decide, with what was decided to say; as `kind`. Any other
+/// kind of file is refused, saying what it is.
 pub fn load_any_body(
     source: &dyn FileSource,
     path: &Path,
     kind: BodyKind,
-) -> Result<Body, LoadError> {
+    reading: MeshReading,
+) -> Result<(Body, Option<MeshUnits>), LoadError> {
     match FileKind::of(source, path)? {
-        FileKind::Body => load_body(source, path, kind),
+        FileKind::Body => Ok((load_body(source, path, kind)?, None)),
         FileKind::Geometry => {
-            let mesh = load_mesh_file(source, path, GeometryFormat::of(path, None))?;
+            let (mesh, units) = read_mesh(source, path, reading)?;
             let name = path
                 .file_stem()
                 .map_or("mesh".into(), |s| s.to_string_lossy().into_owned());
             let mut body = Body::from_mesh(name, kind, mesh.mesh);
             body.color = mesh.color;
-            Ok(body)
+            Ok((body, Some(units)))
         }
         other => Err(not_a(
             path,
@@ -109,12 +112,14 @@ mod tests {
     #[test]
     fn bodies_and_robots_load_from_any_file_that_holds_them_and_nothing_else() {
         let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
-        let mesh = load_any_body(
+        let (mesh, units) = load_any_body(
             &Disk,
             &models.join("objects/clasp_mug.off"),
             BodyKind::Obstacle,
-        );
-        let mesh = mesh.unwrap();
+            MeshReading::default(),
+        )
+        .unwrap();
+        assert_eq!(units.unwrap().unit, crate::LengthUnit::Millimetres);
         assert_eq!(
             (mesh.name.as_str(), mesh.kind),
             ("clasp_mug", BodyKind::Obstacle)
@@ -123,11 +128,13 @@ mod tests {
             &Disk,
             &models.join("objects/clasp_mug.xml"),
             BodyKind::Graspable,
+            MeshReading::default(),
         );
-        assert_eq!(body.unwrap().mesh().triangles(), mesh.mesh().triangles());
+        assert_eq!(body.unwrap().0.mesh().triangles(), mesh.mesh().triangles());
         let hand = models.join("robots/ClaspHand/ClaspHand.xml");
         assert_eq!(load_any_robot(&Disk, &hand).unwrap().name, "ClaspHand");
-        let error = load_any_body(&Disk, &hand, BodyKind::Graspable).unwrap_err();
+        let error =
+            load_any_body(&Disk, &hand, BodyKind::Graspable, MeshReading::default()).unwrap_err();
         assert!(
             error
                 .to_string()

@@ -20,6 +20,7 @@ mod kind;
 mod line_reader;
 mod mesh_builder;
 mod mesh_file;
+mod mesh_units;
 mod mjcf;
 mod moment_numbers;
 mod obj;
@@ -48,6 +49,10 @@ pub use hand_settings::{hand_settings_path, hand_settings_xml, save_hand_setting
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
 pub use mesh_file::MeshFile;
+pub use mesh_units::{
+    GRASPABLE_ACROSS, LengthUnit, METRES_BELOW, MeshReading, MeshUnits, UnitSource, UpAxis,
+    read_mesh,
+};
 pub use mjcf::write::save_mjcf;
 pub use moment_numbers::pose_numbers;
 pub use obj::parse_obj;

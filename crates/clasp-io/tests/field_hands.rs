@@ -17,10 +17,11 @@ fn hand(file: &str) -> Option<Robot> {
 fn hand_and_object(hand_file: &str, object: &str) -> Option<World> {
     let hand = hand(hand_file)?;
     let models = clasp_io::fixtures::graspit_models()?;
-    let body = clasp_io::load_any_body(
+    let (body, _) = clasp_io::load_any_body(
         &Disk,
         &models.join("objects").join(object),
         clasp_core::BodyKind::Graspable,
+        Default::default(),
     )
     .unwrap();
     let mut world = World::default();

@@ -4,7 +4,7 @@
 //! what is added to it; its moves (`moves.rs`), its collisions and contacts (`collisions.rs`)
 //! and its grasps (`grasps.rs`) are further `#[pymethods]` blocks of the same class.
 
-use std::path::PathBuf;
+use std::{collections::HashMap, path::PathBuf};
 
 use clasp_core::{Body, BodyId, BodyKind, Material, RobotId, TriMesh, World};
 use clasp_io::Disk;
@@ -29,6 +29,8 @@ pub struct PyWorld {
     /// What was read with a change when the world was loaded (a DOF a rounding outside its
     /// limits, clamped), each naming its file and line.
     warnings: Vec<String>,
+    /// The unit each body read from a bare mesh file was read in ("m" or "mm").
+    units: HashMap<BodyId, &'static str>,
 }
 
 /// A mesh as numpy arrays: vertices (N, 3) and faces (M, 3).
@@ -50,6 +52,7 @@ impl PyWorld {
         Self {
             world,
             warnings: Vec::new(),
+            units: HashMap::new(),
         }
     }
 
@@ -113,6 +116,7 @@ impl PyWorld {
         Ok(Self {
             world,
             warnings: warnings.iter().map(ToString::to_string).collect(),
+            units: HashMap::new(),
         })
     }
 
@@ -147,6 +151,7 @@ impl PyWorld {
         Self {
             world: self.world.clone(),
             warnings: self.warnings.clone(),
+            units: self.units.clone(),
         }
     }
 
@@ -303,23 +308,52 @@ impl PyWorld {
     // ---- Adding and removing ----
 
     /// Adds a body from a GraspIt body file or a mesh file (OBJ, STL, OFF, PLY, Inventor,
-    /// VRML), as "graspable" or "obstacle", at `pose` (4×4; default: where the file puts it).
-    #[pyo3(signature = (path, kind="graspable", pose=None))]
+    /// VRML, glTF), as "graspable" or "obstacle", at `pose` (4×4; default: where the file puts
+    /// it). A bare mesh's numbers are in `units` ("m" or "mm"; default: glTF's metres, else
+    /// decided by its size) with `up` ("y" or "z"; default: y for glTF, else z) pointing up;
+    /// how it was read is said on stderr, one line, and `body_units` tells it later.
+    #[pyo3(signature = (path, kind="graspable", pose=None, units=None, up=None))]
     fn add_body(
         &mut self,
         py: Python<'_>,
         path: PathBuf,
         kind: &str,
         pose: Option<&Bound<'_, PyAny>>,
+        units: Option<&str>,
+        up: Option<&str>,
     ) -> PyResult<PyBodyId> {
         let kind = body_kind(kind)?;
-        let mut body = py
-            .detach(|| clasp_io::load_any_body(&Disk, &path, kind))
+        let reading = clasp_io::MeshReading {
+            units: units
+                .map(str::parse)
+                .transpose()
+                .map_err(PyValueError::new_err)?,
+            up: up
+                .map(str::parse)
+                .transpose()
+                .map_err(PyValueError::new_err)?,
+        };
+        let (mut body, read) = py
+            .detach(|| clasp_io::load_any_body(&Disk, &path, kind, reading))
             .map_err(load_error)?;
         if let Some(pose) = pose {
             body = body.at(convert::pose(pose)?);
         }
-        Ok(PyBodyId(self.world.add_body(body)))
+        let id = self.world.add_body(body);
+        if let Some(read) = read {
+            let sys = py.import("sys")?;
+            sys.getattr("stderr")?
+                .call_method1("write", (format!("clasp: {read}\n"),))?;
+            self.units.insert(id, read.unit.symbol());
+        }
+        Ok(PyBodyId(id))
+    }
+
+    /// The unit a body read from a bare mesh file was read in: "m" or "mm" (its numbers,
+    /// now mm in the world); None for a body from a GraspIt body file or built in code.
+    fn body_units(&self, id: PyBodyId) -> PyResult<Option<&'static str>> {
+        self.body(id)?;
+        Ok(self.units.get(&id.0).copied())
     }
 
     /// Adds a body made of a mesh: `vertices` (N, 3) in mm and `faces` (M, 3) vertex indices
@@ -391,7 +425,11 @@ impl PyWorld {
 
     /// Removes a free body, or the robot whose body `id` names.
     fn remove(&mut self, id: PyBodyId) -> PyResult<()> {
-        self.world.remove_element(id.element()).map_err(move_error)
+        self.world
+            .remove_element(id.element())
+            .map_err(move_error)?;
+        self.units.remove(&id.0);
+        Ok(())
     }
 
     fn __repr__(&self) -> String {

@@ -279,9 +279,20 @@ class World:
         editing."""
     def dof_roles(self, robot: int) -> list[str]:
         """What the kinematics say each DOF does: "close+", "close-", "spread" or "wrist"."""
-    def add_body(self, path: _Path, kind: str = "graspable", pose: _Pose | None = None) -> BodyId:
+    def add_body(
+        self,
+        path: _Path,
+        kind: str = "graspable",
+        pose: _Pose | None = None,
+        units: str | None = None,
+        up: str | None = None,
+    ) -> BodyId:
         """Adds a body from a GraspIt body file or a mesh file (OBJ, STL, OFF, PLY, Inventor,
-        VRML) as "graspable" or "obstacle", at ``pose``."""
+        VRML, glTF) as "graspable" or "obstacle", at ``pose``. A bare mesh is in ``units``
+        ("m" or "mm"; default glTF's metres, else decided by its size) with ``up`` ("y" or "z")
+        up; how it was read is said on stderr."""
+    def body_units(self, id: BodyId) -> str | None:
+        """The unit ("m" or "mm") a body from a bare mesh file was read in; None otherwise."""
     def add_mesh(
         self,
         vertices: npt.ArrayLike,
