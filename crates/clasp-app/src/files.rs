@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use clasp_core::{Body, BodyKind, Recording, Robot, World, bounding_box};
-use clasp_io::{Disk, FileKind, LoadError, LoadWarning};
+use clasp_io::{Disk, FileKind, LoadError, LoadWarning, MeshReading, MeshUnits};
 use nalgebra::{Point3, Vector3};
 
 /// What an import adds: an object to grasp, an obstacle, or a robot.
@@ -19,7 +19,8 @@ const IMPORT_GAP: f64 = 20.0;
 
 /// What an import file holds.
 pub enum Loaded {
-    Body(Box<Body>),
+    /// A body, with how it was read where it came from a bare mesh file (to say in the log).
+    Body(Box<Body>, Option<MeshUnits>),
     Robot(Box<Robot>),
 }
 
@@ -45,15 +46,20 @@ pub fn load_world_file(path: &Path) -> Result<(World, Vec<LoadWarning>), LoadErr
     }
 }
 
-/// A body file, a robot file (GraspIt XML or URDF) or a bare mesh, as `kind` asks.
-pub fn load_import(path: &Path, kind: ImportKind) -> Result<Loaded, LoadError> {
+/// A body file, a robot file (GraspIt XML or URDF) or a bare mesh (read as `reading` says), as
+/// `kind` asks.
+pub fn load_import(
+    path: &Path,
+    kind: ImportKind,
+    reading: MeshReading,
+) -> Result<Loaded, LoadError> {
     match kind {
         ImportKind::Robot => Ok(Loaded::Robot(Box::new(clasp_io::load_any_robot(
             &Disk, path,
         )?))),
         _ => {
-            let body = clasp_io::load_any_body(&Disk, path, body_kind(kind))?;
-            Ok(Loaded::Body(Box::new(body)))
+            let (body, units) = clasp_io::load_any_body(&Disk, path, body_kind(kind), reading)?;
+            Ok(Loaded::Body(Box::new(body), units))
         }
     }
 }
@@ -93,7 +99,7 @@ pub fn place_beside(world: &World, loaded: &Loaded) -> Vector3<f64> {
 
 fn loaded_bounds(loaded: &Loaded) -> Option<(Point3<f64>, Point3<f64>)> {
     match loaded {
-        Loaded::Body(body) => bounding_box([&**body]),
+        Loaded::Body(body, _) => bounding_box([&**body]),
         Loaded::Robot(robot) => bounding_box(robot.bodies()),
     }
 }

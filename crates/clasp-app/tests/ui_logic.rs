@@ -295,7 +295,10 @@ fn a_file_loads_in_the_background_with_progress_and_can_be_cancelled() {
             .collect();
         assert_eq!(
             loading,
-            [(cube.clone(), LoadPurpose::Import(ImportKind::Object))],
+            [(
+                cube.clone(),
+                LoadPurpose::Import(ImportKind::Object, Default::default())
+            )],
             "the import is under way"
         );
         assert_eq!(world(app).free_bodies().count(), 2, "nothing arrived yet");

@@ -9,13 +9,14 @@
 use std::{fmt::Write as _, path::Path, time::Instant};
 
 use clasp_core::{
-    BatchGrasp, BatchQuality, BodyId, BodyKind, HoldSettings, RobotId, World, grasp_candidates,
+    BatchGrasp, BatchQuality, Body, BodyId, BodyKind, HoldSettings, RobotId, World,
+    grasp_candidates,
 };
-use clasp_io::{Disk, MeshReading};
+use clasp_io::{Disk, MeshReading, MeshUnits};
 use serde_json::json;
 
 use crate::{
-    mesh_args::say_units,
+    mesh_args::units_line,
     output::{Failure, Format, one_line, world_error},
     pool::thread_pool,
     render::pose_row,
@@ -41,15 +42,35 @@ pub struct BatchRequest<'a> {
 }
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
-    let (body, units) =
-        clasp_io::load_any_body(&Disk, request.object, BodyKind::Graspable, request.reading)
-            .map_err(|e| one_line(&e))?;
+    let (body, units) = load_object(request.object, request.reading, &|line| eprintln!("{line}"))?;
+    batch_of(request, body, units.as_ref(), format)
+}
+
+/// The object as `batch` grasps it, with how a bare mesh was read; what it says on the way
+/// (the units chosen, an inertia repaired) goes to `say`.
+pub(crate) fn load_object(
+    file: &Path,
+    reading: MeshReading,
+    say: &dyn Fn(String),
+) -> Result<(Body, Option<MeshUnits>), Failure> {
+    let (body, units) = clasp_io::load_any_body(&Disk, file, BodyKind::Graspable, reading)
+        .map_err(|e| one_line(&e))?;
     if let Some(units) = &units {
-        say_units(units);
+        say(units_line(units));
     }
     if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
-        crate::world_file::say_warning(&warning);
+        say(format!("clasp-cli: warning: {warning}"));
     }
+    Ok((body, units))
+}
+
+/// The batch of `body`, loaded from `request.object`.
+pub(crate) fn batch_of(
+    request: &BatchRequest,
+    body: Body,
+    units: Option<&MeshUnits>,
+    format: Format,
+) -> Result<String, Failure> {
     let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let mut world = World::default();
     let object = world.add_body(body);
@@ -77,8 +98,10 @@ pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> 
     Ok(match format {
         Format::Json => json!({
             "object": request.object.display().to_string(),
-            "object_units": units.as_ref().map(|u| u.unit.symbol()),
+            "object_units": units.map(|u| u.unit.symbol()),
+            "object_scale": units.map(|u| u.unit.millimetres()),
             "hand": hand.name,
+            "dof_names": hand.dofs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
             "grasps": grasps.len(),
             "seed": request.seed,
             "threads": pool.current_num_threads(),

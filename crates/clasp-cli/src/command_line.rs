@@ -348,7 +348,11 @@ pub(crate) enum Command {
     /// Python's `clasp.dataset` draws for that object, hand and seed, to the bit.
     #[command(after_long_help = json_help::BATCH)]
     Batch {
-        /// The object: a GraspIt body file or a mesh file.
+        /// The object: a GraspIt body file or a mesh file; or a folder of objects (each mesh
+        /// or body file in it, and each folder in it holding meshes: its shallowest mesh, an
+        /// OBJ first), each batched in turn from its own seed (S × 1000003 + its place, as
+        /// Python's clasp.dataset draws them) with a progress bar; with --json, one document a
+        /// line, each with "object_name".
         object: PathBuf,
         /// How a bare mesh is read.
         #[command(flatten)]

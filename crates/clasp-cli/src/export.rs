@@ -8,10 +8,14 @@ use crate::{
     world_file::load,
 };
 
-/// Writes the world as MJCF at `out`; says what it wrote.
+/// Writes the world as MJCF at `out`; says what it wrote, and on stderr what it changed to make
+/// the world MuJoCo's.
 pub fn export_mjcf(file: &Path, root: Option<&Path>, out: &Path) -> Result<String, Failure> {
     let world = load(file, root)?;
-    clasp_io::save_mjcf(&world, out).map_err(|e| world_error(out, e.message))?;
+    let changes = clasp_io::save_mjcf(&world, out).map_err(|e| world_error(out, e.message))?;
+    for change in changes {
+        eprintln!("clasp-cli: {}: {change}", out.display());
+    }
     Ok(format!(
         "wrote {} ({} bodies, {} robots; meshes in {}_meshes)",
         out.display(),

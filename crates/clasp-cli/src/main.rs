@@ -7,6 +7,7 @@
 //! output or failure.
 
 mod batch;
+mod batch_folder;
 mod command_line;
 mod contacts;
 mod domains;
@@ -302,7 +303,10 @@ fn main() -> ExitCode {
                 test,
                 stepping,
             };
-            report(batch::batch(&request, format(json)))
+            match batch_folder::is_folder(&object) {
+                true => batch_folder::batch_folder(&request, format(json)),
+                false => report(batch::batch(&request, format(json))),
+            }
         }
     }
 }

@@ -27,11 +27,6 @@ impl MeshArgs {
     }
 }
 
-/// Says on stderr how a mesh was read, one line.
-pub fn say_units(units: &MeshUnits) {
-    eprintln!("{}", units_line(units));
-}
-
 /// The line that says how a mesh was read.
 pub fn units_line(units: &MeshUnits) -> String {
     format!("clasp-cli: {units}")

@@ -68,6 +68,7 @@ pub fn robot(robot: &Robot) -> Value {
         .map(|(i, dof)| {
             let (min, max) = robot.dof_limits(i);
             json!({
+                "name": dof.name,
                 "kind": lower(dof.kind),
                 "default_value": dof.default_value,
                 "default_velocity": dof.default_velocity,

@@ -32,6 +32,7 @@ fn _clasp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyMoveOutcome>()?;
     m.add_class::<grasps::PyQuality>()?;
     m.add_function(wrap_pyfunction!(grasps::grasp_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(world::objects_in, m)?)?;
     m.add(
         "DEFAULT_CONTACT_THRESHOLD",
         clasp_collide::DEFAULT_CONTACT_THRESHOLD,

@@ -131,8 +131,9 @@ impl PyWorld {
 
     /// Saves the world as MuJoCo's MJCF (what `clasp-cli export --mjcf` writes: SI units, the
     /// meshes as OBJ files in `<stem>_meshes/` beside it, a keyframe `clasp` where it stands).
-    /// `World.load` reads MJCF back.
-    fn save_mjcf(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+    /// `World.load` reads MJCF back. Returns what was changed to make the world MuJoCo's, a
+    /// line each (an inertia no solid has, made physical).
+    fn save_mjcf(&self, py: Python<'_>, path: PathBuf) -> PyResult<Vec<String>> {
         let world = &self.world;
         py.detach(|| clasp_io::save_mjcf(world, &path))
             .map_err(save_error)
@@ -293,6 +294,13 @@ impl PyWorld {
         Ok(clasp_io::hand_settings_xml(r))
     }
 
+    /// Each DOF's name: its joint's (URDF, MJCF), or for GraspIt's files the joints it drives
+    /// ("chain 0 joint 1, chain 0 joint 2").
+    fn dof_names(&self, robot: usize) -> PyResult<Vec<String>> {
+        let r = self.robot(RobotId::from_index(robot))?;
+        Ok(r.dofs.iter().map(|d| d.name.clone()).collect())
+    }
+
     /// What the hand's kinematics say each DOF does in a grasp, whatever its file says:
     /// "close+" or "close-" (closes as it rises or falls), "spread" or "wrist" (Auto Grasp
     /// leaves it alone).
@@ -440,4 +448,24 @@ impl PyWorld {
             self.world.contacts().len()
         )
     }
+}
+
+/// A folder's objects as `(name, file)` pairs, and a line for each folder without a mesh.
+type FolderObjects = (Vec<(String, String)>, Vec<String>);
+
+/// The objects of a folder, as `clasp-cli batch DIR/` finds them: each mesh or GraspIt body
+/// file in it, and each folder in it holding meshes (named by the folder; its shallowest mesh,
+/// an OBJ first). Returns `(objects, problems)`: `(name, file)` pairs by name, and a line for
+/// each folder that holds no mesh. A folder that cannot be read raises `LoadError`.
+#[pyfunction]
+pub fn objects_in(folder: PathBuf) -> PyResult<FolderObjects> {
+    let listed = clasp_io::objects_in_folder(&folder).map_err(load_error)?;
+    let (mut objects, mut problems) = (Vec::new(), Vec::new());
+    for object in listed {
+        match object {
+            Ok(o) => objects.push((o.name, o.file.display().to_string())),
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    Ok((objects, problems))
 }

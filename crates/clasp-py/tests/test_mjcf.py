@@ -157,3 +157,41 @@ def test_graspits_barrett_exported_and_read_back_has_mujocos_kinematics(clasp_cl
     out = tmp_path / "barrett_mj.xml"
     export(clasp_cli, saved, out, root=graspit)
     assert assert_clasp_kinematics_is_mujocos(out) == 1 + 8
+
+
+FIELD_HANDS = [
+    "allegro_hand/allegro_hand_right.urdf",
+    "allegro_hand/allegro_hand_left.urdf",
+    "leap_hand/leap_hand_right.urdf",
+    "inspire_hand/inspire_hand_right.urdf",
+    "inspire_hand/inspire_hand_left.urdf",
+    "ability_hand/ability_hand_right.urdf",
+    "ability_hand/ability_hand_left.urdf",
+    "panda_gripper/panda_gripper_glb.urdf",
+]
+
+
+@pytest.mark.parametrize("hand", FIELD_HANDS + ["Barrett"])
+def test_the_mug_with_each_field_hand_and_the_barrett_exports_to_an_mjcf_mujoco_loads_and_steps(
+    hand, graspit, tmp_path
+):
+    world = clasp.World()
+    world.add_body(graspit / "objects" / "mug.xml")
+    if hand == "Barrett":
+        world.add_robot(graspit / "robots" / "Barrett" / "Barrett.xml")
+    else:
+        world.add_robot(graspit.parent / "hands" / hand)
+    out = tmp_path / "mug_and_hand.xml"
+    changes = world.save_mjcf(out)
+    model = mujoco.MjModel.from_xml_path(str(out))
+    data = mujoco.MjData(model)
+    mujoco.mj_resetDataKeyframe(model, data, 0)
+    mujoco.mj_step(model, data, nstep=500)
+    assert np.isfinite(data.qpos).all() and data.time > 0
+    # The Allegro's URDF gives its finger links inertias no solid has (MuJoCo refuses them,
+    # "inertia must satisfy A + B >= C"): the export mends them, and says which.
+    if hand.startswith("allegro"):
+        assert changes, "the Allegro's impossible inertias should have been mended"
+        assert all("break A + B ≥ C" in c for c in changes), changes
+    for change in changes:
+        assert "lowered to the sum of the other two" in change

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy_egui::egui;
+use clasp_io::{LengthUnit, MeshReading, UpAxis};
 
 use super::purpose::{DialogPurpose, with_extension_or};
 
@@ -95,6 +96,8 @@ pub struct FileBrowser {
     pub problem: Option<String>,
     /// Where the path field was last drawn, egui points (for scripts and tests to press it).
     pub path_field: Option<egui::Rect>,
+    /// How an imported bare mesh is read (an object's or an obstacle's import shows it).
+    pub mesh_reading: MeshReading,
 }
 
 /// What the browser's user did this frame.
@@ -122,6 +125,7 @@ impl FileBrowser {
             },
             problem: None,
             path_field: None,
+            mesh_reading: MeshReading::default(),
         };
         browser.enter(dir);
         browser
@@ -312,6 +316,9 @@ impl FileBrowser {
                         );
                     }
                 }
+                if self.purpose.imports_mesh() {
+                    mesh_reading_row(ui, &mut self.mesh_reading);
+                }
                 if let Some(problem) = &self.problem {
                     ui.colored_label(egui::Color32::from_rgb(255, 110, 90), problem);
                 }
@@ -333,4 +340,36 @@ impl FileBrowser {
         }
         outcome
     }
+}
+
+/// The import's units and up axis, each "from the file" (glTF's, else the mesh's size) unless
+/// chosen.
+fn mesh_reading_row(ui: &mut egui::Ui, reading: &mut MeshReading) {
+    ui.horizontal(|ui| {
+        ui.label("Mesh units:");
+        egui::ComboBox::from_id_salt("mesh_units")
+            .selected_text(reading.units.map_or("from the file", |u| u.name()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut reading.units, None, "from the file");
+                for unit in [LengthUnit::Metres, LengthUnit::Millimetres] {
+                    ui.selectable_value(&mut reading.units, Some(unit), unit.name());
+                }
+            })
+            .response
+            .on_hover_text(
+                "OBJ, STL, PLY and OFF carry no unit: from the file, glTF is metres and the \
+                 others are metres under 2 across, else millimetres (the log says which)",
+            );
+        ui.label("Up:");
+        egui::ComboBox::from_id_salt("mesh_up")
+            .selected_text(reading.up.map_or("from the file", |u| u.name()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut reading.up, None, "from the file");
+                for up in [UpAxis::Y, UpAxis::Z] {
+                    ui.selectable_value(&mut reading.up, Some(up), up.name());
+                }
+            })
+            .response
+            .on_hover_text("From the file: glTF is Y up (turned to Clasp's Z up), the rest Z up");
+    });
 }

@@ -16,6 +16,7 @@ use super::{
     purpose::DialogPurpose,
 };
 use crate::editor::resources::Document;
+use clasp_io::MeshReading;
 
 /// The open dialogs and the files chosen in them, waiting to be used.
 #[derive(Resource)]
@@ -27,6 +28,9 @@ pub struct FileDialogs {
     pub(super) native: Option<NativeDialog>,
     pub(super) browser: Option<FileBrowser>,
     pub(super) chosen: Vec<(DialogPurpose, PathBuf)>,
+    /// How an imported bare mesh is read: its units and up axis, as the in-app browser last
+    /// set them (each decided by the file where not set).
+    pub mesh_reading: MeshReading,
 }
 
 pub(super) struct NativeDialog {
@@ -45,6 +49,7 @@ impl Default for FileDialogs {
             native: None,
             browser: None,
             chosen: Vec::new(),
+            mesh_reading: MeshReading::default(),
         }
     }
 }
@@ -81,11 +86,13 @@ impl FileDialogs {
     }
 
     pub(super) fn open_browser(&mut self, purpose: DialogPurpose, document: &Document) {
-        self.browser = Some(FileBrowser::new(
+        let mut browser = FileBrowser::new(
             purpose,
             &start_folder(document.path.as_deref()),
             document.path.as_deref(),
-        ));
+        );
+        browser.mesh_reading = self.mesh_reading;
+        self.browser = Some(browser);
     }
 
     pub(super) fn open_native(&mut self, purpose: DialogPurpose, document: &Document) {

@@ -11,7 +11,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, block_on, poll_once},
 };
 use clasp_core::World;
-use clasp_io::{LoadError, LoadWarning};
+use clasp_io::{LoadError, LoadWarning, MeshReading};
 
 use crate::{
     editor::requests::Editor,
@@ -23,7 +23,8 @@ use crate::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadPurpose {
     OpenWorld,
-    Import(ImportKind),
+    /// An import, a bare mesh read as the dialog's units and up axis say.
+    Import(ImportKind, MeshReading),
 }
 
 /// The files being loaded, oldest first; they are applied in that order.
@@ -62,7 +63,9 @@ impl Loads {
                 LoadPurpose::OpenWorld => {
                     FileContents::World(files::load_world_file(&file).map(Box::new))
                 }
-                LoadPurpose::Import(kind) => FileContents::Import(files::load_import(&file, kind)),
+                LoadPurpose::Import(kind, reading) => {
+                    FileContents::Import(files::load_import(&file, kind, reading))
+                }
             }
         });
         self.jobs.push(Load {

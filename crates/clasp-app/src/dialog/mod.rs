@@ -136,7 +136,10 @@ fn use_chosen(
             DialogPurpose::OpenWorld => {
                 prompt.leave(unsaved::Leaving::Open(path), &mut editor, &mut loads, now);
             }
-            DialogPurpose::Import(kind) => loads.start(LoadPurpose::Import(kind), path, now),
+            DialogPurpose::Import(kind) => {
+                let purpose = LoadPurpose::Import(kind, dialogs.mesh_reading);
+                loads.start(purpose, path, now);
+            }
             DialogPurpose::SaveAs => {
                 editor.save(Some(&with_xml_extension(&path)));
             }
@@ -157,6 +160,7 @@ fn show_browser(mut contexts: EguiContexts, mut dialogs: ResMut<FileDialogs>) ->
         BrowserOutcome::Cancelled => dialogs.browser = None,
         BrowserOutcome::Chosen(path) => {
             let purpose = browser.purpose;
+            dialogs.mesh_reading = browser.mesh_reading;
             dialogs.browser = None;
             dialogs.deliver(purpose, path);
         }

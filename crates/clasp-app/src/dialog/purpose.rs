@@ -33,6 +33,14 @@ impl DialogPurpose {
         matches!(self, DialogPurpose::SaveAs | DialogPurpose::SaveRecording)
     }
 
+    /// Whether the file chosen may be a bare mesh, whose units and up axis can be set.
+    pub fn imports_mesh(self) -> bool {
+        matches!(
+            self,
+            DialogPurpose::Import(ImportKind::Object | ImportKind::Obstacle)
+        )
+    }
+
     /// The extension a name typed without one gets.
     pub fn default_extension(self) -> &'static str {
         match self {

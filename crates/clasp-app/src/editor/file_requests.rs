@@ -52,10 +52,12 @@ impl Editor<'_> {
         }
     }
 
-    /// Imports a body, an obstacle or a robot (GraspIt XML, URDF or a mesh file), beside the
-    /// bodies already there; the camera frames it. A bad file changes nothing.
+    /// Imports a body, an obstacle or a robot (GraspIt XML, URDF or a mesh file, its units and
+    /// up axis decided as the file and its size say), beside the bodies already there; the
+    /// camera frames it. A bad file changes nothing.
     pub fn import(&mut self, path: &Path, kind: ImportKind) -> bool {
-        self.import_loaded(path, files::load_import(path, kind))
+        let reading = clasp_io::MeshReading::default();
+        self.import_loaded(path, files::load_import(path, kind, reading))
     }
 
     /// Adds what was read from `path` beside the scene, or reports why it did not load.
@@ -70,7 +72,10 @@ impl Editor<'_> {
         self.checkpoint("import");
         let offset = files::place_beside(&self.doc.world, &loaded);
         let id = match loaded {
-            Loaded::Body(body) => {
+            Loaded::Body(body, units) => {
+                if let Some(units) = units {
+                    self.say_mesh_units(&units);
+                }
                 let pose = body.pose();
                 let shift = Pose::from_parts(offset.into(), nalgebra::UnitQuaternion::identity());
                 self.doc.world.add_body(body.at(shift * pose))
@@ -97,6 +102,15 @@ impl Editor<'_> {
         self.info(format!("imported {}", path.display()));
         self.structure_changed();
         true
+    }
+
+    /// Says in the log how a bare mesh was read; as an error where no hand could grasp it at
+    /// that size, so that it is seen.
+    fn say_mesh_units(&mut self, units: &clasp_io::MeshUnits) {
+        match units.graspable_size() {
+            true => self.info(units.to_string()),
+            false => self.error(format!("{units}: import it again with its units set")),
+        }
     }
 
     /// Saves the world to `path` (Save As), or to where it came from (Save).

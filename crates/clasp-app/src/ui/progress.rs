@@ -10,9 +10,9 @@ use bevy_egui::egui;
 pub fn load_verb(purpose: LoadPurpose) -> &'static str {
     match purpose {
         LoadPurpose::OpenWorld => "Opening world",
-        LoadPurpose::Import(ImportKind::Object) => "Importing object",
-        LoadPurpose::Import(ImportKind::Obstacle) => "Importing obstacle",
-        LoadPurpose::Import(ImportKind::Robot) => "Importing robot",
+        LoadPurpose::Import(ImportKind::Object, _) => "Importing object",
+        LoadPurpose::Import(ImportKind::Obstacle, _) => "Importing obstacle",
+        LoadPurpose::Import(ImportKind::Robot, _) => "Importing robot",
     }
 }
 

@@ -33,7 +33,8 @@ pub(super) fn robot_section(
                 let to_shown = |v: f64| if revolute { v.to_degrees() } else { v };
                 let mut shown = to_shown(r.dof_values()[dof]);
                 let unit = if revolute { "°" } else { " mm" };
-                ui.label(format!("DOF {dof}"));
+                ui.add(egui::Label::new(dof_label(r, dof)).truncate())
+                    .on_hover_text(format!("DOF {dof}: {}", r.dofs[dof].name));
                 let response = if lo.is_finite() && hi.is_finite() && lo < hi {
                     // No clamping and no rounding: a slider that only shows a value must
                     // not change it.
@@ -206,5 +207,18 @@ fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
             Edit::None => {}
         }
         settle_widget_drag(response, state, editor);
+    }
+}
+
+/// A DOF slider's label: its joint's name (URDF, MJCF), "DOF i" where it has none; GraspIt's
+/// DOFs, named by the several joints they drive, by their first.
+fn dof_label(robot: &clasp_core::Robot, dof: usize) -> String {
+    let name = &robot.dofs[dof].name;
+    match name.split(", ").next() {
+        Some(first) if !first.is_empty() && first.len() < name.len() => {
+            format!("{dof}: {first}, …")
+        }
+        Some(first) if !first.is_empty() => first.to_owned(),
+        _ => format!("DOF {dof}"),
     }
 }

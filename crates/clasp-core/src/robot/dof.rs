@@ -14,6 +14,10 @@ pub enum DofKind {
 /// The dynamics fields keep GraspIt's file values and units; nothing uses them yet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dof {
+    /// What the DOF is called: its joint's name (URDF, MJCF), or for GraspIt's files, which
+    /// name none, the joints it drives ("chain 0 joint 1, chain 0 joint 2"). Empty where
+    /// nothing names it (a robot built in code).
+    pub name: String,
     pub kind: DofKind,
     /// Closing speed and direction for auto-grasp (its sign says which way closes).
     pub default_velocity: f64,
@@ -43,6 +47,7 @@ impl Dof {
     /// A DOF with the default dynamics parameters and no breakaway torque.
     pub fn new(kind: DofKind, default_velocity: f64, default_value: f64) -> Self {
         Self {
+            name: String::new(),
             kind,
             default_velocity,
             default_value,

@@ -414,7 +414,12 @@ impl<'a> Reader<'a> {
                 (following.coupling, following.min, following.max);
             if following.own_dof {
                 // MuJoCo's qpos0 is each joint at its `ref`.
-                dofs[following.coupling.dof].default_value = following.reference;
+                let dof = &mut dofs[following.coupling.dof];
+                dof.default_value = following.reference;
+                dof.name = record.node.attribute("name").map_or_else(
+                    || format!("the joint at line {}", record.node.line),
+                    str::to_owned,
+                );
             }
         }
         actuate(self.document, &records, &couplings, &mut dofs)?;

@@ -24,6 +24,8 @@ use std::{
 
 use clasp_core::{Body, BodyKind, ChainParent, JointKind, Material, Pose, Robot, World};
 
+use nalgebra::Matrix3;
+
 use crate::error::SaveError;
 
 /// MuJoCo's lengths are metres; Clasp's millimetres.
@@ -37,8 +39,10 @@ const NEWTONS: f64 = 1e-6;
 /// A joint's own body carries no link; MuJoCo wants every moving body to weigh something.
 const JOINT_BODY_MASS: f64 = 1e-6;
 
-/// Writes `world` as MJCF at `path`, its meshes in `<stem>_meshes/` beside it.
-pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
+/// Writes `world` as MJCF at `path`, its meshes in `<stem>_meshes/` beside it; returns what
+/// was changed to make it MuJoCo's, a line each (an inertia MuJoCo would refuse, made
+/// physical).
+pub fn save_mjcf(world: &World, path: &Path) -> Result<Vec<String>, SaveError> {
     let error = |message: String| SaveError::new(path, message);
     let stem = path
         .file_stem()
@@ -56,6 +60,7 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
         actuators: String::new(),
         exclusions: String::new(),
         meshes: 0,
+        changes: Vec::new(),
     };
     let mut bodies = String::new();
     // The keyframe's qpos, in MuJoCo's order: joints as they come in the body tree.
@@ -107,7 +112,65 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<(), SaveError> {
         );
     }
     xml.push_str("</mujoco>\n");
-    std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))
+    std::fs::write(path, xml).map_err(|e| error(format!("cannot write the file: {e}")))?;
+    Ok(writer.changes)
+}
+
+impl Writer {
+    /// A body's mass, centre and inertia (SI), in its own frame; an inertia whose principal
+    /// moments break the triangle inequality is made physical, and the change noted.
+    fn inertial(&mut self, body: &Body) -> String {
+        let m = body.mass.mass;
+        if !(m.is_finite() && m > 0.0) {
+            return String::new();
+        }
+        let mut inertia = body.mass.inertia * m * KILOGRAM_METRES_SQUARED;
+        if let Some((physical, moments)) = physical_inertia(&inertia) {
+            self.changes.push(format!(
+                "{}: its inertia's principal moments {:.3e} {:.3e} {:.3e} kg·m² break A + B ≥ C, \
+                 which every solid keeps and MuJoCo requires: the largest is lowered to the sum of \
+                 the other two",
+                body.name, moments[0], moments[1], moments[2]
+            ));
+            inertia = physical;
+        }
+        let cog = body.mass.cog.coords * METRES;
+        format!(
+            "<inertial pos=\"{} {} {}\" mass=\"{}\" fullinertia=\"{} {} {} {} {} {}\"/>",
+            cog.x,
+            cog.y,
+            cog.z,
+            m * KILOGRAMS,
+            inertia[(0, 0)],
+            inertia[(1, 1)],
+            inertia[(2, 2)],
+            inertia[(0, 1)],
+            inertia[(0, 2)],
+            inertia[(1, 2)]
+        )
+    }
+}
+
+/// How far inside the triangle inequality a mended inertia's largest moment is put, as a share
+/// of the other two's sum: MuJoCo finds the moments again from the written decimals.
+const INERTIA_MARGIN: f64 = 1e-6;
+
+/// Where a symmetric inertia's largest principal moment exceeds the sum of the other two (no
+/// solid has such), the inertia with that moment lowered to just under the sum, the axes kept,
+/// and the moments as they were; `None` for an inertia that is physical already.
+fn physical_inertia(inertia: &Matrix3<f64>) -> Option<(Matrix3<f64>, [f64; 3])> {
+    let eigen = inertia.symmetric_eigen();
+    let moments = eigen.eigenvalues;
+    let largest = moments.imax();
+    let others = moments.sum() - moments[largest];
+    if moments[largest] <= others * (1.0 - INERTIA_MARGIN / 2.0) {
+        return None;
+    }
+    let mut mended = moments;
+    mended[largest] = others * (1.0 - INERTIA_MARGIN);
+    let axes = eigen.eigenvectors;
+    let physical = axes * Matrix3::from_diagonal(&mended) * axes.transpose();
+    Some((physical, [moments[0], moments[1], moments[2]]))
 }
 
 /// What is written so far besides the bodies.
@@ -120,6 +183,8 @@ struct Writer {
     /// not collide and MuJoCo would (joint bodies stand between them).
     exclusions: String,
     meshes: usize,
+    /// What was changed to make the world MuJoCo's, a line each.
+    changes: Vec<String>,
 }
 
 impl Writer {
@@ -127,7 +192,7 @@ impl Writer {
     fn free_body(&mut self, name: &str, body: &Body) -> Result<String, SaveError> {
         let joint = match body.kind {
             BodyKind::Obstacle => String::new(),
-            _ => format!("<freejoint/>{}", inertial(body)),
+            _ => format!("<freejoint/>{}", self.inertial(body)),
         };
         let geom = self.geom(body)?;
         Ok(format!(
@@ -154,7 +219,7 @@ impl Writer {
         let mut xml = format!(
             "    <body name=\"{root}\" {}>{}{}\n",
             placement(&palm.pose()),
-            inertial(palm),
+            self.inertial(palm),
             self.geom(palm)?
         );
         let mut first_joint: Vec<Option<(String, f64)>> = vec![None; robot.dofs.len()];
@@ -245,7 +310,7 @@ impl Writer {
             "<body name=\"{robot}_{}\" {}>{}{}</body>",
             clean(&body.name),
             placement(at),
-            inertial(body),
+            self.inertial(body),
             self.geom(body)?
         ))
     }
@@ -369,29 +434,6 @@ struct ChainStart<'a> {
     chain: usize,
     pose: Pose,
     carrier: &'a str,
-}
-
-/// A body's mass, centre and inertia (SI), in its own frame.
-fn inertial(body: &Body) -> String {
-    let m = body.mass.mass;
-    if !(m.is_finite() && m > 0.0) {
-        return String::new();
-    }
-    let inertia = body.mass.inertia * m * KILOGRAM_METRES_SQUARED;
-    let cog = body.mass.cog.coords * METRES;
-    format!(
-        "<inertial pos=\"{} {} {}\" mass=\"{}\" fullinertia=\"{} {} {} {} {} {}\"/>",
-        cog.x,
-        cog.y,
-        cog.z,
-        m * KILOGRAMS,
-        inertia[(0, 0)],
-        inertia[(1, 1)],
-        inertia[(2, 2)],
-        inertia[(0, 1)],
-        inertia[(0, 2)],
-        inertia[(1, 2)]
-    )
 }
 
 /// `pos` (m) and `quat` (w x y z) of a pose.

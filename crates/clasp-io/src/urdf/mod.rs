@@ -45,6 +45,7 @@ pub fn load_urdf(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErro
         .map(|joint| {
             // A URDF says nothing about which way a joint closes a grasp: inferred below.
             let mut dof = Dof::new(DofKind::Rigid, 1.0, 0.0);
+            dof.name = joint.name.to_owned();
             dof.max_effort = joint.effort.unwrap_or(Dof::DEFAULT_MAX_EFFORT);
             dof
         })

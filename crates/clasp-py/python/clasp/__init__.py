@@ -33,6 +33,7 @@ from ._clasp import (
     Quality,
     World,
     grasp_candidates,
+    objects_in,
 )
 from .errors import ClaspError, LoadError, MoveError, QualityError, SaveError
 
@@ -51,6 +52,7 @@ __all__ = [
     "SaveError",
     "World",
     "grasp_candidates",
+    "objects_in",
     "pose",
     "position_quaternion",
 ]

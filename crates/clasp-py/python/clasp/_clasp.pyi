@@ -208,9 +208,10 @@ class World:
         hands, objects and obstacles). Raises ``LoadError`` with the file and line."""
     def save(self, path: _Path, graspit_root: _Path | None = None) -> None:
         """Saves the world as a GraspIt world file; raises ``SaveError`` naming the file."""
-    def save_mjcf(self, path: _Path) -> None:
+    def save_mjcf(self, path: _Path) -> list[str]:
         """Saves the world as MuJoCo's MJCF (SI units, meshes as OBJ in ``<stem>_meshes/``,
-        keyframe ``clasp`` where it stands); ``World.load`` reads MJCF back."""
+        keyframe ``clasp`` where it stands); ``World.load`` reads MJCF back. Returns what was
+        changed to make it MuJoCo's (an inertia no solid has, made physical), a line each."""
     @property
     def warnings(self) -> list[str]:
         """What loading read with a change (a DOF a rounding outside its limits, clamped)."""
@@ -277,6 +278,8 @@ class World:
         effort and kind, the material: what Clasp worked out included), the text
         ``NAME.clasp.xml`` beside a URDF or MJCF holds (docs/hands.md): a file to start
         editing."""
+    def dof_names(self, robot: int) -> list[str]:
+        """Each DOF's name: its joint's (URDF, MJCF), or the joints it drives (GraspIt)."""
     def dof_roles(self, robot: int) -> list[str]:
         """What the kinematics say each DOF does: "close+", "close-", "spread" or "wrist"."""
     def add_body(
@@ -618,6 +621,10 @@ class World:
         candidates, each closed and put through the physics test, until ``grasps`` distinct
         ones hold (or ten rounds are spent); its grasps always come with ``held`` and the
         test's figures, and each one's energy is the most its object moved (mm)."""
+
+def objects_in(folder: _Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """The objects of a folder (each mesh or body file, each folder of meshes), as
+    ``(name, file)`` pairs, and a line for each folder that holds no mesh."""
 
 def grasp_candidates(
     world: World,

@@ -4,6 +4,13 @@ DOFs, quality). The same job runs on one machine (``run_local``), as one shard o
 (``shard=(i, n)``), or on a Ray cluster (``clasp.ray.run``); a rerun skips the shards already
 written, so a job that stopped resumes where it was.
 
+``objects`` may name folders: each mesh (or GraspIt body file) in one is an object, and so is
+each folder in it that holds meshes, as YCB and Objaverse ship them (``objects_in``; the object
+is named by its folder). Each bare mesh is read in its own units (metres or millimetres, as its
+file and size say, or ``units``), and each row names the object, its units and its scale. A
+mesh that does not load is one line naming its file, and the other objects go on. When every
+task is done, ``run_local`` gathers the shards into one file, ``grasps.parquet``.
+
 The candidates of an object are drawn from the job's seed and the object's place in the job,
 exactly as ``clasp-cli batch OBJECT --hand HAND --seed S`` draws them (S = ``object_seed``), so
 every shard can be checked against the Rust batch.
@@ -28,6 +35,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -35,16 +43,21 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ._clasp import BodyId, World, grasp_candidates
+from ._clasp import BodyId, World, grasp_candidates, objects_in
+from .errors import LoadError
 
 # What a user of a dataset calls; the rest are the steps `run_local` and `clasp.ray` share.
-__all__ = ["Job", "run_local", "read", "read_views", "decode_image", "recording_path", "object_seed"]
+__all__ = ["Job", "run_local", "read", "read_views", "decode_image", "recording_path", "object_seed", "combine"]
 
 # Columns of a shard, in order. `palm` is the 4x4 pose row-major (16 numbers), `dofs` one per
-# DOF; `epsilon` and `volume` are NaN when the grasp is not force-closure.
+# DOF; `epsilon` and `volume` are NaN when the grasp is not force-closure. `object_units` is
+# the unit a bare mesh's numbers were read in ("m" or "mm"; None for a GraspIt body file) and
+# `object_scale` the millimetres per one of them (the world is in mm).
 COLUMNS = [
     "object_id",
     "object_index",
+    "object_units",
+    "object_scale",
     "grasp_index",
     "hand",
     "palm",
@@ -69,6 +82,9 @@ PLAN_COLUMNS = ["energy"]
 # ``decode_image``).
 VIEW_COLUMNS = ["image"]
 
+# Millimetres per one of a mesh's units.
+UNIT_SCALE = {"m": 1000.0, "mm": 1.0}
+
 # The pictures' size, pixels.
 VIEW_SIZE = (640, 480)
 
@@ -76,9 +92,12 @@ VIEW_SIZE = (640, 480)
 @dataclass(frozen=True)
 class Job:
     """What a dataset job computes: ``grasps`` candidates of ``hand`` on each of ``objects``
-    (GraspIt body files or meshes), drawn from ``seed``, in tasks of ``task_size`` grasps,
-    written under ``out``. Paths are made absolute, so that Ray workers find them whatever
-    folder they run in (the files must be at the same path on every node)."""
+    (GraspIt body files, meshes, or folders of them: ``objects_in``), drawn from ``seed``, in
+    tasks of ``task_size`` grasps, written under ``out``. A bare mesh is read in ``units``
+    ("m" or "mm"; default: as its file and size say, each object its own). Folders are
+    expanded and paths made absolute, so that Ray workers find them whatever folder they run
+    in (the files must be at the same path on every node); ``object_names`` are the objects'
+    names in the dataset (a file's stem, or its object folder's name)."""
 
     hand: str
     objects: tuple[str, ...]
@@ -95,12 +114,23 @@ class Job:
     # Keep each tested grasp's run as a recording (``recording_path``); it changes no label, so
     # it is not part of the recipe.
     record: bool = False
+    units: str | None = None
+    # Filled from ``objects`` (a Ray worker's copy gets them passed along).
+    object_names: tuple[str, ...] = ()
 
     def __post_init__(self):
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731
         object.__setattr__(self, "hand", absolute(self.hand))
-        object.__setattr__(self, "objects", tuple(absolute(o) for o in self.objects))
         object.__setattr__(self, "out", absolute(self.out))
+        if len(self.object_names) != len(self.objects) or any(Path(o).is_dir() for o in self.objects):
+            names, files = expand_objects(self.objects)
+            object.__setattr__(self, "objects", files)
+            object.__setattr__(self, "object_names", names)
+        else:
+            object.__setattr__(self, "objects", tuple(absolute(o) for o in self.objects))
+            object.__setattr__(self, "object_names", tuple(self.object_names))
+        if self.units not in (None, "m", "mm"):
+            raise ValueError(f'units is "m" or "mm" (or None: as each file says), not {self.units!r}')
         if self.grasps < 1 or self.task_size < 1:
             raise ValueError("a job needs at least one grasp per object and per task")
         if not self.objects:
@@ -119,11 +149,34 @@ class Job:
         of shards holds one recipe's. ``test`` is named only when asked for, so folders written
         before it existed still resume."""
         recipe = {k: v for k, v in asdict(self).items() if k not in ("out", "record")}
-        recipe |= {"objects": list(self.objects)}
-        for extra in ("test", "views", "test_preset", "plan"):
+        recipe |= {"objects": list(self.objects), "object_names": list(self.object_names)}
+        # Names that are the files' stems say nothing more than the files do.
+        if all(name == Path(o).stem for name, o in zip(self.object_names, self.objects)):
+            del recipe["object_names"]
+        for extra in ("test", "views", "test_preset", "plan", "units"):
             if not recipe[extra]:
                 del recipe[extra]
         return recipe
+
+
+def expand_objects(given: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The objects' names and absolute files: a file as it is, named by its stem; a folder as
+    its objects (``objects_in``), each folder in it that holds no mesh said on stderr."""
+    names, files = [], []
+    for entry in given:
+        path = Path(entry).resolve()
+        if path.is_dir():
+            found, problems = objects_in(path)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            names += [name for name, _ in found]
+            files += [str(Path(file).resolve()) for _, file in found]
+        else:
+            names.append(path.stem)
+            files.append(str(path))
+    if not files:
+        raise ValueError(f"no object found in {', '.join(map(str, given))}")
+    return tuple(names), tuple(files)
 
 
 @dataclass(frozen=True)
@@ -140,9 +193,9 @@ def object_seed(job: Job, object_index: int) -> int:
     return job.seed * 1_000_003 + object_index
 
 
-def object_id(path: str) -> str:
-    """An object's name in the dataset: its file name without the extension."""
-    return Path(path).stem
+def object_id(job: Job, object_index: int) -> str:
+    """An object's name in the dataset: its file's stem, or its object folder's name."""
+    return job.object_names[object_index]
 
 
 def tasks(job: Job) -> list[Task]:
@@ -160,13 +213,13 @@ def recording_path(job: Job, object_index: int, grasp_index: int) -> Path:
     """Where a job with ``record`` keeps a grasp's physics test as Clasp's recording (its
     world beside it): ``recordings/<object id>/grasp-<index>.clasprec``; Clasp's app opens it,
     and its timeline plays the test's runs one after another."""
-    name = f"{object_index:04d}-{object_id(job.objects[object_index])}"
+    name = f"{object_index:04d}-{object_id(job, object_index)}"
     return Path(job.out) / "recordings" / name / f"grasp-{grasp_index:07d}.clasprec"
 
 
 def shard_path(job: Job, task: Task) -> Path:
     """Where a task's shard is written."""
-    name = f"{task.object_index:04d}-{object_id(job.objects[task.object_index])}-{task.first:07d}.parquet"
+    name = f"{task.object_index:04d}-{object_id(job, task.object_index)}-{task.first:07d}.parquet"
     return Path(job.out) / name
 
 
@@ -209,7 +262,7 @@ def todo(job: Job, shard: tuple[int, int] | None = None) -> list[Task]:
 
 def views_path(job: Job, object_index: int) -> Path:
     """Where an object's views are written."""
-    return Path(job.out) / "views" / f"{object_index:04d}-{object_id(job.objects[object_index])}.parquet"
+    return Path(job.out) / "views" / f"{object_index:04d}-{object_id(job, object_index)}.parquet"
 
 
 def view_directions(count: int) -> np.ndarray:
@@ -243,12 +296,12 @@ def object_views(job: Job, object_index: int) -> dict[str, list] | None:
     if not job.views or views_path(job, object_index).exists():
         return None
     world = World()
-    world.add_body(job.objects[object_index], kind="graspable")
+    world.add_body(job.objects[object_index], kind="graspable", units=job.units)
     directions = view_directions(job.views)
     width, height = VIEW_SIZE
     images = [encode_image(world.render(width=width, height=height, look_from=d)) for d in directions]
     return {
-        "object_id": [object_id(job.objects[object_index])] * job.views,
+        "object_id": [object_id(job, object_index)] * job.views,
         "object_index": [object_index] * job.views,
         "view": list(range(job.views)),
         "direction": directions.tolist(),
@@ -278,7 +331,7 @@ def grasp_images(world: World, results: dict) -> list[bytes]:
 def scene(job: Job, object_index: int) -> World:
     """The world a task grasps in: the object (body 0), then the hand (robot 0)."""
     world = World()
-    world.add_body(job.objects[object_index], kind="graspable")
+    world.add_body(job.objects[object_index], kind="graspable", units=job.units)
     world.add_robot(job.hand)
     return world
 
@@ -328,9 +381,12 @@ def planned(job: Job, task: Task, world: World, threads: int | None) -> dict[str
 def grasp_columns(job: Job, task: Task, world: World, results: dict) -> dict[str, list]:
     """The columns of a task's grasps, from a batch call's (or a plan's) arrays."""
     n = task.count
+    units = world.body_units(BodyId.free(0))
     columns = {
-        "object_id": [object_id(job.objects[task.object_index])] * n,
+        "object_id": [object_id(job, task.object_index)] * n,
         "object_index": [task.object_index] * n,
+        "object_units": [units] * n,
+        "object_scale": [UNIT_SCALE.get(units)] * n,
         "grasp_index": list(range(task.first, task.first + n)),
         "hand": [world.robot_name(0)] * n,
         "palm": [p.reshape(16).tolist() for p in results["palm"]],
@@ -396,17 +452,36 @@ def read(out: str | Path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    shards = sorted(Path(out).glob("*.parquet"))
+    shards = sorted(p for p in Path(out).glob("*.parquet") if p.name != COMBINED)
     if not shards:
         return pa.table({name: [] for name in COLUMNS})
     table = pa.concat_tables(pq.read_table(p) for p in shards)
     return table.sort_by([("object_index", "ascending"), ("grasp_index", "ascending")])
 
 
+# The one file every shard is gathered into once the job is done.
+COMBINED = "grasps.parquet"
+
+
+def combine(out: str | Path) -> Path:
+    """Gathers every shard under ``out`` into one Parquet file, ``out/grasps.parquet`` (rows
+    by object and grasp, as ``read`` gives them), written atomically; returns its path."""
+    path = Path(out) / COMBINED
+    table = read(out)
+    import pyarrow.parquet as pq
+
+    partial = path.with_name(path.name + f".{os.getpid()}.partial")
+    pq.write_table(table, partial)
+    os.replace(partial, path)
+    return path
+
+
 def report(done: int, total: int, grasps: int, started: float) -> str:
-    """A progress line: shards written, grasps and their rate."""
+    """A progress line: a bar, shards written, grasps and their rate."""
     seconds = max(time.perf_counter() - started, 1e-9)
-    return f"{done}/{total} shards, {grasps} grasps, {grasps / seconds:.1f} grasps/s"
+    filled = round(20 * done / max(total, 1))
+    bar = "#" * filled + "." * (20 - filled)
+    return f"[{bar}] {done}/{total} shards, {grasps} grasps, {grasps / seconds:.1f} grasps/s"
 
 
 def run_local(
@@ -416,15 +491,28 @@ def run_local(
     progress: Callable[[str], None] | None = print,
 ) -> list[Path]:
     """Runs the job's remaining tasks (of one shard when given) on this machine, one after
-    another, each on ``threads`` threads (default: every core). Returns the shards written."""
+    another, each on ``threads`` threads (default: every core). An object that does not load
+    is one line on stderr naming its file, and its tasks are passed over. Once no task is left
+    (of the whole job), the shards are gathered into ``grasps.parquet``. Returns the shards
+    written."""
     remaining = todo(job, shard)
     written, grasps, started = [], 0, time.perf_counter()
-    for task in remaining:
-        path = write_task(job, task, *evaluate_with_views(job, task, threads))
-        written.append(path)
+    failed: set[int] = set()
+    for done, task in enumerate(remaining, start=1):
+        if task.object_index in failed:
+            continue
+        try:
+            columns = evaluate_with_views(job, task, threads)
+        except LoadError as error:
+            print(f"{job.objects[task.object_index]}: {error}", file=sys.stderr)
+            failed.add(task.object_index)
+            continue
+        written.append(write_task(job, task, *columns))
         grasps += task.count
         if progress:
-            progress(report(len(written), len(remaining), grasps, started))
+            progress(report(done, len(remaining), grasps, started))
+    if not [t for t in todo(job) if t.object_index not in failed]:
+        combine(job.out)
     return written
 
 
