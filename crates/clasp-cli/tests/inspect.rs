@@ -66,10 +66,12 @@ fn summarises_each_kind_of_file() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    // The bare mesh says how it was read, and nothing else is said.
+    assert_eq!(
+        stderr_lines(&output),
+        [
+            "clasp-cli: clasp_mug.off: 105 across, read as millimetres (105 mm); pass --units m if it is not"
+        ]
     );
     let [mesh, body, robot, world, urdf] = <[Value; 5]>::try_from(stdout_json(&output)).unwrap();
 
@@ -78,6 +80,7 @@ fn summarises_each_kind_of_file() {
     let triangles = mesh["triangles"].as_u64().unwrap();
     assert!(triangles > 100, "{mesh}");
     assert_eq!(mesh["closed"], true);
+    assert_eq!((&mesh["units"], &mesh["up"]), (&json!("mm"), &json!("z")));
     let lo = &mesh["bounding_box"]["min"];
     assert_eq!(lo.as_array().unwrap().len(), 3);
 
@@ -97,6 +100,8 @@ fn summarises_each_kind_of_file() {
     let dofs = robot["dofs"].as_array().unwrap();
     assert_eq!(dofs.len(), 4);
     assert_eq!(dofs[0]["kind"], "rigid");
+    // GraspIt's DOFs carry no names: each is named by the joints it drives.
+    assert_eq!(dofs[0]["name"], "chain 0 joint 0, chain 1 joint 0");
     assert_eq!(dofs[1]["limits"].as_array().unwrap().len(), 2);
     let chains = robot["chains"].as_array().unwrap();
     assert_eq!(chains.len(), 3);
@@ -121,6 +126,22 @@ fn summarises_each_kind_of_file() {
     // The same hand described in URDF: the same DOFs, chains and triangles.
     assert_eq!(urdf["kind"], "urdf");
     assert_eq!(urdf["dofs"].as_array().unwrap().len(), 4);
+    // A URDF's DOF is named by its joint (the one the mimic joints follow).
+    let names: Vec<&str> = urdf["dofs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "chain1_joint0",
+            "chain0_joint1",
+            "chain1_joint1",
+            "chain2_joint0"
+        ]
+    );
     assert_eq!(urdf["chains"].as_array().unwrap().len(), 3);
     assert_eq!(urdf["triangles"], robot["triangles"]);
 

@@ -195,10 +195,13 @@ fn a_can_in_metres_grasps_as_its_twin_in_millimetres_and_says_how_it_was_read() 
     );
     assert_eq!(from_obj_m["object_units"], "m");
     assert_eq!(from_obj_mm["object_units"], "mm");
+    assert_eq!(from_obj_m["object_scale"], 1000.0);
     // Every grasp the same to the bit, but for the units named.
     let same = |mut a: Value, mut b: Value| {
-        a["object_units"] = Value::Null;
-        b["object_units"] = Value::Null;
+        for named in ["object_units", "object_scale"] {
+            a[named] = Value::Null;
+            b[named] = Value::Null;
+        }
         assert_eq!(a, b);
     };
     assert!(force_closures(&from_obj_m) >= 5, "{from_obj_m}");

@@ -13,6 +13,7 @@ __all__ = [
     "MoveOutcome",
     "Quality",
     "grasp_candidates",
+    "objects_in",
     "DEFAULT_CONTACT_THRESHOLD",
     "VIRTUAL_MAX_RADIUS",
     "TEST_PRESETS",

@@ -511,9 +511,17 @@ def run_local(
         grasps += task.count
         if progress:
             progress(report(done, len(remaining), grasps, started))
-    if not [t for t in todo(job) if t.object_index not in failed]:
-        combine(job.out)
+    finish(job, written, failed)
     return written
+
+
+def finish(job: Job, written: list[Path], failed: set[int]) -> None:
+    """Gathers the shards into ``grasps.parquet`` once no task is left but those of objects
+    that did not load, where this run wrote a shard or the file is not there yet."""
+    if [t for t in todo(job) if t.object_index not in failed]:
+        return
+    if written or not (Path(job.out) / COMBINED).exists():
+        combine(job.out)
 
 
 def job_dict(job: Job) -> dict:

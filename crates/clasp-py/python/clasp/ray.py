@@ -52,24 +52,37 @@ def run(
     if started_ray:
         ray.init(address=address, num_cpus=num_cpus, include_dashboard=False)
     try:
-        return _run_tasks(ray, job, remaining, progress)
+        written, failed = _run_tasks(ray, job, remaining, progress)
+        dataset.finish(job, written, failed)
+        return written
     finally:
         if started_ray:
             ray.shutdown()
 
 
-def _run_tasks(ray, job: Job, remaining: list, progress) -> list[Path]:
-    """Sends every task, writes each shard as its task finishes; a task that fails cancels the
-    others (the shards written stay: a rerun resumes) and raises its error."""
+def _run_tasks(ray, job: Job, remaining: list, progress) -> tuple[list[Path], set[int]]:
+    """Sends every task, writes each shard as its task finishes; an object that does not load
+    is one line on stderr naming its file, and the rest go on; any other failure cancels the
+    others (the shards written stay: a rerun resumes) and raises its error. Returns the shards
+    written and the objects that did not load."""
     evaluate = ray.remote(num_cpus=1)(_evaluate_remote)
     plain = dataset.job_dict(job)
     pending = [evaluate.remote(plain, vars(task)) for task in remaining]
     written, grasps, started = [], 0, time.perf_counter()
+    failed: set[int] = set()
+    by_reference = dict(zip(pending, remaining))
     try:
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for reference in finished:
-                task, columns, views = ray.get(reference)
+                try:
+                    task, columns, views = ray.get(reference)
+                except dataset.LoadError as error:
+                    index = by_reference[reference].object_index
+                    if index not in failed:
+                        print(f"{job.objects[index]}: {error}", file=sys.stderr)
+                    failed.add(index)
+                    continue
                 task = dataset.Task(**task)
                 written.append(dataset.write_task(job, task, columns, views))
                 grasps += task.count
@@ -79,7 +92,7 @@ def _run_tasks(ray, job: Job, remaining: list, progress) -> list[Path]:
         for reference in pending:
             ray.cancel(reference)
         raise
-    return written
+    return written, failed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         "or on this machine, writing Parquet shards; a rerun resumes.",
     )
     parser.add_argument("hand", help="the hand: a GraspIt robot file or a URDF")
-    parser.add_argument("objects", nargs="+", help="the objects: GraspIt body files or meshes")
+    parser.add_argument("objects", nargs="+", help="the objects: GraspIt body files, meshes, or folders of them (each mesh, and each folder of meshes, as YCB and Objaverse ship them)")
+    parser.add_argument("--units", choices=["m", "mm"], help="the unit of every bare mesh's numbers (default: glTF's metres, else each mesh's size decides)")
     parser.add_argument("--grasps", type=int, default=100, help="grasp candidates per object")
     parser.add_argument("--out", required=True, help="the folder the shards go to")
     parser.add_argument("--seed", type=int, default=0, help="where the candidates are drawn from")
@@ -130,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             test_preset=args.test_preset,
             record=args.record,
             plan=args.plan,
+            units=args.units,
         )
         shard = dataset.parse_shard(args.shard) if args.shard else None
     except ValueError as error:
