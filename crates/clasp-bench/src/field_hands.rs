@@ -9,7 +9,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use clasp_core::{
-    BatchQuality, BodyId, BodyKind, PlanProgress, PlanSettings, RobotId, World, grasp_candidates,
+    BatchQuality, BodyId, BodyKind, HoldSettings, PlanProgress, PlanSettings, RobotId, World,
+    grasp_candidates,
 };
 use clasp_io::{Disk, load_urdf};
 use serde_json::{Value, json};
@@ -69,7 +70,102 @@ pub fn run(_quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
             rows.push(measure(name, object, &world, checks));
         }
     }
+    match std::env::var_os(DEX_URDF) {
+        Some(folder) => rows.extend(dex_urdf_rows(Path::new(&folder), library, checks)),
+        None => println!(
+            "(every hand of dex-urdf: set {DEX_URDF} to its robots/hands folder, fetched from github.com/dexsuite/dex-urdf)"
+        ),
+    }
     Value::Array(rows)
+}
+
+/// Where `--field-hands` finds every hand dex-urdf ships (its `robots/hands` folder), when set.
+const DEX_URDF: &str = "CLASP_DEX_URDF";
+
+/// Candidates of each dex-urdf row, as the issue counts them.
+const DEX_CANDIDATES: usize = 40;
+
+/// dex-urdf's hands, each as its URDF of collision meshes (the Panda's only URDF draws glTF).
+const DEX_HANDS: [(&str, &str); 14] = [
+    ("Allegro right", "allegro_hand/allegro_hand_right.urdf"),
+    ("Allegro left", "allegro_hand/allegro_hand_left.urdf"),
+    ("LEAP right", "leap_hand/leap_hand_right.urdf"),
+    ("LEAP left", "leap_hand/leap_hand_left.urdf"),
+    ("Inspire right", "inspire_hand/inspire_hand_right.urdf"),
+    ("Inspire left", "inspire_hand/inspire_hand_left.urdf"),
+    ("Ability right", "ability_hand/ability_hand_right.urdf"),
+    ("Ability left", "ability_hand/ability_hand_left.urdf"),
+    ("Shadow right", "shadow_hand/shadow_hand_right.urdf"),
+    ("Shadow left", "shadow_hand/shadow_hand_left.urdf"),
+    ("Schunk SVH right", "schunk_hand/schunk_svh_hand_right.urdf"),
+    ("Schunk SVH left", "schunk_hand/schunk_svh_hand_left.urdf"),
+    ("Barrett", "barrett_hand/bhand_model.urdf"),
+    ("D'Claw", "dclaw_gripper/dclaw_gripper.urdf"),
+];
+
+/// Every hand of dex-urdf on GraspIt's mug: a dexterous hand's force closures of 40 batch
+/// candidates, a gripper's grasps held by the physics test; each at least 25 %, or listed in
+/// [`DEX_BELOW_TARGET`] (printed NOT MET, and held to what it was measured at).
+fn dex_urdf_rows(hands: &Path, library: &Path, checks: &mut Checks) -> Vec<Value> {
+    println!("\nEvery hand of dex-urdf ({}) on GraspIt's mug: {DEX_CANDIDATES} batch candidates", hands.display());
+    println!("{:<18} {:>18} {:>8}", "hand", "force closure", "s");
+    let mut rows = Vec::new();
+    let gripper = [("Panda gripper", "panda_gripper/panda_gripper_glb.urdf")];
+    for (name, file) in DEX_HANDS.iter().chain(&gripper) {
+        let world = match hand_and_object(&hands.join(file), &library.join("objects"), "mug") {
+            Ok(world) => world,
+            Err(e) => {
+                checks.expect(false, || format!("dex-urdf's {name}: {e}"));
+                continue;
+            }
+        };
+        let (robot, body) = (RobotId::from_index(0), BodyId::Free(0));
+        let started = Instant::now();
+        let (counted, what) = dex_urdf_count(&world, robot, body);
+        let seconds = started.elapsed().as_secs_f64();
+        let share = counted as f64 / DEX_CANDIDATES as f64;
+        let below = DEX_BELOW_TARGET.iter().find(|(h, _)| h == name);
+        let verdict = match below {
+            None => {
+                checks.expect(share >= TARGET_SHARE, || {
+                    format!("dex-urdf's {name} on the mug: {counted} of {DEX_CANDIDATES} {what}, under 25 %")
+                });
+                ""
+            }
+            Some(&(_, measured)) => {
+                checks.expect(counted >= measured, || {
+                    format!("dex-urdf's {name} on the mug: {counted} of {DEX_CANDIDATES} {what}, fewer than the {measured} measured")
+                });
+                "  NOT MET (25 %)"
+            }
+        };
+        println!("{name:<18} {counted:>4} {what:<6} ({:>3.0} %) {seconds:>6.1}{verdict}", 100.0 * share);
+        rows.push(json!({
+            "hand": name, "object": "mug", "candidates": DEX_CANDIDATES, "counted": counted,
+            "what": what, "seconds": seconds, "met": below.is_none(), "source": "dex-urdf",
+        }));
+    }
+    rows
+}
+
+/// dex-urdf's hands short of the target on the mug, with what they scored of 40 when listed.
+const DEX_BELOW_TARGET: [(&str, usize); 0] = [];
+
+/// A dexterous hand's force closures of the batch, or a gripper's grasps held.
+fn dex_urdf_count(world: &World, robot: RobotId, object: BodyId) -> (usize, &'static str) {
+    let hand = world.find_robot(robot).expect("the world's hand");
+    let Ok(candidates) = grasp_candidates(world, hand, object, DEX_CANDIDATES, 0) else {
+        return (0, "none");
+    };
+    let grasps = world
+        .grasp_batch(robot, object, &candidates, BatchQuality::default())
+        .unwrap_or_default();
+    if hand.parallel_jaws().is_none() {
+        return (grasps.iter().filter(|g| g.trial.force_closure()).count(), "FC");
+    }
+    let trials: Vec<_> = grasps.iter().map(|g| g.trial.clone()).collect();
+    let tests = world.test_grasps(robot, object, &trials, &HoldSettings::default());
+    (tests.iter().filter(|t| t.as_ref().is_ok_and(|t| t.held)).count(), "held")
 }
 
 fn hand_and_object(hand: &Path, objects: &Path, object: &str) -> Result<World, String> {

@@ -84,7 +84,13 @@ fn settings(file: &Path) -> Result<PathBuf, LoadError> {
         _ => return Err(not_a_hand()),
     }
     let robot = clasp_io::load_any_robot(&Disk, file)?;
-    clasp_io::save_hand_settings(&robot, file).map_err(|e| LoadError::new(&e.file, None, e.message))
+    let wrote = clasp_io::save_hand_settings(&robot, file)
+        .map_err(|e| LoadError::new(&e.file, None, e.message))?;
+    // What the kinematics could not settle is said as the file is written, as it says it.
+    for doubt in robot.infer_hand().doubts {
+        eprintln!("{}: not sure: {doubt}", file.display());
+    }
+    Ok(wrote)
 }
 
 /// One file's summary, and the lines to say with it: how a bare mesh was read, and a warning

@@ -121,12 +121,16 @@ fn approach(approach: &HandApproach) -> Value {
     json!({ "reference": [r.x, r.y, r.z], "direction": [d.x, d.y, d.z] })
 }
 
-/// What the hand's kinematics say of it, whatever its file says: the approach and each
-/// DOF's role (`close+`, `close-`, `spread`, `wrist`).
+/// What the hand's kinematics say of it, whatever its file says: the approach, each DOF's
+/// role (`close+`, `close-`, `spread`, `wrist`), and what they could not settle.
 fn inferred(robot: &Robot) -> Value {
     let inference = robot.infer_hand();
     let roles: Vec<&str> = inference.roles.iter().map(|role| role.name()).collect();
-    json!({ "approach": approach(&inference.approach), "roles": roles })
+    json!({
+        "approach": approach(&inference.approach),
+        "roles": roles,
+        "doubts": inference.doubts,
+    })
 }
 
 /// A hand's virtual contacts: the robot they were written for, and each one's body, location,

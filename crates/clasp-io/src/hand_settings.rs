@@ -48,6 +48,9 @@ pub fn hand_settings_xml(robot: &Robot) -> String {
         "     (breakaway). What you delete is worked out from the kinematics again. -->\n",
         "<claspHand>\n",
     ));
+    for doubt in robot.infer_hand().doubts {
+        let _ = writeln!(xml, "  <!-- Not sure: {} -->", doubt.replace("--", "-"));
+    }
     if let Some(a) = &robot.approach {
         let (r, d) = (a.reference, a.direction);
         let _ = writeln!(
@@ -72,7 +75,12 @@ pub fn hand_settings_xml(robot: &Robot) -> String {
             // A compliant DOF comes from GraspIt's robot files, never from this file.
             DofKind::Compliant => {}
         }
-        xml.push_str("/>\n");
+        match dof.name.is_empty() {
+            true => xml.push_str("/>\n"),
+            false => {
+                let _ = writeln!(xml, "/>  <!-- {} -->", dof.name.replace("--", "-"));
+            }
+        }
     }
     let mut materials = robot.bodies().map(|b| b.material);
     if let Some(first) = materials.next()

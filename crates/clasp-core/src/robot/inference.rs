@@ -8,7 +8,8 @@
 //! other (over-extension); a spread turns about as far both ways, and mirrored fingers spread
 //! in opposite senses. So the sum over DOFs and fingertips of each tip velocity weighed by how
 //! much further its DOF can go forward than back points where the fingers close: the side the
-//! palm faces. Where no DOF turns (a parallel gripper's jaws slide), the palm faces its
+//! palm faces. Where no DOF turns (a parallel gripper's jaws slide), or the fingers close into
+//! each other from a ring round the palm's axis (a three-finger claw), the palm faces its
 //! fingertips. A DOF then closes where it moves its fingertips toward a grasp centre in front of
 //! the palm, and spreads where it moves them across that line.
 
@@ -55,6 +56,9 @@ pub struct HandInference {
     pub approach: HandApproach,
     /// One per DOF.
     pub roles: Vec<DofRole>,
+    /// What the kinematics could not settle, and what was chosen, a sentence each (for
+    /// `clasp-cli inspect` and the settings file it writes: docs/hands.md).
+    pub doubts: Vec<String>,
 }
 
 /// A DOF's share of the fingertips' motion below this fraction toward the grasp centre makes
@@ -71,6 +75,11 @@ const ONE_SIDED: f64 = 0.1;
 /// Schunk's three fingers alike, 1.0).
 const THUMB_APART: f64 = 1.5;
 
+/// The fingertips' weighed closing motions must add up to at least this share of their
+/// lengths to say where the palm faces: a hand's fingers curl the same way (the Shadow's,
+/// 0.8 and more), a claw's ringed fingers curl into each other and cancel (the D'Claw's, 0).
+const AGREEING: f64 = 0.25;
+
 /// Tip speeds below this (mm per rad or per mm: a micrometre a radian) count as none.
 const STILL: f64 = 1e-3;
 
@@ -86,6 +95,14 @@ struct DofMotion {
     carries: bool,
 }
 
+impl DofMotion {
+    /// Whether the DOF can go further one way than the other by [`ONE_SIDED`] of its range,
+    /// as flexing joints can.
+    fn one_sided(&self) -> bool {
+        self.forward_bias.abs() >= ONE_SIDED * self.range
+    }
+}
+
 impl Robot {
     /// The hand's approach direction and each DOF's role, worked out from its kinematics
     /// where it stands (see the module's docs).
@@ -93,10 +110,12 @@ impl Robot {
         let fingers = self.finger_chains();
         let tips = self.fingertips(&fingers, &self.dof_values);
         let motions: Vec<DofMotion> = (0..self.dofs.len())
-            .map(|dof| self.dof_motion(dof, &fingers, &tips))
+            .map(|dof| self.dof_motion(&self.dof_values, dof, &fingers, &tips))
             .collect();
-        let palm_centre = self.palm.pose * bounding_centre(&self.palm);
-        let facing = facing(&motions, &tips, palm_centre);
+        let (base_pose, base) = self.finger_base(&fingers);
+        let palm_centre = base_pose * bounding_centre(base);
+        let mut doubts = Vec::new();
+        let facing = facing(&motions, &tips, palm_centre, &mut doubts);
         // The grasp centre: in front of the palm, as far as the fingertips reach.
         let reach =
             tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len().max(1) as f64;
@@ -105,11 +124,25 @@ impl Robot {
             .iter()
             .map(|motion| role(motion, &tips, &centre))
             .collect();
+        for (d, (motion, role)) in motions.iter().zip(&roles).enumerate() {
+            if let (DofRole::Closes { sense }, false) = (role, motion.one_sided()) {
+                doubts.push(format!(
+                    "DOF {d} ({}) turns about as far each way: it is taken to close as it {}, \
+                     which moves its fingertips toward the grasp",
+                    self.dofs[d].name,
+                    if *sense > 0.0 { "rises" } else { "falls" }
+                ));
+            }
+        }
+        if fingers.is_empty() {
+            doubts.push("no chain ends in a fingertip: nothing closes".to_owned());
+        }
         let half_closed = self.fingertips(&fingers, &self.half_closed(&roles));
         let grip = centroid(half_closed.iter()).unwrap_or(centre);
         HandInference {
-            approach: self.approach_on_palm(facing, grip),
+            approach: self.approach_on_palm(facing, grip, &fingers),
             roles,
+            doubts,
         }
     }
 
@@ -189,8 +222,13 @@ impl Robot {
             .collect()
     }
 
-    fn dof_motion(&self, dof: usize, fingers: &[usize], tips: &[Point3<f64>]) -> DofMotion {
-        let values = &self.dof_values;
+    fn dof_motion(
+        &self,
+        values: &[f64],
+        dof: usize,
+        fingers: &[usize],
+        tips: &[Point3<f64>],
+    ) -> DofMotion {
         let (moved, step) = self.nudged(values, dof);
         let tips_moved = self.fingertips(fingers, &moved);
         let (lo, hi) = self.dof_limits(dof);
@@ -226,19 +264,8 @@ impl Robot {
     /// ([`crate::draw_aims`]).
     pub fn thumb_opposition(&self) -> Option<usize> {
         let fingers = self.finger_chains();
-        if fingers.len() < 3 {
-            return None;
-        }
         let tips = self.fingertips(&fingers, &self.dof_values);
-        let apart: Vec<f64> = (0..tips.len())
-            .map(|t| (tips[t] - others_centre(&tips, t)).norm())
-            .collect();
-        let mut order: Vec<usize> = (0..tips.len()).collect();
-        order.sort_by(|&a, &b| apart[b].total_cmp(&apart[a]));
-        let (first, second) = (order[0], order[1]);
-        if apart[first] < THUMB_APART * apart[second] {
-            return None;
-        }
+        let first = thumb_among(&tips)?;
         let thumb = fingers[first];
         let dof = self.chains[thumb].joints.first()?.coupling.dof;
         if self.dofs[dof].default_velocity == 0.0 {
@@ -297,22 +324,55 @@ impl Robot {
         self.within_limits(&values)
     }
 
-    /// The approach in the palm's frame: facing `facing` (world), from the point of the
-    /// palm's face in line with `grip` (world), where the half-closed fingertips meet: an
-    /// object the approach stops on sits between the fingers as they close.
-    fn approach_on_palm(&self, facing: Unit<Vector3<f64>>, grip: Point3<f64>) -> HandApproach {
+    /// The body the fingers grow from, and where it stands (world): the palm, or where a
+    /// wrist stands before it (the Shadow's: the palm's body is its forearm, and two joints
+    /// carry every finger), the link on the last joint that carries every finger.
+    pub(super) fn finger_base(&self, fingers: &[usize]) -> (crate::Pose, &crate::body::Body) {
+        let mut common: Option<Vec<(usize, usize)>> = None;
+        for &f in fingers {
+            let moving = self.joints_moving_chain(f);
+            common = Some(match common {
+                None => moving,
+                Some(shared) => shared.into_iter().filter(|j| moving.contains(j)).collect(),
+            });
+        }
+        // The joints every finger hangs from lie on one path from the palm: the last of them
+        // is the deepest (its chain the most carried, then its place along the chain).
+        let last = common.unwrap_or_default().into_iter().max_by_key(|&(c, j)| {
+            (self.chain_carriers(c).len(), j)
+        });
+        let on_last = last.and_then(|(c, j)| {
+            let links = &self.chains[c].links;
+            let l = links.iter().position(|link| link.frame == Some(j))?;
+            Some((self.link_poses_at(&self.dof_values)[self.link_jacobian_index(c, l)], &links[l].body))
+        });
+        on_last.unwrap_or((self.palm.pose, &self.palm))
+    }
+
+    /// The approach in the palm's frame: facing `facing` (world), from the point of the face
+    /// of the body the fingers grow from in line with `grip` (world), where the half-closed
+    /// fingertips meet: an object the approach stops on sits between the fingers as they
+    /// close.
+    fn approach_on_palm(
+        &self,
+        facing: Unit<Vector3<f64>>,
+        grip: Point3<f64>,
+        fingers: &[usize],
+    ) -> HandApproach {
         let direction =
             Unit::new_normalize(self.palm.pose.rotation.inverse() * facing.into_inner());
-        let centre = bounding_centre(&self.palm);
+        let (base_pose, base) = self.finger_base(fingers);
+        // The base in the palm's frame: itself where it is the palm.
+        let in_palm = self.palm.pose.inverse() * base_pose;
+        let centre = in_palm * bounding_centre(base);
         let grip = self.palm.pose.inverse() * grip;
         let across = (grip - centre) - direction.into_inner() * (grip - centre).dot(&direction);
         let centre = centre + across;
-        let face = self
-            .palm
+        let face = base
             .mesh()
             .vertices()
             .iter()
-            .map(|v| (v - centre).dot(&direction))
+            .map(|v| (in_palm * v - centre).dot(&direction))
             .fold(0.0, f64::max);
         HandApproach {
             reference: centre + direction.into_inner() * face,
@@ -326,14 +386,28 @@ fn facing(
     motions: &[DofMotion],
     tips: &[Point3<f64>],
     palm_centre: Point3<f64>,
+    doubts: &mut Vec<String>,
 ) -> Unit<Vector3<f64>> {
-    let closing: Vector3<f64> = motions
+    let weighed = motions
         .iter()
         .filter(|m| m.revolute && !m.carries)
-        .flat_map(|m| m.tips.iter().map(move |v| v * m.forward_bias))
-        .sum();
-    if let Some(direction) = Unit::try_new(closing, STILL) {
+        .flat_map(|m| m.tips.iter().map(move |v| v * m.forward_bias));
+    let (closing, total) = weighed.fold((Vector3::zeros(), 0.0), |(sum, total), v| {
+        (sum + v, total + v.norm())
+    });
+    // Fingers ringed round an axis (a three-finger claw) curl toward each other: their
+    // motions cancel, and the palm faces its fingertips instead.
+    if closing.norm() >= AGREEING * total
+        && let Some(direction) = Unit::try_new(closing, STILL)
+    {
         return direction;
+    }
+    if total > STILL {
+        doubts.push(format!(
+            "the fingers close into each other (their closing motions add up to {:.0} % of \
+             their lengths): the palm is taken to face its fingertips",
+            100.0 * closing.norm() / total
+        ));
     }
     let tips_centre = centroid(tips.iter()).unwrap_or(palm_centre);
     Unit::try_new(tips_centre - palm_centre, STILL).unwrap_or(Vector3::z_axis())
@@ -369,8 +443,7 @@ fn role(motion: &DofMotion, tips: &[Point3<f64>], centre: &Point3<f64>) -> DofRo
         };
     }
     let to_others = toward(&|t| others_centre(tips, t));
-    let one_sided = motion.forward_bias.abs() >= ONE_SIDED * motion.range;
-    match one_sided && to_others.abs() >= CLOSING_SHARE * speed {
+    match motion.one_sided() && to_others.abs() >= CLOSING_SHARE * speed {
         true => DofRole::Closes {
             sense: to_others.signum(),
         },
@@ -378,8 +451,23 @@ fn role(motion: &DofMotion, tips: &[Point3<f64>], centre: &Point3<f64>) -> DofRo
     }
 }
 
+/// Which of the fingertips is a thumb's: the one lying at least [`THUMB_APART`] times further
+/// from the others than any other does, of three fingers or more.
+pub(super) fn thumb_among(tips: &[Point3<f64>]) -> Option<usize> {
+    if tips.len() < 3 {
+        return None;
+    }
+    let apart: Vec<f64> = (0..tips.len())
+        .map(|t| (tips[t] - others_centre(tips, t)).norm())
+        .collect();
+    let mut order: Vec<usize> = (0..tips.len()).collect();
+    order.sort_by(|&a, &b| apart[b].total_cmp(&apart[a]));
+    let (first, second) = (order[0], order[1]);
+    (apart[first] >= THUMB_APART * apart[second]).then_some(first)
+}
+
 /// The centre of every fingertip but `t` (`t`'s own where it is the only one).
-fn others_centre(tips: &[Point3<f64>], t: usize) -> Point3<f64> {
+pub(super) fn others_centre(tips: &[Point3<f64>], t: usize) -> Point3<f64> {
     let others = tips
         .iter()
         .enumerate()
@@ -395,7 +483,7 @@ fn centroid<'a>(points: impl Iterator<Item = &'a Point3<f64>>) -> Option<Point3<
 }
 
 /// The centre of a body's bounding box, in its own frame (its origin where it has no mesh).
-fn bounding_centre(body: &crate::body::Body) -> Point3<f64> {
+pub(super) fn bounding_centre(body: &crate::body::Body) -> Point3<f64> {
     if body.mesh().is_empty() {
         return Point3::origin();
     }

@@ -21,6 +21,7 @@ pub mod reach;
 pub mod reach_ball;
 #[cfg(test)]
 mod test_finger;
+mod thumb;
 pub mod virtual_contacts;
 
 use chain::Chain;

@@ -1,0 +1,143 @@
+//! Where a grasp starts a thumb: turned to face the fingers across the grasp. A batch starts
+//! the thumb's turn toward the fingers halfway closed ([`Robot::thumb_opposition`]); on a hand
+//! whose thumb must first be lifted off the palm before its turn opposes the fingers (the
+//! Shadow's THJ4 before its THJ5), that leaves the thumb beside the fingers, and the hand
+//! closes round nothing. So the thumb's first two DOFs are searched over their ranges for
+//! the posture that sets the thumb's tip most nearly opposite the fingertips across the grasp.
+
+use nalgebra::{Point3, Unit};
+
+use super::{
+    Robot,
+    inference::{DofRole, bounding_centre, others_centre, thumb_among},
+};
+
+/// Values tried of each of the thumb's first two DOFs, ends included.
+const STEPS: usize = 5;
+
+/// How far each closing DOF is closed where the opposition is judged: the fingers curled a
+/// little toward what they will hold.
+const CURLED: f64 = 0.3;
+
+/// The halfway turn leaves the thumb beside the fingers where the cosine of the angle at the
+/// grasp centre between the thumb's tip and the fingertips is above this (the Shadow's 0.79);
+/// hands whose halfway turn opposes keep it (the Inspire's 0.66, the Ability's 0.47, the
+/// LEAP's 0.42, the Allegro's 0.36: measured on dex-urdf's hands).
+const BESIDE: f64 = 0.7;
+
+/// How much lower that cosine the searched posture must make it to be taken instead (the
+/// Shadow's 0.79 to 0.11).
+const OPPOSITION_GAIN: f64 = 0.3;
+
+impl Robot {
+    /// The DOF values a grasp starts the thumb at, where the hand has a thumb that turns to
+    /// face the fingers: the turn halfway closed (`halfway`), or, where that leaves the thumb
+    /// beside the fingers, the thumb's first two DOFs where they best oppose them (module
+    /// docs). Empty for a hand without one.
+    pub fn thumb_start(&self, roles: &[DofRole], halfway: f64) -> Vec<(usize, f64)> {
+        let Some(opposition) = self.thumb_opposition() else {
+            return Vec::new();
+        };
+        let turned = vec![(opposition, halfway)];
+        let Some(judge) = OppositionJudge::new(self) else {
+            return turned;
+        };
+        let pair = judge.thumb_dofs(self, roles);
+        let [first, second] = pair[..] else {
+            return turned;
+        };
+        let halfway_cos = judge.cosine(self, roles, &turned);
+        if halfway_cos <= BESIDE {
+            return turned;
+        }
+        let ranges = [first, second].map(|d| self.dof_limits(d));
+        if ranges.iter().any(|(lo, hi)| !(lo.is_finite() && hi.is_finite())) {
+            return turned;
+        }
+        let at = |(lo, hi): (f64, f64), k: usize| lo + (hi - lo) * k as f64 / (STEPS - 1) as f64;
+        let best = (0..STEPS * STEPS)
+            .map(|k| {
+                vec![
+                    (first, at(ranges[0], k / STEPS)),
+                    (second, at(ranges[1], k % STEPS)),
+                ]
+            })
+            .map(|posture| (judge.cosine(self, roles, &posture), posture))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        match best {
+            Some((cos, posture)) if cos < halfway_cos - OPPOSITION_GAIN => posture,
+            _ => turned,
+        }
+    }
+}
+
+/// What the opposition of a thumb posture is judged against: the fingers, which is the
+/// thumb, and the grasp centre in front of the palm.
+struct OppositionJudge {
+    fingers: Vec<usize>,
+    thumb: usize,
+    centre: Point3<f64>,
+}
+
+impl OppositionJudge {
+    fn new(hand: &Robot) -> Option<Self> {
+        let fingers = hand.finger_chains();
+        let tips = hand.fingertips(&fingers, &hand.dof_values);
+        let thumb = thumb_among(&tips)?;
+        let approach = hand.approach.as_ref()?;
+        let facing = Unit::new_normalize(hand.palm.pose.rotation * approach.direction.into_inner());
+        let (base_pose, base) = hand.finger_base(&fingers);
+        let palm_centre = base_pose * bounding_centre(base);
+        let reach = tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len() as f64;
+        Some(Self {
+            fingers,
+            thumb,
+            centre: palm_centre + facing.into_inner() * reach,
+        })
+    }
+
+    /// The thumb's first two DOFs, in its chain's order (none that carries other fingers).
+    fn thumb_dofs(&self, hand: &Robot, roles: &[DofRole]) -> Vec<usize> {
+        let mut dofs: Vec<usize> = Vec::new();
+        for joint in &hand.chains[self.fingers[self.thumb]].joints {
+            let dof = joint.coupling.dof;
+            if roles.get(dof) != Some(&DofRole::Carries) && !dofs.contains(&dof) {
+                dofs.push(dof);
+            }
+        }
+        dofs.truncate(2);
+        dofs
+    }
+
+    /// The DOF values the opposition is judged at: the thumb at `posture`, every other closing
+    /// DOF [`CURLED`] closed.
+    fn posture(&self, hand: &Robot, roles: &[DofRole], posture: &[(usize, f64)]) -> Vec<f64> {
+        let mut values = hand.dof_values.clone();
+        for (d, role) in roles.iter().enumerate() {
+            if let DofRole::Closes { sense } = role {
+                let (lo, hi) = hand.dof_limits(d);
+                let end = if *sense > 0.0 { hi } else { lo };
+                let span = std::f64::consts::PI;
+                values[d] += CURLED * (end - values[d]).clamp(-span, span);
+            }
+        }
+        for &(d, value) in posture {
+            values[d] = value;
+        }
+        hand.within_limits(&values)
+    }
+
+    /// The cosine of the angle at the grasp centre between the thumb's tip and the other
+    /// fingertips, the thumb at `posture` and every other closing DOF [`CURLED`] closed: −1
+    /// where the thumb stands right opposite them.
+    fn cosine(&self, hand: &Robot, roles: &[DofRole], posture: &[(usize, f64)]) -> f64 {
+        let values = self.posture(hand, roles, posture);
+        let tips = hand.fingertips(&self.fingers, &values);
+        let thumb = tips[self.thumb] - self.centre;
+        let fingers = others_centre(&tips, self.thumb) - self.centre;
+        match thumb.norm() * fingers.norm() {
+            0.0 => 1.0,
+            lengths => thumb.dot(&fingers) / lengths,
+        }
+    }
+}
