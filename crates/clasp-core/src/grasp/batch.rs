@@ -76,7 +76,8 @@ pub struct GraspAim {
 /// spread) uniform within its limits, but for a wrist and a finger's own abduction (it turns
 /// one finger, and stands well inside its range), which stay where the hand stands. A thumb's
 /// turn toward the fingers ([`Robot::thumb_opposition`]) starts halfway closed, or where the
-/// thumb's first two DOFs best oppose the fingers ([`Robot::thumb_start`]). The others stay
+/// thumb's first two DOFs best oppose the fingers ([`Robot::thumb_start`]); a claw's fingers
+/// start opened ([`Robot::claw_start`]). The others stay
 /// at the hand's current values. The same seed gives the same aims.
 pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
     let mut random = SplitMix64::new(seed);
@@ -85,10 +86,11 @@ pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
     // fingers turn into each other and close on nothing (the LEAP's, drawn over its ±60°:
     // 77 % of postures; force closure on GraspIt's mug 22 % against 70 % left where it stands).
     let roles = hand.infer_hand().roles;
-    let thumb: Vec<(usize, f64)> = match hand.thumb_opposition() {
+    let mut starts: Vec<(usize, f64)> = match hand.thumb_opposition() {
         Some(d) => hand.thumb_start(&roles, halfway_closed(hand, d)),
         None => Vec::new(),
     };
+    starts.extend(hand.claw_start(&roles));
     let stays: Vec<bool> = (0..hand.dofs.len())
         .map(|d| roles.get(d) == Some(&DofRole::Carries) || is_abduction(hand, d))
         .collect();
@@ -98,7 +100,7 @@ pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
             let roll = std::f64::consts::TAU * random.unit();
             let dofs = (0..hand.dofs.len())
                 .map(|d| match hand.dofs[d].default_velocity {
-                    _ if let Some(&(_, start)) = thumb.iter().find(|(t, _)| *t == d) => start,
+                    _ if let Some(&(_, start)) = starts.iter().find(|(s, _)| *s == d) => start,
                     0.0 if !stays[d] => {
                         let (min, max) = hand.dof_limits(d);
                         min + (max - min) * random.unit()

@@ -141,3 +141,56 @@ impl OppositionJudge {
         }
     }
 }
+
+/// A hand's fingertips lead its approach where they stand ahead of the fingers' base, along
+/// the way the palm faces, by more than this share of their distance from it: a claw's
+/// fingers point along its approach (the D'Claw's, 0.9), a hand's lie along its palm.
+const CLAW_LEAD: f64 = 0.7;
+
+/// How far a claw's fingers start opened: this share of the way from where they stand to the
+/// end they open toward.
+const CLAW_OPEN: f64 = 0.3;
+
+impl Robot {
+    /// Where a grasp starts a claw's fingers: a hand whose fingertips lead its approach (its
+    /// fingers point the way it moves in) would meet what it grasps fingertips first and close
+    /// on nothing, so each finger's first closing DOF that turns about as far each way starts
+    /// turned out, opening the fingers round the object. Empty for any other hand.
+    pub fn claw_start(&self, roles: &[DofRole]) -> Vec<(usize, f64)> {
+        let fingers = self.finger_chains();
+        let Some(approach) = self.approach.as_ref() else {
+            return Vec::new();
+        };
+        let facing = self.palm.pose.rotation * approach.direction.into_inner();
+        let (base_pose, base) = self.finger_base(&fingers);
+        let base_centre = base_pose * bounding_centre(base);
+        let tips = self.fingertips(&fingers, &self.dof_values);
+        let (ahead, apart) = tips.iter().fold((0.0, 0.0), |(ahead, apart), t| {
+            (ahead + (t - base_centre).dot(&facing), apart + (t - base_centre).norm())
+        });
+        if tips.is_empty() || ahead < CLAW_LEAD * apart {
+            return Vec::new();
+        }
+        let mut opened = Vec::new();
+        for &f in &fingers {
+            let first = self.chains[f].joints.iter().map(|j| j.coupling.dof).find(|&d| {
+                matches!(roles.get(d), Some(DofRole::Closes { .. })) && self.turns_both_ways(d)
+            });
+            if let (Some(d), Some(DofRole::Closes { sense })) = (first, first.map(|d| roles[d])) {
+                let (lo, hi) = self.dof_limits(d);
+                let end = if sense > 0.0 { lo } else { hi };
+                let now = self.dof_values[d];
+                opened.push((d, now + CLAW_OPEN * (end - now)));
+            }
+        }
+        opened
+    }
+
+    /// Whether DOF `d` can turn about as far each way from where it stands (within a tenth
+    /// of its range), as a claw's knuckles can, unlike a finger's flexing joints.
+    fn turns_both_ways(&self, d: usize) -> bool {
+        let (lo, hi) = self.dof_limits(d);
+        let now = self.dof_values[d];
+        lo.is_finite() && hi.is_finite() && ((hi - now) - (now - lo)).abs() < 0.1 * (hi - lo)
+    }
+}
