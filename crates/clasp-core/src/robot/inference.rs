@@ -297,14 +297,16 @@ impl Robot {
         moved.count()
     }
 
-    /// Whether a DOF drives a joint that carries more than one finger (a wrist).
+    /// Whether a DOF drives a joint that carries every finger, of two or more (a wrist). One
+    /// that carries some (the Schunk SVH's thumb opposition, whose joint also curls the palm
+    /// under the ring and little fingers) moves them as a finger's joint does.
     fn dof_carries_fingers(&self, dof: usize, fingers: &[usize]) -> bool {
-        self.dof_joints(dof).into_iter().any(|joint| {
-            let carried = fingers
-                .iter()
-                .filter(|&&f| self.joints_moving_chain(f).contains(&joint));
-            carried.count() > 1
-        })
+        fingers.len() > 1
+            && self.dof_joints(dof).into_iter().any(|joint| {
+                fingers
+                    .iter()
+                    .all(|&f| self.joints_moving_chain(f).contains(&joint))
+            })
     }
 
     /// The DOF values halfway from where the hand stands to where each closing DOF stops
@@ -338,13 +340,17 @@ impl Robot {
         }
         // The joints every finger hangs from lie on one path from the palm: the last of them
         // is the deepest (its chain the most carried, then its place along the chain).
-        let last = common.unwrap_or_default().into_iter().max_by_key(|&(c, j)| {
-            (self.chain_carriers(c).len(), j)
-        });
+        let last = common
+            .unwrap_or_default()
+            .into_iter()
+            .max_by_key(|&(c, j)| (self.chain_carriers(c).len(), j));
         let on_last = last.and_then(|(c, j)| {
             let links = &self.chains[c].links;
             let l = links.iter().position(|link| link.frame == Some(j))?;
-            Some((self.link_poses_at(&self.dof_values)[self.link_jacobian_index(c, l)], &links[l].body))
+            Some((
+                self.link_poses_at(&self.dof_values)[self.link_jacobian_index(c, l)],
+                &links[l].body,
+            ))
         });
         on_last.unwrap_or((self.palm.pose, &self.palm))
     }

@@ -51,7 +51,10 @@ impl Robot {
             return turned;
         }
         let ranges = [first, second].map(|d| self.dof_limits(d));
-        if ranges.iter().any(|(lo, hi)| !(lo.is_finite() && hi.is_finite())) {
+        if ranges
+            .iter()
+            .any(|(lo, hi)| !(lo.is_finite() && hi.is_finite()))
+        {
             return turned;
         }
         let at = |(lo, hi): (f64, f64), k: usize| lo + (hi - lo) * k as f64 / (STEPS - 1) as f64;
@@ -166,16 +169,23 @@ impl Robot {
         let base_centre = base_pose * bounding_centre(base);
         let tips = self.fingertips(&fingers, &self.dof_values);
         let (ahead, apart) = tips.iter().fold((0.0, 0.0), |(ahead, apart), t| {
-            (ahead + (t - base_centre).dot(&facing), apart + (t - base_centre).norm())
+            (
+                ahead + (t - base_centre).dot(&facing),
+                apart + (t - base_centre).norm(),
+            )
         });
         if tips.is_empty() || ahead < CLAW_LEAD * apart {
             return Vec::new();
         }
         let mut opened = Vec::new();
         for &f in &fingers {
-            let first = self.chains[f].joints.iter().map(|j| j.coupling.dof).find(|&d| {
-                matches!(roles.get(d), Some(DofRole::Closes { .. })) && self.turns_both_ways(d)
-            });
+            let first = self.chains[f]
+                .joints
+                .iter()
+                .map(|j| j.coupling.dof)
+                .find(|&d| {
+                    matches!(roles.get(d), Some(DofRole::Closes { .. })) && self.turns_both_ways(d)
+                });
             if let (Some(d), Some(DofRole::Closes { sense })) = (first, first.map(|d| roles[d])) {
                 let (lo, hi) = self.dof_limits(d);
                 let end = if sense > 0.0 { lo } else { hi };
