@@ -57,6 +57,44 @@ fn force_closures(hand_file: &str, object: &str, count: usize) -> Option<usize> 
 /// before its palm's facing and its DOFs' senses were worked out; 161 of 200 (80 %) now
 /// (docs/benchmarks.md). Here 40 candidates, at least a quarter force closure (32 measured).
 /// Every hand and object of the issue is checked at 200 by `clasp-bench --grasp-test`.
+/// Every URDF of `../shared/hands`, as dex-urdf ships it.
+const SHARED_HANDS: [&str; 8] = [
+    "allegro_hand/allegro_hand_right.urdf",
+    "allegro_hand/allegro_hand_left.urdf",
+    "leap_hand/leap_hand_right.urdf",
+    "inspire_hand/inspire_hand_right.urdf",
+    "inspire_hand/inspire_hand_left.urdf",
+    "ability_hand/ability_hand_right.urdf",
+    "ability_hand/ability_hand_left.urdf",
+    PANDA,
+];
+
+#[test]
+fn every_hand_of_the_shared_folder_loads_names_its_dofs_by_joint_and_closes_something() {
+    for file in SHARED_HANDS {
+        let Some(robot) = hand(file) else {
+            return;
+        };
+        let inferred = robot.infer_hand();
+        assert_eq!(inferred.roles.len(), robot.dofs.len(), "{file}");
+        // Each DOF is named by its URDF joint, each name once.
+        let text =
+            std::fs::read_to_string(clasp_io::fixtures::field_hands().unwrap().join(file)).unwrap();
+        let mut names: Vec<&str> = robot.dofs.iter().map(|d| d.name.as_str()).collect();
+        for name in &names {
+            assert!(text.contains(&format!("name=\"{name}\"")), "{file}: {name}");
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), robot.dofs.len(), "{file}");
+        assert!(
+            inferred.roles.iter().any(|r| r.default_velocity() != 0.0),
+            "{file}: no DOF closes"
+        );
+        assert!(robot.approach.is_some(), "{file}");
+    }
+}
+
 #[test]
 fn the_allegro_closes_round_graspit_s_mug() {
     let Some(closures) = force_closures("allegro_hand/allegro_hand_right.urdf", "mug.xml", 40)

@@ -277,3 +277,19 @@ fn batch_candidates_keep_the_wrist_and_the_abductions_where_they_stand() {
     let rolls: Vec<f64> = aims.iter().map(|a| a.roll).collect();
     assert!(rolls.windows(2).all(|w| w[0] != w[1]), "{rolls:?}");
 }
+
+/// A hand tree's palm is its forearm (the root link), and its wrist carries every finger: the
+/// approach aims through the face of the link the fingers grow from (the palm box, 25 mm
+/// thick), not the forearm's (35 mm), and toward the side the fingers close to.
+#[test]
+fn the_approach_aims_through_the_palm_the_fingers_grow_from_not_the_forearm() {
+    let hand = load_urdf(&Disk, &tree_hand_file()).unwrap();
+    let approach = hand.approach.clone().unwrap();
+    let facing = approach.direction.into_inner();
+    assert!(facing.y.abs() > 0.99, "{facing}");
+    let face = approach.reference.coords.dot(&facing);
+    assert!(
+        (face - 12.5).abs() < 0.01,
+        "the face {face} mm out, not the palm's 12.5"
+    );
+}

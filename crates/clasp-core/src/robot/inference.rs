@@ -408,12 +408,20 @@ fn facing(
     {
         return direction;
     }
-    if total > STILL {
-        doubts.push(format!(
+    let turning = motions.iter().any(|m| m.revolute && !m.carries);
+    match (turning, total > STILL) {
+        (true, true) => doubts.push(format!(
             "the fingers close into each other (their closing motions add up to {:.0} % of \
              their lengths): the palm is taken to face its fingertips",
             100.0 * closing.norm() / total
-        ));
+        )),
+        (true, false) => doubts.push(
+            "no finger joint turns further one way than the other: the palm is taken to face \
+             its fingertips"
+                .to_owned(),
+        ),
+        // A gripper's jaws slide: its palm faces them, no doubt.
+        (false, _) => {}
     }
     let tips_centre = centroid(tips.iter()).unwrap_or(palm_centre);
     Unit::try_new(tips_centre - palm_centre, STILL).unwrap_or(Vector3::z_axis())

@@ -261,7 +261,13 @@ mod tests {
         assert_eq!(robot.robot_type.as_deref(), Some("Hand"));
         assert_eq!(robot.db_name.as_deref(), Some("Tiny"));
         // DOF 0 gives none of the four GraspIt requires: the documented defaults.
-        assert_eq!(robot.dofs[0], Dof::new(DofKind::Rigid, 0.0, 0.0));
+        // Named by the joints it drives, as GraspIt's file names none.
+        let named = |name: &str| Dof {
+            name: name.to_owned(),
+            ..Dof::new(DofKind::Rigid, 0.0, 0.0)
+        };
+        assert_eq!(robot.dofs[0], named("chain 0 joint 0"));
+        assert_eq!(robot.dofs[1].name, "chain 1 joint 0, chain 1 joint 1");
         let d1 = &robot.dofs[1];
         assert_eq!(d1.kind, DofKind::Breakaway);
         assert_eq!(
