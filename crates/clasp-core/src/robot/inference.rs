@@ -309,18 +309,22 @@ impl Robot {
             })
     }
 
-    /// The DOF values halfway from where the hand stands to where each closing DOF stops
-    /// (its limit the way it closes, a turn at most): the posture whose fingertips ring what
-    /// the hand holds.
+    /// The DOF values halfway from where the hand stands to where each closing DOF stops:
+    /// the posture whose fingertips ring what the hand holds.
     fn half_closed(&self, roles: &[DofRole]) -> Vec<f64> {
+        self.closed_by(roles, 0.5)
+    }
+
+    /// The DOF values `share` of the way from where the hand stands to where each closing DOF
+    /// stops (its limit the way it closes, a turn at most).
+    pub(super) fn closed_by(&self, roles: &[DofRole], share: f64) -> Vec<f64> {
         let mut values = self.dof_values.clone();
         for (d, role) in roles.iter().enumerate() {
             if let DofRole::Closes { sense } = role {
                 let (lo, hi) = self.dof_limits(d);
                 let end = if *sense > 0.0 { hi } else { lo };
                 let span = std::f64::consts::PI;
-                let travel = (end - values[d]).clamp(-span, span);
-                values[d] += travel / 2.0;
+                values[d] += share * (end - values[d]).clamp(-span, span);
             }
         }
         self.within_limits(&values)

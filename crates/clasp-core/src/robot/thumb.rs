@@ -115,15 +115,7 @@ impl OppositionJudge {
     /// The DOF values the opposition is judged at: the thumb at `posture`, every other closing
     /// DOF [`CURLED`] closed.
     fn posture(&self, hand: &Robot, roles: &[DofRole], posture: &[(usize, f64)]) -> Vec<f64> {
-        let mut values = hand.dof_values.clone();
-        for (d, role) in roles.iter().enumerate() {
-            if let DofRole::Closes { sense } = role {
-                let (lo, hi) = hand.dof_limits(d);
-                let end = if *sense > 0.0 { hi } else { lo };
-                let span = std::f64::consts::PI;
-                values[d] += CURLED * (end - values[d]).clamp(-span, span);
-            }
-        }
+        let mut values = hand.closed_by(roles, CURLED);
         for &(d, value) in posture {
             values[d] = value;
         }

@@ -79,35 +79,23 @@ pub fn load_robot(source: &dyn FileSource, path: &Path) -> Result<Robot, LoadErr
         )?),
         None => None,
     };
-    let mut dofs = dofs;
-    name_by_driven_joints(&mut dofs, &chains);
     let mut robot = Robot::new(name, palm, dofs, chains, approach);
+    // GraspIt's `<dof>`s carry no names: each is named by the joints it drives, "chain 0
+    // joint 0, chain 1 joint 0" for a Barrett's spread.
+    for d in 0..robot.dofs.len() {
+        let driven: Vec<String> = robot
+            .dof_joints(d)
+            .iter()
+            .map(|(c, j)| format!("chain {c} joint {j}"))
+            .collect();
+        robot.dofs[d].name = driven.join(", ");
+    }
     robot.source = Some(path.to_path_buf());
     robot.robot_type = root.attribute("type").map(str::to_owned);
     robot.db_name = root.attribute("DBName").map(str::to_owned);
     robot.eigen_grasps = eigen_grasps;
     robot.virtual_contacts = virtual_contacts;
     Ok(robot.with_collision_rules(collision_rules))
-}
-
-/// Names each DOF by the joints it drives, as GraspIt's file lays them out (its `<dof>`s
-/// carry no names): "chain 0 joint 0, chain 1 joint 0" for a Barrett's spread.
-fn name_by_driven_joints(dofs: &mut [Dof], chains: &[clasp_core::Chain]) {
-    for (d, dof) in dofs.iter_mut().enumerate() {
-        let driven: Vec<String> = chains
-            .iter()
-            .enumerate()
-            .flat_map(|(c, chain)| {
-                chain
-                    .joints
-                    .iter()
-                    .enumerate()
-                    .filter(move |(_, joint)| joint.coupling.dof == d)
-                    .map(move |(j, _)| format!("chain {c} joint {j}"))
-            })
-            .collect();
-        dof.name = driven.join(", ");
-    }
 }
 
 /// The file an element names, or an error at that element's line when it does not exist.
