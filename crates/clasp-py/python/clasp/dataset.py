@@ -481,7 +481,7 @@ def report(done: int, total: int, grasps: int, started: float) -> str:
     seconds = max(time.perf_counter() - started, 1e-9)
     filled = round(20 * done / max(total, 1))
     bar = "#" * filled + "." * (20 - filled)
-    return f"[{bar}] {done}/{total} shards, {grasps} grasps, {grasps / seconds:.1f} grasps/s"
+    return f"{done}/{total} shards, {grasps} grasps, {grasps / seconds:.1f} grasps/s [{bar}]"
 
 
 def run_local(
