@@ -20,7 +20,8 @@ const PREFERRED: [&str; 9] = [
 ];
 
 /// Every object of `folder`, by name: each mesh or GraspIt body file in it, and each folder in
-/// it holding meshes (the object is its shallowest mesh, in [`PREFERRED`] order, then by path).
+/// it holding meshes (the object is its shallowest mesh, an OBJ before a GLB, glTF, PLY, STL,
+/// OFF or Inventor file, then by path).
 /// A folder with no mesh is an error of its own, naming it, and the rest go on; a folder that
 /// cannot be read at all is one error.
 pub fn objects_in_folder(folder: &Path) -> Result<Vec<Result<FolderObject, LoadError>>, LoadError> {
