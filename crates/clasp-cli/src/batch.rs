@@ -9,7 +9,7 @@
 use std::{fmt::Write as _, path::Path, time::Instant};
 
 use clasp_core::{
-    BatchGrasp, BatchQuality, Body, BodyId, BodyKind, HoldSettings, RobotId, World,
+    BatchGrasp, BatchQuality, Body, BodyId, BodyKind, HoldSettings, Robot, RobotId, World,
     grasp_candidates,
 };
 use clasp_io::{Disk, MeshReading, MeshUnits};
@@ -43,7 +43,13 @@ pub struct BatchRequest<'a> {
 
 pub fn batch(request: &BatchRequest, format: Format) -> Result<String, Failure> {
     let (body, units) = load_object(request.object, request.reading, &|line| eprintln!("{line}"))?;
-    batch_of(request, body, units.as_ref(), format)
+    let hand = load_hand(request.hand)?;
+    batch_of(request, body, units.as_ref(), hand, format)
+}
+
+/// The hand `batch` grasps with.
+pub(crate) fn load_hand(file: &Path) -> Result<Robot, Failure> {
+    clasp_io::load_any_robot(&Disk, file).map_err(|e| one_line(&e))
 }
 
 /// The object as `batch` grasps it, with how a bare mesh was read; what it says on the way
@@ -59,19 +65,19 @@ pub(crate) fn load_object(
         say(units_line(units));
     }
     if let Some(warning) = clasp_io::repaired_inertia_warning(&body) {
-        say(format!("clasp-cli: warning: {warning}"));
+        say(crate::world_file::warning_line(&warning));
     }
     Ok((body, units))
 }
 
-/// The batch of `body`, loaded from `request.object`.
+/// The batch of `body`, loaded from `request.object`, by `hand`, loaded from `request.hand`.
 pub(crate) fn batch_of(
     request: &BatchRequest,
     body: Body,
     units: Option<&MeshUnits>,
+    hand: Robot,
     format: Format,
 ) -> Result<String, Failure> {
-    let hand = clasp_io::load_any_robot(&Disk, request.hand).map_err(|e| one_line(&e))?;
     let mut world = World::default();
     let object = world.add_body(body);
     let robot = world.add_robot(hand);

@@ -4,13 +4,13 @@
 //! `clasp.dataset` draws them, so the two give the same grasps. An object that does not load
 //! is one line on stderr naming its file, and the rest go on.
 
-use std::{path::Path, process::ExitCode};
+use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 
 use crate::{
-    batch::{BatchRequest, batch_of, load_object},
+    batch::{BatchRequest, batch_of, load_hand, load_object},
     output::{Format, one_line},
 };
 
@@ -27,6 +27,14 @@ pub fn batch_folder(request: &BatchRequest, format: Format) -> ExitCode {
         Ok(listed) => listed,
         Err(error) => {
             eprintln!("{}", one_line(&error));
+            return ExitCode::FAILURE;
+        }
+    };
+    // The hand is read once, and each object grasped by a copy of it.
+    let hand = match load_hand(request.hand) {
+        Ok(hand) => hand,
+        Err(failure) => {
+            eprintln!("{failure}");
             return ExitCode::FAILURE;
         }
     };
@@ -55,7 +63,7 @@ pub fn batch_folder(request: &BatchRequest, format: Format) -> ExitCode {
             ..request.clone()
         };
         let batched = load_object(&object.file, request.reading, &|line| bar.println(line))
-            .and_then(|(body, units)| batch_of(&one, body, units.as_ref(), format));
+            .and_then(|(body, units)| batch_of(&one, body, units.as_ref(), hand.clone(), format));
         match batched {
             Ok(output) => {
                 let output = named(&output, &object.name, format);
@@ -88,9 +96,4 @@ fn named(output: &str, name: &str, format: Format) -> String {
         },
         Format::Text => format!("{name}:\n{output}"),
     }
-}
-
-/// Whether `batch` is asked for a folder of objects rather than one.
-pub fn is_folder(object: &Path) -> bool {
-    object.is_dir()
 }

@@ -303,7 +303,7 @@ fn main() -> ExitCode {
                 test,
                 stepping,
             };
-            match batch_folder::is_folder(&object) {
+            match object.is_dir() {
                 true => batch_folder::batch_folder(&request, format(json)),
                 false => report(batch::batch(&request, format(json))),
             }

@@ -25,7 +25,12 @@ pub(crate) fn load_saying_warnings(
 
 /// Says on stderr what a file was read with a change, one line.
 pub(crate) fn say_warning(warning: &clasp_io::LoadWarning) {
-    eprintln!("clasp-cli: warning: {warning}");
+    eprintln!("{}", warning_line(warning));
+}
+
+/// The line that says a file was read with a change.
+pub(crate) fn warning_line(warning: &clasp_io::LoadWarning) -> String {
+    format!("clasp-cli: warning: {warning}")
 }
 
 /// The robot `--robot` names, by index (0 is the first) or by name; without it, the world's

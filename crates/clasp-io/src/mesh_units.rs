@@ -7,7 +7,7 @@
 use std::{fmt, path::Path, path::PathBuf, str::FromStr};
 
 use clasp_collide::TriMesh;
-use nalgebra::{Point3, Vector3};
+use nalgebra::Point3;
 
 use crate::{
     error::LoadError,
@@ -239,14 +239,8 @@ pub fn read_mesh(
 
 /// The largest side of the mesh's bounding box.
 fn largest_side(mesh: &TriMesh) -> f64 {
-    let (lo, hi) = mesh.vertices().iter().fold(
-        (
-            Vector3::repeat(f64::INFINITY),
-            Vector3::repeat(f64::NEG_INFINITY),
-        ),
-        |(lo, hi), v| (lo.inf(&v.coords), hi.sup(&v.coords)),
-    );
-    (hi - lo).max().max(0.0)
+    let (lo, hi) = mesh.bounding_box();
+    (hi - lo).max()
 }
 
 /// The mesh in mm and, from Y up, turned a quarter about x: (x, y, z) to (x, −z, y).
@@ -287,6 +281,7 @@ fn metres_to_mm(metres: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::source::Embedded;
+    use nalgebra::Vector3;
 
     /// A box `w` × `d` × `h` in the file's own numbers, as OBJ.
     fn box_obj(w: f64, d: f64, h: f64) -> String {
@@ -319,13 +314,7 @@ mod tests {
     }
 
     fn extent(mesh: &TriMesh) -> Vector3<f64> {
-        let (lo, hi) = mesh.vertices().iter().fold(
-            (
-                Vector3::repeat(f64::INFINITY),
-                Vector3::repeat(f64::NEG_INFINITY),
-            ),
-            |(lo, hi), v| (lo.inf(&v.coords), hi.sup(&v.coords)),
-        );
+        let (lo, hi) = mesh.bounding_box();
         hi - lo
     }
 

@@ -87,7 +87,7 @@ pub fn draw_aims(hand: &Robot, count: usize, seed: u64) -> Vec<GraspAim> {
     // 77 % of postures; force closure on GraspIt's mug 22 % against 70 % left where it stands).
     let roles = hand.infer_hand().roles;
     let mut starts: Vec<(usize, f64)> = match hand.thumb_opposition() {
-        Some(d) => hand.thumb_start(&roles, halfway_closed(hand, d)),
+        Some(d) => hand.thumb_start(&roles, d, halfway_closed(hand, d)),
         None => Vec::new(),
     };
     starts.extend(hand.claw_start(&roles));

@@ -68,7 +68,7 @@ const CLOSING_SHARE: f64 = 0.4;
 
 /// A DOF that can go further one way than the other by this share of its range is one-sided,
 /// as flexing joints are (−20° to 90°, say); spreads turn about as far each way (±20°).
-const ONE_SIDED: f64 = 0.1;
+pub(super) const ONE_SIDED: f64 = 0.1;
 
 /// A thumb's tip lies at least this many times further from the other fingertips than any
 /// other finger's tip does (the Inspire 2.2, the Allegro 1.8, GraspIt's human hand 2.1; the
@@ -112,14 +112,11 @@ impl Robot {
         let motions: Vec<DofMotion> = (0..self.dofs.len())
             .map(|dof| self.dof_motion(&self.dof_values, dof, &fingers, &tips))
             .collect();
-        let (base_pose, base) = self.finger_base(&fingers);
-        let palm_centre = base_pose * bounding_centre(base);
+        let base = self.finger_base(&fingers);
+        let palm_centre = base.0 * bounding_centre(base.1);
         let mut doubts = Vec::new();
         let facing = facing(&motions, &tips, palm_centre, &mut doubts);
-        // The grasp centre: in front of the palm, as far as the fingertips reach.
-        let reach =
-            tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len().max(1) as f64;
-        let centre = palm_centre + facing.into_inner() * reach;
+        let centre = grasp_centre(palm_centre, facing, &tips);
         let roles: Vec<DofRole> = motions
             .iter()
             .map(|motion| role(motion, &tips, &centre))
@@ -140,7 +137,7 @@ impl Robot {
         let half_closed = self.fingertips(&fingers, &self.half_closed(&roles));
         let grip = centroid(half_closed.iter()).unwrap_or(centre);
         HandInference {
-            approach: self.approach_on_palm(facing, grip, &fingers),
+            approach: self.approach_on_palm(facing, grip, base),
             roles,
             doubts,
         }
@@ -359,19 +356,24 @@ impl Robot {
         on_last.unwrap_or((self.palm.pose, &self.palm))
     }
 
+    /// The centre of the body the fingers grow from ([`Robot::finger_base`]), world.
+    pub(super) fn finger_base_centre(&self, fingers: &[usize]) -> Point3<f64> {
+        let (pose, body) = self.finger_base(fingers);
+        pose * bounding_centre(body)
+    }
+
     /// The approach in the palm's frame: facing `facing` (world), from the point of the face
-    /// of the body the fingers grow from in line with `grip` (world), where the half-closed
-    /// fingertips meet: an object the approach stops on sits between the fingers as they
-    /// close.
+    /// of the body the fingers grow from (`base`, where it stands) in line with `grip`
+    /// (world), where the half-closed fingertips meet: an object the approach stops on sits
+    /// between the fingers as they close.
     fn approach_on_palm(
         &self,
         facing: Unit<Vector3<f64>>,
         grip: Point3<f64>,
-        fingers: &[usize],
+        (base_pose, base): (crate::Pose, &crate::body::Body),
     ) -> HandApproach {
         let direction =
             Unit::new_normalize(self.palm.pose.rotation.inverse() * facing.into_inner());
-        let (base_pose, base) = self.finger_base(fingers);
         // The base in the palm's frame: itself where it is the palm.
         let in_palm = self.palm.pose.inverse() * base_pose;
         let centre = in_palm * bounding_centre(base);
@@ -469,6 +471,18 @@ fn role(motion: &DofMotion, tips: &[Point3<f64>], centre: &Point3<f64>) -> DofRo
     }
 }
 
+/// The grasp centre: in front of the palm (facing `facing` from `palm_centre`), as far as the
+/// fingertips reach from it on average.
+pub(super) fn grasp_centre(
+    palm_centre: Point3<f64>,
+    facing: Unit<Vector3<f64>>,
+    tips: &[Point3<f64>],
+) -> Point3<f64> {
+    let reach =
+        tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len().max(1) as f64;
+    palm_centre + facing.into_inner() * reach
+}
+
 /// Which of the fingertips is a thumb's: the one lying at least [`THUMB_APART`] times further
 /// from the others than any other does, of three fingers or more.
 pub(super) fn thumb_among(tips: &[Point3<f64>]) -> Option<usize> {
@@ -501,7 +515,7 @@ fn centroid<'a>(points: impl Iterator<Item = &'a Point3<f64>>) -> Option<Point3<
 }
 
 /// The centre of a body's bounding box, in its own frame (its origin where it has no mesh).
-pub(super) fn bounding_centre(body: &crate::body::Body) -> Point3<f64> {
+fn bounding_centre(body: &crate::body::Body) -> Point3<f64> {
     if body.mesh().is_empty() {
         return Point3::origin();
     }

@@ -9,7 +9,7 @@ use nalgebra::{Point3, Unit};
 
 use super::{
     Robot,
-    inference::{DofRole, bounding_centre, others_centre, thumb_among},
+    inference::{DofRole, ONE_SIDED, grasp_centre, others_centre, thumb_among},
 };
 
 /// Values tried of each of the thumb's first two DOFs, ends included.
@@ -30,14 +30,16 @@ const BESIDE: f64 = 0.7;
 const OPPOSITION_GAIN: f64 = 0.3;
 
 impl Robot {
-    /// The DOF values a grasp starts the thumb at, where the hand has a thumb that turns to
-    /// face the fingers: the turn halfway closed (`halfway`), or, where that leaves the thumb
-    /// beside the fingers, the thumb's first two DOFs where they best oppose them (module
-    /// docs). Empty for a hand without one.
-    pub fn thumb_start(&self, roles: &[DofRole], halfway: f64) -> Vec<(usize, f64)> {
-        let Some(opposition) = self.thumb_opposition() else {
-            return Vec::new();
-        };
+    /// The DOF values a grasp starts the thumb at, its turn toward the fingers being DOF
+    /// `opposition` ([`Robot::thumb_opposition`]): the turn halfway closed (`halfway`), or,
+    /// where that leaves the thumb beside the fingers, the thumb's first two DOFs where they
+    /// best oppose them (module docs).
+    pub fn thumb_start(
+        &self,
+        roles: &[DofRole],
+        opposition: usize,
+        halfway: f64,
+    ) -> Vec<(usize, f64)> {
         let turned = vec![(opposition, halfway)];
         let Some(judge) = OppositionJudge::new(self) else {
             return turned;
@@ -89,13 +91,11 @@ impl OppositionJudge {
         let thumb = thumb_among(&tips)?;
         let approach = hand.approach.as_ref()?;
         let facing = Unit::new_normalize(hand.palm.pose.rotation * approach.direction.into_inner());
-        let (base_pose, base) = hand.finger_base(&fingers);
-        let palm_centre = base_pose * bounding_centre(base);
-        let reach = tips.iter().map(|t| (t - palm_centre).norm()).sum::<f64>() / tips.len() as f64;
+        let centre = grasp_centre(hand.finger_base_centre(&fingers), facing, &tips);
         Some(Self {
             fingers,
             thumb,
-            centre: palm_centre + facing.into_inner() * reach,
+            centre,
         })
     }
 
@@ -157,8 +157,7 @@ impl Robot {
             return Vec::new();
         };
         let facing = self.palm.pose.rotation * approach.direction.into_inner();
-        let (base_pose, base) = self.finger_base(&fingers);
-        let base_centre = base_pose * bounding_centre(base);
+        let base_centre = self.finger_base_centre(&fingers);
         let tips = self.fingertips(&fingers, &self.dof_values);
         let (ahead, apart) = tips.iter().fold((0.0, 0.0), |(ahead, apart), t| {
             (
@@ -169,30 +168,33 @@ impl Robot {
         if tips.is_empty() || ahead < CLAW_LEAD * apart {
             return Vec::new();
         }
-        let mut opened = Vec::new();
-        for &f in &fingers {
-            let first = self.chains[f]
-                .joints
-                .iter()
-                .map(|j| j.coupling.dof)
-                .find(|&d| {
-                    matches!(roles.get(d), Some(DofRole::Closes { .. })) && self.turns_both_ways(d)
-                });
-            if let (Some(d), Some(DofRole::Closes { sense })) = (first, first.map(|d| roles[d])) {
-                let (lo, hi) = self.dof_limits(d);
-                let end = if sense > 0.0 { lo } else { hi };
-                let now = self.dof_values[d];
-                opened.push((d, now + CLAW_OPEN * (end - now)));
-            }
-        }
-        opened
+        let first_knuckle = |f: usize| {
+            self.chains[f].joints.iter().find_map(|j| {
+                let d = j.coupling.dof;
+                match roles.get(d) {
+                    Some(DofRole::Closes { sense }) if self.turns_both_ways(d) => Some((d, *sense)),
+                    _ => None,
+                }
+            })
+        };
+        let open = |(d, sense): (usize, f64)| {
+            let (lo, hi) = self.dof_limits(d);
+            let end = if sense > 0.0 { lo } else { hi };
+            let now = self.dof_values[d];
+            (d, now + CLAW_OPEN * (end - now))
+        };
+        fingers
+            .iter()
+            .filter_map(|&f| first_knuckle(f))
+            .map(open)
+            .collect()
     }
 
-    /// Whether DOF `d` can turn about as far each way from where it stands (within a tenth
-    /// of its range), as a claw's knuckles can, unlike a finger's flexing joints.
+    /// Whether DOF `d` can turn about as far each way from where it stands (within
+    /// [`ONE_SIDED`] of its range), as a claw's knuckles can, unlike a finger's flexing joints.
     fn turns_both_ways(&self, d: usize) -> bool {
         let (lo, hi) = self.dof_limits(d);
         let now = self.dof_values[d];
-        lo.is_finite() && hi.is_finite() && ((hi - now) - (now - lo)).abs() < 0.1 * (hi - lo)
+        lo.is_finite() && hi.is_finite() && ((hi - now) - (now - lo)).abs() < ONE_SIDED * (hi - lo)
     }
 }

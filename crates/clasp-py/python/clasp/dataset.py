@@ -427,11 +427,17 @@ def write_task(job: Job, task: Task, columns: dict, views: dict | None) -> Path:
 def write_shard(path: Path, columns: dict[str, list]) -> None:
     """Writes a shard atomically: a shard that exists is whole."""
     import pyarrow as pa
+
+    write_table(path, pa.table(columns))
+
+
+def write_table(path: Path, table) -> None:
+    """Writes a pyarrow table as Parquet atomically: a file that exists is whole."""
     import pyarrow.parquet as pq
 
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + f".{os.getpid()}.partial")
-    pq.write_table(pa.table(columns), partial)
+    pq.write_table(table, partial)
     os.replace(partial, path)
 
 
@@ -467,17 +473,12 @@ def combine(out: str | Path) -> Path:
     """Gathers every shard under ``out`` into one Parquet file, ``out/grasps.parquet`` (rows
     by object and grasp, as ``read`` gives them), written atomically; returns its path."""
     path = Path(out) / COMBINED
-    table = read(out)
-    import pyarrow.parquet as pq
-
-    partial = path.with_name(path.name + f".{os.getpid()}.partial")
-    pq.write_table(table, partial)
-    os.replace(partial, path)
+    write_table(path, read(out))
     return path
 
 
 def report(done: int, total: int, grasps: int, started: float) -> str:
-    """A progress line: a bar, shards written, grasps and their rate."""
+    """A progress line: shards written, grasps and their rate, and a bar."""
     seconds = max(time.perf_counter() - started, 1e-9)
     filled = round(20 * done / max(total, 1))
     bar = "#" * filled + "." * (20 - filled)
