@@ -143,6 +143,8 @@ pub struct StateDump {
     pub bodies: Vec<BodyState>,
     pub robots: Vec<RobotState>,
     pub selection: Vec<String>,
+    /// What the user picked, as the status bar names it: "clasp_mug", "robot allegro_hand".
+    pub selected: Vec<String>,
     pub collisions: CollisionState,
     pub contacts: Vec<ContactState>,
     pub quality: QualityState,
@@ -153,6 +155,10 @@ pub struct StateDump {
     pub view: Option<ViewState>,
     /// Where the panels put some controls, for the same scripts.
     pub ui: ControlPositions,
+    /// What the status bar says.
+    pub status_bar: Option<crate::ui::StatusShown>,
+    /// What the inspector's Collisions section lists for the selection.
+    pub inspector_collisions: Vec<String>,
 }
 
 /// The centres of controls a script may press, logical window pixels; the panels fill it in.
@@ -212,7 +218,10 @@ pub struct SimulationState {
     pub playing: bool,
     /// Simulated seconds.
     pub time: f64,
+    /// Simulated seconds per wall-clock second over the last second of play.
     pub real_time_factor: Option<f64>,
+    /// The factor, the frame time and the run's wall-clock and simulated seconds since Play.
+    pub meter: Option<crate::editor::simulation::RealTimeReading>,
 }
 
 /// The grasp quality of the current hand on the first graspable body (L1 wrench space).
@@ -241,11 +250,15 @@ pub struct BodyState {
 #[derive(Serialize, Debug)]
 pub struct RobotState {
     pub name: String,
+    /// The DOF sliders' labels, as the inspector shows them.
+    pub dof_labels: Vec<String>,
+    /// Each DOF's whole name: its joint's (URDF, MJCF), or the joints it drives (GraspIt).
+    pub dof_names: Vec<String>,
     /// Radians for revolute DOFs, millimetres for prismatic ones.
     pub dof_values: Vec<f64>,
 }
 
-pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
+pub fn state_dump(document: &Document, selection: &Selection) -> StateDump {
     let world = &document.world;
     let bodies = world
         .body_ids()
@@ -272,9 +285,20 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
         .robots()
         .map(|(_, r)| RobotState {
             name: r.name.clone(),
+            dof_labels: (0..r.dofs.len())
+                .map(|dof| crate::ui::dof_label(r, dof))
+                .collect(),
+            dof_names: r.dofs.iter().map(|d| d.name.clone()).collect(),
             dof_values: r.dof_values().to_vec(),
         })
         .collect();
+    let selected = selection
+        .items(world)
+        .into_iter()
+        .map(|item| item.describe(world))
+        .collect();
+    let inspector_collisions =
+        crate::editor::collision_state::collision_lines(world, selection);
     let selection = selection
         .iter()
         .filter_map(|&id| world.body(id))
@@ -285,6 +309,7 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
         bodies,
         robots,
         selection,
+        selected,
         collisions: collision_state(world),
         contacts: contact_states(world),
         quality: quality_state(&document.quality),
@@ -292,6 +317,8 @@ pub fn state_dump(document: &Document, selection: &[BodyId]) -> StateDump {
         frame_rate: None,
         view: None,
         ui: ControlPositions::default(),
+        status_bar: None,
+        inspector_collisions,
     }
 }
 
@@ -398,6 +425,7 @@ struct Shown<'w, 's> {
     controls: Res<'w, ControlPositions>,
     simulation: Res<'w, crate::editor::simulation::Simulation>,
     frames: Res<'w, crate::frame_rate::FrameTimes>,
+    log: Res<'w, crate::editor::resources::Log>,
 }
 
 fn write_state(
@@ -415,6 +443,7 @@ fn write_state(
         controls,
         simulation,
         frames,
+        log,
     } = shown;
     let Some(path) = &options.state_out else {
         return;
@@ -430,11 +459,15 @@ fn write_state(
     let mut state = state_dump(&document, &selection);
     state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
     state.ui = controls.clone();
+    state.status_bar = Some(crate::ui::status_shown(
+        &document, &selection, &simulation, &log,
+    ));
     state.frame_rate = frames.rate();
     state.simulation = SimulationState {
         playing: simulation.playing,
         time: simulation.time,
-        real_time_factor: simulation.real_time_factor,
+        real_time_factor: simulation.meter.reading().map(|r| r.factor),
+        meter: simulation.meter.reading(),
     };
     // Written beside and renamed, so a reader never sees half a file.
     let partial = path.with_extension("partial");

@@ -18,6 +18,7 @@ pub mod icon;
 pub mod markers;
 pub mod offscreen;
 mod opening;
+pub mod overlay;
 pub mod planning;
 mod plugin;
 pub mod scene;

@@ -15,6 +15,7 @@ use crate::{
     convert,
     dragger::handles::perpendiculars,
     editor::{resources::Document, resources::ViewSettings, timeline::Timeline},
+    overlay::{HandleGizmos, XrayGizmos, dimmed},
     systems::ClaspSystems,
 };
 
@@ -28,6 +29,8 @@ pub struct MarkerGeometry {
     pub indices: Vec<u32>,
     /// From the contact point along the normal, one cone height long.
     pub normal_lines: Vec<(Vec3, Vec3)>,
+    /// Each cone's slanted edges and its rim, for the x-ray that shows it through a body.
+    pub cone_edges: Vec<(Vec3, Vec3)>,
     /// Each contact's force of the last step, as the cone's body pushes the other: an arrow
     /// from the contact point, inside its cone while the contact sticks, on the cone's surface
     /// while it slides. The largest force is 1.5 cone heights long, the others to scale.
@@ -51,10 +54,17 @@ impl MarkerGeometry {
         self.positions.push(convert::point(&apex).to_array());
         let centre = apex + axis * height;
         let radius = height * tan_half_angle;
-        for k in 0..CONE_SIDES {
-            let angle = std::f64::consts::TAU * k as f64 / CONE_SIDES as f64;
-            let rim = centre + (u * angle.cos() + v * angle.sin()) * radius;
-            self.positions.push(convert::point(&rim).to_array());
+        let rim: Vec<Vec3> = (0..CONE_SIDES)
+            .map(|k| {
+                let angle = std::f64::consts::TAU * k as f64 / CONE_SIDES as f64;
+                convert::point(&(centre + (u * angle.cos() + v * angle.sin()) * radius))
+            })
+            .collect();
+        self.positions.extend(rim.iter().map(|p| p.to_array()));
+        let tip = convert::point(&apex);
+        for (k, &corner) in rim.iter().enumerate() {
+            self.cone_edges.push((tip, corner));
+            self.cone_edges.push((corner, rim[(k + 1) % CONE_SIDES]));
         }
         self.positions.push(convert::point(&centre).to_array());
         let base = first + CONE_SIDES as u32 + 1;
@@ -259,17 +269,32 @@ fn rebuild_markers(
     }
 }
 
-fn draw_normal_lines(view: Res<ViewSettings>, markers: Query<&ShownMarkers>, mut gizmos: Gizmos) {
+const CONE_EDGE: Color = Color::srgb(0.9, 0.1, 0.1);
+const FORCE: Color = Color::srgb(1.0, 0.75, 0.0);
+
+/// Each cone's normal and each force arrow, with the scene's depth; and a dimmed copy of every
+/// cone, normal and arrow over the bodies, so that one inside a finger still shows.
+fn draw_normal_lines(
+    view: Res<ViewSettings>,
+    markers: Query<&ShownMarkers>,
+    mut gizmos: Gizmos,
+    mut xray: Gizmos<XrayGizmos>,
+) {
     if !view.contacts_shown {
         return;
     }
     for shown in &markers {
         for &(from, to) in &shown.0.normal_lines {
             gizmos.line(from, to, Color::BLACK);
+            xray.line(from, to, dimmed(Color::BLACK));
+        }
+        for &(from, to) in &shown.0.cone_edges {
+            xray.line(from, to, dimmed(CONE_EDGE));
         }
         if view.forces_shown {
             for &(from, to) in &shown.0.force_arrows {
-                gizmos.arrow(from, to, Color::srgb(1.0, 0.75, 0.0));
+                gizmos.arrow(from, to, FORCE);
+                xray.arrow(from, to, dimmed(FORCE));
             }
         }
     }
@@ -285,7 +310,11 @@ pub fn virtual_contact_points(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)>
 }
 
 /// View → Virtual contacts: each a small cyan ball with a line along its normal.
-fn draw_virtual_contacts(document: Res<Document>, view: Res<ViewSettings>, mut gizmos: Gizmos) {
+fn draw_virtual_contacts(
+    document: Res<Document>,
+    view: Res<ViewSettings>,
+    mut gizmos: Gizmos<HandleGizmos>,
+) {
     if !view.virtual_contacts_shown {
         return;
     }
@@ -316,8 +345,54 @@ pub fn approach_arrows(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)> {
         .collect()
 }
 
-/// View → Approach directions: an orange arrow from each palm the way it approaches.
-fn draw_approaches(document: Res<Document>, view: Res<ViewSettings>, mut gizmos: Gizmos) {
+/// How far each DOF is turned (radians) or slid (mm) to see which way Auto Grasp takes a
+/// fingertip.
+const CLOSING_NUDGE: f64 = 0.05;
+
+/// How long a closing arrow is drawn, mm.
+const CLOSING_ARROW: f64 = 25.0;
+
+/// Where each fingertip goes as Auto Grasp closes the hand, world mm: the centre of each
+/// chain's last link and the unit direction it moves when every DOF turns its closing way
+/// (GraspIt's default velocities, or the senses Clasp inferred). A tip that does not move is
+/// left out.
+pub fn closing_arrows(world: &World) -> Vec<(Point3<f64>, Vector3<f64>)> {
+    let mut arrows = Vec::new();
+    for (_, robot) in world.robots() {
+        let now = robot.dof_values().to_vec();
+        let closed: Vec<f64> = (0..now.len())
+            .map(|dof| {
+                let sense = robot.dofs[dof].default_velocity.signum();
+                let (lo, hi) = robot.dof_limits(dof);
+                (now[dof] + sense * CLOSING_NUDGE).clamp(lo.min(now[dof]), hi.max(now[dof]))
+            })
+            .collect();
+        let (before, after) = (robot.link_poses_at(&now), robot.link_poses_at(&closed));
+        let mut first_link = 0;
+        for chain in robot.chains() {
+            first_link += chain.links.len();
+            let Some(tip) = chain.links.last() else {
+                continue;
+            };
+            let (lo, hi) = tip.body.mesh().bounding_box();
+            let centre = nalgebra::center(&lo, &hi);
+            let at = before[first_link - 1] * centre;
+            let moved = after[first_link - 1] * centre - at;
+            if moved.norm() > 1e-6 {
+                arrows.push((at, moved.normalize()));
+            }
+        }
+    }
+    arrows
+}
+
+/// View → Approach and closing: an orange arrow from each palm the way it approaches, and a
+/// green one on each fingertip the way Auto Grasp moves it.
+fn draw_approaches(
+    document: Res<Document>,
+    view: Res<ViewSettings>,
+    mut gizmos: Gizmos<HandleGizmos>,
+) {
     if !view.approach_shown {
         return;
     }
@@ -325,6 +400,11 @@ fn draw_approaches(document: Res<Document>, view: Res<ViewSettings>, mut gizmos:
     for (from, direction) in approach_arrows(&document.world) {
         let to = from + direction * APPROACH_ARROW;
         gizmos.arrow(convert::point(&from), convert::point(&to), color);
+    }
+    let closing = Color::srgb(0.2, 0.9, 0.3);
+    for (from, direction) in closing_arrows(&document.world) {
+        let to = from + direction * CLOSING_ARROW;
+        gizmos.arrow(convert::point(&from), convert::point(&to), closing);
     }
 }
 

@@ -10,7 +10,7 @@ use crate::{
     capture::{self, RunOptions},
     commands, dialog, dragger, editor, frame_rate, grasp_test, markers,
     opening::EditorWorld,
-    planning, scene, selection, simulation, systems, timeline, ui,
+    overlay, planning, scene, selection, simulation, systems, timeline, ui,
 };
 
 /// Everything Clasp adds to a Bevy app; the window and renderer come from the caller.
@@ -40,7 +40,8 @@ impl Plugin for ClaspPlugin {
                 simulation::SimulationPlugin,
                 grasp_test::GraspTestPlugin,
                 frame_rate::FrameRatePlugin,
-            ));
+            ))
+            .add_plugins(overlay::OverlayPlugin);
     }
 }
 

@@ -7,7 +7,8 @@ use clasp_core::BodyId;
 use crate::{
     camera::{DRAG_THRESHOLD_PX, PointerGesture},
     convert,
-    editor::{requests::Editor, resources::Document, resources::Selection},
+    editor::{requests::Editor, resources::Document, resources::Picked, resources::Selection},
+    overlay::HandleGizmos,
     scene::{BaseColor, BodyView},
     systems::ClaspSystems,
 };
@@ -144,17 +145,34 @@ fn highlight_selected(
 
 pub const SELECTED: Color = Color::srgb(1.0, 0.55, 0.1);
 
-/// A box round each selected body, drawn over everything, like GraspIt's selection overlay.
-fn outline_selected(document: Res<Document>, selection: Res<Selection>, mut gizmos: Gizmos) {
-    for &id in selection.iter() {
-        let Some(body) = document.world.body(id) else {
-            continue;
-        };
-        let (lo, hi) = body.mesh().bounding_box();
-        let (lo, hi) = (convert::point(&lo), convert::point(&hi));
-        let pose = convert::transform(&body.pose());
-        let local = Transform::from_translation((lo + hi) / 2.0)
-            .with_scale((hi - lo).max(Vec3::splat(0.5)));
-        gizmos.cube(pose * local, SELECTED);
+/// A box round each thing picked, drawn over everything, like GraspIt's selection overlay:
+/// round each body picked alone, and round a whole robot once.
+fn outline_selected(
+    document: Res<Document>,
+    selection: Res<Selection>,
+    mut gizmos: Gizmos<HandleGizmos>,
+) {
+    let world = &document.world;
+    for item in selection.items(world) {
+        match item {
+            Picked::Body(id) => {
+                let Some(body) = world.body(id) else {
+                    continue;
+                };
+                let (lo, hi) = body.mesh().bounding_box();
+                gizmos.cube(convert::transform(&body.pose()) * box_between(&lo, &hi), SELECTED);
+            }
+            Picked::Robot(_) => {
+                if let Some((lo, hi)) = world.bounding_box_of(&item.bodies(world)) {
+                    gizmos.cube(box_between(&lo, &hi), SELECTED);
+                }
+            }
+        }
     }
+}
+
+/// The transform that makes Bevy's unit cube the box from `lo` to `hi`.
+fn box_between(lo: &nalgebra::Point3<f64>, hi: &nalgebra::Point3<f64>) -> Transform {
+    let (lo, hi) = (convert::point(lo), convert::point(hi));
+    Transform::from_translation((lo + hi) / 2.0).with_scale((hi - lo).max(Vec3::splat(0.5)))
 }

@@ -34,6 +34,7 @@ impl Editor<'_> {
         self.continue_timeline();
         self.simulation.playing = true;
         self.simulation.owed = 0.0;
+        self.simulation.meter.stop();
     }
 
     /// Pause: the world stays where the run left it.
@@ -45,7 +46,7 @@ impl Editor<'_> {
         self.remember_moment();
         self.let_go();
         self.simulation.playing = false;
-        self.simulation.real_time_factor = None;
+        self.simulation.meter.stop();
         self.refresh_quality(true);
     }
 
@@ -66,8 +67,9 @@ impl Editor<'_> {
         self.refresh_quality(true);
     }
 
-    /// A frame of a run: `frame` seconds of the clock passed since the last.
-    pub fn advance(&mut self, frame: f64) {
+    /// A frame of a run: `frame` seconds of the clock passed since the last, and the clock
+    /// reads `wall` seconds (for the real-time factor).
+    pub fn advance(&mut self, frame: f64, wall: f64) {
         if !self.simulation.playing {
             return;
         }
@@ -83,7 +85,8 @@ impl Editor<'_> {
             // Behind the clock: what is left is dropped, not owed, so the run never spirals.
             self.simulation.owed = 0.0;
         }
-        self.simulation.real_time_factor = Some(taken as f64 * dt / frame);
+        let simulated = self.simulation.time;
+        self.simulation.meter.record(wall, simulated);
         self.remember_frame();
         self.record_trace();
         self.refresh_quality(false);
@@ -188,9 +191,11 @@ impl Editor<'_> {
 }
 
 /// Advances a playing world by the frame's time, after the drags and requests of the frame.
-fn advance_simulation(time: Res<Time>, mut editor: Editor) {
+/// The real-time factor is read off the wall clock: the app's own clock stops short of a
+/// frame longer than a quarter second.
+fn advance_simulation(time: Res<Time>, wall: Res<Time<Real>>, mut editor: Editor) {
     if editor.simulation.playing {
-        editor.advance(time.delta_secs_f64());
+        editor.advance(time.delta_secs_f64(), wall.elapsed_secs_f64());
     }
 }
 

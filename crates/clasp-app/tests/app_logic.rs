@@ -796,7 +796,7 @@ fn play_drops_a_box_onto_the_table_with_its_forces_shown_and_undo_puts_it_back()
             "the table pushes the box up: {tail} → {tip}"
         );
     }
-    let status = edit(&mut app, |editor| clasp_app::ui::simulation_summary(editor));
+    let status = edit(&mut app, |editor| clasp_app::ui::simulation_summary(&editor.simulation));
     assert!(status.is_some_and(|s| s.starts_with('▶')));
 
     press_key(&mut app, &[], KeyCode::Space);
@@ -1004,7 +1004,7 @@ fn a_mujoco_model_given_first_opens_as_the_world() {
         .join("../../models/robots/ClaspMJCF/three_finger.xml");
     let scene = clasp_app::open_scene(std::slice::from_ref(&file));
     let log = scene.resource::<Log>();
-    assert!(log.iter().all(|e| !e.error), "{:?}", log.0);
+    assert!(log.iter().all(|e| !e.error), "{:?}", log.entries);
     let world = &scene.resource::<Document>().world;
     assert_eq!(
         world.robot(RobotId::from_index(0)).unwrap().name,

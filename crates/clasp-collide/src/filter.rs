@@ -131,6 +131,11 @@ impl<K: Ord + Copy> CollisionSwitches<K> {
         }
     }
 
+    /// Every pair switched off against each other, the smaller id first.
+    pub fn pairs_off(&self) -> impl Iterator<Item = (K, K)> + '_ {
+        self.pairs_off.iter().copied()
+    }
+
     pub fn pair_on(&self, a: K, b: K) -> bool {
         !self.pairs_off.contains(&ordered(a, b))
     }

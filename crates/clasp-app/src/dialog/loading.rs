@@ -44,6 +44,24 @@ struct Load {
     task: Task<FileContents>,
 }
 
+/// A world read and checked, waiting for the unsaved-edits question to be answered before it
+/// takes the place of the one open.
+pub struct ReadyWorld {
+    path: PathBuf,
+    contents: FileContents,
+}
+
+impl ReadyWorld {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Puts it in place of the world open.
+    pub(super) fn open(self, editor: &mut Editor) {
+        apply(editor, &self.path, self.contents);
+    }
+}
+
 /// What a loaded file holds, or why it did not load.
 enum FileContents {
     World(Result<Box<(World, Vec<LoadWarning>)>, LoadError>),
@@ -95,8 +113,14 @@ impl Loads {
 }
 
 /// Applies the loads that finished, oldest first; a later one waits for an earlier one, so
-/// files chosen one after another arrive in that order.
-pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
+/// files chosen one after another arrive in that order. A world that loaded waits for the
+/// unsaved-edits question where the one open has edits (`unsaved`): the question comes only
+/// once the new world is ready, and a file that does not load never asks it.
+pub(super) fn finish_loads(
+    mut loads: ResMut<Loads>,
+    mut prompt: ResMut<super::unsaved::UnsavedPrompt>,
+    mut editor: Editor,
+) {
     if loads.is_idle() {
         return;
     }
@@ -111,12 +135,26 @@ pub(super) fn finish_loads(mut loads: ResMut<Loads>, mut editor: Editor) {
             return;
         };
         let job = loads.jobs.remove(0);
-        match contents {
-            FileContents::World(world) => editor.open_loaded_world(&job.path, world.map(|w| *w)),
-            FileContents::Recording(loaded) => {
-                editor.open_loaded_recording(&job.path, loaded.map(|r| *r))
-            }
-            FileContents::Import(loaded) => editor.import_loaded(&job.path, loaded),
+        let replaces_world = match &contents {
+            FileContents::World(loaded) => loaded.is_ok(),
+            FileContents::Recording(loaded) => loaded.is_ok(),
+            FileContents::Import(_) => false,
         };
+        if replaces_world && editor.has_unsaved_edits() {
+            prompt.ask(ReadyWorld {
+                path: job.path,
+                contents,
+            });
+            continue;
+        }
+        apply(&mut editor, &job.path, contents);
     }
+}
+
+fn apply(editor: &mut Editor, path: &Path, contents: FileContents) {
+    match contents {
+        FileContents::World(world) => editor.open_loaded_world(path, world.map(|w| *w)),
+        FileContents::Recording(loaded) => editor.open_loaded_recording(path, loaded.map(|r| *r)),
+        FileContents::Import(loaded) => editor.import_loaded(path, loaded),
+    };
 }

@@ -118,12 +118,11 @@ fn poll_native(mut dialogs: ResMut<FileDialogs>, mut editor: Editor) {
     }
 }
 
-/// Files chosen to open or import load in the background (see `loading`), a world to open
-/// once unsaved edits are answered for (`unsaved`); a world is saved at once.
+/// Files chosen to open or import load in the background (see `loading`): a world opens once
+/// it has loaded and unsaved edits are answered for (`unsaved`). A world is saved at once.
 fn use_chosen(
     mut dialogs: ResMut<FileDialogs>,
     mut loads: ResMut<Loads>,
-    mut prompt: ResMut<unsaved::UnsavedPrompt>,
     time: Res<Time>,
     mut editor: Editor,
 ) {
@@ -133,9 +132,7 @@ fn use_chosen(
     let now = time.elapsed_secs_f64();
     for (purpose, path) in std::mem::take(&mut dialogs.chosen) {
         match purpose {
-            DialogPurpose::OpenWorld => {
-                prompt.leave(unsaved::Leaving::Open(path), &mut editor, &mut loads, now);
-            }
+            DialogPurpose::OpenWorld => loads.start(LoadPurpose::OpenWorld, path, now),
             DialogPurpose::Import(kind) => {
                 let purpose = LoadPurpose::Import(kind, dialogs.mesh_reading);
                 loads.start(purpose, path, now);

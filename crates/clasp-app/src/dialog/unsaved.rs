@@ -2,7 +2,8 @@
 //! Save (Save As where the world has no file yet), Don't Save, or Cancel.
 //!
 //! Every way out passes here: Open World, Open Recent and a dropped world (all delivered as a
-//! chosen file), File → Quit and the window's close button.
+//! chosen file, read and checked first: the question comes once the new world is ready, and a
+//! file that does not load asks nothing), File → Quit and the window's close button.
 
 use std::path::PathBuf;
 
@@ -11,7 +12,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::{
     file_dialogs::FileDialogs,
-    loading::{LoadPurpose, Loads},
+    loading::ReadyWorld,
     purpose::DialogPurpose,
 };
 use crate::editor::requests::Editor;
@@ -20,6 +21,8 @@ use crate::editor::requests::Editor;
 #[derive(Resource, Default)]
 pub struct UnsavedPrompt {
     pub pending: Option<Leaving>,
+    /// The world read for `Leaving::Open`, ready to take the place of the one open.
+    ready: Option<ReadyWorld>,
 }
 
 /// Leaving the world as it stands.
@@ -44,20 +47,20 @@ pub enum Answer {
 }
 
 impl UnsavedPrompt {
-    /// Asks first where the world has unsaved edits; otherwise leaves at once. True when the
-    /// app should close now.
-    pub fn leave(
-        &mut self,
-        leave: Leaving,
-        editor: &mut Editor,
-        loads: &mut Loads,
-        now: f64,
-    ) -> bool {
+    /// Quit: asks first where the world has unsaved edits; otherwise true, to close now.
+    pub fn quit(&mut self, editor: &mut Editor) -> bool {
         if editor.has_unsaved_edits() {
-            self.pending = Some(leave);
+            self.pending = Some(Leaving::Quit);
+            self.ready = None;
             return false;
         }
-        go(leave, loads, now)
+        true
+    }
+
+    /// A world read and checked would replace one with unsaved edits: ask.
+    pub(super) fn ask(&mut self, ready: ReadyWorld) {
+        self.pending = Some(Leaving::Open(ready.path().to_path_buf()));
+        self.ready = Some(ready);
     }
 
     /// The user's answer to the question asked; true when the app should close now.
@@ -66,33 +69,30 @@ impl UnsavedPrompt {
         answer: Answer,
         editor: &mut Editor,
         dialogs: &mut FileDialogs,
-        loads: &mut Loads,
-        now: f64,
     ) -> bool {
         let Some(leave) = self.pending.take() else {
             return false;
         };
+        let ready = self.ready.take();
+        let go = |editor: &mut Editor| match leave {
+            Leaving::Open(_) => {
+                if let Some(ready) = ready {
+                    ready.open(editor);
+                }
+                false
+            }
+            Leaving::Quit => true,
+        };
         match answer {
             Answer::Cancel => false,
-            Answer::DontSave => go(leave, loads, now),
+            Answer::DontSave => go(editor),
             Answer::Save if editor.doc.path.is_none() => {
                 dialogs.request(DialogPurpose::SaveAs);
                 false
             }
             // A save that fails is reported, and the world stays open with its edits.
-            Answer::Save => editor.save(None) && go(leave, loads, now),
+            Answer::Save => editor.save(None) && go(editor),
         }
-    }
-}
-
-/// Leaves: starts loading the world chosen, or says to close.
-fn go(leave: Leaving, loads: &mut Loads, now: f64) -> bool {
-    match leave {
-        Leaving::Open(path) => {
-            loads.start(LoadPurpose::OpenWorld, path, now);
-            false
-        }
-        Leaving::Quit => true,
     }
 }
 
@@ -100,16 +100,13 @@ fn go(leave: Leaving, loads: &mut Loads, now: f64) -> bool {
 pub(super) fn ask_before_closing(
     mut closes: MessageReader<WindowCloseRequested>,
     mut prompt: ResMut<UnsavedPrompt>,
-    mut loads: ResMut<Loads>,
     mut editor: Editor,
-    time: Res<Time>,
     mut exit: MessageWriter<AppExit>,
 ) {
     if closes.read().count() == 0 {
         return;
     }
-    let now = time.elapsed_secs_f64();
-    if prompt.leave(Leaving::Quit, &mut editor, &mut loads, now) {
+    if prompt.quit(&mut editor) {
         exit.write(AppExit::Success);
     }
 }
@@ -119,9 +116,7 @@ pub(super) fn show_prompt(
     mut contexts: EguiContexts,
     mut prompt: ResMut<UnsavedPrompt>,
     mut dialogs: ResMut<FileDialogs>,
-    mut loads: ResMut<Loads>,
     mut editor: Editor,
-    time: Res<Time>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let Some(leave) = prompt.pending.clone() else {
@@ -172,8 +167,7 @@ pub(super) fn show_prompt(
         None if modal.should_close() => Answer::Cancel,
         None => return Ok(()),
     };
-    let now = time.elapsed_secs_f64();
-    if prompt.answer(answer, &mut editor, &mut dialogs, &mut loads, now) {
+    if prompt.answer(answer, &mut editor, &mut dialogs) {
         exit.write(AppExit::Success);
     }
     Ok(())

@@ -19,6 +19,7 @@ use crate::{
     camera::PointerGesture,
     convert,
     editor::{requests::Editor, resources::Document, resources::Selection},
+    overlay::HandleGizmos,
     scene::BodyView,
     systems::ClaspSystems,
 };
@@ -321,7 +322,7 @@ fn draw_draggers(
     active: Res<ActiveDrag>,
     camera: ViewCamera,
     windows: Query<&Window, With<PrimaryWindow>>,
-    mut gizmos: Gizmos,
+    mut gizmos: Gizmos<HandleGizmos>,
 ) {
     let Ok(view) = camera.single() else {
         return;

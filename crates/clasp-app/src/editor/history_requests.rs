@@ -49,6 +49,7 @@ impl Editor<'_> {
     }
 
     pub(super) fn restore(&mut self, snapshot: Snapshot) {
+        self.world_changed();
         self.history.revision = snapshot.revision;
         self.doc.world = snapshot.world;
         self.selection.0 = snapshot.selection;
@@ -89,6 +90,7 @@ impl Editor<'_> {
     }
 
     pub(super) fn push_undo(&mut self, snapshot: Snapshot) {
+        self.world_changed();
         self.history.undo.push(snapshot);
         self.history.changed();
         if self.history.undo.len() > HISTORY_LIMIT {

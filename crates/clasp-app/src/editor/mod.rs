@@ -15,14 +15,15 @@ pub use move_requests::axis;
 pub use plans::Planning;
 pub use requests::{Editor, edit, install_editor, move_editor};
 pub use resources::{
-    Document, FrameRequest, Framing, Log, LogEntry, QualityReport, Selection, ShownCamera,
-    ViewSettings,
+    Document, FrameRequest, Framing, Log, LogEntry, Picked, QualityReport, Selection,
+    ShownCamera, ViewSettings,
 };
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
 pub use timeline::{
     Kept, TIMELINE_INTERVAL, TIMELINE_LENGTH, Timeline, TimelineMoment, TimelineSource,
 };
 
+pub mod collision_state;
 pub mod file_requests;
 pub mod grasp_test;
 pub mod history;

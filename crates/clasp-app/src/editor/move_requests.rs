@@ -100,7 +100,12 @@ impl Editor<'_> {
     }
 
     /// Auto Grasp (closing) or Auto Open of a robot: every finger until contact or its limit.
+    /// An Auto Grasp with the nearest object behind the palm says so: the fingers close the
+    /// way the palm faces, away from it.
     pub fn auto_grasp(&mut self, robot: RobotId, closing: bool) {
+        if closing && let Some(warning) = object_behind_palm(&self.doc.world, robot) {
+            self.error(warning);
+        }
         self.begin_drag(if closing { "auto grasp" } else { "auto open" });
         let outcome = if closing {
             self.doc.world.auto_grasp(robot)
@@ -181,4 +186,30 @@ pub fn axis(i: usize) -> Vector3<f64> {
     let mut v = Vector3::zeros();
     v[i] = 1.0;
     v
+}
+
+/// "clasp_mug lies behind the palm of allegro_hand: …", where the graspable body nearest the
+/// palm has its centre behind the palm's approach plane (GraspIt's approach direction, or the
+/// one Clasp inferred): the fingers close the way the palm faces, away from it.
+pub fn object_behind_palm(world: &clasp_core::World, robot: RobotId) -> Option<String> {
+    let hand = world.robot(robot)?;
+    let approach = hand.approach.as_ref()?;
+    let palm = hand.pose();
+    let (from, facing) = (
+        palm * approach.reference,
+        palm.rotation * approach.direction.into_inner(),
+    );
+    let (_, nearest) = world
+        .free_bodies()
+        .filter(|(_, b)| b.kind == clasp_core::BodyKind::Graspable)
+        .map(|(_, b)| ((b.world_cog() - from).norm(), b))
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let ahead = (nearest.world_cog() - from).dot(&facing);
+    (ahead < 0.0).then(|| {
+        format!(
+            "{} lies behind the palm of {} ({:.0} mm): Auto Grasp closes the fingers the way the \
+             palm faces; turn the hand to face it (View → Approach and closing draws which way)",
+            nearest.name, hand.name, -ahead
+        )
+    })
 }

@@ -85,17 +85,21 @@ pub fn edit<T>(world: &mut bevy::ecs::world::World, request: impl FnOnce(&mut Ed
 
 impl Editor<'_> {
     pub fn info(&mut self, text: impl Into<String>) {
-        self.log.0.push(LogEntry {
-            error: false,
-            text: text.into(),
-        });
+        self.log.push(LogEntry::new(false, text));
     }
 
+    /// Says what went wrong: in the log, as a notification, and in the status bar until the
+    /// world changes.
     pub fn error(&mut self, text: impl Into<String>) {
-        self.log.0.push(LogEntry {
-            error: true,
-            text: text.into(),
-        });
+        self.log.push(LogEntry::new(true, text));
+    }
+
+    /// The world changed (an edit, an undo, another world): the error the status bar showed
+    /// was about the world before, and leaves it. The log keeps it.
+    pub(crate) fn world_changed(&mut self) {
+        if self.log.standing_error.is_some() {
+            self.log.standing_error = None;
+        }
     }
 
     // ---- selection ----
@@ -146,20 +150,40 @@ impl Editor<'_> {
 
     /// The Toggle Collision button's state for the current selection.
     pub fn collisions_on(&self) -> bool {
-        self.doc.world.collisions_on(&self.selected_elements())
+        self.doc.world.collisions_on_for(&self.picked_bodies())
     }
 
-    /// Toggle Collision: nothing selected → the world; two elements → that pair; one or three
-    /// or more → each against everything. Contacts are found again at once.
+    /// The bodies of each thing picked (see [`Selection::items`]).
+    fn picked_bodies(&self) -> Vec<Vec<BodyId>> {
+        let world = &self.doc.world;
+        self.selection
+            .items(world)
+            .into_iter()
+            .map(|item| item.bodies(world))
+            .collect()
+    }
+
+    /// What Toggle Collision switches for the current selection, in words: "the world", "the
+    /// pair clasp_mug and clasp_table", "clasp_mug against everything".
+    pub fn collision_target(&self) -> String {
+        let world = &self.doc.world;
+        let items = self.selection.items(world);
+        match items.as_slice() {
+            [] => "the world".into(),
+            [one] => format!("{} against everything", one.describe(world)),
+            [a, b] => format!("the pair {} and {}", a.describe(world), b.describe(world)),
+            many => format!("each of {} selected against everything", many.len()),
+        }
+    }
+
+    /// Toggle Collision: nothing selected → the world; two picked → that pair; one or three
+    /// or more → each against everything. A robot's link picked alone is that link, a whole
+    /// robot picked (a double-click, an import) the robot. Contacts are found again at once.
     pub fn toggle_collisions(&mut self) -> bool {
-        let elements = self.selected_elements();
+        let groups = self.picked_bodies();
+        let what = self.collision_target();
         let before = self.snapshot("toggle collisions");
-        let on = self.doc.world.toggle_collisions(&elements);
-        let what = match elements.len() {
-            0 => "the world".to_string(),
-            2 => "the selected pair".to_string(),
-            n => format!("{n} selected element{}", if n == 1 { "" } else { "s" }),
-        };
+        let on = self.doc.world.toggle_collisions_for(&groups);
         // Switching collisions back on between bodies that pass into each other would leave the
         // world in a state no move may make (GraspIt's trap): refuse, and say which.
         let overlapping = if on {

@@ -108,16 +108,92 @@ impl Selection {
             _ => None,
         }
     }
+
+    /// What the user picked, in the order picked: a free body, a whole robot (every body of it
+    /// selected, as an import or a double-click leaves it), or a robot's body picked alone.
+    pub fn items(&self, world: &World) -> Vec<Picked> {
+        let mut items: Vec<Picked> = Vec::new();
+        for &id in &self.0 {
+            let item = match id.element() {
+                Element::Robot(r) if whole_element(world, &self.0, id.element()) => Picked::Robot(r),
+                _ => Picked::Body(id),
+            };
+            if !items.contains(&item) {
+                items.push(item);
+            }
+        }
+        items
+    }
 }
 
-/// The log panel's lines, oldest first.
+/// One thing the user picked (see [`Selection::items`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Picked {
+    Body(BodyId),
+    Robot(RobotId),
+}
+
+impl Picked {
+    /// The bodies it stands for.
+    pub fn bodies(self, world: &World) -> Vec<BodyId> {
+        match self {
+            Picked::Body(id) => vec![id],
+            Picked::Robot(r) => world.element_bodies(Element::Robot(r)),
+        }
+    }
+
+    /// "clasp_mug", "robot allegro_hand".
+    pub fn describe(self, world: &World) -> String {
+        match self {
+            Picked::Body(id) => world.body(id).map_or("?".into(), |b| b.name.clone()),
+            Picked::Robot(r) => format!(
+                "robot {}",
+                world.robot(r).map_or("?", |robot| robot.name.as_str())
+            ),
+        }
+    }
+}
+
+fn whole_element(world: &World, selected: &[BodyId], element: Element) -> bool {
+    world
+        .element_bodies(element)
+        .iter()
+        .all(|b| selected.contains(b))
+}
+
+/// The log panel's lines, oldest first, and the error the status bar shows.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
-pub struct Log(pub Vec<LogEntry>);
+pub struct Log {
+    pub entries: Vec<LogEntry>,
+    /// The entry of the error the status bar shows: the last one, until the world changes
+    /// after it (an edit, an undo, another world), when it is no longer true.
+    pub standing_error: Option<usize>,
+}
 
 impl std::ops::Deref for Log {
     type Target = [LogEntry];
     fn deref(&self) -> &[LogEntry] {
-        &self.0
+        &self.entries
+    }
+}
+
+impl Log {
+    /// Adds a line; an error stands in the status bar from now on.
+    pub fn push(&mut self, entry: LogEntry) {
+        if entry.error {
+            self.standing_error = Some(self.entries.len());
+        }
+        self.entries.push(entry);
+    }
+
+    /// The error the status bar shows, if one still stands.
+    pub fn standing_error(&self) -> Option<&LogEntry> {
+        self.entries.get(self.standing_error?)
+    }
+
+    /// Forgets every line.
+    pub fn clear(&mut self) {
+        *self = Log::default();
     }
 }
 
@@ -126,6 +202,33 @@ impl std::ops::Deref for Log {
 pub struct LogEntry {
     pub error: bool,
     pub text: String,
+    /// When it was said: the wall clock, "13:42:07" (UTC).
+    pub at: String,
+}
+
+impl LogEntry {
+    /// A line said now.
+    pub fn new(error: bool, text: impl Into<String>) -> Self {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Self {
+            error,
+            text: text.into(),
+            at: clock_time(seconds),
+        }
+    }
+}
+
+/// "13:42:07": the time of day (UTC) `seconds` after 1970 began.
+pub fn clock_time(seconds: u64) -> String {
+    let of_day = seconds % 86_400;
+    format!(
+        "{:02}:{:02}:{:02}",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
 }
 
 /// How the scene is drawn.

@@ -3,8 +3,9 @@
 use super::contacts::contacts_section;
 use super::robot::robot_section;
 use super::state::UiState;
-use super::widgets::{Edit, on_off, settle_widget_drag, widget_edit};
-use crate::editor::requests::Editor;
+use super::style::TOUCHING;
+use super::widgets::{Edit, settle_widget_drag, widget_edit};
+use crate::editor::{collision_state::collision_lines, requests::Editor};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use clasp_core::{BodyId, CollisionGroups, Element, Material, Pose};
@@ -33,7 +34,24 @@ pub(super) fn inspector(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
         robot_section(ui, editor, state, robot);
     }
     ui.separator();
+    collisions_section(ui, editor);
+    ui.separator();
     contacts_section(ui, editor);
+}
+
+/// Collisions: the world's switch, each picked thing's, and the pairs switched off that hold
+/// one of them (every pair switched off, with nothing picked).
+fn collisions_section(ui: &mut egui::Ui, editor: &Editor) {
+    ui.label(egui::RichText::new("Collisions").strong())
+        .on_hover_text("Toggle Collision in the toolbar switches what its tooltip says");
+    for line in collision_lines(&editor.doc.world, &editor.selection) {
+        let off = line.ends_with(": off") || line.starts_with("off: ");
+        if off {
+            ui.label(egui::RichText::new(line).color(TOUCHING));
+        } else {
+            ui.label(line);
+        }
+    }
 }
 
 pub(super) fn body_section(
@@ -76,14 +94,6 @@ pub(super) fn body_section(
             Some(youngs) => format!("{:.3} MPa (soft)", youngs / 1.0e6),
             None => "rigid".into(),
         });
-        ui.end_row();
-        let switches = editor.doc.world.switches();
-        ui.label("Collisions");
-        ui.label(format!(
-            "{} for this body; world {}",
-            on_off(switches.body_on(id)),
-            on_off(switches.world_on())
-        ));
         ui.end_row();
     });
 

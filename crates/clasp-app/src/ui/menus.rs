@@ -2,7 +2,6 @@
 //! and Play buttons.
 
 use super::state::UiState;
-use super::widgets::element_name;
 use crate::commands::{Action, grasping_robot, perform};
 use crate::dialog::{file_dialogs::FileDialogs, purpose::DialogPurpose, purpose::purpose_for_file};
 use crate::{editor::requests::Editor, files::ImportKind};
@@ -153,8 +152,11 @@ pub(super) fn view_menu(
     ui.checkbox(&mut view.contacts_shown, "Contacts");
     ui.checkbox(&mut view.virtual_contacts_shown, "Virtual contacts")
         .on_hover_text("The hands' predefined contact points (their virtual contact files)");
-    ui.checkbox(&mut view.approach_shown, "Approach directions")
-        .on_hover_text("Where each hand's palm faces: its approach, from its file or worked out of its kinematics");
+    ui.checkbox(&mut view.approach_shown, "Approach and closing")
+        .on_hover_text(
+            "Where each hand's palm faces (orange: its approach, from its file or worked out of \
+             its kinematics) and which way Auto Grasp moves each fingertip (green)",
+        );
     ui.checkbox(&mut view.frame_rate_shown, "Frame rate")
         .on_hover_text(
             "Frames a second and frame times over the last 1,000 frames, in the status bar",
@@ -395,17 +397,9 @@ pub fn collision_button_label(editor: &Editor) -> &'static str {
 
 /// What the Toggle Collision button switches for the current selection.
 pub fn collision_button_tooltip(editor: &Editor) -> String {
-    let elements = editor.selected_elements();
-    let names: Vec<String> = elements.iter().map(|&e| element_name(editor, e)).collect();
-    let what = match names.as_slice() {
-        [] => "collision checking for the whole world (nothing is selected)".to_string(),
-        [a] => format!("collisions of {a} against everything"),
-        [a, b] => format!("collisions between {a} and {b} only"),
-        more => format!(
-            "collisions of each of the {} selected elements against everything",
-            more.len()
-        ),
-    };
     let now = if editor.collisions_on() { "on" } else { "off" };
-    format!("Switches {what}; now {now}")
+    format!(
+        "Switches collisions of {}; now {now}",
+        editor.collision_target()
+    )
 }

@@ -19,7 +19,7 @@ use crate::{
     capture::ControlPositions,
     dialog::{
         file_dialogs::FileDialogs,
-        unsaved::{Leaving, UnsavedPrompt},
+        unsaved::UnsavedPrompt,
     },
     editor::requests::Editor,
 };
@@ -134,7 +134,7 @@ fn panels(
     );
     egui::Panel::top("menu").show(&mut root, |ui| {
         if menu_bar(ui, editor, dialogs, state)
-            && prompt.leave(Leaving::Quit, editor, &mut loads, time.elapsed_secs_f64())
+            && prompt.quit(editor)
         {
             exit.write(AppExit::Success);
         }
@@ -280,14 +280,8 @@ mod tests {
     fn new_errors_become_notifications_that_fade_and_go() {
         let mut toasts = Toasts::default();
         let mut log = vec![
-            LogEntry {
-                error: false,
-                text: "opened".into(),
-            },
-            LogEntry {
-                error: true,
-                text: "bad.off: no faces".into(),
-            },
+            LogEntry::new(false, "opened"),
+            LogEntry::new(true, "bad.off: no faces"),
         ];
         toasts.update(&log, 10.0);
         assert_eq!(toasts.active.len(), 1);
@@ -303,18 +297,12 @@ mod tests {
         // A cleared log starts counting again.
         log.clear();
         toasts.update(&log, 17.0);
-        log.push(LogEntry {
-            error: true,
-            text: "again".into(),
-        });
+        log.push(LogEntry::new(true, "again"));
         toasts.update(&log, 17.5);
         assert_eq!(toasts.active.len(), 1);
         // Only the newest few show.
         for i in 0..10 {
-            log.push(LogEntry {
-                error: true,
-                text: format!("error {i}"),
-            });
+            log.push(LogEntry::new(true, format!("error {i}")));
         }
         toasts.update(&log, 18.0);
         assert_eq!(toasts.active.len(), MAX_TOASTS);

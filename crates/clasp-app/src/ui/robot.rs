@@ -212,7 +212,7 @@ fn eigen_sliders(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState, ro
 
 /// A DOF slider's label: its joint's name (URDF, MJCF), "DOF i" where it has none; GraspIt's
 /// DOFs, named by the several joints they drive, by their first.
-fn dof_label(robot: &clasp_core::Robot, dof: usize) -> String {
+pub fn dof_label(robot: &clasp_core::Robot, dof: usize) -> String {
     let name = &robot.dofs[dof].name;
     match name.split(", ").next() {
         Some(first) if !first.is_empty() && first.len() < name.len() => {

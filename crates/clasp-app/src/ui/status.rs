@@ -4,7 +4,11 @@ use super::contacts::contact_count;
 use super::help::gestures_reminder;
 use super::state::UiState;
 use super::style::{ERROR, TOUCHING};
-use crate::editor::requests::Editor;
+use crate::editor::{
+    requests::Editor,
+    resources::{Document, Log, Selection},
+    simulation::Simulation,
+};
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -14,6 +18,7 @@ pub(super) fn status_bar(
     state: &mut UiState,
     frame_rate: Option<crate::frame_rate::FrameRate>,
 ) {
+    let shown = status_shown(&editor.doc, &editor.selection, &editor.simulation, &editor.log);
     ui.horizontal(|ui| {
         if let Some(rate) = frame_rate {
             ui.label(egui::RichText::new(rate.summary()).monospace());
@@ -27,77 +32,107 @@ pub(super) fn status_bar(
                 if errors == 1 { "" } else { "s" }
             ));
         ui.separator();
-        ui.label(selection_summary(editor));
-        if let Some(touching) = &editor.doc.touching {
+        ui.label(&shown.selection);
+        if let Some(touching) = &shown.touching {
             ui.separator();
-            ui.label(
-                egui::RichText::new(format!("touching: {touching}"))
-                    .color(TOUCHING)
-                    .strong(),
-            );
+            ui.label(egui::RichText::new(touching).color(TOUCHING).strong());
         }
         ui.separator();
-        let contacts = contact_count(&editor.doc.world);
-        ui.label(format!(
-            "{contacts} contact{}",
-            if contacts == 1 { "" } else { "s" }
-        ));
-        if let Some(run) = simulation_summary(editor) {
+        ui.label(&shown.contacts);
+        if let Some(run) = &shown.simulation {
             ui.separator();
             ui.label(run);
         }
-        if !editor.doc.world.switches().world_on() {
+        if let Some(off) = &shown.collisions_off {
             ui.separator();
-            ui.label(
-                egui::RichText::new("Collisions OFF (world)")
-                    .color(TOUCHING)
-                    .strong(),
-            );
+            ui.label(egui::RichText::new(off).color(TOUCHING).strong());
         }
-        if let Some(last) = editor.log.iter().rev().find(|e| e.error) {
+        if let Some(error) = &shown.error {
             ui.separator();
-            ui.colored_label(ERROR, &last.text);
+            let at = editor.log.standing_error().map_or("", |e| e.at.as_str());
+            ui.colored_label(ERROR, error)
+                .on_hover_text(format!("at {at} (UTC); every message is in the Log"));
         }
         ui.separator();
         ui.label(egui::RichText::new(gestures_reminder()).weak());
     });
 }
 
-/// "▶ 1.250 s (0.98× real time)" while the dynamics plays, "⏸ 1.250 s" once it has run;
-/// nothing before.
-pub fn simulation_summary(editor: &Editor) -> Option<String> {
-    let run = &editor.simulation;
+/// What the status bar says, part by part (the frame rate and the Log button aside): the
+/// panel draws it and the state file records it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StatusShown {
+    pub selection: String,
+    /// "touching: …" while a move is held at contact.
+    pub touching: Option<String>,
+    pub contacts: String,
+    pub simulation: Option<String>,
+    /// "Collisions OFF (world)" while the world's switch is off.
+    pub collisions_off: Option<String>,
+    /// The error that still stands (see [`Log::standing_error`]).
+    pub error: Option<String>,
+}
+
+pub fn status_shown(
+    document: &Document,
+    selection: &Selection,
+    simulation: &Simulation,
+    log: &Log,
+) -> StatusShown {
+    let contacts = contact_count(&document.world);
+    StatusShown {
+        selection: selection_summary(&document.world, selection),
+        touching: document.touching.as_ref().map(|t| format!("touching: {t}")),
+        contacts: format!("{contacts} contact{}", if contacts == 1 { "" } else { "s" }),
+        simulation: simulation_summary(simulation),
+        collisions_off: (!document.world.switches().world_on())
+            .then(|| "Collisions OFF (world)".to_owned()),
+        error: log.standing_error().map(|e| e.text.clone()),
+    }
+}
+
+/// "▶ 1.250 s (1.00× real time)" while the dynamics keeps up with the clock, "▶ 1.250 s
+/// (0.34× real time: the frame takes 256 ms)" when it falls behind, "⏸ 1.250 s" once it has
+/// run; nothing before.
+pub fn simulation_summary(run: &Simulation) -> Option<String> {
     if !run.playing && run.time == 0.0 {
         return None;
     }
     let time = format!("{:.3} s", run.time);
-    Some(match (run.playing, run.real_time_factor) {
-        (true, Some(factor)) => format!("▶ {time} ({factor:.2}× real time)"),
+    Some(match (run.playing, run.meter.reading()) {
+        (true, Some(r)) if r.factor < BEHIND => format!(
+            "▶ {time} ({:.2}× real time: the frame takes {:.0} ms)",
+            r.factor, r.frame_ms
+        ),
+        (true, Some(r)) => format!("▶ {time} ({:.2}× real time)", r.factor),
         (true, None) => format!("▶ {time}"),
         (false, _) => format!("⏸ {time}"),
     })
 }
 
-/// "Nothing selected", "Selected: clasp_mug", or the first few names and a count.
-pub fn selection_summary(editor: &Editor) -> String {
-    let names: Vec<&str> = editor
-        .selection
-        .iter()
-        .filter_map(|&id| editor.doc.world.body(id))
-        .map(|b| b.name.as_str())
+/// Below this share of real time the status bar says what holds the run back.
+const BEHIND: f64 = 0.95;
+
+/// "Nothing selected", "Selected: clasp_mug", "Selected: robot allegro_hand", or the first few
+/// things picked and a count. A whole robot is one thing, however many bodies it has.
+pub fn selection_summary(world: &clasp_core::World, selection: &Selection) -> String {
+    let names: Vec<String> = selection
+        .items(world)
+        .into_iter()
+        .map(|item| item.describe(world))
         .collect();
     match names.len() {
         0 => "Nothing selected".into(),
         1..=3 => format!("Selected: {}", names.join(", ")),
-        n => format!("Selected: {}, … ({n} bodies)", names[..3].join(", ")),
+        n => format!("Selected: {}, … ({n} picked)", names[..3].join(", ")),
     }
 }
 
 pub(super) fn log_panel(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
     ui.horizontal(|ui| {
-        ui.strong("Log");
+        ui.strong("Log").on_hover_text("every message since the app started, times in UTC");
         if ui.button("Clear").clicked() {
-            editor.log.0.clear();
+            editor.log.clear();
             state.toasts.forget_log();
         }
         if ui.button("Close").clicked() {
@@ -110,10 +145,11 @@ pub(super) fn log_panel(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiSt
         .auto_shrink([false, false])
         .show(ui, |ui| {
             for entry in editor.log.iter() {
+                let line = format!("{}  {}", entry.at, entry.text);
                 if entry.error {
-                    ui.colored_label(ERROR, &entry.text);
+                    ui.colored_label(ERROR, line);
                 } else {
-                    ui.label(&entry.text);
+                    ui.label(line);
                 }
             }
         });

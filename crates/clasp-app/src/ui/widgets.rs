@@ -2,18 +2,9 @@
 //! becomes a request (a drag of several steps is one undo step).
 
 use bevy_egui::egui;
-use clasp_core::Element;
 
 use super::state::UiState;
 use crate::editor::requests::Editor;
-
-pub(super) fn element_name(editor: &Editor, element: Element) -> String {
-    match element {
-        Element::Body(i) => editor.doc.world.free_body(i).map(|b| b.name.clone()),
-        Element::Robot(r) => editor.doc.world.robot(r).map(|r| r.name.clone()),
-    }
-    .unwrap_or_else(|| "?".into())
-}
 
 /// What a widget's change asks of the editor.
 pub(super) enum Edit {
@@ -70,8 +61,4 @@ pub(super) fn settle_widget_drag(
 
 pub(super) fn is_held(response: &egui::Response) -> bool {
     response.dragged() || response.is_pointer_button_down_on()
-}
-
-pub(super) fn on_off(on: bool) -> &'static str {
-    if on { "on" } else { "off" }
 }

@@ -47,7 +47,7 @@ pub fn headless_app() -> App {
     assert!(
         log.iter().all(|e| !e.error),
         "the default scene opens cleanly: {:?}",
-        log.0
+        log.entries
     );
     clasp_app::install(&mut app, scene, RunOptions::default());
     // Without a renderer nothing computes visibility, so ray casts must not wait for it.
@@ -427,16 +427,13 @@ pub fn press_named(app: &mut App, key_code: KeyCode, logical_key: Key) {
 /// true when the app would then close.
 pub fn answer_unsaved(app: &mut App, answer: clasp_app::dialog::unsaved::Answer) -> bool {
     use bevy::ecs::system::RunSystemOnce;
-    use clasp_app::dialog::{FileDialogs, Loads, unsaved::UnsavedPrompt};
+    use clasp_app::dialog::{FileDialogs, unsaved::UnsavedPrompt};
     app.world_mut()
         .run_system_once(
             move |mut prompt: ResMut<UnsavedPrompt>,
                   mut dialogs: ResMut<FileDialogs>,
-                  mut loads: ResMut<Loads>,
-                  mut editor: Editor,
-                  time: Res<Time>| {
-                let now = time.elapsed_secs_f64();
-                prompt.answer(answer, &mut editor, &mut dialogs, &mut loads, now)
+                  mut editor: Editor| {
+                prompt.answer(answer, &mut editor, &mut dialogs)
             },
         )
         .unwrap()

@@ -57,17 +57,26 @@ impl<E: CollisionEngine> World<E> {
     /// selected, the pair's for two elements, and for one or three or more, on unless every
     /// selected element is off.
     pub fn collisions_on(&self, selection: &[Element]) -> bool {
-        self.stage
-            .switches
-            .selection_on(&self.selection_bodies(selection))
+        self.collisions_on_for(&self.selection_bodies(selection))
+    }
+
+    /// [`collisions_on`](Self::collisions_on) for a selection of groups of bodies: each group
+    /// a whole element, or one body of it (a robot's link).
+    pub fn collisions_on_for(&self, groups: &[Vec<BodyId>]) -> bool {
+        self.stage.switches.selection_on(groups)
     }
 
     /// Toggle Collision with GraspIt's semantics: nothing selected switches the whole world,
     /// two elements switch that pair only, one or three or more switch each against
     /// everything. Contacts are found again. Returns the new state.
     pub fn toggle_collisions(&mut self, selection: &[Element]) -> bool {
-        let bodies = self.selection_bodies(selection);
-        let on = self.stage.switches.toggle(&bodies);
+        self.toggle_collisions_for(&self.selection_bodies(selection))
+    }
+
+    /// [`toggle_collisions`](Self::toggle_collisions) for groups of bodies: a robot's link
+    /// selected alone switches that link, not its robot.
+    pub fn toggle_collisions_for(&mut self, groups: &[Vec<BodyId>]) -> bool {
+        let on = self.stage.switches.toggle(groups);
         self.find_all_contacts();
         on
     }
