@@ -445,10 +445,24 @@ fn toggle_collision_follows_the_selection() {
     assert!(!edit(&mut app, |e| e.collisions_on()));
     edit(&mut app, |e| e.toggle_collisions());
 
-    // Two elements (the mug and the hand, by one of its links): that pair only.
+    // Two picked (the mug and one link of the hand, clicked alone): that pair only, the link
+    // and not its hand.
     hold_shift(&mut app, true);
     click(&mut app, on_finger);
     hold_shift(&mut app, false);
+    assert_eq!(selection(&app), vec![MUG, finger]);
+    assert!(!edit(&mut app, |e| e.toggle_collisions()));
+    let s = switches(&app);
+    assert!(!s.pair_on(MUG, finger) && s.pair_on(MUG, PALM));
+    assert!(s.body_on(MUG) && s.body_on(finger) && s.world_on());
+    assert!(!edit(&mut app, |e| e.collisions_on()));
+    assert!(edit(&mut app, |e| e.toggle_collisions()));
+
+    // The mug and the whole hand (a double-click picks the robot): that pair only.
+    edit(&mut app, |e| {
+        e.select_robot_of(finger);
+        e.click_body(MUG, true);
+    });
     assert!(!edit(&mut app, |e| e.toggle_collisions()));
     let s = switches(&app);
     assert!(!s.pair_on(MUG, PALM) && !s.pair_on(MUG, finger));
@@ -469,8 +483,11 @@ fn toggle_collision_follows_the_selection() {
     );
 
     // Switching the pair back on while they pass into each other is refused, and said. (The mug
-    // now hides the finger: the body list's Shift-click picks it.)
-    edit(&mut app, |e| e.click_body(finger, true));
+    // now hides the finger: the robot is picked by the editor, as the body list does.)
+    edit(&mut app, |e| {
+        e.select_robot_of(finger);
+        e.click_body(MUG, true);
+    });
     assert!(!edit(&mut app, |e| e.toggle_collisions()));
     assert!(!world(&app).switches().pair_on(MUG, PALM));
     let error = log(&app).last().unwrap().clone();
