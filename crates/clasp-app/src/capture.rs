@@ -139,6 +139,9 @@ fn exit_when_done(
 /// The state file: enough to check what a run showed and where everything ended up.
 #[derive(Serialize, Debug)]
 pub struct StateDump {
+    /// When the file was written: seconds since 1970 on the system clock, for a script's
+    /// stopwatch.
+    pub written_at_unix: f64,
     pub source: String,
     pub bodies: Vec<BodyState>,
     pub robots: Vec<RobotState>,
@@ -157,8 +160,19 @@ pub struct StateDump {
     pub ui: ControlPositions,
     /// What the status bar says.
     pub status_bar: Option<crate::ui::StatusShown>,
+    /// Which of the View menu's layers are drawn.
+    pub shown: Option<ShownLayers>,
     /// What the inspector's Collisions section lists for the selection.
     pub inspector_collisions: Vec<String>,
+}
+
+/// The View menu's layers, on or off.
+#[derive(Serialize, Debug)]
+pub struct ShownLayers {
+    pub contacts: bool,
+    pub forces: bool,
+    pub approach_and_closing: bool,
+    pub transparent: bool,
 }
 
 /// The centres of controls a script may press, logical window pixels; the panels fill it in.
@@ -171,6 +185,8 @@ pub struct ControlPositions {
     pub view_menu: Option<[f32; 2]>,
     /// Only while the View menu is open.
     pub contact_threshold: Option<[f32; 2]>,
+    /// The View menu's "Approach and closing" checkbox, only while the menu is open.
+    pub approach_toggle: Option<[f32; 2]>,
     /// The planner window's Plan button, while the window is open and no plan runs.
     pub plan_button: Option<[f32; 2]>,
     /// The planner window's rows of grasps found.
@@ -297,14 +313,16 @@ pub fn state_dump(document: &Document, selection: &Selection) -> StateDump {
         .into_iter()
         .map(|item| item.describe(world))
         .collect();
-    let inspector_collisions =
-        crate::editor::collision_state::collision_lines(world, selection);
+    let inspector_collisions = crate::editor::collision_state::collision_lines(world, selection);
     let selection = selection
         .iter()
         .filter_map(|&id| world.body(id))
         .map(|b| b.name.clone())
         .collect();
     StateDump {
+        written_at_unix: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64()),
         source: document.source.clone(),
         bodies,
         robots,
@@ -318,6 +336,7 @@ pub fn state_dump(document: &Document, selection: &Selection) -> StateDump {
         view: None,
         ui: ControlPositions::default(),
         status_bar: None,
+        shown: None,
         inspector_collisions,
     }
 }
@@ -426,6 +445,7 @@ struct Shown<'w, 's> {
     simulation: Res<'w, crate::editor::simulation::Simulation>,
     frames: Res<'w, crate::frame_rate::FrameTimes>,
     log: Res<'w, crate::editor::resources::Log>,
+    view: Res<'w, crate::editor::resources::ViewSettings>,
 }
 
 fn write_state(
@@ -444,6 +464,7 @@ fn write_state(
         simulation,
         frames,
         log,
+        view,
     } = shown;
     let Some(path) = &options.state_out else {
         return;
@@ -459,8 +480,17 @@ fn write_state(
     let mut state = state_dump(&document, &selection);
     state.view = cameras.single().ok().and_then(|(c, t)| view_state(c, t));
     state.ui = controls.clone();
+    state.shown = Some(ShownLayers {
+        contacts: view.contacts_shown,
+        forces: view.forces_shown,
+        approach_and_closing: view.approach_shown,
+        transparent: view.transparent,
+    });
     state.status_bar = Some(crate::ui::status_shown(
-        &document, &selection, &simulation, &log,
+        &document,
+        &selection,
+        &simulation,
+        &log,
     ));
     state.frame_rate = frames.rate();
     state.simulation = SimulationState {

@@ -160,7 +160,10 @@ fn outline_selected(
                     continue;
                 };
                 let (lo, hi) = body.mesh().bounding_box();
-                gizmos.cube(convert::transform(&body.pose()) * box_between(&lo, &hi), SELECTED);
+                gizmos.cube(
+                    convert::transform(&body.pose()) * box_between(&lo, &hi),
+                    SELECTED,
+                );
             }
             Picked::Robot(_) => {
                 if let Some((lo, hi)) = world.bounding_box_of(&item.bodies(world)) {

@@ -813,7 +813,9 @@ fn play_drops_a_box_onto_the_table_with_its_forces_shown_and_undo_puts_it_back()
             "the table pushes the box up: {tail} → {tip}"
         );
     }
-    let status = edit(&mut app, |editor| clasp_app::ui::simulation_summary(&editor.simulation));
+    let status = edit(&mut app, |editor| {
+        clasp_app::ui::simulation_summary(&editor.simulation)
+    });
     assert!(status.is_some_and(|s| s.starts_with('▶')));
 
     press_key(&mut app, &[], KeyCode::Space);

@@ -59,7 +59,9 @@ fn an_error_stands_until_the_world_changes_and_the_log_keeps_it_with_its_time() 
     let mut app = headless_app();
     assert_eq!(status(&app).error, None);
     refuse_a_toggle(&mut app);
-    let standing = status(&app).error.expect("the refusal stands in the status bar");
+    let standing = status(&app)
+        .error
+        .expect("the refusal stands in the status bar");
     assert!(standing.contains("pass into each other"), "{standing}");
     // Looking elsewhere does not make it untrue.
     edit(&mut app, |e| e.click_body(MUG, false));
@@ -129,7 +131,10 @@ fn a_link_picked_alone_switches_that_link_and_the_inspector_lists_the_pair() {
     let lines = collision_lines(world(&app), app.world().resource::<Selection>());
     assert_eq!(
         lines,
-        ["world: on".to_owned(), format!("off: clasp_mug × robot {hand}")]
+        [
+            "world: on".to_owned(),
+            format!("off: clasp_mug × robot {hand}")
+        ]
     );
     // The state file records the section as the inspector shows it.
     let state = clasp_app::capture::state_dump(doc(&app), app.world().resource::<Selection>());
@@ -160,7 +165,13 @@ fn an_imported_urdf_hand_is_picked_as_a_robot_and_its_sliders_read_its_joints() 
     let mut joints: Vec<String> = text
         .lines()
         .filter(|l| l.contains("<joint ") && !l.contains("\"fixed\""))
-        .filter_map(|l| l.split("name=\"").nth(1)?.split('"').next().map(String::from))
+        .filter_map(|l| {
+            l.split("name=\"")
+                .nth(1)?
+                .split('"')
+                .next()
+                .map(String::from)
+        })
         .collect();
     let mut labels = state.robots[1].dof_labels.clone();
     assert_eq!(labels.len(), 16);
@@ -203,7 +214,10 @@ fn the_unsaved_edits_question_comes_only_once_the_new_world_is_ready() {
     );
     assert_eq!(doc(&app).path, None, "the old world stays until the answer");
     answer_unsaved(&mut app, clasp_app::dialog::unsaved::Answer::DontSave);
-    assert_eq!(doc(&app).path.as_deref(), Some(default_world_file().as_path()));
+    assert_eq!(
+        doc(&app).path.as_deref(),
+        Some(default_world_file().as_path())
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -253,7 +267,11 @@ fn a_press_and_release_inside_one_frame_still_select_and_end_a_drag() {
             .is_none()
     );
     assert_eq!(world(&app).body(MUG).unwrap().pose(), before);
-    assert_eq!(selection(&app), vec![MUG], "a click on a handle keeps the selection");
+    assert_eq!(
+        selection(&app),
+        vec![MUG],
+        "a click on a handle keeps the selection"
+    );
 }
 
 #[test]

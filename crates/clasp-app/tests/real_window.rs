@@ -56,6 +56,8 @@ fn run_clasp_under_xvfb(args: &[&str], driver: Option<&str>) -> String {
         .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
         .args(["sh", "-c", &script])
         .env("WGPU_BACKEND", "vulkan")
+        // Clasp's own file browser: a test never waits on a system dialog.
+        .env("CLASP_FILE_BROWSER", "1")
         .output()
         .expect("timeout and xvfb-run start");
     let log = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -183,23 +185,87 @@ fn a_file_that_does_not_load_leaves_the_default_scene_open() {
     assert_eq!(state["bodies"].as_array().unwrap().len(), 11);
 }
 
+/// The acceptance's first step, with Transparency off: a real click selects the mug, and its
+/// red arrow, whose grab point lies inside the mug, is drawn over it where the pointer can see it.
 #[test]
-fn a_real_click_on_the_mug_selects_it() {
+fn a_real_click_on_the_mug_selects_it_and_its_handles_show_over_it() {
     if skip_without(&["xvfb-run", "xdotool"]) {
         return;
     }
     let dir = scratch_dir("real-click");
-    let json = dir.join("state.json");
+    let shots = shots_dir();
+    let (json, png) = (dir.join("state.json"), shots.join("handles.png"));
     // Wait for the window, let it render, then move, let the hover catch up, and click. The
     // point is on the mug's wall below the thumb in the default view of a 1280x800 window.
     let driver = "xdotool search --sync --name '^Clasp$' >/dev/null; sleep 2; \
                   xdotool mousemove 680 520; sleep 1.5; xdotool click 1";
-    let args = ["--exit-after", "12", "--state-out", json.to_str().unwrap()];
+    let args = [
+        "--exit-after",
+        "12",
+        "--state-out",
+        json.to_str().unwrap(),
+        "--screenshot",
+        png.to_str().unwrap(),
+    ];
     run_clasp_under_xvfb(&args, Some(driver));
-    assert_eq!(
-        read_state(&json)["selection"],
-        serde_json::json!(["clasp_mug"])
+    let state = read_state(&json);
+    assert_eq!(state["selection"], serde_json::json!(["clasp_mug"]));
+    assert_eq!(state["selected"], serde_json::json!(["clasp_mug"]));
+    let inside = grab_point_of_red_arrow(&state);
+    let scene = clasp_app::open_scene(&[]);
+    let mug = scene
+        .resource::<clasp_app::Document>()
+        .world
+        .body(clasp_core::BodyId::Free(0));
+    let (lo, hi) = mug.unwrap().mesh().bounding_box();
+    assert!(
+        (0..3).all(|i| inside[i] > lo[i] && inside[i] < hi[i]),
+        "the grab point {inside} lies inside the mug's box"
     );
+    let at = window_point(&state, &inside);
+    assert!(
+        reddish_near(&png, at),
+        "the red arrow shows over the mug at {at:?} (docs/images/handles.png)"
+    );
+}
+
+/// Where the screenshots for the docs go: `target/real-window/`.
+fn shots_dir() -> PathBuf {
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/real-window");
+    std::fs::create_dir_all(&shots).unwrap();
+    shots
+}
+
+/// Two thirds of the way along the mug's red (x) arrow, for the camera of a run's state.
+fn grab_point_of_red_arrow(state: &serde_json::Value) -> nalgebra::Point3<f64> {
+    let scene = clasp_app::open_scene(&[]);
+    let camera: Vec<f32> = state["view"]["camera_position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let min_size =
+        clasp_app::dragger::min_size_for_camera_at(bevy::math::Vec3::from_slice(&camera));
+    let handles = clasp_app::dragger::body_dragger(
+        &scene.resource::<clasp_app::Document>().world,
+        &[clasp_core::BodyId::Free(0)],
+        min_size,
+    )
+    .unwrap();
+    handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66
+}
+
+/// Whether a pixel within 3 px of `at` is the red of an x handle (the mug is peach, the table
+/// orange: both far greener).
+fn reddish_near(png: &Path, (x, y): (i32, i32)) -> bool {
+    let image = image::open(png).unwrap().to_rgb8();
+    (-3..=3).any(|dx| {
+        (-3..=3).any(|dy| {
+            let [r, g, b] = image.get_pixel((x + dx) as u32, (y + dy) as u32).0;
+            r > 180 && g < 110 && b < 110
+        })
+    })
 }
 
 /// Where a world point (mm) appears in the window, from the view a run wrote to its state.
@@ -243,8 +309,7 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
         return;
     }
     let dir = scratch_dir("real-drag");
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/real-window");
-    std::fs::create_dir_all(&shots).unwrap();
+    let shots = shots_dir();
     let (before_png, after_png) = (shots.join("before.png"), shots.join("after.png"));
     let (first, during, last) = (
         dir.join("first.json"),
@@ -266,23 +331,7 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
     let start = mug_of(&state)["position"].clone();
 
     // Where to click and drag, worked out as the app does: the mug's dragger for this camera.
-    let scene = clasp_app::open_scene(&[]);
-    let mug = [clasp_core::BodyId::Free(0)];
-    let camera: Vec<f32> = state["view"]["camera_position"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap() as f32)
-        .collect();
-    let min_size =
-        clasp_app::dragger::min_size_for_camera_at(bevy::math::Vec3::from_slice(&camera));
-    let handles = clasp_app::dragger::body_dragger(
-        &scene.resource::<clasp_app::Document>().world,
-        &mug,
-        min_size,
-    )
-    .unwrap();
-    let grab = handles.centre + (handles.axis_tip(0) - handles.centre) * 0.66;
+    let grab = grab_point_of_red_arrow(&state);
     let (mx, my) = window_point(&state, &nalgebra::Point3::new(0.0, -39.5, 25.0));
     let (gx, gy) = window_point(&state, &grab);
     let steps: Vec<(i32, i32)> = (1..=20)
@@ -348,6 +397,289 @@ fn a_real_mouse_drags_the_mug_into_the_hand_and_toggles_collisions() {
     assert_eq!(end["collisions"]["world_on"], false);
     assert_eq!(mug_of(&end)["position"], mug_of(&dragged)["position"]);
     assert!(distinct_colours(&before_png) > 100 && distinct_colours(&after_png) > 100);
+}
+
+/// Reads a number out of a state's JSON.
+fn number(value: &serde_json::Value) -> f64 {
+    value
+        .as_f64()
+        .unwrap_or_else(|| panic!("not a number: {value}"))
+}
+
+/// `--play`: the real-time factor is the simulated time over the wall clock. Two copies of the
+/// state, taken seconds apart, say when each was written (the system clock: a stopwatch) and
+/// where the run stood; the meter's run totals, and its factor over the last second, agree.
+#[test]
+fn the_real_time_factor_is_simulated_time_over_the_wall_clock() {
+    if skip_without(&["xvfb-run"]) {
+        return;
+    }
+    let dir = scratch_dir("real-time");
+    let (live, early, late) = (
+        dir.join("state.json"),
+        dir.join("early.json"),
+        dir.join("late.json"),
+    );
+    let driver = format!(
+        "xdotool search --sync --name '^Clasp$' >/dev/null 2>&1 || sleep 3; sleep 5; cp {live} {early}; \
+         sleep 8; cp {live} {late}",
+        live = live.display(),
+        early = early.display(),
+        late = late.display()
+    );
+    let args = [
+        "--play",
+        "--exit-after",
+        "15",
+        "--state-out",
+        live.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, Some(&driver));
+    let (a, b) = (read_state(&early), read_state(&late));
+    let stopwatch = number(&b["written_at_unix"]) - number(&a["written_at_unix"]);
+    let simulated = number(&b["simulation"]["time"]) - number(&a["simulation"]["time"]);
+    let (ma, mb) = (&a["simulation"]["meter"], &b["simulation"]["meter"]);
+    let metered_wall = number(&mb["run_wall_seconds"]) - number(&ma["run_wall_seconds"]);
+    assert!(stopwatch > 4.0, "the copies are seconds apart: {stopwatch}");
+    assert!(
+        (metered_wall - stopwatch).abs() < 0.05 * stopwatch,
+        "the meter's clock is the wall's: {metered_wall} s against {stopwatch} s"
+    );
+    let watched = simulated / stopwatch;
+    let end = read_state(&live);
+    let meter = &end["simulation"]["meter"];
+    let run = number(&meter["run_simulated_seconds"]) / number(&meter["run_wall_seconds"]);
+    let factor = number(&end["simulation"]["real_time_factor"]);
+    eprintln!(
+        "real-time factor {factor:.3}, the run's {run:.3}, the stopwatch's {watched:.3} (debug build)"
+    );
+    assert!(
+        (watched - run).abs() < 0.1 * run,
+        "the run's figure is the stopwatch's: {run:.3} against {watched:.3}"
+    );
+    // The status bar says what holds it back, in the meter's own figures.
+    let said = end["status_bar"]["simulation"].as_str().unwrap();
+    if factor < 0.95 {
+        let frame = number(&meter["frame_ms"]);
+        assert!(
+            said.contains(&format!(
+                "{factor:.2}× real time: the frame takes {frame:.0} ms"
+            )),
+            "{said}"
+        );
+    } else {
+        assert!(said.contains("× real time)"), "{said}");
+    }
+}
+
+/// A URDF hand opened from the command line: the robot is what is picked, and its sliders
+/// read the URDF's joint names.
+#[test]
+fn a_urdf_hand_is_picked_as_a_robot_with_its_joints_named() {
+    if skip_without(&["xvfb-run"]) {
+        return;
+    }
+    let Some(hands) = clasp_io::fixtures::field_hands() else {
+        clasp_io::fixtures::skipped("../shared/hands is not here");
+        return;
+    };
+    let urdf = hands.join("allegro_hand/allegro_hand_right.urdf");
+    let dir = scratch_dir("urdf-hand");
+    let json = dir.join("state.json");
+    let args = [
+        urdf.to_str().unwrap(),
+        "--exit-after",
+        "5",
+        "--state-out",
+        json.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, None);
+    let state = read_state(&json);
+    let robot = &state["robots"][0];
+    let name = robot["name"].as_str().unwrap();
+    assert_eq!(
+        state["selected"],
+        serde_json::json!([format!("robot {name}")])
+    );
+    let text = std::fs::read_to_string(&urdf).unwrap();
+    let mut joints: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("<joint ") && !l.contains("\"fixed\""))
+        .filter_map(|l| {
+            l.split("name=\"")
+                .nth(1)?
+                .split('"')
+                .next()
+                .map(String::from)
+        })
+        .collect();
+    let mut labels: Vec<String> = robot["dof_labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_owned())
+        .collect();
+    joints.sort();
+    labels.sort();
+    assert_eq!(labels, joints);
+}
+
+/// A refused Toggle Collision stands in the status bar while it is true, saved or not, and
+/// leaves it when File → Open (Ctrl+O, a path typed into Clasp's browser) opens another world.
+#[test]
+fn a_refused_toggle_leaves_the_status_bar_when_another_world_opens() {
+    if skip_without(&["xvfb-run", "xdotool"]) {
+        return;
+    }
+    let dir = scratch_dir("error-clears");
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let models = models.canonicalize().unwrap();
+    // The default scene with its mug sunk into the table.
+    let sunk = dir.join("sunk.xml");
+    std::fs::write(
+        &sunk,
+        format!(
+            "<world><graspableBody><filename>{m}/objects/clasp_mug.xml</filename>\
+             <transform><translation>0 0 -20</translation></transform></graspableBody>\
+             <obstacle><filename>{m}/obstacles/clasp_table.xml</filename>\
+             <transform><translation>0 0 -1</translation></transform></obstacle></world>",
+            m = models.display()
+        ),
+    )
+    .unwrap();
+    let other = models.join("worlds/default.xml");
+    let (first, refused, end) = (
+        dir.join("first.json"),
+        dir.join("refused.json"),
+        dir.join("state.json"),
+    );
+    let sunk_arg = sunk.to_str().unwrap();
+    let args = [
+        sunk_arg,
+        "--exit-after",
+        "3",
+        "--state-out",
+        first.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, None);
+    let toggle = read_state(&first)["ui"]["toggle_collision"].clone();
+    let (tx, ty) = (number(&toggle[0]), number(&toggle[1]));
+    let driver = format!(
+        "W=$(xdotool search --sync --name '^Clasp$' | head -1); sleep 3; xdotool windowfocus $W; \
+         xdotool mousemove {tx} {ty}; sleep 1; xdotool click 1; sleep 1.5; xdotool click 1; sleep 1.5; \
+         xdotool key ctrl+s; sleep 1.5; cp {end} {refused}; \
+         xdotool key ctrl+o; sleep 2; xdotool type --delay 20 '{other}'; \
+         sleep 0.5; xdotool key Return; sleep 4",
+        end = end.display(),
+        refused = refused.display(),
+        other = other.display(),
+    );
+    let args = [
+        sunk_arg,
+        "--exit-after",
+        "40",
+        "--state-out",
+        end.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, Some(&driver));
+    let refused = read_state(&refused);
+    let error = refused["status_bar"]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("pass into each other"),
+        "{:#?}",
+        refused["status_bar"]
+    );
+    let end = read_state(&end);
+    assert_eq!(end["source"], other.display().to_string());
+    assert_eq!(
+        end["status_bar"]["error"],
+        serde_json::Value::Null,
+        "{:#?}",
+        end["status_bar"]
+    );
+}
+
+/// A pair switched off with a real pointer (a finger, then the mug Shift-clicked, then Toggle
+/// Collision) is listed in the inspector's Collisions section; View → Approach and closing draws
+/// the hand's arrows. Screenshots of both go to `target/real-window/` for the docs.
+#[test]
+fn a_pair_switched_off_shows_in_the_inspector_and_the_hands_arrows_on_request() {
+    if skip_without(&["xvfb-run", "xdotool"]) {
+        return;
+    }
+    let dir = scratch_dir("pair-off");
+    let shots = shots_dir();
+    let (first, end) = (dir.join("first.json"), dir.join("state.json"));
+    let args = ["--exit-after", "3", "--state-out", first.to_str().unwrap()];
+    run_clasp_under_xvfb(&args, None);
+    let state = read_state(&first);
+    let scene = clasp_app::open_scene(&[]);
+    let world = &scene.resource::<clasp_app::Document>().world;
+    let finger = clasp_core::BodyId::Link {
+        robot: clasp_core::RobotId::from_index(0),
+        chain: 2,
+        link: 0,
+    };
+    let link = world.body(finger).unwrap();
+    let (lo, hi) = link.mesh().bounding_box();
+    let (fx, fy) = window_point(&state, &(link.pose() * nalgebra::center(&lo, &hi)));
+    let (mx, my) = window_point(&state, &nalgebra::Point3::new(0.0, -39.5, 25.0));
+    let toggle = &state["ui"]["toggle_collision"];
+    let (tx, ty) = (number(&toggle[0]), number(&toggle[1]));
+    let menu = &state["ui"]["view_menu"];
+    let (vx, vy) = (number(&menu[0]), number(&menu[1]));
+    let pair_png = shots.join("collisions-section.png");
+    let driver = format!(
+        "W=$(xdotool search --sync --name '^Clasp$' | head -1); sleep 3; xdotool windowfocus $W; \
+         xdotool mousemove {fx} {fy}; sleep 1; xdotool click 1; sleep 1; \
+         xdotool keydown shift; xdotool mousemove {mx} {my}; sleep 1; xdotool click 1; sleep 1; \
+         xdotool keyup shift; xdotool mousemove {tx} {ty}; sleep 1; xdotool click 1; sleep 2"
+    );
+    let args = [
+        "--exit-after",
+        "16",
+        "--state-out",
+        end.to_str().unwrap(),
+        "--screenshot",
+        pair_png.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, Some(&driver));
+    let pair = read_state(&end);
+    let finger_name = link.name.clone();
+    assert_eq!(
+        pair["selection"],
+        serde_json::json!([finger_name.clone(), "clasp_mug"])
+    );
+    let lines = pair["inspector_collisions"].as_array().unwrap();
+    let off = format!("off: clasp_mug × {finger_name}");
+    assert!(
+        lines.iter().any(|l| l == &serde_json::json!(off)),
+        "{lines:?}"
+    );
+
+    // View → Approach and closing, pressed where the open menu says its checkbox is.
+    let read_toggle = format!(
+        "python3 -c \"import json; p = json.load(open('{end}'))['ui']['approach_toggle']; \
+         print(int(p[0]), int(p[1]))\"",
+        end = end.display()
+    );
+    let driver = format!(
+        "W=$(xdotool search --sync --name '^Clasp$' | head -1); sleep 3; xdotool windowfocus $W; \
+         xdotool mousemove {vx} {vy}; sleep 1; xdotool click 1; sleep 2; \
+         xdotool mousemove $({read_toggle}); sleep 1; xdotool click 1; sleep 1; \
+         xdotool key Escape; sleep 2"
+    );
+    let arrows_png = shots.join("approach-arrows.png");
+    let args = [
+        "--exit-after",
+        "14",
+        "--state-out",
+        end.to_str().unwrap(),
+        "--screenshot",
+        arrows_png.to_str().unwrap(),
+    ];
+    run_clasp_under_xvfb(&args, Some(&driver));
+    assert_eq!(read_state(&end)["shown"]["approach_and_closing"], true);
 }
 
 /// `--offscreen`: the app's own frame drawn into an image with no window system at all (no

@@ -96,6 +96,8 @@ pub struct FileBrowser {
     pub problem: Option<String>,
     /// Where the path field was last drawn, egui points (for scripts and tests to press it).
     pub path_field: Option<egui::Rect>,
+    /// The path field takes the keyboard when the browser opens: a path can be typed at once.
+    focus_path: bool,
     /// How an imported bare mesh is read (an object's or an obstacle's import shows it).
     pub mesh_reading: MeshReading,
 }
@@ -125,6 +127,7 @@ impl FileBrowser {
             },
             problem: None,
             path_field: None,
+            focus_path: true,
             mesh_reading: MeshReading::default(),
         };
         browser.enter(dir);
@@ -251,12 +254,19 @@ impl FileBrowser {
                     {
                         self.up();
                     }
-                    let field = ui.add(
-                        egui::TextEdit::singleline(&mut self.path_text)
-                            .desired_width(f32::INFINITY)
-                            .hint_text("a folder or a file; Enter goes there"),
-                    );
+                    let mut output = egui::TextEdit::singleline(&mut self.path_text)
+                        .desired_width(f32::INFINITY)
+                        .hint_text("a folder or a file; Enter goes there")
+                        .show(ui);
+                    let field = output.response.response.clone();
                     self.path_field = Some(field.rect);
+                    // Opened: the whole path selected, so what is typed replaces it.
+                    if std::mem::take(&mut self.focus_path) {
+                        field.request_focus();
+                        let all = egui::text::CCursorRange::select_all(&output.galley);
+                        output.state.cursor.set_char_range(Some(all));
+                        output.state.store(ui.ctx(), field.id);
+                    }
                     if field.lost_focus()
                         && ui.input(|i| i.key_pressed(egui::Key::Enter))
                         && let Some(path) = self.go_to_typed_path()

@@ -10,11 +10,7 @@ use std::path::PathBuf;
 use bevy::{prelude::*, window::WindowCloseRequested};
 use bevy_egui::{EguiContexts, egui};
 
-use super::{
-    file_dialogs::FileDialogs,
-    loading::ReadyWorld,
-    purpose::DialogPurpose,
-};
+use super::{file_dialogs::FileDialogs, loading::ReadyWorld, purpose::DialogPurpose};
 use crate::editor::requests::Editor;
 
 /// What the user asked for that would lose unsaved edits, waiting for an answer.

@@ -30,7 +30,11 @@ pub fn collision_lines(world: &World, selection: &Selection) -> Vec<String> {
     let picked: Vec<BodyId> = items.iter().flat_map(|i| i.bodies(world)).collect();
     for pair in pairs_off(world) {
         let holds_picked = picked.is_empty()
-            || pair.bodies_a.iter().chain(&pair.bodies_b).any(|b| picked.contains(b));
+            || pair
+                .bodies_a
+                .iter()
+                .chain(&pair.bodies_b)
+                .any(|b| picked.contains(b));
         if holds_picked {
             lines.push(format!("off: {} × {}", pair.a, pair.b));
         }

@@ -15,8 +15,8 @@ pub use move_requests::axis;
 pub use plans::Planning;
 pub use requests::{Editor, edit, install_editor, move_editor};
 pub use resources::{
-    Document, FrameRequest, Framing, Log, LogEntry, Picked, QualityReport, Selection,
-    ShownCamera, ViewSettings,
+    Document, FrameRequest, Framing, Log, LogEntry, Picked, QualityReport, Selection, ShownCamera,
+    ViewSettings,
 };
 pub use simulation::{Sample, Simulation, TRACE_LENGTH, Trace};
 pub use timeline::{

@@ -115,7 +115,9 @@ impl Selection {
         let mut items: Vec<Picked> = Vec::new();
         for &id in &self.0 {
             let item = match id.element() {
-                Element::Robot(r) if whole_element(world, &self.0, id.element()) => Picked::Robot(r),
+                Element::Robot(r) if whole_element(world, &self.0, id.element()) => {
+                    Picked::Robot(r)
+                }
                 _ => Picked::Body(id),
             };
             if !items.contains(&item) {

@@ -152,11 +152,13 @@ pub(super) fn view_menu(
     ui.checkbox(&mut view.contacts_shown, "Contacts");
     ui.checkbox(&mut view.virtual_contacts_shown, "Virtual contacts")
         .on_hover_text("The hands' predefined contact points (their virtual contact files)");
-    ui.checkbox(&mut view.approach_shown, "Approach and closing")
+    let approach = ui
+        .checkbox(&mut view.approach_shown, "Approach and closing")
         .on_hover_text(
             "Where each hand's palm faces (orange: its approach, from its file or worked out of \
              its kinematics) and which way Auto Grasp moves each fingertip (green)",
         );
+    state.approach_toggle = Some(approach.rect);
     ui.checkbox(&mut view.frame_rate_shown, "Frame rate")
         .on_hover_text(
             "Frames a second and frame times over the last 1,000 frames, in the status bar",

@@ -17,10 +17,7 @@ use bevy_egui::{
 use crate::{
     camera::OrbitCamera,
     capture::ControlPositions,
-    dialog::{
-        file_dialogs::FileDialogs,
-        unsaved::UnsavedPrompt,
-    },
+    dialog::{file_dialogs::FileDialogs, unsaved::UnsavedPrompt},
     editor::requests::Editor,
 };
 
@@ -125,6 +122,7 @@ fn panels(
     let dialogs = &mut *dialogs;
     state.drag_held = false;
     state.threshold_field = None;
+    state.approach_toggle = None;
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
@@ -133,9 +131,7 @@ fn panels(
             .max_rect(ctx.viewport_rect()),
     );
     egui::Panel::top("menu").show(&mut root, |ui| {
-        if menu_bar(ui, editor, dialogs, state)
-            && prompt.quit(editor)
-        {
+        if menu_bar(ui, editor, dialogs, state) && prompt.quit(editor) {
             exit.write(AppExit::Success);
         }
     });
@@ -208,6 +204,7 @@ fn panels(
             import_object: centre(toolbar_rects.import_object),
             view_menu: state.view_menu.and_then(centre),
             contact_threshold: state.threshold_field.and_then(centre),
+            approach_toggle: state.approach_toggle.and_then(centre),
             plan_button: planner.plan_button.and_then(centre),
             planned_grasps: planner.rows.into_iter().filter_map(centre).collect(),
         };

@@ -24,4 +24,6 @@ pub struct UiState {
     /// Where this frame drew the View menu's button and its threshold field (while open).
     pub(super) view_menu: Option<egui::Rect>,
     pub(super) threshold_field: Option<egui::Rect>,
+    /// And its "Approach and closing" checkbox (while open).
+    pub(super) approach_toggle: Option<egui::Rect>,
 }

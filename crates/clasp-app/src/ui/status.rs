@@ -18,7 +18,12 @@ pub(super) fn status_bar(
     state: &mut UiState,
     frame_rate: Option<crate::frame_rate::FrameRate>,
 ) {
-    let shown = status_shown(&editor.doc, &editor.selection, &editor.simulation, &editor.log);
+    let shown = status_shown(
+        &editor.doc,
+        &editor.selection,
+        &editor.simulation,
+        &editor.log,
+    );
     ui.horizontal(|ui| {
         if let Some(rate) = frame_rate {
             ui.label(egui::RichText::new(rate.summary()).monospace());
@@ -130,7 +135,8 @@ pub fn selection_summary(world: &clasp_core::World, selection: &Selection) -> St
 
 pub(super) fn log_panel(ui: &mut egui::Ui, editor: &mut Editor, state: &mut UiState) {
     ui.horizontal(|ui| {
-        ui.strong("Log").on_hover_text("every message since the app started, times in UTC");
+        ui.strong("Log")
+            .on_hover_text("every message since the app started, times in UTC");
         if ui.button("Clear").clicked() {
             editor.log.clear();
             state.toasts.forget_log();
