@@ -349,3 +349,67 @@ fn the_status_bar_says_when_the_run_falls_behind_the_clock() {
         "▶ 3.400 s (1.00× real time)"
     );
 }
+
+#[test]
+fn a_urdf_hands_settings_change_in_the_inspector_and_are_saved_beside_it() {
+    let Some(hands) = clasp_io::fixtures::field_hands() else {
+        clasp_io::fixtures::skipped("../shared/hands is not here");
+        return;
+    };
+    // A copy of the hand's file beside a link to its meshes: the settings are written there,
+    // never into ../shared.
+    let dir = std::env::temp_dir().join(format!("clasp-hand-settings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = hands.join("allegro_hand");
+    let urdf = dir.join("allegro_hand_right.urdf");
+    std::fs::copy(shipped.join("allegro_hand_right.urdf"), &urdf).unwrap();
+    std::os::unix::fs::symlink(shipped.join("meshes"), dir.join("meshes")).unwrap();
+
+    let mut app = headless_app();
+    assert!(edit(&mut app, |e| e
+        .import(&urdf, clasp_app::editor::ImportKind::Robot)));
+    let robot = RobotId::from_index(1);
+    let hand = world(&app).robot(robot).unwrap().clone();
+    let before = hand.dofs[3].default_velocity;
+    let approach = clasp_core::HandApproach {
+        reference: nalgebra::Point3::new(1.0, 2.0, 3.0),
+        direction: nalgebra::Vector3::y_axis(),
+    };
+    edit(&mut app, |e| {
+        e.set_dof_drive(robot, 3, -before, 2.0 * hand.dofs[3].max_effort);
+        e.set_hand_approach(robot, approach.clone());
+    });
+    let changed = world(&app).robot(robot).unwrap();
+    assert_eq!(changed.dofs[3].default_velocity, -before);
+    assert_eq!(changed.approach.as_ref(), Some(&approach));
+    // A bad effort is refused, and said.
+    edit(&mut app, |e| e.set_dof_drive(robot, 3, 1.0, -1.0));
+    assert!(status(&app).error.is_some());
+    assert_eq!(
+        world(&app).robot(robot).unwrap().dofs[3].default_velocity,
+        -before
+    );
+    // Undo takes a change back.
+    edit(&mut app, |e| e.undo());
+    assert_ne!(
+        world(&app).robot(robot).unwrap().approach.as_ref(),
+        Some(&approach)
+    );
+    edit(&mut app, |e| e.redo());
+
+    assert!(
+        edit(&mut app, |e| e.save_hand_settings(robot)),
+        "{:?}",
+        log(&app)
+    );
+    let saved = dir.join("allegro_hand_right.clasp.xml");
+    assert!(saved.exists());
+    // The hand reads them back the next time it loads.
+    let again = clasp_io::load_any_robot(&clasp_io::Disk, &urdf).unwrap();
+    assert_eq!(again.dofs[3].default_velocity, -before);
+    let back = again.approach.unwrap();
+    assert!((back.reference - approach.reference).norm() < 1e-9);
+    assert!((back.direction.into_inner() - approach.direction.into_inner()).norm() < 1e-9);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -106,6 +106,15 @@ pub fn save_hand_settings(robot: &Robot, hand_file: &Path) -> Result<PathBuf, Sa
     Ok(path)
 }
 
+/// Writes `robot`'s settings ([`hand_settings_xml`]) beside `hand_file`, replacing a file
+/// there: the app's Save, where the user changed them on purpose. Returns where.
+pub fn write_hand_settings(robot: &Robot, hand_file: &Path) -> Result<PathBuf, SaveError> {
+    let path = hand_settings_path(hand_file);
+    std::fs::write(&path, hand_settings_xml(robot))
+        .map_err(|e| SaveError::new(&path, e.to_string()))?;
+    Ok(path)
+}
+
 /// Applies the settings file beside `hand_file`, if there is one.
 pub(crate) fn apply_hand_settings(
     source: &dyn FileSource,

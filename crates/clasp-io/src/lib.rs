@@ -47,7 +47,9 @@ pub use error::{LoadError, LoadWarning, SaveError};
 pub use folder::{FolderObject, objects_in_folder};
 pub use geometry::{GeometryFormat, load_mesh_file};
 pub use groups::{mask_text, parse_group, parse_mask};
-pub use hand_settings::{hand_settings_path, hand_settings_xml, save_hand_settings};
+pub use hand_settings::{
+    hand_settings_path, hand_settings_xml, save_hand_settings, write_hand_settings,
+};
 pub use inventor::parse_inventor;
 pub use kind::FileKind;
 pub use mesh_file::MeshFile;
@@ -67,6 +69,7 @@ pub use recording::{
 pub use robot::{chain::parse_dof_expression, load_robot};
 pub use robot_file::load_any_robot;
 pub use rrd::{check_rrd_python, rrd_python, save_rrd};
+pub use si_units::{effort_from_si, effort_to_si};
 pub use source::{Disk, Embedded, FileSource};
 pub use stl::parse_stl;
 pub use urdf::load_urdf;

@@ -22,12 +22,12 @@ pub(crate) const CLASP_PER_NEWTON_METRE: f64 = 1e9;
 pub(crate) const CLASP_PER_NEWTON: f64 = 1e6;
 
 /// A DOF's effort given in N·m (turning) or N (sliding), in Clasp's units.
-pub(crate) fn effort_from_si(effort: f64, revolute: bool) -> f64 {
+pub fn effort_from_si(effort: f64, revolute: bool) -> f64 {
     effort * clasp_per_si_effort(revolute)
 }
 
 /// A DOF's effort in Clasp's units as N·m (turning) or N (sliding).
-pub(crate) fn effort_to_si(effort: f64, revolute: bool) -> f64 {
+pub fn effort_to_si(effort: f64, revolute: bool) -> f64 {
     effort / clasp_per_si_effort(revolute)
 }
 

@@ -26,6 +26,7 @@ pub use timeline::{
 pub mod collision_state;
 pub mod file_requests;
 pub mod grasp_test;
+pub mod hand_requests;
 pub mod history;
 pub mod history_requests;
 pub mod move_requests;

@@ -24,6 +24,7 @@ use crate::{
 mod bodies;
 mod contacts;
 mod grasp_test;
+mod hand_settings;
 mod help;
 mod inspector;
 mod menus;

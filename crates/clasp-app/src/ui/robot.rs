@@ -64,6 +64,7 @@ pub(super) fn robot_section(
         settle_widget_drag(response, state, editor);
     }
     eigen_sliders(ui, editor, state, robot);
+    super::hand_settings::hand_settings(ui, editor, robot);
     ui.horizontal(|ui| {
         if ui
             .button("Auto Grasp")

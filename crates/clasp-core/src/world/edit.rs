@@ -6,7 +6,7 @@ use super::{World, error::MoveError};
 use crate::{
     body::{Body, Material, mass::MassProperties},
     ids::{BodyId, Element, RobotId},
-    robot::Robot,
+    robot::{HandApproach, Robot},
 };
 
 impl<E: CollisionEngine> World<E> {
@@ -54,6 +54,44 @@ impl<E: CollisionEngine> World<E> {
                 .is_some_and(|r| robots.get(r.index()).is_some_and(Option::is_some)),
         });
         self.find_all_contacts();
+        Ok(())
+    }
+
+    /// Changes the way a hand approaches (its palm frame, mm): what Auto Grasp's warning, the
+    /// planner and the approach move take. Nothing moves.
+    pub fn set_hand_approach(
+        &mut self,
+        robot: RobotId,
+        approach: HandApproach,
+    ) -> Result<(), MoveError> {
+        let finite = approach.reference.iter().chain(approach.direction.iter());
+        if !finite.into_iter().all(|v| v.is_finite()) {
+            return Err(MoveError::BadHandSetting);
+        }
+        let hand = self.stage.robot_mut(robot);
+        hand.ok_or(MoveError::NoSuchRobot(robot))?.approach = Some(approach);
+        Ok(())
+    }
+
+    /// Changes how a DOF is driven: its Auto Grasp velocity (its sign the way it closes, 0 to
+    /// leave it where it is) and its effort (Clasp's units, positive). Nothing moves.
+    pub fn set_dof_drive(
+        &mut self,
+        robot: RobotId,
+        dof: usize,
+        velocity: f64,
+        effort: f64,
+    ) -> Result<(), MoveError> {
+        if !(velocity.is_finite() && effort.is_finite() && effort > 0.0) {
+            return Err(MoveError::BadHandSetting);
+        }
+        let hand = self
+            .stage
+            .robot_mut(robot)
+            .ok_or(MoveError::NoSuchRobot(robot))?;
+        let drive = hand.dofs.get_mut(dof).ok_or(MoveError::BadHandSetting)?;
+        drive.default_velocity = velocity;
+        drive.max_effort = effort;
         Ok(())
     }
 

@@ -117,6 +117,11 @@ pub enum MoveError {
     BadHoldSettings,
     #[error("{0:?} and {1:?} interpenetrate: a grasp with the hand in the object cannot be tested")]
     Interpenetrating(BodyId, BodyId),
+    #[error(
+        "a hand's approach must be finite, and a DOF's setting must name a DOF the hand has, with \
+         a finite Auto Grasp velocity and a positive effort"
+    )]
+    BadHandSetting,
 }
 
 /// The shortest time step a world takes, seconds: below it a run of any length is millions of
