@@ -1,7 +1,8 @@
 #!/bin/sh
 # Retakes the user guide's pictures of the panels: the app under Xvfb with software Vulkan,
 # driven by xdotool as a person would, each picture saved by `--screenshot` just before the
-# app exits. The guide's first two pictures (and README's) come from the real-window test
+# app exits. The guide's first two pictures (and README's), and handles.png,
+# collisions-section.png and approach-arrows.png, come from the real-window test
 # (`cargo test -p clasp-app --test real_window`, in target/real-window/).
 #
 #   sh docs/images/retake.sh [path/to/clasp]     # default: target/debug/clasp
