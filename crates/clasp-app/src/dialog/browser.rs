@@ -96,7 +96,8 @@ pub struct FileBrowser {
     pub problem: Option<String>,
     /// Where the path field was last drawn, egui points (for scripts and tests to press it).
     pub path_field: Option<egui::Rect>,
-    /// The path field takes the keyboard when the browser opens: a path can be typed at once.
+    /// The path field takes the keyboard when an Open or Import browser opens: a path can be
+    /// typed at once. (Saving, the name field is what is typed into.)
     focus_path: bool,
     /// How an imported bare mesh is read (an object's or an obstacle's import shows it).
     pub mesh_reading: MeshReading,
@@ -127,7 +128,10 @@ impl FileBrowser {
             },
             problem: None,
             path_field: None,
-            focus_path: true,
+            focus_path: !matches!(
+                purpose,
+                DialogPurpose::SaveAs | DialogPurpose::SaveRecording
+            ),
             mesh_reading: MeshReading::default(),
         };
         browser.enter(dir);
