@@ -493,11 +493,12 @@ fn write_state(
         &log,
     ));
     state.frame_rate = frames.rate();
+    let meter = simulation.meter.reading();
     state.simulation = SimulationState {
         playing: simulation.playing,
         time: simulation.time,
-        real_time_factor: simulation.meter.reading().map(|r| r.factor),
-        meter: simulation.meter.reading(),
+        real_time_factor: meter.map(|r| r.factor),
+        meter,
     };
     // Written beside and renamed, so a reader never sees half a file.
     let partial = path.with_extension("partial");

@@ -1,6 +1,9 @@
 //! The real app in a real X window (Xvfb) with software Vulkan: it renders the default scene,
 //! saves a screenshot, takes a real click, writes its state and exits cleanly.
 
+mod common;
+
+use common::urdf_moving_joints;
 use std::{
     collections::HashSet,
     path::{Path, PathBuf},
@@ -506,25 +509,13 @@ fn a_urdf_hand_is_picked_as_a_robot_with_its_joints_named() {
         state["selected"],
         serde_json::json!([format!("robot {name}")])
     );
-    let text = std::fs::read_to_string(&urdf).unwrap();
-    let mut joints: Vec<String> = text
-        .lines()
-        .filter(|l| l.contains("<joint ") && !l.contains("\"fixed\""))
-        .filter_map(|l| {
-            l.split("name=\"")
-                .nth(1)?
-                .split('"')
-                .next()
-                .map(String::from)
-        })
-        .collect();
+    let joints = urdf_moving_joints(&urdf);
     let mut labels: Vec<String> = robot["dof_labels"]
         .as_array()
         .unwrap()
         .iter()
         .map(|l| l.as_str().unwrap().to_owned())
         .collect();
-    joints.sort();
     labels.sort();
     assert_eq!(labels, joints);
 }

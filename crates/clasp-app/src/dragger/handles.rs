@@ -140,10 +140,7 @@ fn carrier_selected(world: &World, selection: &[BodyId], robot: RobotId) -> bool
 }
 
 pub(super) fn whole_robot_selected(world: &World, selection: &[BodyId], id: BodyId) -> bool {
-    world
-        .element_bodies(id.element())
-        .iter()
-        .all(|b| selection.contains(b))
+    crate::editor::resources::whole_element(world, selection, id.element())
 }
 
 /// The joint draggers of a lone selected link: one per DOF of its chain.

@@ -11,20 +11,20 @@ use super::resources::{Picked, Selection};
 pub fn collision_lines(world: &World, selection: &Selection) -> Vec<String> {
     let switches = world.switches();
     let on_off = |on: bool| if on { "on" } else { "off" };
+    // A thing is on unless every body of it is switched off.
+    let line = |item: Picked| {
+        let on = item.bodies(world).iter().any(|&b| switches.body_on(b));
+        format!("{}: {}", item.describe(world), on_off(on))
+    };
     let mut lines = vec![format!("world: {}", on_off(switches.world_on()))];
     let items = selection.items(world);
     for &item in &items {
-        let bodies = item.bodies(world);
-        let on = bodies.iter().any(|&b| switches.body_on(b));
-        lines.push(format!("{}: {}", item.describe(world), on_off(on)));
+        lines.push(line(item));
         // A link picked alone: its robot's switch too.
         if let Picked::Body(id) = item
             && let Some(robot) = id.robot()
         {
-            let robot_bodies = world.element_bodies(Element::Robot(robot));
-            let robot_on = robot_bodies.iter().any(|&b| switches.body_on(b));
-            let whose = Picked::Robot(robot).describe(world);
-            lines.push(format!("{whose}: {}", on_off(robot_on)));
+            lines.push(line(Picked::Robot(robot)));
         }
     }
     let picked: Vec<BodyId> = items.iter().flat_map(|i| i.bodies(world)).collect();
@@ -55,14 +55,12 @@ struct PairOff {
 /// body (or another robot).
 fn pairs_off(world: &World) -> Vec<PairOff> {
     let switches = world.switches();
-    let name = |id: BodyId| world.body(id).map_or("?".into(), |b| b.name.clone());
     let mut gathered: Vec<PairOff> = Vec::new();
     let mut pairs: Vec<(BodyId, BodyId)> = switches.pairs_off().collect();
     // Whole elements first: each pair of elements whose bodies are all off with each other.
-    let elements = |id: BodyId| id.element();
     let mut element_pairs: Vec<(Element, Element)> = Vec::new();
     for &(a, b) in &pairs {
-        let key = (elements(a), elements(b));
+        let key = (a.element(), b.element());
         if key.0 != key.1 && !element_pairs.contains(&key) {
             element_pairs.push(key);
         }
@@ -77,24 +75,17 @@ fn pairs_off(world: &World) -> Vec<PairOff> {
         }
         pairs.retain(|&(a, b)| !(bodies_a.contains(&a) && bodies_b.contains(&b)));
         gathered.push(PairOff {
-            a: element_name(world, ea),
-            b: element_name(world, eb),
+            a: Picked::element(ea).describe(world),
+            b: Picked::element(eb).describe(world),
             bodies_a,
             bodies_b,
         });
     }
     gathered.extend(pairs.into_iter().map(|(a, b)| PairOff {
-        a: name(a),
-        b: name(b),
+        a: Picked::Body(a).describe(world),
+        b: Picked::Body(b).describe(world),
         bodies_a: vec![a],
         bodies_b: vec![b],
     }));
     gathered
-}
-
-fn element_name(world: &World, element: Element) -> String {
-    match element {
-        Element::Robot(r) => Picked::Robot(r).describe(world),
-        Element::Body(i) => world.free_body(i).map_or("?".into(), |b| b.name.clone()),
-    }
 }

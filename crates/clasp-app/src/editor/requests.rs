@@ -97,6 +97,7 @@ impl Editor<'_> {
     /// The world changed (an edit, an undo, another world): the error the status bar showed
     /// was about the world before, and leaves it. The log keeps it.
     pub(crate) fn world_changed(&mut self) {
+        // Looked at first: only a real change marks the log changed for the panels.
         if self.log.standing_error.is_some() {
             self.log.standing_error = None;
         }

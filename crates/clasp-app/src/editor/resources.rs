@@ -144,6 +144,14 @@ impl Picked {
         }
     }
 
+    /// A whole element: a free body, or a robot.
+    pub fn element(element: Element) -> Self {
+        match element {
+            Element::Body(i) => Picked::Body(BodyId::Free(i)),
+            Element::Robot(r) => Picked::Robot(r),
+        }
+    }
+
     /// "clasp_mug", "robot allegro_hand".
     pub fn describe(self, world: &World) -> String {
         match self {
@@ -156,7 +164,8 @@ impl Picked {
     }
 }
 
-fn whole_element(world: &World, selected: &[BodyId], element: Element) -> bool {
+/// Whether every body of `element` is among `selected`.
+pub fn whole_element(world: &World, selected: &[BodyId], element: Element) -> bool {
     world
         .element_bodies(element)
         .iter()

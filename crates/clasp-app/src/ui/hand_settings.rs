@@ -37,32 +37,10 @@ fn approach_fields(ui: &mut egui::Ui, editor: &mut Editor, robot: RobotId) {
     egui::Grid::new(("approach", robot))
         .num_columns(4)
         .show(ui, |ui| {
-            ui.label("Approach from")
-                .on_hover_text("the palm's point it approaches from, palm frame, mm");
-            for (value, axis) in reference.iter_mut().zip(["x ", "y ", "z "]) {
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(value)
-                            .speed(0.5)
-                            .max_decimals(1)
-                            .prefix(axis),
-                    )
-                    .changed();
-            }
-            ui.end_row();
-            ui.label("along")
-                .on_hover_text("the way the palm faces, palm frame (made unit)");
-            for (value, axis) in direction.iter_mut().zip(["x ", "y ", "z "]) {
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(value)
-                            .speed(0.01)
-                            .max_decimals(3)
-                            .prefix(axis),
-                    )
-                    .changed();
-            }
-            ui.end_row();
+            let from = "the palm's point it approaches from, palm frame, mm";
+            changed |= vector_row(ui, ("Approach from", from), &mut reference, 0.5, 1);
+            let along = "the way the palm faces, palm frame (made unit)";
+            changed |= vector_row(ui, ("along", along), &mut direction, 0.01, 3);
         });
     let along = Vector3::from(direction);
     if changed && along.norm() > 1e-9 {
@@ -72,6 +50,27 @@ fn approach_fields(ui: &mut egui::Ui, editor: &mut Editor, robot: RobotId) {
         };
         editor.set_hand_approach(robot, asked);
     }
+}
+
+/// A labelled row of x, y and z fields; whether one changed.
+fn vector_row(
+    ui: &mut egui::Ui,
+    (label, hover): (&str, &str),
+    values: &mut [f64; 3],
+    speed: f64,
+    decimals: usize,
+) -> bool {
+    ui.label(label).on_hover_text(hover);
+    let mut changed = false;
+    for (value, axis) in values.iter_mut().zip(["x ", "y ", "z "]) {
+        let field = egui::DragValue::new(value)
+            .speed(speed)
+            .max_decimals(decimals)
+            .prefix(axis);
+        changed |= ui.add(field).changed();
+    }
+    ui.end_row();
+    changed
 }
 
 /// Each DOF's closing sense and effort (N·m, or N for a sliding DOF).

@@ -446,3 +446,22 @@ pub fn unsaved_question(app: &App) -> Option<clasp_app::dialog::unsaved::Leaving
         .pending
         .clone()
 }
+
+/// The names a URDF file gives its moving (not fixed) joints, read from its text, sorted: what a
+/// hand's DOF labels must be, found without the loader that makes them.
+pub fn urdf_moving_joints(urdf: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(urdf).unwrap();
+    let mut joints: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("<joint ") && !l.contains("\"fixed\""))
+        .filter_map(|l| {
+            l.split("name=\"")
+                .nth(1)?
+                .split('"')
+                .next()
+                .map(String::from)
+        })
+        .collect();
+    joints.sort();
+    joints
+}
