@@ -194,14 +194,16 @@ struct Timed {
 pub fn time_split(before: &StepTimers, after: &StepTimers) -> String {
     let total = (after.total - before.total).max(1e-12);
     let share = |x: f64, y: f64| 100.0 * (x - y) / total;
-    let (search, solve, moves) = (
+    let (search, build, solve, moves) = (
         share(after.search, before.search),
+        share(after.build, before.build),
         share(after.solve, before.solve),
         share(after.moves, before.moves),
     );
+    let step_us = 1e6 * total / (after.steps - before.steps).max(1) as f64;
     format!(
-        "search {search:.0} %, solve {solve:.0} %, moves {moves:.0} %, the rest {:.0} %",
-        100.0 - search - solve - moves
+        "{step_us:.0} µs: search {search:.0} %, building the problem {build:.0} %, solve {solve:.0} %, moves {moves:.0} %, the rest {:.0} %",
+        100.0 - search - build - solve - moves
     )
 }
 
@@ -292,7 +294,7 @@ fn run_mujoco(folder: &Path, quick: bool) -> Option<Value> {
 }
 
 /// The Python to run MuJoCo with: `CLASP_PYTHON` if set, else `python3`.
-fn python() -> String {
+pub(crate) fn python() -> String {
     std::env::var("CLASP_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 

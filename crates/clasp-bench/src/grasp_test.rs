@@ -19,12 +19,13 @@ use clasp_core::{
 use clasp_io::{Disk, load_body, load_robot};
 use serde_json::{Value, json};
 
-use crate::{check::Checks, dynamics::time_split};
+use crate::{check::Checks, dynamics::time_split, hand_tests};
 
 /// The target, grasps tested a second on one core.
 const TARGET_ON_ONE_CORE: f64 = 20.0;
 
 pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
+    let hands = hand_tests::run(quick, library, checks);
     let count = if quick { 6 } else { 40 };
     let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let mut scenes = vec![(
@@ -60,7 +61,7 @@ pub fn run(quick: bool, library: Option<&Path>, checks: &mut Checks) -> Value {
         })
         .collect();
     rows.extend(gripper_plans(library, checks));
-    Value::Array(rows)
+    json!({ "every_hand": hands, "scenes": rows })
 }
 
 /// The Panda plans GraspIt's mug and glass at the planner's defaults; checked: at least
@@ -327,7 +328,7 @@ fn margin_sweep(
 /// Where a step of a grasp's test spends its time: the grasp put in place, each closing DOF
 /// driven 0.1 rad further closed, the object free under gravity along −z for 0.5 s (the
 /// test's own domains keep their timers to themselves).
-fn step_split(world: &World, trial: &GraspTrial) -> Option<String> {
+pub(crate) fn step_split(world: &World, trial: &GraspTrial) -> Option<String> {
     let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
     let mut world = world.clone();
     world.put_grasp(robot, trial).ok()?;

@@ -28,6 +28,7 @@ mod export;
 mod field_hands;
 mod grasp_test;
 mod grasps;
+mod hand_tests;
 mod library;
 mod options;
 #[cfg(feature = "vs-parry")]

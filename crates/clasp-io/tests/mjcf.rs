@@ -165,6 +165,56 @@ fn graspits_barrett_written_as_mjcf_reads_back_where_it_stood() {
     assert_eq!(first_robot(&read).dofs.len(), 4);
 }
 
+/// The `ctrl` list of the keyframe `save_mjcf` writes for `world`.
+fn keyframe_controls(world: &World, name: &str) -> Vec<f64> {
+    let folder = std::env::temp_dir().join(format!("clasp_mjcf_{}_{name}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(format!("{name}.xml"));
+    save_mjcf(world, &path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_dir_all(&folder).ok();
+    let key = text.lines().find(|l| l.contains("<key ")).expect("a keyframe");
+    let list = key.split("ctrl=\"").nth(1).expect("the keyframe's controls");
+    let list = &list[..list.find('"').unwrap()];
+    list.split_whitespace().map(|v| v.parse().unwrap()).collect()
+}
+
+#[test]
+fn the_keyframe_drives_each_actuator_where_its_dof_stands_or_is_driven_to() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
+    let barrett = root.join("robots/Barrett/Barrett.xml");
+    if !barrett.exists() {
+        eprintln!("skipped: GraspIt's models are not at {}", root.display());
+        return;
+    }
+    let mut world = World::new(Vec::new(), vec![load_any_robot(&Disk, &barrett).unwrap()]);
+    let hand = RobotId::from_index(0);
+    world.set_dof_values(hand, &[0.4, 1.1, 0.7, 1.5]).unwrap();
+    // Each DOF's actuator is on its first joint, which moves by its ratio times the DOF.
+    let first_ratios: Vec<f64> = (0..4)
+        .map(|d| {
+            let robot = first_robot(&world);
+            let joints = robot.chains().iter().flat_map(|c| &c.joints);
+            joints
+                .filter(|j| j.coupling.dof == d)
+                .map(|j| j.coupling.ratio)
+                .next()
+                .unwrap()
+        })
+        .collect();
+    let at = |dofs: [f64; 4]| -> Vec<f64> {
+        dofs.iter().zip(&first_ratios).map(|(q, r)| q * r).collect()
+    };
+    let close = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    // Undriven, the hand holds where it stands.
+    let standing = keyframe_controls(&world, "standing");
+    assert!(close(&standing, &at([0.4, 1.1, 0.7, 1.5])), "{standing:?}");
+    // Driven, each actuator goes on to its DOF's target.
+    world.drive_robot(hand, &[0.5, 1.3, 0.9, 1.6]).unwrap();
+    let driven = keyframe_controls(&world, "driven");
+    assert!(close(&driven, &at([0.5, 1.3, 0.9, 1.6])), "{driven:?}");
+}
+
 /// In-memory files: (path, text).
 type Files = &'static [(&'static str, &'static str)];
 

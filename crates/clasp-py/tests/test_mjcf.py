@@ -85,6 +85,12 @@ def test_the_exports_keyframe_puts_mujoco_where_clasp_stands(clasp_cli, graspit,
         world.save(saved)
         model = export(clasp_cli, saved, tmp_path / f"barrett{trial}_mj.xml", root=graspit)
         assert_links_where_clasp_puts_them(world, model, keyframe=True)
+        # Each actuator is driven to where its joint stands: the hand holds its place.
+        data = mujoco.MjData(model)
+        mujoco.mj_resetDataKeyframe(model, data, 0)
+        for u in range(model.nu):
+            joint = model.actuator_trnid[u][0]
+            assert data.ctrl[u] == pytest.approx(data.qpos[model.jnt_qposadr[joint]], abs=1e-9)
 
 
 # MJCF read by Clasp: its forward kinematics is MuJoCo's.

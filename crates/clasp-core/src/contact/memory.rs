@@ -158,6 +158,9 @@ pub struct StepTimers {
     pub total: f64,
     /// Finding the pairs' contacts (full searches and the kept pairs' tests).
     pub search: f64,
+    /// Building the contact problems from the contacts found: the robots' articulated bodies,
+    /// the rows, the Delassus blocks, the warm start and the motors.
+    pub build: f64,
     /// The contact solves (the per-contact sweeps or the LCP).
     pub solve: f64,
     /// The moves, to where the velocities take what moves, stopping at contact.

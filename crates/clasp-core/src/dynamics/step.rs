@@ -230,6 +230,7 @@ impl Stepping<'_> {
         movers: &Movers,
         solve: Solve,
     ) -> Result<(ContactProblem, Posed), MoveError> {
+        let building = Instant::now();
         let (first, added) = match solve {
             Solve::Step { gravity } => (true, gravity),
             Solve::Impact => (false, Vector3::zeros()),
@@ -279,7 +280,8 @@ impl Stepping<'_> {
         let contacts = self.fine_contacts(movers)?;
         let corners = self.backdrop.settings.dynamics.solver.corners_per_patch;
         let contacts = patches::keep_corners(contacts, corners);
-        self.stage.step_memory.timers.search += searching.elapsed().as_secs_f64();
+        let searched = searching.elapsed().as_secs_f64();
+        self.stage.step_memory.timers.search += searched;
         let (rows, solved): (Vec<Row>, Vec<usize>) = contacts
             .chunks_exact(2)
             .enumerate()
@@ -319,6 +321,7 @@ impl Stepping<'_> {
             solved,
             places,
         };
+        self.stage.step_memory.timers.build += building.elapsed().as_secs_f64() - searched;
         Ok((problem, posed))
     }
 

@@ -9,8 +9,10 @@
 //! - Joints that one DOF drives are held to the first of them by `<equality><joint>` with their
 //!   ratio; each DOF has a position actuator on that first joint, its gain the DOF's Kp and its
 //!   force its effort.
-//! - A keyframe `clasp` holds the world as it stands: each free body's pose and each joint's
-//!   value (`mj_resetDataKeyframe` puts MuJoCo there; `qpos0` is every DOF at zero).
+//! - A keyframe `clasp` holds the world as it stands: each free body's pose, each joint's
+//!   value, and each actuator's control where its DOF is driven to (its target, or where it
+//!   stands when it has none), so the hand holds its place or goes on as it was driven
+//!   (`mj_resetDataKeyframe` puts MuJoCo there; `qpos0` is every DOF at zero).
 //! - Each link and the link (or palm) before it in its chain do not collide (`<contact>
 //!   <exclude>`), as in Clasp; MuJoCo would collide them, for joint bodies stand between.
 //! - Each geom's friction is its material's against the generic material (MuJoCo takes the
@@ -58,6 +60,7 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<Vec<String>, SaveError> {
         assets: String::new(),
         equalities: String::new(),
         actuators: String::new(),
+        controls: Vec::new(),
         exclusions: String::new(),
         meshes: 0,
         changes: Vec::new(),
@@ -104,11 +107,14 @@ pub fn save_mjcf(world: &World, path: &Path) -> Result<Vec<String>, SaveError> {
         let _ = write!(xml, "  <actuator>\n{}  </actuator>\n", writer.actuators);
     }
     if !qpos.is_empty() {
-        let values: Vec<String> = qpos.iter().map(f64::to_string).collect();
+        let ctrl = match writer.controls.is_empty() {
+            true => String::new(),
+            false => format!(" ctrl=\"{}\"", numbers(&writer.controls)),
+        };
         let _ = write!(
             xml,
-            "  <keyframe>\n    <key name=\"clasp\" qpos=\"{}\"/>\n  </keyframe>\n",
-            values.join(" ")
+            "  <keyframe>\n    <key name=\"clasp\" qpos=\"{}\"{ctrl}/>\n  </keyframe>\n",
+            numbers(&qpos)
         );
     }
     xml.push_str("</mujoco>\n");
@@ -179,6 +185,8 @@ struct Writer {
     assets: String,
     equalities: String,
     actuators: String,
+    /// Each actuator's control for the keyframe, in the order they are written.
+    controls: Vec<f64>,
     /// `<exclude>`s: each link with the link (or palm) before it in its chain, which Clasp does
     /// not collide and MuJoCo would (joint bodies stand between them).
     exclusions: String,
@@ -341,12 +349,14 @@ impl Writer {
                     JointKind::Prismatic => (NEWTONS, NEWTONS / METRES),
                 };
                 let effort = d.max_effort * force;
+                let driven_to = robot.dof_targets().map_or(robot.dof_values(), |t| t)[dof];
+                let mut control = joint.coupling.ratio * driven_to * scale;
                 let range = match joint.min.is_finite() && joint.max.is_finite() {
-                    true => format!(
-                        " ctrllimited=\"true\" ctrlrange=\"{} {}\"",
-                        joint.min * scale,
-                        joint.max * scale
-                    ),
+                    true => {
+                        let (low, high) = (joint.min * scale, joint.max * scale);
+                        control = control.clamp(low.min(high), high.max(low));
+                        format!(" ctrllimited=\"true\" ctrlrange=\"{low} {high}\"")
+                    }
                     false => String::new(),
                 };
                 let _ = writeln!(
@@ -355,6 +365,7 @@ impl Writer {
                     d.kp * gain,
                     -effort
                 );
+                self.controls.push(control);
                 first_joint[dof] = Some((name.to_owned(), joint.coupling.ratio));
             }
         }
@@ -383,6 +394,12 @@ impl Writer {
 }
 
 /// MuJoCo's unit of a joint value per Clasp's: radians stay, millimetres become metres.
+/// Numbers as MJCF lists them, space-separated.
+fn numbers(values: &[f64]) -> String {
+    let values: Vec<String> = values.iter().map(f64::to_string).collect();
+    values.join(" ")
+}
+
 fn joint_scale(kind: JointKind) -> f64 {
     match kind {
         JointKind::Revolute => 1.0,
