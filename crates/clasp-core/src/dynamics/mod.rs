@@ -58,6 +58,7 @@ pub(crate) mod problem;
 pub mod robots;
 pub(crate) mod settings;
 pub(crate) mod solver;
+mod sparse;
 mod step;
 
 use clasp_collide::CollisionEngine;

@@ -34,6 +34,7 @@ use super::{
     movers::Side,
     problem::{ContactProblem, Mobiles, Reach, Reaches, Row, Solution},
     solver,
+    sparse::SparseColumns,
 };
 use crate::contact::memory::SolveReport;
 
@@ -110,7 +111,7 @@ impl Layout {
 /// One contact of the primal: its velocity J v + offset (frame coordinates, A relative to B),
 /// its regularization and friction, and a soft contact's torsion.
 struct Contact {
-    jacobian: DMatrix<f64>,
+    jacobian: SparseColumns,
     offset: Vector3<f64>,
     give: f64,
     friction: f64,
@@ -338,7 +339,7 @@ impl Primal {
         for (k, c) in self.contacts.iter().enumerate() {
             let block = c.coupling(&c.velocity(v), held.law(k));
             if block != Matrix3::zeros() {
-                coupling += c.jacobian.transpose() * (block * &c.jacobian);
+                c.jacobian.add_sandwich(&block, &mut coupling);
             }
         }
         coupling
@@ -363,11 +364,9 @@ impl Primal {
         let mut hessian = self.mass.clone();
         for (k, c) in self.contacts.iter().enumerate() {
             let (impulse, stiffness) = c.answer(&c.velocity(v), held.law(k));
-            let jt = c.jacobian.transpose();
-            let pushed = &jt * impulse;
-            gradient -= &pushed;
-            pushes += pushed.abs();
-            hessian += &jt * (stiffness * &c.jacobian);
+            c.jacobian
+                .subtract_transposed(&impulse, &mut gradient, &mut pushes);
+            c.jacobian.add_sandwich(&stiffness, &mut hessian);
             if let Some(twist) = &c.twist {
                 let (impulse, stiffness) = twist.answer(twist.velocity(v), held.twist(c, k));
                 gradient.axpy(-impulse, &twist.row, 1.0);
@@ -539,7 +538,7 @@ struct Line<'a> {
 impl<'a> Line<'a> {
     fn of(primal: &Primal, v: &DVector<f64>, direction: &DVector<f64>, held: &'a Held) -> Self {
         let moved = &primal.mass * direction;
-        let along = |c: &Contact| Vector3::from_iterator((&c.jacobian * direction).iter().copied());
+        let along = |c: &Contact| c.jacobian.times(direction);
         let twist = |c: &Contact| {
             c.twist
                 .as_ref()
@@ -587,7 +586,7 @@ impl<'a> Line<'a> {
 
 impl Contact {
     fn velocity(&self, v: &DVector<f64>) -> Vector3<f64> {
-        Vector3::from_iterator((&self.jacobian * v).iter().copied()) + self.offset
+        self.jacobian.times(v) + self.offset
     }
 
     /// The normal impulse that stops the approach `velocity` has, about the impulse `held`.
@@ -771,7 +770,7 @@ fn contact(mobiles: &Mobiles, layout: &Layout, row: &Row, block: &Matrix3<f64>) 
         }
     }
     Contact {
-        jacobian,
+        jacobian: SparseColumns::of(&jacobian),
         offset,
         give: GIVE * (block.trace() / 3.0).max(1e-300),
         friction: row.friction,
