@@ -70,6 +70,10 @@ pub struct NearTriangles {
     /// Every triangle pair closer than this (mm) is among `pairs`: the reach asked for, or
     /// more where the walk learnt that what it passed over lies farther.
     pub complete_within: f64,
+    /// Each pair's distance then (mm; 0 for a pair that crosses), in `pairs`' order: while
+    /// the bodies have moved less than that since, relative to each other, less whatever a
+    /// query needs, the pair cannot take part in its answer and is passed over.
+    pub gaps: Vec<f64>,
 }
 
 /// A point pair of two bodies closer than the contact threshold.

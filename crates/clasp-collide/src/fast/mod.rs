@@ -69,10 +69,12 @@ impl CollisionEngine for FastEngine {
             pairs: Vec::new(),
         };
         start(&Pair::new(&a, &b), &mut near);
-        near.pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        near.pairs.sort_unstable_by_key(|(p, _)| (p.a, p.b));
+        let (pairs, gaps) = near.pairs.into_iter().unzip();
         Some(NearTriangles {
             complete_within: near.reach.complete_within(reach),
-            pairs: near.pairs,
+            pairs,
+            gaps,
         })
     }
 

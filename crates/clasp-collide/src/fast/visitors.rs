@@ -203,15 +203,21 @@ impl WithinReach for Contacts<'_> {
 /// Collects every triangle pair that may lie within the reach.
 pub(super) struct NearPairs {
     pub(super) reach: Reach,
-    pub(super) pairs: Vec<TrianglePair>,
+    /// Each pair with its distance (0 where it crosses).
+    pub(super) pairs: Vec<(TrianglePair, f64)>,
 }
 
 impl WithinReach for NearPairs {
     fn reach(&self) -> &Reach {
         &self.reach
     }
-    fn take(&mut self, i: u32, j: u32, _: &Triangle, _: &Triangle, _: bool) {
-        self.pairs.push(TrianglePair { a: i, b: j });
+    fn take(&mut self, i: u32, j: u32, ta: &Triangle, tb: &Triangle, apart: bool) {
+        let closest = match apart {
+            true => Some(closest_points_apart(ta, tb)),
+            false => triangle_closest_points(ta, tb),
+        };
+        let gap = closest.map_or(0.0, |(pa, pb)| (pa - pb).norm());
+        self.pairs.push((TrianglePair { a: i, b: j }, gap));
     }
     fn done(&self) -> bool {
         false

@@ -52,34 +52,60 @@ pub(crate) struct Kept {
     /// Every triangle pair closer than this (mm) then is kept: what was asked, or more where
     /// the search learnt that what it passed over lies farther.
     pub reach: f64,
-    /// Sorted (A's triangle, B's).
+    /// Sorted (A's triangle, B's), each with its distance then.
     pub pairs: Vec<TrianglePair>,
+    pub gaps: Vec<f64>,
     /// The same, B's triangle first, for a query that asks B first.
     pub flipped: Vec<TrianglePair>,
+    pub flipped_gaps: Vec<f64>,
 }
 
 impl Kept {
     /// Keeps what a full search found near, B standing at `relative` in A's frame.
     pub fn new(relative: Pose, near: NearTriangles) -> Self {
-        let mut flipped: Vec<TrianglePair> = near
+        let mut flipped: Vec<(TrianglePair, f64)> = near
             .pairs
             .iter()
-            .map(|p| TrianglePair { a: p.b, b: p.a })
+            .zip(&near.gaps)
+            .map(|(p, &gap)| (TrianglePair { a: p.b, b: p.a }, gap))
             .collect();
-        flipped.sort_unstable_by_key(|p| (p.a, p.b));
+        flipped.sort_unstable_by_key(|(p, _)| (p.a, p.b));
+        let (flipped, flipped_gaps) = flipped.into_iter().unzip();
         Kept {
             relative,
             reach: near.complete_within,
             pairs: near.pairs,
+            gaps: near.gaps,
             flipped,
+            flipped_gaps,
         }
     }
 
-    /// Whether every triangle pair now closer than `need` is among these, B (`moving`)
-    /// standing at `relative` in A's frame: B has moved less than the reach less `need` since.
-    pub fn holds(&self, moving: &Geometry, relative: &Pose, need: f64) -> bool {
+    /// Where every triangle pair now closer than `need` is among these, B (`moving`) standing
+    /// at `relative` in A's frame (B has moved less than the reach less `need` since), the
+    /// pairs that may now lie closer than `need`, in order (A's first, or with `flip` B's):
+    /// those whose distance then, less how far B has moved since, is within it. The rest
+    /// cannot take part in a query that needs no farther (a contact within `need`, a
+    /// crossing), so it is asked among fewer pairs and answers the same, to the bit. `None`
+    /// where the kept set no longer holds.
+    pub fn among(
+        &self,
+        moving: &Geometry,
+        relative: &Pose,
+        need: f64,
+        flip: bool,
+    ) -> Option<Vec<TrianglePair>> {
         let moved = moving.farthest_move(&self.relative, relative);
-        moved + need + MOVE_ROUNDING < self.reach
+        if moved + need + MOVE_ROUNDING >= self.reach {
+            return None;
+        }
+        let (pairs, gaps) = match flip {
+            false => (&self.pairs, &self.gaps),
+            true => (&self.flipped, &self.flipped_gaps),
+        };
+        let within = moved + need + MOVE_ROUNDING;
+        let near = pairs.iter().zip(gaps).filter(|(_, gap)| **gap <= within);
+        Some(near.map(|(p, _)| *p).collect())
     }
 }
 
@@ -91,19 +117,19 @@ pub(crate) struct KeptFor<'a> {
 
 impl KeptFor<'_> {
     /// The pairs to ask for `x` then `y` where they still hold for `need`: A's and B's, or
-    /// flipped.
-    fn pairs_for(&self, x: &Placed, y: &Placed, need: f64) -> Option<&[TrianglePair]> {
+    /// flipped; of those, the ones that may now lie within `need` ([`Kept::among`]).
+    fn pairs_for(&self, x: &Placed, y: &Placed, need: f64) -> Option<Vec<TrianglePair>> {
         let (a, b) = self.geometry;
         let is = |g: &Geometry, p: &Placed| std::ptr::eq(g, p.geometry);
-        let holds = |first: &Placed, second: &Placed| {
+        let among = |first: &Placed, second: &Placed, flip: bool| {
             let relative = first.pose.inv_mul(&second.pose);
-            self.kept.holds(b, &relative, need)
+            self.kept.among(b, &relative, need, flip)
         };
-        if is(a, x) && is(b, y) && holds(x, y) {
-            return Some(&self.kept.pairs);
+        if is(a, x) && is(b, y) {
+            return among(x, y, false);
         }
-        if is(a, y) && is(b, x) && holds(y, x) {
-            return Some(&self.kept.flipped);
+        if is(a, y) && is(b, x) {
+            return among(y, x, true);
         }
         None
     }
@@ -119,7 +145,7 @@ pub(crate) struct KeptEngine<'a> {
 }
 
 impl KeptEngine<'_> {
-    fn among(&self, a: &Placed, b: &Placed, need: f64) -> Option<&[TrianglePair]> {
+    fn among(&self, a: &Placed, b: &Placed, need: f64) -> Option<Vec<TrianglePair>> {
         self.kept.iter().find_map(|k| k.pairs_for(a, b, need))
     }
 }
@@ -127,19 +153,19 @@ impl KeptEngine<'_> {
 impl CollisionEngine for KeptEngine<'_> {
     fn collide(&self, a: Placed, b: Placed) -> bool {
         match self.among(&a, &b, 0.0) {
-            Some(pairs) => self.engine.collide_among(a, b, pairs),
+            Some(pairs) => self.engine.collide_among(a, b, &pairs),
             None => self.engine.collide(a, b),
         }
     }
 
     fn within(&self, a: Placed, b: Placed, tolerance: f64) -> bool {
         if let Some(pairs) = self.among(&a, &b, tolerance) {
-            return self.engine.within_among(a, b, tolerance, pairs);
+            return self.engine.within_among(a, b, tolerance, &pairs);
         }
         // Asked farther than the kept pairs reach: a kept pair that is within the tolerance
         // says yes as the full search would; only a no needs the full search.
         let some_kept = self.among(&a, &b, 0.0);
-        some_kept.is_some_and(|pairs| self.engine.within_among(a, b, tolerance, pairs))
+        some_kept.is_some_and(|pairs| self.engine.within_among(a, b, tolerance, &pairs))
             || self.engine.within(a, b, tolerance)
     }
 
@@ -150,7 +176,7 @@ impl CollisionEngine for KeptEngine<'_> {
         threshold: f64,
     ) -> Result<Vec<MeshContact>, Interpenetrating> {
         match self.among(&a, &b, threshold) {
-            Some(pairs) => self.engine.contacts_among(a, b, threshold, pairs),
+            Some(pairs) => self.engine.contacts_among(a, b, threshold, &pairs),
             None => self.engine.contacts(a, b, threshold),
         }
     }

@@ -258,20 +258,24 @@ impl StepMemory {
             .filter(|f| f.is_of((&a, &b), threshold));
         // B in A's frame: where a kept set is judged from.
         let now = a.body.pose.inv_mul(&b.body.pose);
-        let holds = |f: &Found| {
-            let kept = f.kept.as_ref();
-            kept.is_some_and(|k| k.holds(&b.body.geometry, &now, threshold))
+        // The kept pairs that may now lie within the threshold, where the kept set holds.
+        let among = |f: &Found| {
+            let kept = f.kept.as_ref()?;
+            kept.among(&b.body.geometry, &now, threshold, false)
         };
-        let found = match earlier {
-            Some(f) if f.poses == poses => {
+        let kept_pairs = earlier
+            .as_ref()
+            .filter(|f| f.poses != poses && persistence.margin > 0.0)
+            .and_then(among);
+        let found = match (earlier, kept_pairs) {
+            (Some(f), _) if f.poses == poses => {
                 self.searches.unmoved += 1;
                 f
             }
-            Some(mut f) if persistence.margin > 0.0 && holds(&f) => {
+            (Some(mut f), Some(pairs)) => {
                 self.searches.kept += 1;
-                let pairs = f.kept.as_ref().map_or(&[][..], |k| &k.pairs);
                 let contacts = engine
-                    .contacts_among(a.placed(), b.placed(), threshold, pairs)
+                    .contacts_among(a.placed(), b.placed(), threshold, &pairs)
                     .ok();
                 if persistence.checked {
                     let full = engine.contacts(a.placed(), b.placed(), threshold).ok();
@@ -280,7 +284,7 @@ impl StepMemory {
                 (f.poses, f.contacts) = (poses, contacts);
                 f
             }
-            earlier => {
+            (earlier, _) => {
                 self.searches.searched += 1;
                 // A pair that moves fast keeps what this step's moves will reach too: 1.5 times
                 // as far as it moved in the last step (the step's moves then ask among the kept
