@@ -227,6 +227,8 @@ fn print_row(m: &Measured, mujoco: Option<&Value>) -> Value {
         .map(|t| t.as_ref().ok().map(|t| t.held))
         .collect();
     let held = labels.iter().filter(|l| **l == Some(true)).count();
+    let steps: usize = m.tests.iter().flatten().map(|t| t.steps).sum();
+    let step_us = 1e6 * m.seconds / steps.max(1) as f64;
     let theirs = mujoco.and_then(|f| f["scenes"].as_array()?.iter().find(|s| s["hand"] == m.hand));
     let their_rate = theirs.and_then(|s| Some(grasps as f64 / s["seconds"].as_f64()?));
     let agree = theirs.and_then(|s| {
@@ -240,28 +242,34 @@ fn print_row(m: &Measured, mujoco: Option<&Value>) -> Value {
         )
     });
     let met = |ok: bool| if ok { "met" } else { "NOT MET" };
-    let beside = match (their_rate, agree) {
-        (Some(r), Some(a)) => format!(
-            "; MuJoCo {r:.1} a second (Clasp {:.2}× its speed, no slower: {}), {a} of {grasps} labels agree",
+    let their_steps = theirs.and_then(|s| s["steps"].as_u64());
+    let beside = match (their_rate, agree, their_steps) {
+        (Some(r), Some(a), Some(n)) => format!(
+            "\n  {:<10} MuJoCo {r:>6.1} tests a second, {} steps a test at {:.0} µs; Clasp at {:.3}× its speed (no slower: {}); {a} of {grasps} labels agree",
+            "",
+            n as usize / grasps.max(1),
+            1e6 * grasps as f64 / r / n.max(1) as f64,
             rate / r,
             met(rate >= r)
         ),
         _ => String::new(),
     };
     println!(
-        "  {:<10} {rate:>6.2} tests a second (target {}: {}), {held} of {grasps} held{beside}",
+        "  {:<10} {rate:>6.2} tests a second (target {}: {}), {} steps a test at {step_us:.0} µs, {held} of {grasps} held{beside}",
         m.hand,
         m.target,
-        met(rate >= m.target)
+        met(rate >= m.target),
+        steps / grasps.max(1),
     );
     if let Some(split) = &m.split {
-        println!("  {:<10} a step: {split}", "");
+        println!("  {:<10} a step squeezing under gravity: {split}", "");
     }
     json!({
         "hand": m.hand,
         "grasps": grasps,
         "held": held,
         "per_second": rate,
+        "steps": steps,
         "target": m.target,
         "split": m.split,
         "mujoco_per_second": their_rate,

@@ -75,6 +75,9 @@ pub struct HoldTest {
     pub squeeze_end: HoldFrame,
     pub directions: Vec<DirectionHold>,
     pub held: bool,
+    /// The steps the test took: the squeeze's and every pull's (a pull ends early where the
+    /// object passed the bounds or came to rest).
+    pub steps: usize,
 }
 
 impl HoldTest {
@@ -117,6 +120,7 @@ impl<E: CollisionEngine> World<E> {
         // The squeeze's run ends on its last frame (the path starts with the grasp's).
         let squeeze_end = path.last().cloned().unwrap_or_else(|| start.clone());
         let squeeze = Squeeze::of(&squeezing, test.hand, test.object)?;
+        let squeeze_steps = squeezing.solver_stats().steps;
         let mass = squeezing
             .body(test.object)
             .ok_or(MoveError::NoSuchBody(test.object))?
@@ -135,11 +139,14 @@ impl<E: CollisionEngine> World<E> {
             })
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
+        // Each direction's count starts with the squeeze's, which its domain was copied from.
+        let pulls: usize = directions.iter().map(|d| d.solves.steps - squeeze_steps).sum();
         Ok(HoldTest {
             squeeze,
             squeeze_end,
             directions,
             held,
+            steps: squeeze_steps + pulls,
         })
     }
 }
