@@ -163,6 +163,7 @@ fn run_scene(
     );
     println!("  {}", settled_line(&solves));
     let sweeps = sweeps_beside(world, trials, &settings, &one);
+    let two_ms = time_step_beside(world, trials, &one, one_rate);
     if let Some(split) = trials.first().and_then(|t| step_split(world, t)) {
         println!(
             "  where a step's time goes (the first grasp squeezed under gravity for 0.5 s): {split}"
@@ -181,6 +182,7 @@ fn run_scene(
         "iterations_median": solves.sweeps_percentile(0.5),
         "iterations_p99": solves.sweeps_percentile(0.99),
         "sweeps": sweeps,
+        "two_ms": two_ms,
         "one_thread_per_second": one_rate,
         "threads": cores,
         "all_threads_per_second": all_rate,
@@ -225,6 +227,52 @@ fn sweeps_beside(
         "sweeps_median": solves.sweeps_percentile(0.5),
         "sweeps_p99": solves.sweeps_percentile(0.99),
     })
+}
+
+/// The same tests on one thread at a 2 ms time step (the `clasp-2ms` preset): their rate
+/// beside the 1 ms test's, and each label that differs with how far the object went at
+/// each step (the largest displacement and turn of its six pulls), which says why: an
+/// answer on the edge of the 20 mm / 15° bounds, or a slip one step length lets through.
+fn time_step_beside(
+    world: &World,
+    trials: &[GraspTrial],
+    one_ms: &[Result<HoldTest, MoveError>],
+    one_ms_rate: f64,
+) -> Value {
+    let settings = HoldSettings::preset("clasp-2ms").expect("the 2 ms preset");
+    let (tests, seconds) = time_tests(world, trials, &settings, 1);
+    let rate = trials.len() as f64 / seconds;
+    let farthest = |t: &HoldTest| {
+        let turned = t.directions.iter().map(|d| d.rotation).fold(0.0, f64::max);
+        (t.most_moved(), turned.to_degrees())
+    };
+    let (mut changes, mut lines) = (Vec::new(), Vec::new());
+    for (k, (a, b)) in one_ms.iter().zip(&tests).enumerate() {
+        let (Ok(a), Ok(b)) = (a, b) else { continue };
+        if a.held == b.held {
+            continue;
+        }
+        let ((moved_a, turned_a), (moved_b, turned_b)) = (farthest(a), farthest(b));
+        changes.push(json!({
+            "grasp": k, "held_1ms": a.held, "held_2ms": b.held,
+            "moved_1ms": moved_a, "turned_1ms": turned_a, "moved_2ms": moved_b, "turned_2ms": turned_b,
+        }));
+        lines.push(format!(
+            "    grasp {k}: 1 ms {} (moved {moved_a:.1} mm, turned {turned_a:.1}°), 2 ms {} ({moved_b:.1} mm, {turned_b:.1}°)",
+            if a.held { "held" } else { "dropped" },
+            if b.held { "held" } else { "dropped" },
+        ));
+    }
+    println!(
+        "  at 2 ms a step (clasp-2ms): 1 thread {rate:.2} grasps/s ({:.2}× the 1 ms test's); {} of {} labels differ",
+        rate / one_ms_rate,
+        changes.len(),
+        trials.len()
+    );
+    for line in lines {
+        println!("{line}");
+    }
+    json!({ "one_thread_per_second": rate, "labels_differing": changes })
 }
 
 /// How the steps' contact solves ended, against the targets: settled within their
