@@ -167,8 +167,9 @@ pub(crate) enum Command {
         /// Seconds gravity pulls along each direction in the test (default: the preset's).
         #[arg(long, value_name = "S", requires = "test")]
         test_seconds: Option<f64>,
-        /// Which test: Clasp's own (`clasp`, the default), or the field's as Clasp reproduces
-        /// them — `dexgraspnet`, `bodex`, `graspgen` (docs/presets.md says what of each).
+        /// Which test: Clasp's own (`clasp`, the default; `clasp-2ms` at 2 ms a step), or the
+        /// field's as Clasp reproduces them — `dexgraspnet`, `bodex`, `graspgen`
+        /// (docs/presets.md says what of each).
         #[arg(long, value_name = "NAME", requires = "test", value_parser = clap::builder::PossibleValuesParser::new(clasp_core::PRESETS))]
         preset: Option<String>,
         /// Then GraspIt's lift: the palm rises MM millimetres (at 100 mm/s) under gravity;

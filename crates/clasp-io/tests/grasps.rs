@@ -514,6 +514,31 @@ fn clasp_hands_grasp_holds_the_mug_in_every_direction_and_an_open_hand_does_not(
     }
 }
 
+/// The path intervals a test ran: the squeeze's, then each pull's after it (every pull's path
+/// starts with the squeeze's).
+fn intervals(test: &clasp_core::HoldTest) -> usize {
+    let squeeze = |d: &clasp_core::DirectionHold| {
+        d.path.iter().position(|f| *f == test.squeeze_end).unwrap() + 1
+    };
+    let first = squeeze(&test.directions[0]) - 1;
+    first + test.directions.iter().map(|d| d.path.len() - squeeze(d)).sum::<usize>()
+}
+
+#[test]
+fn the_two_millisecond_preset_tests_the_same_grasp_in_half_the_steps() {
+    let (mut world, robot) = clasp_hand_at_its_mug();
+    world.auto_grasp(robot).unwrap();
+    let preset = clasp_core::HoldSettings::preset("clasp-2ms").unwrap();
+    assert_eq!(preset.time_step, Some(0.002));
+    let fine = hold_test(&world);
+    let coarse = world.test_grasp(robot, BodyId::Free(0), &preset).unwrap();
+    assert!(fine.held && coarse.held, "{fine:?}\n{coarse:?}");
+    // Every step is counted: ten of 1 ms, or five of 2 ms, to each 10 ms path interval.
+    assert_eq!(fine.steps, 10 * intervals(&fine));
+    assert_eq!(coarse.steps, 5 * intervals(&coarse));
+    assert!(coarse.steps < fine.steps, "{} steps at 2 ms, {} at 1 ms", coarse.steps, fine.steps);
+}
+
 #[test]
 fn dynamic_auto_grasp_closes_until_the_forces_on_the_mug_balance() {
     let (mut world, robot) = clasp_hand_at_its_mug();

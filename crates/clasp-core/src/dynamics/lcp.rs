@@ -34,16 +34,17 @@ const TIE: f64 = 1e-12;
 /// A pivot smaller than this is taken as zero.
 const PIVOT_EPSILON: f64 = 1e-12;
 
-/// Solves the contacts as GraspIt does; returns each one's impulse on A in its frame and
-/// leaves the mobiles at their velocities after them, or `None` when Lemke's algorithm finds
-/// no answer (GraspIt's "LCP could not be solved") or a robot takes part (this LCP is kept for
-/// free bodies only).
-pub(crate) fn solve(problem: &mut ContactProblem) -> Option<Solution> {
-    let (mobiles, rows) = (&mut problem.mobiles, &problem.rows);
-    if !mobiles.robots.is_empty() {
+/// Solves the contacts as GraspIt does: each one's impulse on A in its frame and the mobiles
+/// at their velocities after them, or `None` when Lemke's algorithm finds no answer
+/// (GraspIt's "LCP could not be solved") or a robot takes part (this LCP is kept for free
+/// bodies only). It needs no settings: Lemke's algorithm ends by itself.
+pub(crate) fn solve(problem: &ContactProblem) -> Option<Solution> {
+    let rows = &problem.rows;
+    if !problem.mobiles.robots.is_empty() {
         return None;
     }
-    let (matrix, q) = linear_complementarity(mobiles, rows);
+    let mut mobiles = problem.mobiles.clone();
+    let (matrix, q) = linear_complementarity(&mobiles, rows);
     let z = lemke(&matrix, &q)?;
     let (m, k) = (rows.len(), FRICTION_DIRECTIONS);
     let impulses: Vec<Vector3<f64>> = (0..m)
@@ -60,7 +61,12 @@ pub(crate) fn solve(problem: &mut ContactProblem) -> Option<Solution> {
         settled: true,
         relaxed: false,
     };
-    Some(Solution { impulses, report })
+    Some(Solution {
+        mobiles,
+        impulses,
+        efforts: Vec::new(),
+        report,
+    })
 }
 
 /// Friction direction `j` in the contact frame.
@@ -267,13 +273,13 @@ mod tests {
 
     /// The LCP's answer to one problem: the mobiles after it, and the first contact's impulse.
     fn solved((mobiles, rows): (Mobiles, Vec<Row>)) -> (Mobiles, Vector3<f64>) {
-        let mut problem = ContactProblem {
+        let problem = ContactProblem {
             mobiles,
             rows,
             ..ContactProblem::default()
         };
-        let impulse = solve(&mut problem).unwrap().impulses[0];
-        (problem.mobiles, impulse)
+        let solution = solve(&problem).unwrap();
+        (solution.mobiles, solution.impulses[0])
     }
 
     #[test]

@@ -36,7 +36,7 @@ use super::{
     solver,
     sparse::SparseColumns,
 };
-use crate::contact::memory::SolveReport;
+use crate::{contact::memory::SolveReport, world::settings::SolverSettings};
 
 /// A contact's and a controller's regularization, as a share of its Delassus diagonal.
 const GIVE: f64 = 1e-4;
@@ -55,10 +55,10 @@ const LINE_STEPS: usize = 40;
 
 /// Solves the problem by Newton's method; by the sweeps where its system cannot be made
 /// (a mass matrix that cannot be inverted).
-pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
+pub(crate) fn solve(problem: &ContactProblem, limits: &SolverSettings) -> Solution {
     match Primal::of(problem) {
-        Some(primal) => primal.solve(problem),
-        None => solver::solve(problem),
+        Some(primal) => primal.solve(problem, limits),
+        None => solver::solve(problem, limits),
     }
 }
 
@@ -204,8 +204,7 @@ impl Primal {
         })
     }
 
-    fn solve(self, problem: &mut ContactProblem) -> Solution {
-        let limits = problem.limits;
+    fn solve(self, problem: &ContactProblem, limits: &SolverSettings) -> Solution {
         let momentum = (&self.mass * &self.free).amax();
         let mut report = SolveReport::default();
         let mut v = self.start.clone();
@@ -271,14 +270,18 @@ impl Primal {
             }
         };
         let Iterate { v, held, .. } = at;
-        self.write_back(&v, problem);
         let impulses = self
             .contacts
             .iter()
             .enumerate()
             .map(|(k, c)| c.answer(&c.velocity(&v), held.law(k)).0)
             .collect();
-        Solution { impulses, report }
+        Solution {
+            mobiles: self.moved(&v, &problem.mobiles),
+            impulses,
+            efforts: self.drives.iter().map(|d| d.answer(v[d.index]).0).collect(),
+            report,
+        }
     }
 
     /// Whether what is left of the gradient at `at` is a share `tolerance` of the momentum
@@ -413,9 +416,9 @@ impl Primal {
         t
     }
 
-    /// Gives the mobiles the velocities `v` and the motors their efforts.
-    fn write_back(&self, v: &DVector<f64>, problem: &mut ContactProblem) {
-        let mobiles = &mut problem.mobiles;
+    /// The problem's mobiles at the velocities `v`.
+    fn moved(&self, v: &DVector<f64>, mobiles: &Mobiles) -> Mobiles {
+        let mut mobiles = mobiles.clone();
         for (body, start) in mobiles.bodies.iter_mut().zip(&self.layout.bodies) {
             if let Some(s) = *start {
                 body.linear = v.fixed_rows::<3>(s).into_owned();
@@ -426,9 +429,7 @@ impl Primal {
             let dofs = robot.velocity.len();
             robot.velocity = v.rows(s, dofs).into_owned();
         }
-        for (motor, d) in problem.motors.iter_mut().zip(&self.drives) {
-            motor.effort = d.answer(v[d.index]).0;
-        }
+        mobiles
     }
 }
 

@@ -10,11 +10,14 @@ use super::{
     articulated::{Articulated, LinkPoint},
     movers::Side,
 };
-use crate::{contact::memory::SolveReport, ids::RobotId, world::settings::SolverSettings};
+use crate::{contact::memory::SolveReport, ids::RobotId};
+#[cfg(doc)]
+use crate::world::settings::SolverSettings;
 
 /// One solve's problem: what moves, the contacts with their Delassus blocks
-/// (`solver::delassus_blocks`) and the impulses to start from (each on A in its frame), and the
-/// DOF controllers.
+/// ([`delassus_blocks`]) and the impulses to start from (each on A in its frame), and the DOF
+/// controllers, each starting from its last effort. A solver reads it and changes nothing
+/// of it: how hard it tries is its settings' ([`SolverSettings`]), passed beside.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ContactProblem {
     pub mobiles: Mobiles,
@@ -22,16 +25,16 @@ pub(crate) struct ContactProblem {
     pub blocks: Vec<Matrix3<f64>>,
     pub initial: Vec<Vector3<f64>>,
     pub motors: Vec<Motor>,
-    /// When an iterative solve stops.
-    pub limits: SolverSettings,
 }
 
-/// What a solver gives back: each contact's impulse on A in its frame (x, y tangent, z
-/// normal), and how the solve went. The problem's mobiles are left at their velocities after
-/// the impulses, its motors with the efforts they applied.
+/// What a solver gives back: what moves, at its velocities after the impulses; each
+/// contact's impulse on A in its frame (x, y tangent, z normal); each controller's
+/// generalized impulse (in the problem's order of motors); and how the solve went.
 #[derive(Debug, Clone)]
 pub(crate) struct Solution {
+    pub mobiles: Mobiles,
     pub impulses: Vec<Vector3<f64>>,
+    pub efforts: Vec<f64>,
     pub report: SolveReport,
 }
 
@@ -220,7 +223,40 @@ pub(crate) struct Motor {
     pub drives: (RobotId, usize),
     pub velocity: f64,
     pub limit: f64,
-    /// Its generalized impulse: where the solve starts it (the one it applied last step, as
-    /// the contacts start from theirs), and what it applied once solved.
+    /// Its generalized impulse where the solve starts it: the one it applied last step, as
+    /// the contacts start from theirs (what it applies is the solution's).
     pub effort: f64,
+}
+
+/// Each contact's block of the Delassus matrix in its frame ([`delassus_block`]).
+pub(crate) fn delassus_blocks(mobiles: &Mobiles, rows: &[Row]) -> Vec<Matrix3<f64>> {
+    rows.iter()
+        .map(|row| delassus_block(mobiles, row))
+        .collect()
+}
+
+/// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
+/// Two links of one robot answer together: the coupling through the robot counts twice.
+fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
+    let mut world = Matrix3::zeros();
+    if let Some(a) = row.a {
+        world += mobiles.response(a, &row.lever_a);
+    }
+    if let Some(b) = row.b {
+        world += mobiles.response(b, &row.lever_b);
+    }
+    if let (
+        Some(Side::Link { assembly, link }),
+        Some(Side::Link {
+            assembly: other,
+            link: other_link,
+        }),
+    ) = (row.a, row.b)
+        && assembly == other
+    {
+        let r = &mobiles.robots[assembly];
+        let cross = r.cross_response((link, &row.lever_a), (other_link, &row.lever_b));
+        world -= cross + cross.transpose();
+    }
+    row.frame.transpose() * world * row.frame
 }

@@ -230,9 +230,10 @@ impl Stepping<'_> {
         motors
     }
 
-    /// Keeps each controller's effort for the next step to start from.
-    pub(super) fn remember_efforts(&mut self, motors: &[Motor]) {
-        let efforts = motors.iter().map(|m| (m.drives, m.effort)).collect();
+    /// Keeps the effort each controller applied (`applied`, the solution's, in `motors`' order)
+    /// for the next step to start from.
+    pub(super) fn remember_efforts(&mut self, motors: &[Motor], applied: &[f64]) {
+        let efforts = motors.iter().zip(applied).map(|(m, &e)| (m.drives, e)).collect();
         self.stage.step_memory.efforts = efforts;
     }
 

@@ -22,35 +22,28 @@ use super::{
     movers::Side,
     problem::{ContactProblem, Mobiles, Motor, Reaches, Row, Solution},
 };
-use crate::contact::memory::SolveReport;
-
-/// Each contact's block of the Delassus matrix in its frame ([`delassus_block`]).
-pub(crate) fn delassus_blocks(mobiles: &Mobiles, rows: &[Row]) -> Vec<Matrix3<f64>> {
-    rows.iter()
-        .map(|row| delassus_block(mobiles, row))
-        .collect()
-}
+use crate::{contact::memory::SolveReport, world::settings::SolverSettings};
 
 /// Solves the problem by sweeps from its initial impulses (a warm start), until they settle to
-/// the problem's tolerance or its iterations are spent.
-pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
+/// the settings' tolerance or their iterations are spent.
+pub(crate) fn solve(problem: &ContactProblem, limits: &SolverSettings) -> Solution {
     let ContactProblem {
-        mobiles,
         rows,
         blocks,
         initial,
         motors,
-        limits,
+        ..
     } = problem;
+    let mut mobiles = problem.mobiles.clone();
     let settled = limits.tolerance;
-    let initial = std::mem::take(initial);
     let reaches: Vec<Reaches> = rows.iter().map(|row| mobiles.reaches(row)).collect();
     // Sweeps start from `initial` and the motors' efforts (a warm start), already applied.
-    for motor in motors.iter_mut() {
-        motor.effort = motor.effort.clamp(-motor.limit, motor.limit);
-    }
-    mobiles.warm_start(rows, &reaches, &initial, motors);
-    let mut impulses = initial;
+    let mut efforts: Vec<f64> = motors
+        .iter()
+        .map(|m| m.effort.clamp(-m.limit, m.limit))
+        .collect();
+    mobiles.warm_start(rows, &reaches, initial, motors);
+    let mut impulses = initial.clone();
     let mut torsions = vec![0.0; rows.len()];
     // A contact that slid at the step's start slides until its own impulse can stop it; from
     // then on it sticks, for the rest of the solve.
@@ -61,14 +54,14 @@ pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
         let (mut largest, mut change) = (0.0f64, 0.0f64);
         // The controllers' impulses settle by their own measure (torques, not forces).
         let mut motors_settled = true;
-        for motor in motors.iter_mut() {
-            let pushed = drive(&mut mobiles.robots[motor.assembly], motor);
+        for (motor, effort) in motors.iter().zip(&mut efforts) {
+            let pushed = drive(&mut mobiles.robots[motor.assembly], motor, effort);
             motors_settled &= pushed <= settled * motor.limit.max(1e-12);
         }
         for (k, row) in rows.iter().enumerate() {
             if let Some(radius) = row.torsion_radius {
                 let limit = row.friction * radius * impulses[k].z;
-                let turned = resist_torsion(mobiles, row, &mut torsions[k], limit);
+                let turned = resist_torsion(&mut mobiles, row, &mut torsions[k], limit);
                 change = change.max(turned / radius);
             }
             let velocity = row.frame.transpose() * mobiles.relative_velocity_at(&reaches[k]);
@@ -89,20 +82,26 @@ pub(crate) fn solve(problem: &mut ContactProblem) -> Solution {
             break;
         }
     }
-    Solution { impulses, report }
+    Solution {
+        mobiles,
+        impulses,
+        efforts,
+        report,
+    }
 }
 
 /// A DOF's controller updated: its accumulated impulse moves towards the one that brings the
-/// DOF to the motor's velocity, within its limit; returns the change.
-fn drive(robot: &mut Articulated, motor: &mut Motor) -> f64 {
+/// DOF to the motor's velocity, within its limit (`effort`: its impulse so far); returns the
+/// change.
+fn drive(robot: &mut Articulated, motor: &Motor, effort: &mut f64) -> f64 {
     let ease = robot.inverse_mass[(motor.dof, motor.dof)];
     if ease.is_nan() || ease <= 0.0 {
         return 0.0;
     }
     let wanted = (motor.velocity - robot.velocity[motor.dof]) / ease;
-    let new = (motor.effort + wanted).clamp(-motor.limit, motor.limit);
-    let delta = new - motor.effort;
-    motor.effort = new;
+    let new = (*effort + wanted).clamp(-motor.limit, motor.limit);
+    let delta = new - *effort;
+    *effort = new;
     robot.push_dof(motor.dof, delta);
     delta.abs()
 }
@@ -127,32 +126,6 @@ fn resist_torsion(mobiles: &mut Mobiles, row: &Row, torsion: &mut f64, limit: f6
         }
     }
     delta.abs()
-}
-
-/// The contact's block of the Delassus matrix in its frame: relative velocity per impulse.
-/// Two links of one robot answer together: the coupling through the robot counts twice.
-fn delassus_block(mobiles: &Mobiles, row: &Row) -> Matrix3<f64> {
-    let mut world = Matrix3::zeros();
-    if let Some(a) = row.a {
-        world += mobiles.response(a, &row.lever_a);
-    }
-    if let Some(b) = row.b {
-        world += mobiles.response(b, &row.lever_b);
-    }
-    if let (
-        Some(Side::Link { assembly, link }),
-        Some(Side::Link {
-            assembly: other,
-            link: other_link,
-        }),
-    ) = (row.a, row.b)
-        && assembly == other
-    {
-        let r = &mobiles.robots[assembly];
-        let cross = r.cross_response((link, &row.lever_a), (other_link, &row.lever_b));
-        world -= cross + cross.transpose();
-    }
-    row.frame.transpose() * world * row.frame
 }
 
 /// One contact solved with every other held: `velocity` is its relative velocity now (frame
@@ -240,7 +213,7 @@ fn slide_along(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::problem::Mobile;
+    use crate::dynamics::problem::{Mobile, delassus_blocks};
 
     /// Solves as a step does: the blocks first, then the sweeps, or Newton's method on the
     /// primal (`newton`).
@@ -250,21 +223,21 @@ mod tests {
             robots: Vec::new(),
         };
         let blocks = delassus_blocks(&mobiles, rows);
-        let mut problem = ContactProblem {
+        let problem = ContactProblem {
             mobiles,
             rows: rows.to_vec(),
             blocks,
             initial: vec![Vector3::zeros(); rows.len()],
             motors: Vec::new(),
-            limits: Default::default(),
         };
-        let Solution { impulses, report } = match newton {
-            true => crate::dynamics::newton::solve(&mut problem),
-            false => solve(&mut problem),
+        let limits = SolverSettings::default();
+        let solution = match newton {
+            true => crate::dynamics::newton::solve(&problem, &limits),
+            false => solve(&problem, &limits),
         };
-        assert!(report.settled, "{report:?}");
-        *bodies = problem.mobiles.bodies;
-        impulses
+        assert!(solution.report.settled, "{:?}", solution.report);
+        *bodies = solution.mobiles.bodies;
+        solution.impulses
     }
 
     fn solve_all(bodies: &mut Vec<Mobile>, rows: &[Row]) -> Vec<Vector3<f64>> {

@@ -11,7 +11,7 @@ use super::{
     mass::{mobile, pusher},
     movers::{Movers, Side},
     newton, patches,
-    problem::{ContactProblem, Mobile, Mobiles, Row, Solution},
+    problem::{ContactProblem, Mobile, Mobiles, Row, Solution, delassus_blocks},
     solver,
 };
 use crate::{
@@ -211,17 +211,18 @@ impl Stepping<'_> {
         movers: &Movers,
         solve: Solve,
     ) -> Result<(Mobiles, Vec<Contact>), MoveError> {
-        let (mut problem, mut posed) = self.contact_problem(movers, solve)?;
+        let (problem, mut posed) = self.contact_problem(movers, solve)?;
         let solving = Instant::now();
+        let limits = &self.backdrop.settings.dynamics.solver;
         let solution = match self.backdrop.settings.dynamics.contact_solver {
-            ContactSolver::PerContact => solver::solve(&mut problem),
-            ContactSolver::Lcp => lcp::solve(&mut problem).ok_or(MoveError::LcpFailed)?,
-            ContactSolver::Newton => newton::solve(&mut problem),
+            ContactSolver::PerContact => solver::solve(&problem, limits),
+            ContactSolver::Lcp => lcp::solve(&problem).ok_or(MoveError::LcpFailed)?,
+            ContactSolver::Newton => newton::solve(&problem, limits),
         };
         self.stage.step_memory.timers.solve += solving.elapsed().as_secs_f64();
-        self.check_speeds(movers, &problem.mobiles)?;
-        self.write_back(&mut posed, &problem, solution, solve);
-        Ok((problem.mobiles, posed.contacts))
+        self.check_speeds(movers, &solution.mobiles)?;
+        self.write_back(&mut posed, &problem, &solution, solve);
+        Ok((solution.mobiles, posed.contacts))
     }
 
     /// The problem of one solve (`solve_contacts`), and the stage's contacts it was posed from.
@@ -291,7 +292,7 @@ impl Stepping<'_> {
                 solvable(a, b).then(|| (self.row(c, (a, b), &mobiles), k))
             })
             .unzip();
-        let blocks = solver::delassus_blocks(&mobiles, &rows);
+        let blocks = delassus_blocks(&mobiles, &rows);
         // Where the solved contacts lie on their bodies: the warm start finds them by it, and
         // it is kept for the next step (the first solve's only).
         let places: Vec<_> = match first {
@@ -314,7 +315,6 @@ impl Stepping<'_> {
             blocks,
             initial,
             motors,
-            limits: self.backdrop.settings.dynamics.solver,
         };
         let posed = Posed {
             contacts,
@@ -332,7 +332,7 @@ impl Stepping<'_> {
         &mut self,
         posed: &mut Posed,
         problem: &ContactProblem,
-        solution: Solution,
+        solution: &Solution,
         solve: Solve,
     ) {
         let first = matches!(solve, Solve::Step { .. });
@@ -341,18 +341,18 @@ impl Stepping<'_> {
             solved,
             places,
         } = posed;
-        let pairs = solved.iter().zip(solution.impulses).zip(&problem.blocks);
+        let pairs = solved.iter().zip(&solution.impulses).zip(&problem.blocks);
         for (place, ((&k, impulse), block)) in pairs.enumerate() {
             // The same on both sides: from B on A, in the frame both share.
             for c in &mut contacts[2 * k..2 * k + 2] {
-                c.impulse = impulse;
+                c.impulse = *impulse;
                 c.inverse_inertia = *block;
                 c.index_in_contact_problem = first.then_some(place);
             }
         }
         if first {
             self.remember_impulses(solved.iter().map(|&k| &contacts[2 * k]).zip(places.iter()));
-            self.remember_efforts(&problem.motors);
+            self.remember_efforts(&problem.motors, &solution.efforts);
             self.stage.step_memory.solves.count(solution.report);
         }
     }
