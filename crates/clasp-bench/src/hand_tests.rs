@@ -16,8 +16,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use clasp_core::{
-    BatchQuality, BodyId, BodyKind, GraspTrial, HoldSettings, HoldTest, MoveError, RobotId,
-    World, grasp_candidates,
+    BatchQuality, BodyId, BodyKind, GraspTrial, HoldSettings, HoldTest, MoveError, RobotId, World,
+    grasp_candidates,
 };
 use clasp_io::{Disk, load_any_body, load_any_robot};
 use serde_json::{Value, json};
@@ -39,10 +39,26 @@ const GRIPPER_TARGET: f64 = 100.0;
 /// The field's hands as `../shared/hands` ships them.
 const FIELD_HANDS: [(&str, &str, f64); 5] = [
     ("LEAP", "leap_hand/leap_hand_right.urdf", DEXTEROUS_TARGET),
-    ("Allegro", "allegro_hand/allegro_hand_right.urdf", DEXTEROUS_TARGET),
-    ("Inspire", "inspire_hand/inspire_hand_right.urdf", DEXTEROUS_TARGET),
-    ("Ability", "ability_hand/ability_hand_right.urdf", DEXTEROUS_TARGET),
-    ("Panda", "panda_gripper/panda_gripper_glb.urdf", GRIPPER_TARGET),
+    (
+        "Allegro",
+        "allegro_hand/allegro_hand_right.urdf",
+        DEXTEROUS_TARGET,
+    ),
+    (
+        "Inspire",
+        "inspire_hand/inspire_hand_right.urdf",
+        DEXTEROUS_TARGET,
+    ),
+    (
+        "Ability",
+        "ability_hand/ability_hand_right.urdf",
+        DEXTEROUS_TARGET,
+    ),
+    (
+        "Panda",
+        "panda_gripper/panda_gripper_glb.urdf",
+        GRIPPER_TARGET,
+    ),
 ];
 
 /// One hand's measured row.
@@ -153,8 +169,7 @@ fn batch_grasps(hand: &Path, mug: &Path, count: usize) -> Result<(World, Vec<Gra
     let world = World::new(vec![body], vec![robot]);
     let (robot, object) = (RobotId::from_index(0), BodyId::Free(0));
     let hand = world.find_robot(robot).map_err(|e| e.to_string())?;
-    let candidates =
-        grasp_candidates(&world, hand, object, count, 0).map_err(|e| e.to_string())?;
+    let candidates = grasp_candidates(&world, hand, object, count, 0).map_err(|e| e.to_string())?;
     let batch = world
         .grasp_batch(robot, object, &candidates, BatchQuality::default())
         .map_err(|e| e.to_string())?;
@@ -212,7 +227,9 @@ fn run_mujoco(folder: &Path, measured: &[Measured], coacd: bool) -> Option<Value
     let read = ran.and_then(|_| std::fs::read_to_string(&out).ok());
     let figures = read.and_then(|text| serde_json::from_str::<Value>(&text).ok());
     if figures.is_none() {
-        println!("  MuJoCo not measured: pip install mujoco (and coacd for --full), then run this again");
+        println!(
+            "  MuJoCo not measured: pip install mujoco (and coacd for --full), then run this again"
+        );
     }
     figures
 }
@@ -237,7 +254,9 @@ fn print_row(m: &Measured, mujoco: Option<&Value>) -> Value {
             labels
                 .iter()
                 .zip(held)
-                .filter(|(ours, theirs)| ours.is_some() && ours.map(Value::Bool).as_ref() == Some(theirs))
+                .filter(|(ours, theirs)| {
+                    ours.is_some() && ours.map(Value::Bool).as_ref() == Some(theirs)
+                })
                 .count(),
         )
     });

@@ -521,7 +521,12 @@ fn intervals(test: &clasp_core::HoldTest) -> usize {
         d.path.iter().position(|f| *f == test.squeeze_end).unwrap() + 1
     };
     let first = squeeze(&test.directions[0]) - 1;
-    first + test.directions.iter().map(|d| d.path.len() - squeeze(d)).sum::<usize>()
+    first
+        + test
+            .directions
+            .iter()
+            .map(|d| d.path.len() - squeeze(d))
+            .sum::<usize>()
 }
 
 #[test]
@@ -536,7 +541,12 @@ fn the_two_millisecond_preset_tests_the_same_grasp_in_half_the_steps() {
     // Every step is counted: ten of 1 ms, or five of 2 ms, to each 10 ms path interval.
     assert_eq!(fine.steps, 10 * intervals(&fine));
     assert_eq!(coarse.steps, 5 * intervals(&coarse));
-    assert!(coarse.steps < fine.steps, "{} steps at 2 ms, {} at 1 ms", coarse.steps, fine.steps);
+    assert!(
+        coarse.steps < fine.steps,
+        "{} steps at 2 ms, {} at 1 ms",
+        coarse.steps,
+        fine.steps
+    );
 }
 
 #[test]

@@ -173,10 +173,18 @@ fn keyframe_controls(world: &World, name: &str) -> Vec<f64> {
     save_mjcf(world, &path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_dir_all(&folder).ok();
-    let key = text.lines().find(|l| l.contains("<key ")).expect("a keyframe");
-    let list = key.split("ctrl=\"").nth(1).expect("the keyframe's controls");
+    let key = text
+        .lines()
+        .find(|l| l.contains("<key "))
+        .expect("a keyframe");
+    let list = key
+        .split("ctrl=\"")
+        .nth(1)
+        .expect("the keyframe's controls");
     let list = &list[..list.find('"').unwrap()];
-    list.split_whitespace().map(|v| v.parse().unwrap()).collect()
+    list.split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect()
 }
 
 #[test]
@@ -205,7 +213,9 @@ fn the_keyframe_drives_each_actuator_where_its_dof_stands_or_is_driven_to() {
     let at = |dofs: [f64; 4]| -> Vec<f64> {
         dofs.iter().zip(&first_ratios).map(|(q, r)| q * r).collect()
     };
-    let close = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    let close = |a: &[f64], b: &[f64]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+    };
     // Undriven, the hand holds where it stands.
     let standing = keyframe_controls(&world, "standing");
     assert!(close(&standing, &at([0.4, 1.1, 0.7, 1.5])), "{standing:?}");

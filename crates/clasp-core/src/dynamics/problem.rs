@@ -10,9 +10,9 @@ use super::{
     articulated::{Articulated, LinkPoint},
     movers::Side,
 };
-use crate::{contact::memory::SolveReport, ids::RobotId};
 #[cfg(doc)]
 use crate::world::settings::SolverSettings;
+use crate::{contact::memory::SolveReport, ids::RobotId};
 
 /// One solve's problem: what moves, the contacts with their Delassus blocks
 /// ([`delassus_blocks`]) and the impulses to start from (each on A in its frame), and the DOF

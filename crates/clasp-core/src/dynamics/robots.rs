@@ -233,7 +233,11 @@ impl Stepping<'_> {
     /// Keeps the effort each controller applied (`applied`, the solution's, in `motors`' order)
     /// for the next step to start from.
     pub(super) fn remember_efforts(&mut self, motors: &[Motor], applied: &[f64]) {
-        let efforts = motors.iter().zip(applied).map(|(m, &e)| (m.drives, e)).collect();
+        let efforts = motors
+            .iter()
+            .zip(applied)
+            .map(|(m, &e)| (m.drives, e))
+            .collect();
         self.stage.step_memory.efforts = efforts;
     }
 

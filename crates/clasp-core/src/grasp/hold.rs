@@ -140,7 +140,10 @@ impl<E: CollisionEngine> World<E> {
             .collect::<Result<_, _>>()?;
         let held = directions.iter().all(|d| d.held);
         // Each direction's count starts with the squeeze's, which its domain was copied from.
-        let pulls: usize = directions.iter().map(|d| d.solves.steps - squeeze_steps).sum();
+        let pulls: usize = directions
+            .iter()
+            .map(|d| d.solves.steps - squeeze_steps)
+            .sum();
         Ok(HoldTest {
             squeeze,
             squeeze_end,

@@ -349,7 +349,7 @@ impl Writer {
                     JointKind::Prismatic => (NEWTONS, NEWTONS / METRES),
                 };
                 let effort = d.max_effort * force;
-                let driven_to = robot.dof_targets().map_or(robot.dof_values(), |t| t)[dof];
+                let driven_to = robot.dof_targets().unwrap_or(robot.dof_values())[dof];
                 let mut control = joint.coupling.ratio * driven_to * scale;
                 let range = match joint.min.is_finite() && joint.max.is_finite() {
                     true => {
