@@ -231,8 +231,8 @@ fn sweeps_beside(
 
 /// The same tests on one thread at a 2 ms time step (the `clasp-2ms` preset): their rate
 /// beside the 1 ms test's, and each label that differs with how far the object went at
-/// each step (the largest displacement and turn of its six pulls), which says why: an
-/// answer on the edge of the 20 mm / 15° bounds, or a slip one step length lets through.
+/// each step (the largest displacement and turn of its six pulls): the figures to judge the
+/// change by (an answer on the edge of the 20 mm / 15° bounds, or one far from them).
 fn time_step_beside(
     world: &World,
     trials: &[GraspTrial],

@@ -254,9 +254,7 @@ fn print_row(m: &Measured, mujoco: Option<&Value>) -> Value {
             labels
                 .iter()
                 .zip(held)
-                .filter(|(ours, theirs)| {
-                    ours.is_some() && ours.map(Value::Bool).as_ref() == Some(theirs)
-                })
+                .filter(|(ours, theirs)| ours.map(Value::Bool).as_ref() == Some(*theirs))
                 .count(),
         )
     });

@@ -118,14 +118,33 @@ fn assert_same_poses(before: &World, after: &World) {
     }
 }
 
-fn round_trip(world: &World, name: &str) -> World {
+/// `world` written by `save_mjcf` in a folder of its own, and what `read` makes of the file.
+fn saved_as_mjcf<T>(world: &World, name: &str, read: impl FnOnce(&Path) -> T) -> T {
     let folder = std::env::temp_dir().join(format!("clasp_mjcf_{}_{name}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join(format!("{name}.xml"));
     save_mjcf(world, &path).unwrap();
-    let read = load_world(&Disk, &path, None).unwrap();
+    let answer = read(&path);
     std::fs::remove_dir_all(&folder).ok();
-    read
+    answer
+}
+
+fn round_trip(world: &World, name: &str) -> World {
+    saved_as_mjcf(world, name, |path| load_world(&Disk, path, None).unwrap())
+}
+
+/// GraspIt's Barrett alone in a world at the DOF values `dofs`, or `None` (said) without
+/// GraspIt's models.
+fn graspits_barrett(dofs: &[f64]) -> Option<World> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
+    let barrett = root.join("robots/Barrett/Barrett.xml");
+    if !barrett.exists() {
+        eprintln!("skipped: GraspIt's models are not at {}", root.display());
+        return None;
+    }
+    let mut world = World::new(Vec::new(), vec![load_any_robot(&Disk, &barrett).unwrap()]);
+    world.set_dof_values(RobotId::from_index(0), dofs).unwrap();
+    Some(world)
 }
 
 #[test]
@@ -149,16 +168,9 @@ fn a_world_written_as_mjcf_reads_back_where_it_stood() {
 
 #[test]
 fn graspits_barrett_written_as_mjcf_reads_back_where_it_stood() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
-    let barrett = root.join("robots/Barrett/Barrett.xml");
-    if !barrett.exists() {
-        eprintln!("skipped: GraspIt's models are not at {}", root.display());
+    let Some(world) = graspits_barrett(&[0.4, 1.1, 0.7, 1.5]) else {
         return;
-    }
-    let mut world = World::new(Vec::new(), vec![load_any_robot(&Disk, &barrett).unwrap()]);
-    world
-        .set_dof_values(RobotId::from_index(0), &[0.4, 1.1, 0.7, 1.5])
-        .unwrap();
+    };
     let read = round_trip(&world, "barrett");
     assert_same_poses(&world, &read);
     // Coupled joints come back as couplings, so the DOFs are the Barrett's four.
@@ -167,12 +179,7 @@ fn graspits_barrett_written_as_mjcf_reads_back_where_it_stood() {
 
 /// The `ctrl` list of the keyframe `save_mjcf` writes for `world`.
 fn keyframe_controls(world: &World, name: &str) -> Vec<f64> {
-    let folder = std::env::temp_dir().join(format!("clasp_mjcf_{}_{name}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join(format!("{name}.xml"));
-    save_mjcf(world, &path).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_dir_all(&folder).ok();
+    let text = saved_as_mjcf(world, name, |path| std::fs::read_to_string(path).unwrap());
     let key = text
         .lines()
         .find(|l| l.contains("<key "))
@@ -189,15 +196,10 @@ fn keyframe_controls(world: &World, name: &str) -> Vec<f64> {
 
 #[test]
 fn the_keyframe_drives_each_actuator_where_its_dof_stands_or_is_driven_to() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/graspit-models");
-    let barrett = root.join("robots/Barrett/Barrett.xml");
-    if !barrett.exists() {
-        eprintln!("skipped: GraspIt's models are not at {}", root.display());
+    let Some(mut world) = graspits_barrett(&[0.4, 1.1, 0.7, 1.5]) else {
         return;
-    }
-    let mut world = World::new(Vec::new(), vec![load_any_robot(&Disk, &barrett).unwrap()]);
+    };
     let hand = RobotId::from_index(0);
-    world.set_dof_values(hand, &[0.4, 1.1, 0.7, 1.5]).unwrap();
     // Each DOF's actuator is on its first joint, which moves by its ratio times the DOF.
     let first_ratios: Vec<f64> = (0..4)
         .map(|d| {

@@ -95,15 +95,14 @@ impl Kept {
         need: f64,
         flip: bool,
     ) -> Option<Vec<TrianglePair>> {
-        let moved = moving.farthest_move(&self.relative, relative);
-        if moved + need + MOVE_ROUNDING >= self.reach {
+        let within = moving.farthest_move(&self.relative, relative) + need + MOVE_ROUNDING;
+        if within >= self.reach {
             return None;
         }
         let (pairs, gaps) = match flip {
             false => (&self.pairs, &self.gaps),
             true => (&self.flipped, &self.flipped_gaps),
         };
-        let within = moved + need + MOVE_ROUNDING;
         let near = pairs.iter().zip(gaps).filter(|(_, gap)| **gap <= within);
         Some(near.map(|(p, _)| *p).collect())
     }

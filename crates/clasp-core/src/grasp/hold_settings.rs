@@ -109,8 +109,8 @@ impl HoldSettings {
         match name {
             "clasp" => Some(clasp),
             // Clasp's test at MuJoCo's default time step, 2 ms: half the steps of 1 ms. Its
-            // labels differ from the 1 ms test's on a few grasps each on the edge of the
-            // bounds or of a slip (docs/presets.md lists them).
+            // labels differ from the 1 ms test's on some grasps (docs/presets.md says how
+            // many; `clasp-bench --grasp-test` lists them).
             "clasp-2ms" => Some(Self {
                 time_step: Some(0.002),
                 ..clasp

@@ -393,13 +393,13 @@ impl Writer {
     }
 }
 
-/// MuJoCo's unit of a joint value per Clasp's: radians stay, millimetres become metres.
 /// Numbers as MJCF lists them, space-separated.
 fn numbers(values: &[f64]) -> String {
     let values: Vec<String> = values.iter().map(f64::to_string).collect();
     values.join(" ")
 }
 
+/// MuJoCo's unit of a joint value per Clasp's: radians stay, millimetres become metres.
 fn joint_scale(kind: JointKind) -> f64 {
     match kind {
         JointKind::Revolute => 1.0,
