@@ -3,7 +3,10 @@
 //! keeps for the next (its warm start, by each contact's identity), and the step's problem
 //! made the stage's contacts: one record, what was solved is what is reported.
 
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    time::Instant,
+};
 
 use nalgebra::{Point3, Vector3};
 
@@ -11,6 +14,7 @@ use super::{
     Stepping,
     movers::{Movers, Side},
     overlaps::refuse_overlaps,
+    patches,
     problem::{Mobiles, Row},
 };
 use crate::{
@@ -43,11 +47,17 @@ impl Stepping<'_> {
     /// hide the vertex a faceted body is about to pivot on). The engine's answers come from
     /// the step's memory where nothing moved since. Refused where a pair interpenetrates:
     /// moves never leave bodies so, and a world that starts so is not simulated silently.
-    pub(super) fn fine_contacts(&mut self, movers: &Movers) -> Result<Vec<Contact>, MoveError> {
+    /// A soft patch keeps its corners where the solver settings say so (the step's collide
+    /// stage).
+    pub(super) fn collide(&mut self, movers: &Movers) -> Result<Vec<Contact>, MoveError> {
+        let searching = Instant::now();
         let searched = self.search_pairs(movers);
         refuse_overlaps(&searched.overlapping, |id| self.body_name(id))?;
         self.stage.step_memory.keep_only(&searched.pairs);
-        Ok(searched.contacts)
+        let corners = self.backdrop.settings.dynamics.solver.corners_per_patch;
+        let contacts = patches::keep_corners(searched.contacts, corners);
+        self.stage.step_memory.timers.search += searching.elapsed().as_secs_f64();
+        Ok(contacts)
     }
 
     /// Every checked pair with a moving body (A first) and its contacts, the engine's search

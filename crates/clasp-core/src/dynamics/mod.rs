@@ -11,7 +11,8 @@
 //!
 //! A free body is static, dynamic or kinematic ([`crate::BodyType`]); a robot given DOF
 //! targets is one articulated body with the robots it carries ([`movers`], [`articulated`]).
-//! The way of a step of `time_step` seconds ([`step`]):
+//! The way of a step of `time_step` seconds, a pipeline whose stages are files the step
+//! enters once each ([`step`] draws it: collide, build, solve, integrate, report):
 //! 1. every dynamic body gains gravity's velocity; a world whose bodies interpenetrate is
 //!    refused, the pairs named ([`overlaps`]);
 //! 2. the contacts of every checked pair with a moving body (within the contact threshold,
@@ -47,7 +48,9 @@
 //! [`Stage`]: crate::world::stage::Stage
 
 pub(crate) mod articulated;
+mod build;
 mod contacts;
+mod integrate;
 pub(crate) mod lcp;
 mod mass;
 pub(crate) mod movers;
