@@ -11,8 +11,8 @@
 //!
 //! A free body is static, dynamic or kinematic ([`crate::BodyType`]); a robot given DOF
 //! targets is one articulated body with the robots it carries ([`movers`], [`articulated`]).
-//! The way of a step of `time_step` seconds, a pipeline whose stages are files the step
-//! enters once each ([`step`] draws it: collide, build, solve, integrate, report):
+//! The way of a step of `time_step` seconds, a pipeline whose stages are files ([`step`]
+//! draws it: collide, build, solve, integrate, report):
 //! 1. every dynamic body gains gravity's velocity; a world whose bodies interpenetrate is
 //!    refused, the pairs named ([`overlaps`]);
 //! 2. the contacts of every checked pair with a moving body (within the contact threshold,

@@ -1,4 +1,6 @@
-//! The step as a pipeline (MuJoCo's `mj_step`), each stage a file the step enters once:
+//! The step as a pipeline (MuJoCo's `mj_step`), each stage a file the step enters once (an
+//! impact inside integrate comes back to [`Stepping::solve_contacts`] for its own collide,
+//! build and solve):
 //!
 //! ```text
 //!   collide    contacts.rs   the exact contacts of every pair with a moving body, kept pairs

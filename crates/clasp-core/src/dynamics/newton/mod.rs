@@ -28,8 +28,8 @@
 //!
 //! [`SolveReport::relaxed`]: crate::contact::memory::SolveReport::relaxed
 
-mod build;
 mod laws;
+mod primal;
 
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
